@@ -1,0 +1,29 @@
+/**
+ * `mcpgen diff`: what `generate` would change in the generated code, as a unified diff; exit 1 when
+ * there is any difference (the CI guard for a manifest edited without regenerating, or generated
+ * code edited by hand).
+ */
+import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
+import { unifiedDiff } from '../plan/unified-diff.js';
+import { planProject } from './generate.js';
+
+export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): Promise<number> {
+  const { plan, exit } = await planProject(opts, io);
+  if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
+  let changed = 0;
+  for (const e of plan.entries) {
+    if (e.owner !== 'generated' || e.action === 'unchanged') continue;
+    changed++;
+    const before = e.action === 'create' ? '' : (e.previous ?? '');
+    const after = e.action === 'remove' ? '' : (e.content ?? '');
+    io.stdout(
+      unifiedDiff(e.action === 'create' ? '/dev/null' : `a/${e.path}`, e.action === 'remove' ? '/dev/null' : `b/${e.path}`, before, after),
+    );
+  }
+  if (changed) {
+    io.stderr(`✖ ${changed} generated file${changed === 1 ? ' differs' : 's differ'} from the manifest; run mcpgen generate\n`);
+    return EXIT_PROBLEMS;
+  }
+  io.stderr('✔ generated code is up to date\n');
+  return EXIT_OK;
+}

@@ -1,0 +1,108 @@
+/**
+ * `mcpgen generate`: generate → plan → write (or, with --dry-run / --check, only report).
+ */
+import path from 'node:path';
+import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError } from '../diagnostics.js';
+import { generate } from '../generate.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
+import { findManifest } from '../load/find.js';
+import { planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
+import { applyPlan } from '../write/write.js';
+import { missingDependencies } from '../plan/dependencies.js';
+
+export interface GenerateCommandOptions {
+  file?: string;
+  out?: string;
+  dryRun?: boolean;
+  check?: boolean;
+  /** Omit mcpgen's version from headers (golden files). */
+  headerVersion?: boolean;
+  quiet?: boolean;
+}
+
+/** Shared by generate, diff and init: find the manifest, generate, plan. Prints diagnostics. */
+export async function planProject(
+  opts: { file?: string; out?: string; headerVersion?: boolean },
+  io: CliIO,
+): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number }> {
+  const manifest = findManifest(io.cwd, opts.file);
+  const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
+  const display = path.relative(io.cwd, manifest) || path.basename(manifest);
+  const result = await generate({
+    manifest,
+    outDir,
+    displayPath: display,
+    ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
+  });
+  const diags = sortDiagnostics(result.diagnostics);
+  for (const d of diags) io.stderr(`${formatDiagnostic(d)}\n`);
+  if (hasErrors(diags)) {
+    const n = diags.filter((d) => d.severity === 'error').length;
+    io.stderr(`✖ ${n} error${n === 1 ? '' : 's'} in ${display}; nothing was written\n`);
+    return { manifest, outDir, exit: EXIT_PROBLEMS };
+  }
+  const plan = planFiles(outDir, result.files);
+  if (plan.errors.length) {
+    for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
+    io.stderr(`✖ nothing was written\n`);
+    return { plan, manifest, outDir, exit: EXIT_PROBLEMS };
+  }
+  return { plan, manifest, outDir };
+}
+
+export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): Promise<number> {
+  if (opts.check && opts.dryRun) throw new UsageError('--check and --dry-run cannot be combined');
+  const { plan, outDir, exit } = await planProject(opts, io);
+  if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
+  const rel = (p: string) => path.relative(io.cwd, path.join(outDir, p)) || '.';
+
+  if (opts.check) {
+    const stale = plan.entries.filter((e) => e.owner === 'generated' && e.action !== 'unchanged');
+    for (const e of stale) io.stdout(`${labels[e.action]} ${rel(e.path)}\n`);
+    if (stale.length) {
+      io.stderr(`✖ ${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date; run mcpgen generate\n`);
+      return EXIT_PROBLEMS;
+    }
+    io.stdout(`✔ generated code is up to date\n`);
+    return EXIT_OK;
+  }
+
+  if (!opts.dryRun) applyPlan(plan);
+  printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
+  const missing = missingDependencies(outDir);
+  if (missing) io.stderr(`${missing}\n`);
+  return EXIT_OK;
+}
+
+const labels: Record<PlanEntry['action'], string> = {
+  create: 'create   ',
+  update: 'update   ',
+  unchanged: 'unchanged',
+  remove: 'remove   ',
+  skip: 'keep     ',
+  orphan: 'orphaned ',
+};
+
+function printPlan(plan: Plan, io: CliIO, rel: (p: string) => string, dryRun: boolean, quiet: boolean): void {
+  const s = summarize(plan);
+  if (!quiet) {
+    for (const e of plan.entries) {
+      if (e.action === 'unchanged' || e.action === 'skip') continue;
+      io.stdout(`  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`);
+    }
+  }
+  for (const e of plan.entries.filter((x) => x.action === 'orphan')) {
+    io.stderr(
+      `! ${rel(e.path)} is no longer used by the manifest; it was kept. Delete it if the entry is gone for good, or move its code to the new entry's handler file.\n`,
+    );
+  }
+  const parts = [
+    `${s.create} created`,
+    `${s.update} updated`,
+    `${s.remove} removed`,
+    `${s.unchanged} unchanged`,
+    `${s.skip} kept (yours)`,
+  ];
+  if (s.orphan) parts.push(`${s.orphan} orphaned`);
+  io.stdout(`${dryRun ? 'dry run, nothing written: would be ' : '✔ '}${parts.join(', ')}\n`);
+}

@@ -1,0 +1,82 @@
+/**
+ * The command line: thin commander wiring over commands that take (options, io) and return an
+ * exit code, so tests run them in-process (STYLE.md §15).
+ */
+import { Command, CommanderError } from 'commander';
+import { UsageError } from './diagnostics.js';
+import { EXIT_USAGE, processIO, type CliIO } from './io.js';
+import { VERSION } from './version.js';
+import { validateCommand } from './commands/validate.js';
+import { generateCommand } from './commands/generate.js';
+import { diffCommand } from './commands/diff.js';
+import { initCommand } from './commands/init.js';
+import { schemaCommand } from './commands/schema.js';
+
+export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
+  let exit = 0;
+  const debug = argv.includes('--debug');
+  const program = new Command('mcpgen')
+    .description('Generate typed, runnable MCP servers from one YAML manifest')
+    .version(VERSION, '-v, --version')
+    .option('--debug', 'show stack traces of internal errors')
+    .exitOverride()
+    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    .showSuggestionAfterError();
+
+  const run = (fn: () => Promise<number> | number) => async () => {
+    exit = await fn();
+  };
+
+  program
+    .command('init [dir]')
+    .description('write a starter mcpgen.yaml and generate its project')
+    .option('--name <name>', 'server (and npm package) name; default: the folder name')
+    .action((dir: string | undefined, o: { name?: string }) => run(() => initCommand({ ...(dir ? { dir } : {}), ...o }, io))());
+
+  program
+    .command('validate')
+    .description('check the manifest: YAML, schema and semantic rules')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .action((o: { file?: string }) => run(() => validateCommand(o, io))());
+
+  program
+    .command('generate')
+    .description('generate (or update) the project described by the manifest')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('--dry-run', 'print the plan and write nothing')
+    .option('--check', 'exit 1 if generated files are out of date; write nothing')
+    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('-q, --quiet', 'print only the summary')
+    .action((o: { file?: string; out?: string; dryRun?: boolean; check?: boolean; headerVersion?: boolean; quiet?: boolean }) =>
+      run(() => generateCommand(o, io))(),
+    );
+
+  program
+    .command('diff')
+    .description('print a unified diff of what generate would change; exit 1 if anything would')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .action((o: { file?: string; out?: string; headerVersion?: boolean }) => run(() => diffCommand(o, io))());
+
+  program
+    .command('schema')
+    .description('print the manifest JSON Schema')
+    .action(() => run(() => schemaCommand(io))());
+
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return exit;
+  } catch (err) {
+    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE;
+    if (err instanceof UsageError) {
+      io.stderr(`mcpgen: ${err.message}\n`);
+      return EXIT_USAGE;
+    }
+    const e = err as Error;
+    io.stderr(`mcpgen: internal error: ${e?.message ?? String(err)}\n`);
+    io.stderr(debug ? `${e?.stack ?? ''}\n` : 'This is a bug in mcpgen. Run again with --debug to see the stack trace, and report it.\n');
+    return EXIT_USAGE;
+  }
+}

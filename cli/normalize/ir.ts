@@ -1,0 +1,167 @@
+/**
+ * The intermediate representation between the manifest and the templates.
+ * Every default is resolved here, every derived name computed once; templates never test for
+ * undefined manifest fields and never see the raw manifest (STYLE.md §2).
+ */
+export type JsonSchema = Record<string, unknown>;
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+
+/** Where an entry was declared, so later stages can point back at the manifest. */
+export interface SourceLoc {
+  line: number;
+  column: number;
+}
+
+export interface IconIR {
+  src: string;
+  mimeType?: string;
+  sizes?: string[];
+  theme?: 'light' | 'dark';
+}
+
+export interface ServerIR {
+  name: string;
+  version: string;
+  title: string | null;
+  description: string | null;
+  instructions: string | null;
+  websiteUrl: string | null;
+  icons: IconIR[];
+}
+
+export interface HttpIR {
+  host: string;
+  port: number;
+  path: string;
+  allowedHosts: string[];
+  allowedOrigins: string[];
+  maxBodyBytes: number;
+}
+
+export interface TransportsIR {
+  stdio: boolean;
+  http: HttpIR | null;
+}
+
+/** Fields shared by every primitive. */
+export interface EntryIR {
+  /** The wire name, exactly as declared. */
+  name: string;
+  /** camelCase identifier, unique across all entries of the same kind. */
+  ident: string;
+  /** PascalCase base for type names, unique across all type names. */
+  typeBase: string;
+  /** File-safe base name for handler files. */
+  fileBase: string;
+  title: string | null;
+  description: string | null;
+  icons: IconIR[];
+  meta: Record<string, Json> | null;
+  loc: SourceLoc;
+}
+
+export interface ToolIR extends EntryIR {
+  kind: 'tool';
+  /** Advertised input schema (shared `$ref`s inlined), exactly what goes on the wire. */
+  inputSchema: JsonSchema | null;
+  outputSchema: JsonSchema | null;
+  /** The schemas as written in the manifest (shared `$ref`s intact), for named types. */
+  inputRaw: JsonSchema | null;
+  outputRaw: JsonSchema | null;
+  /** Name of the generated TS type, or null when the tool declares no input/output. */
+  inputType: string | null;
+  outputType: string | null;
+  annotations: Record<string, Json> | null;
+  /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
+  handlerPath: string;
+}
+
+export type ResourceContent =
+  | { kind: 'text'; text: string }
+  | { kind: 'blob'; base64: string }
+  | { kind: 'handler' };
+
+export interface ResourceIR extends EntryIR {
+  kind: 'resource';
+  uri: string;
+  mimeType: string | null;
+  size: number | null;
+  annotations: Record<string, Json> | null;
+  content: ResourceContent;
+  /** Handler file (dynamic resources only). */
+  handlerPath: string | null;
+  /** Manifest-relative path of the `file:` the content came from (for watch), or null. */
+  sourceFile: string | null;
+}
+
+/** Static values, or a completion handler in the entry's handler file. */
+export type CompletionIR = { kind: 'static'; values: string[] } | { kind: 'handler' };
+
+export interface TemplateVarIR {
+  name: string;
+  /** Advertised/validated schema of the variable (shared `$ref`s inlined). */
+  schema: JsonSchema;
+  /** As written in the manifest, for types. */
+  rawSchema: JsonSchema;
+  completion: CompletionIR | null;
+}
+
+export interface TemplateIR extends EntryIR {
+  kind: 'template';
+  uriTemplate: string;
+  mimeType: string | null;
+  annotations: Record<string, Json> | null;
+  vars: TemplateVarIR[];
+  paramsType: string;
+  /** JSON Schema of the params object (used to validate variables at read time). */
+  paramsSchema: JsonSchema;
+  hasList: boolean;
+  hasCompletionHandler: boolean;
+  handlerPath: string;
+}
+
+export interface PromptArgIR {
+  name: string;
+  title: string | null;
+  description: string | null;
+  required: boolean;
+  completion: CompletionIR | null;
+}
+
+export type PromptContentIR =
+  | { type: 'text'; text: string }
+  | { type: 'image' | 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; uri: string; mimeType: string | null; text: string | null; blob: string | null };
+
+export interface PromptMessageIR {
+  role: 'user' | 'assistant';
+  content: PromptContentIR;
+}
+
+export interface PromptIR extends EntryIR {
+  kind: 'prompt';
+  args: PromptArgIR[];
+  argsType: string | null;
+  /** Declarative messages, or null when a handler renders the prompt. */
+  messages: PromptMessageIR[] | null;
+  hasCompletionHandler: boolean;
+  /** Handler file when the prompt has a `get` handler or a completion handler, else null. */
+  handlerPath: string | null;
+}
+
+export interface IR {
+  /** The manifest's path relative to the project root, POSIX separators. */
+  manifestPath: string;
+  /** mcpgen's version for provenance headers, or null when omitted (`options.headerVersion: false`). */
+  generatorVersion: string | null;
+  server: ServerIR;
+  transports: TransportsIR;
+  /** Shared `schemas:` (refs rewritten to `#/$defs/<Name>`), for named types. */
+  sharedSchemas: { name: string; typeName: string; schema: JsonSchema }[];
+  tools: ToolIR[];
+  resources: ResourceIR[];
+  templates: TemplateIR[];
+  prompts: PromptIR[];
+  /** Every file the manifest references (manifest-relative), for `watch`. */
+  referencedFiles: string[];
+}

@@ -1,0 +1,235 @@
+/**
+ * normalize: validated manifest → IR. Resolves every default, derives names, inlines shared
+ * `$ref`s for the wire, reads `file:` content, and reports name collisions that only appear once
+ * names are turned into identifiers and file names.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
+import type { LoadedManifest } from '../load/load.js';
+import type * as M from '../manifest/types.js';
+import type {
+  CompletionIR,
+  EntryIR,
+  IconIR,
+  IR,
+  Json,
+  JsonSchema,
+  PromptContentIR,
+  PromptIR,
+  ResourceContent,
+  ResourceIR,
+  TemplateIR,
+  ToolIR,
+} from './ir.js';
+import { fileBase, identifier, typeName } from './names.js';
+import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
+import { parseUriTemplate } from './uri-template.js';
+import { isTextMime } from './mime.js';
+import { checkCollisions } from './collisions.js';
+
+export interface NormalizeOptions {
+  /** The manifest's path relative to the output project root (for headers and watch). */
+  manifestPath: string;
+  /** mcpgen's version, or null to leave it out of headers. */
+  generatorVersion: string | null;
+}
+
+export function normalize(
+  loaded: LoadedManifest,
+  opts: NormalizeOptions,
+): { ir?: IR; diagnostics: Diagnostic[] } {
+  const m = loaded.data as M.Manifest;
+  const shared = (m.schemas ?? {}) as Record<string, unknown>;
+  const recursive = recursiveSharedNames(shared);
+  const wire = (s: unknown): JsonSchema | null =>
+    s === undefined || s === null ? null : inlineSharedRefs(s as JsonSchema, shared, recursive);
+  const at = (p: (string | number)[]) => {
+    const r = loaded.locate(p, { key: true });
+    return { line: r.line, column: r.column };
+  };
+  const referencedFiles: string[] = [];
+  const readFile = (rel: string): Buffer => {
+    referencedFiles.push(rel);
+    return readFileSync(path.resolve(loaded.dir, rel));
+  };
+
+  const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown> }, loc: (string | number)[]): EntryIR => ({
+    name,
+    ident: identifier(name),
+    typeBase: typeName(name),
+    fileBase: fileBase(name),
+    title: v.title ?? null,
+    description: v.description ?? null,
+    icons: icons(v.icons),
+    meta: (v.meta as Record<string, Json> | undefined) ?? null,
+    loc: at(loc),
+  });
+
+  const tools: ToolIR[] = sortedEntries(m.tools).map(([name, t]) => {
+    const e = entry(name, t, ['tools', name]);
+    return {
+      ...e,
+      kind: 'tool',
+      inputSchema: wire(t.input),
+      outputSchema: wire(t.output),
+      inputRaw: (t.input as JsonSchema | undefined) ?? null,
+      outputRaw: (t.output as JsonSchema | undefined) ?? null,
+      inputType: t.input ? `${e.typeBase}Input` : null,
+      outputType: t.output ? `${e.typeBase}Output` : null,
+      annotations: (t.annotations as Record<string, Json> | undefined) ?? null,
+      handlerPath: `tools/${e.fileBase}`,
+    };
+  });
+
+  const resources: ResourceIR[] = sortedEntries(m.resources).map(([name, r]) => {
+    const e = entry(name, r, ['resources', name]);
+    let content: ResourceContent = { kind: 'handler' };
+    if (typeof r.text === 'string') content = { kind: 'text', text: r.text };
+    else if (typeof r.file === 'string') {
+      const bytes = readFile(r.file);
+      const asText = r.encoding ? r.encoding === 'text' : isTextMime(r.mimeType ?? null, r.file);
+      content = asText ? { kind: 'text', text: bytes.toString('utf8') } : { kind: 'blob', base64: bytes.toString('base64') };
+    }
+    return {
+      ...e,
+      kind: 'resource',
+      uri: r.uri,
+      mimeType: r.mimeType ?? null,
+      size: r.size ?? null,
+      annotations: (r.annotations as Record<string, Json> | undefined) ?? null,
+      content,
+      handlerPath: content.kind === 'handler' ? `resources/${e.fileBase}` : null,
+      sourceFile: typeof r.file === 'string' ? r.file : null,
+    };
+  });
+
+  const templates: TemplateIR[] = sortedEntries(m.resourceTemplates).map(([name, t]) => {
+    const e = entry(name, t, ['resourceTemplates', name]);
+    const varNames = parseUriTemplate(t.uriTemplate)?.variables ?? [];
+    const params = (t.params ?? {}) as Record<string, unknown>;
+    const vars = varNames.map((v) => ({
+      name: v,
+      schema: (wire(params[v] ?? { type: 'string' }) ?? { type: 'string' }) as JsonSchema,
+      rawSchema: (params[v] ?? { type: 'string' }) as JsonSchema,
+      completion: completion(t.complete?.[v]),
+    }));
+    const paramsSchema: JsonSchema = {
+      type: 'object',
+      properties: Object.fromEntries(vars.map((v) => [v.name, v.schema])),
+      required: vars.map((v) => v.name),
+      additionalProperties: false,
+    };
+    return {
+      ...e,
+      kind: 'template',
+      uriTemplate: t.uriTemplate,
+      mimeType: t.mimeType ?? null,
+      annotations: (t.annotations as Record<string, Json> | undefined) ?? null,
+      vars,
+      paramsType: `${e.typeBase}Params`,
+      paramsSchema,
+      hasList: t.list === true,
+      hasCompletionHandler: vars.some((v) => v.completion?.kind === 'handler'),
+      handlerPath: `templates/${e.fileBase}`,
+    };
+  });
+
+  const prompts: PromptIR[] = sortedEntries(m.prompts).map(([name, p]) => {
+    const e = entry(name, p, ['prompts', name]);
+    const args = Object.entries(p.arguments ?? {}).map(([argName, a]) => ({
+      name: argName,
+      title: a.title ?? null,
+      description: a.description ?? null,
+      required: a.required === true,
+      completion: completion(a.complete),
+    }));
+    const messages = p.messages
+      ? p.messages.map((msg) => ({ role: msg.role, content: promptContent(msg, readFile) }))
+      : null;
+    const hasCompletionHandler = args.some((a) => a.completion?.kind === 'handler');
+    return {
+      ...e,
+      kind: 'prompt',
+      args,
+      argsType: args.length ? `${e.typeBase}Args` : null,
+      messages,
+      hasCompletionHandler,
+      handlerPath: messages === null || hasCompletionHandler ? `prompts/${e.fileBase}` : null,
+    };
+  });
+
+  const s = m.server;
+  const http = m.transports?.http;
+  const ir: IR = {
+    manifestPath: opts.manifestPath,
+    generatorVersion: m.options?.headerVersion === false ? null : opts.generatorVersion,
+    server: {
+      name: s.name,
+      version: s.version,
+      title: s.title ?? null,
+      description: s.description ?? null,
+      instructions: s.instructions ?? null,
+      websiteUrl: s.websiteUrl ?? null,
+      icons: icons(s.icons),
+    },
+    transports: {
+      stdio: m.transports ? m.transports.stdio !== undefined && m.transports.stdio !== false : true,
+      http:
+        m.transports && (http === undefined || http === false)
+          ? null
+          : {
+              host: (http && http.host) || '127.0.0.1',
+              port: http && http.port !== undefined ? http.port : 3000,
+              path: (http && http.path) || '/mcp',
+              allowedHosts: (http && http.allowedHosts) || [],
+              allowedOrigins: (http && http.allowedOrigins) || [],
+              maxBodyBytes: (http && http.maxBodyBytes) || 1_048_576,
+            },
+    },
+    sharedSchemas: sortedEntries(shared as Record<string, unknown>).map(([name, schema]) => ({
+      name,
+      typeName: name,
+      schema: schema as JsonSchema,
+    })),
+    tools,
+    resources,
+    templates,
+    prompts,
+    referencedFiles: [...new Set(referencedFiles)].sort(),
+  };
+  const diagnostics = checkCollisions(ir, loaded.file);
+  return diagnostics.some((d) => d.severity === 'error') ? { diagnostics } : { ir, diagnostics };
+}
+
+/** Entries sorted by wire name so output order never depends on manifest order edits. */
+function sortedEntries<T>(map: Record<string, T> | undefined): [string, T][] {
+  return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+function icons(list: M.Icon[] | undefined): IconIR[] {
+  return (list ?? []).map((i) => ({ ...i }) as IconIR);
+}
+
+function completion(c: string[] | 'handler' | string | undefined): CompletionIR | null {
+  if (c === undefined) return null;
+  if (c === 'handler') return { kind: 'handler' };
+  return Array.isArray(c) ? { kind: 'static', values: c } : null;
+}
+
+function promptContent(msg: M.PromptMessage, readFile: (rel: string) => Buffer): PromptContentIR {
+  const media = (v: { data?: string; file?: string; mimeType: string }) =>
+    v.data ?? (v.file ? readFile(v.file).toString('base64') : '');
+  if (typeof msg.text === 'string') return { type: 'text', text: msg.text };
+  if (msg.image) return { type: 'image', data: media(msg.image), mimeType: msg.image.mimeType };
+  if (msg.audio) return { type: 'audio', data: media(msg.audio), mimeType: msg.audio.mimeType };
+  const r = msg.resource!;
+  let text = r.text ?? null;
+  let blob = r.blob ?? null;
+  if (r.file) {
+    const bytes = readFile(r.file);
+    if (isTextMime(r.mimeType ?? null, r.file)) text = bytes.toString('utf8');
+    else blob = bytes.toString('base64');
+  }
+  return { type: 'resource', uri: r.uri, mimeType: r.mimeType ?? null, text, blob };
+}

@@ -1,0 +1,59 @@
+/**
+ * Handlebars set up for code, not HTML: an isolated instance, no HTML escaping, strict (a
+ * misspelled variable is an error, not empty text), and helpers that escape into the right context.
+ */
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Handlebars from 'handlebars';
+import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+
+export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
+
+export type Template = (view: object) => string;
+
+let cache: Map<string, Template> | undefined;
+
+function createInstance(): typeof Handlebars {
+  const hb = Handlebars.create();
+  hb.registerHelper('str', (v: unknown) => stringLiteral(String(v)));
+  hb.registerHelper('json', (v: unknown) => jsonLiteral(v));
+  hb.registerHelper('doc', (text: unknown, options: { hash: { indent?: string } }) =>
+    docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
+  );
+  hb.registerHelper('comment', (v: unknown) => lineComment(String(v)));
+  hb.registerHelper('key', (v: unknown) => propertyKey(String(v)));
+  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
+  hb.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
+  hb.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
+  hb.registerHelper('not', (a: unknown) => !a);
+  return hb;
+}
+
+/** All templates under templates/, compiled once, keyed by path relative to templates/ without `.hbs`. */
+export function templates(): Map<string, Template> {
+  if (cache) return cache;
+  const hb = createInstance();
+  const map = new Map<string, Template>();
+  const walk = (dir: string) => {
+    for (const ent of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, ent.name);
+      if (ent.isDirectory()) walk(p);
+      else if (ent.name.endsWith('.hbs')) {
+        const key = path.relative(TEMPLATES_DIR, p).split(path.sep).join('/').replace(/\.hbs$/, '');
+        const source = readFileSync(p, 'utf8');
+        const compiled = hb.compile(source, { noEscape: true, strict: true });
+        map.set(key, (view) => compiled(view));
+      }
+    }
+  };
+  walk(TEMPLATES_DIR);
+  cache = map;
+  return map;
+}
+
+export function renderTemplate(name: string, view: object): string {
+  const t = templates().get(name);
+  if (!t) throw new Error(`internal: no template ${name}.hbs in ${TEMPLATES_DIR}`);
+  return t(view);
+}
