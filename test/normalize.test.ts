@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fileBase, identifier, typeName } from '../cli/normalize/names.js';
 import { inlineSharedRefs, rebaseForTypes, recursiveSharedNames } from '../cli/normalize/refs.js';
-import { tryParseUriTemplate } from '../cli/normalize/uri-template.js';
+import { parseUriTemplate } from '../cli/manifest/uri-template.js';
 
 describe('names', () => {
   it.each([
     ['get_forecast', 'getForecast', 'GetForecast', 'get_forecast'],
     ['ping-weather', 'pingWeather', 'PingWeather', 'ping-weather'],
     ['no-input.tool', 'noInputTool', 'NoInputTool', 'no-input_tool'],
-    ['2nd-template', '_2ndTemplate', '_2ndTemplate', '2nd-template'],
+    ['2nd-template', '_2ndTemplate', '_2NdTemplate', '2nd-template'],
     ['delete', 'delete_', 'Delete', 'delete'],
     ['class', 'class_', 'Class', 'class'],
     ['Object', 'object', 'Object_', 'Object'],
@@ -67,8 +67,21 @@ describe('uri templates', () => {
     ['sink://items/{id}{?fields,id}', ['id', 'fields']],
     ['file:///{+path}', ['path']],
     ['x://{a*}/{b:3}', ['a', 'b']],
-  ])('%s', (t, vars) => expect(tryParseUriTemplate(t).template?.variables).toEqual(vars));
+  ])('%s', (t, vars) => expect([...new Set(parseUriTemplate(t).variables.map((v) => v.name))]).toEqual(vars));
   it.each(['x://{a', 'x://a}', 'x://{}', 'x://{a b}', 'x://{{a}}'])('rejects %s', (t) => {
-    expect(tryParseUriTemplate(t).template).toBeNull();
+    expect(parseUriTemplate(t).errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('type names agree with json-schema-to-typescript', () => {
+  it.each(['get_forecast', '2nd-template', 'my_schema', 'Point', 'a1b2c3', 'HTTPServer-v2', 'x.y.z', '_private'])('%s', async (name) => {
+    const { compile } = await import('json-schema-to-typescript');
+    const t = typeName(name);
+    const ts = await compile({ $defs: { [t]: { type: 'object', properties: { a: { type: 'string' } } } } } as never, 'Root', {
+      bannerComment: '',
+      unreachableDefinitions: true,
+      format: false,
+    });
+    expect(ts).toContain(`export interface ${t} {`);
   });
 });

@@ -4,13 +4,14 @@
  * a tool `get_forecast` and a shared schema `GetForecastInput` give the same type name.
  */
 import type { Diagnostic } from '../diagnostics.js';
+import { Codes } from '../manifest/codes.js';
 import type { EntryIR, IR } from './ir.js';
 
 export function checkCollisions(ir: IR, file: string): Diagnostic[] {
   const diags: Diagnostic[] = [];
   const report = (e: EntryIR, kind: string, what: string, other: string) =>
     diags.push({
-      code: 'MCPG240',
+      code: Codes.NAME_COLLISION,
       severity: 'error',
       message: `${kind} "${e.name}" and "${other}" both become the ${what}`,
       file,

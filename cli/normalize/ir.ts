@@ -125,6 +125,8 @@ export interface PromptArgIR {
   title: string | null;
   description: string | null;
   required: boolean;
+  /** Used for `{{name}}` when an optional argument is absent. */
+  default: string | null;
   completion: CompletionIR | null;
 }
 

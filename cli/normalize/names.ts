@@ -29,11 +29,15 @@ export function identifier(name: string): string {
   return id;
 }
 
-/** `get_forecast` → `GetForecast`; `2fa` → `_2fa`. */
+/**
+ * `get_forecast` → `GetForecast`; `2fa` → `_2Fa`. A letter after a digit is upper-cased, as
+ * json-schema-to-typescript does to every name it emits, so the names agree.
+ */
 export function typeName(name: string): string {
   let id = words(name)
     .map((w) => w[0]!.toUpperCase() + w.slice(1))
-    .join('');
+    .join('')
+    .replace(/[0-9][a-z]/g, (m) => m.toUpperCase());
   if (id === '') id = '_';
   if (/^[0-9]/.test(id)) id = `_${id}`;
   if (RESERVED.has(id)) id = `${id}_`;

@@ -24,7 +24,7 @@ import type {
 } from './ir.js';
 import { fileBase, identifier, typeName } from './names.js';
 import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
-import { parseUriTemplate } from './uri-template.js';
+import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextMime } from './mime.js';
 import { checkCollisions } from './collisions.js';
 
@@ -106,7 +106,7 @@ export function normalize(
 
   const templates: TemplateIR[] = sortedEntries(m.resourceTemplates).map(([name, t]) => {
     const e = entry(name, t, ['resourceTemplates', name]);
-    const varNames = parseUriTemplate(t.uriTemplate)?.variables ?? [];
+    const varNames = [...new Set(parseUriTemplate(t.uriTemplate).variables.map((v) => v.name))];
     const params = (t.params ?? {}) as Record<string, unknown>;
     const vars = varNames.map((v) => ({
       name: v,
@@ -142,6 +142,7 @@ export function normalize(
       title: a.title ?? null,
       description: a.description ?? null,
       required: a.required === true,
+      default: a.default ?? null,
       completion: completion(a.complete),
     }));
     const messages = p.messages
@@ -189,7 +190,7 @@ export function normalize(
     },
     sharedSchemas: sortedEntries(shared as Record<string, unknown>).map(([name, schema]) => ({
       name,
-      typeName: name,
+      typeName: typeName(name),
       schema: schema as JsonSchema,
     })),
     tools,

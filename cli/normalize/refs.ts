@@ -12,6 +12,8 @@ import { typeName } from './names.js';
 
 export type SharedSchemas = Record<string, unknown>;
 
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
+
 /** Names of shared schemas that can reach themselves through `$ref`s (they cannot be inlined). */
 export function recursiveSharedNames(shared: SharedSchemas): Set<string> {
   const edges = new Map<string, string[]>();
@@ -101,14 +103,17 @@ export function rebaseForTypes(
       const ref = node.$ref;
       const shared = sharedRefName(ref);
       let target: string | null = null;
-      if (shared !== null) target = shared;
+      if (shared !== null) target = typeName(shared);
       else if (ref === '#') target = owner;
       else {
         const m = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref);
         if (m) target = localName(decodeURIComponent(m[1]!));
       }
       if (target === null) return undefined;
-      return { ...node, $ref: `#/$defs/${target}` };
+      // Annotation-only siblings (a local description) would make json-schema-to-typescript emit a
+      // copy of the referenced type (`Point1`); the type is the same, so they are dropped here.
+      const kept = Object.entries(node).filter(([k]) => k !== '$ref' && !ANNOTATIONS.has(k) && !k.startsWith('x-'));
+      return { ...Object.fromEntries(kept), $ref: `#/$defs/${target}` };
     });
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
   const hoisted: Record<string, unknown> = {};

@@ -11,6 +11,7 @@
 import { lstatSync, readFileSync, readdirSync, realpathSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
+import { Codes } from '../manifest/codes.js';
 
 export type Owner = 'generated' | 'user';
 
@@ -57,7 +58,7 @@ export function planFiles(root: string, files: OutputFile[]): Plan {
   const errors: Diagnostic[] = [];
   const entries: PlanEntry[] = [];
   const problem = (p: string, message: string, hint?: string) =>
-    errors.push({ code: 'MCPG901', severity: 'error', message, file: path.join(root, p), line: 1, column: 1, ...(hint ? { hint } : {}) });
+    errors.push({ code: Codes.OUTPUT_CONFLICT, severity: 'error', message, file: path.join(root, p), line: 1, column: 1, ...(hint ? { hint } : {}) });
 
   const realRoot = existsSync(absRoot) ? realpathSync(absRoot) : absRoot;
   const planned = new Set<string>();

@@ -1,4 +1,6 @@
 /**
+ * Helper names are chosen not to clash with view fields: a helper shadows a field of the same name.
+ *
  * Handlebars set up for code, not HTML: an isolated instance, no HTML escaping, strict (a
  * misspelled variable is an error, not empty text), and helpers that escape into the right context.
  */
@@ -16,17 +18,13 @@ let cache: Map<string, Template> | undefined;
 
 function createInstance(): typeof Handlebars {
   const hb = Handlebars.create();
-  hb.registerHelper('str', (v: unknown) => stringLiteral(String(v)));
-  hb.registerHelper('json', (v: unknown) => jsonLiteral(v));
-  hb.registerHelper('doc', (text: unknown, options: { hash: { indent?: string } }) =>
+  hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
+  hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
+  hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
     docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
   );
-  hb.registerHelper('comment', (v: unknown) => lineComment(String(v)));
-  hb.registerHelper('key', (v: unknown) => propertyKey(String(v)));
-  hb.registerHelper('eq', (a: unknown, b: unknown) => a === b);
-  hb.registerHelper('or', (...args: unknown[]) => args.slice(0, -1).some(Boolean));
-  hb.registerHelper('and', (...args: unknown[]) => args.slice(0, -1).every(Boolean));
-  hb.registerHelper('not', (a: unknown) => !a);
+  hb.registerHelper('oneLine', (v: unknown) => lineComment(String(v)));
+  hb.registerHelper('propKey', (v: unknown) => propertyKey(String(v)));
   return hb;
 }
 

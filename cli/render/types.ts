@@ -55,11 +55,13 @@ export async function renderTypes(ir: IR): Promise<string> {
 
 /** Drop the synthetic root type and json-schema-to-typescript's "referenced by" boilerplate. */
 function tidy(ts: string): string {
+  const referenced = /\n? \* ?\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g;
+  const onlyReferenced = /\/\*\*\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g;
   return (
     ts
       .replace(new RegExp(`export interface ${ROOT} \\{[^}]*\\}\\n?`), '')
-      .replace(/\n? \*\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g, '\n')
-      .replace(/\/\*\*\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g, '')
+      .replace(onlyReferenced, '')
+      .replace(referenced, '\n')
       .trim() + '\n'
   );
 }

@@ -1,0 +1,75 @@
+/**
+ * Diagnostic codes of the manifest front-end (load, schema, semantic checks). Codes are stable:
+ * users grep for them and CI configs may filter on them, so never renumber; retire instead.
+ * Ranges (cli/diagnostics.ts): MCPG1xx YAML and schema, MCPG2xx semantic, MCPG9xx I/O.
+ */
+export const Codes = {
+  // I/O: the manifest file itself could not be read.
+  FILE_NOT_FOUND: 'MCPG900',
+  FILE_IS_DIRECTORY: 'MCPG901',
+  FILE_UNREADABLE: 'MCPG902',
+  FILE_TOO_LARGE: 'MCPG903',
+
+  // YAML level.
+  NOT_UTF8: 'MCPG100', // invalid UTF-8, UTF-16/32, or binary (NUL bytes)
+  YAML_SYNTAX: 'MCPG101',
+  YAML_WARNING: 'MCPG102',
+  DUPLICATE_KEY: 'MCPG103',
+  CUSTOM_TAG: 'MCPG104',
+  EMPTY_MANIFEST: 'MCPG105',
+  NOT_A_MAPPING: 'MCPG106',
+  ALIAS_LIMIT: 'MCPG107',
+  COMPLEX_KEY: 'MCPG108', // a map key that is a list, a mapping or null
+
+  // Schema (schemas/manifest.v1.json).
+  UNKNOWN_KEY: 'MCPG110',
+  WRONG_TYPE: 'MCPG111',
+  MISSING_KEY: 'MCPG112',
+  NOT_ALLOWED_VALUE: 'MCPG113', // enum / const
+  BAD_STRING: 'MCPG114', // pattern, format, length
+  OUT_OF_RANGE: 'MCPG115',
+  BAD_NAME: 'MCPG116', // a map key (tool name, schema name…) that breaks its naming rule
+  EXCLUSIVE_KEYS: 'MCPG117', // exactly one of several keys (prompt message content, data|file…)
+  BAD_LIST: 'MCPG118', // minItems, uniqueItems
+  SCHEMA_OTHER: 'MCPG119',
+
+  // Semantic: embedded JSON Schemas.
+  REF_UNRESOLVED: 'MCPG200',
+  REF_NOT_ALLOWED: 'MCPG201', // remote or otherwise unsupported $ref
+  REF_CYCLE: 'MCPG202',
+  INVALID_JSON_SCHEMA: 'MCPG203',
+  ROOT_NOT_OBJECT: 'MCPG204',
+  REQUIRED_NOT_DEFINED: 'MCPG205',
+  UNKNOWN_FORMAT: 'MCPG206',
+
+  // Semantic: resources and templates.
+  BAD_RESOURCE_URI: 'MCPG210',
+  DUPLICATE_URI: 'MCPG211',
+  TEXT_AND_FILE: 'MCPG212',
+  ENCODING_WITHOUT_FILE: 'MCPG213',
+  BAD_URI_TEMPLATE: 'MCPG220',
+  NOT_A_TEMPLATE_VARIABLE: 'MCPG221',
+  VARIABLE_WITHOUT_PARAM: 'MCPG222',
+  PARAM_NOT_STRING: 'MCPG223',
+
+  // Semantic: prompts.
+  UNKNOWN_PLACEHOLDER: 'MCPG230',
+  REQUIRED_WITH_DEFAULT: 'MCPG231',
+
+  // Semantic: files referenced with `file:`.
+  REF_FILE_MISSING: 'MCPG240',
+  REF_FILE_IS_DIRECTORY: 'MCPG241',
+  REF_FILE_OUTSIDE: 'MCPG242',
+  REF_FILE_UNREADABLE: 'MCPG243',
+  REF_FILE_NOT_TEXT: 'MCPG244',
+
+  // Semantic: everything else.
+  CONTRADICTORY_HINTS: 'MCPG250',
+  NO_TRANSPORT: 'MCPG260',
+  NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
+
+  // Output folder (plan stage).
+  OUTPUT_CONFLICT: 'MCPG910', // a file mcpgen may not overwrite or delete, or a path leaving the project
+} as const;
+
+export type Code = (typeof Codes)[keyof typeof Codes];

@@ -1,0 +1,39 @@
+/** A path into the manifest's data: keys of mappings and indices of lists. */
+export type JsonPath = readonly (string | number)[];
+
+/** RFC 6901 JSON Pointer of a path (`/tools/get~1forecast/input`), as Diagnostic.path carries it. */
+export function toPointer(path: JsonPath): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+}
+
+/**
+ * Path segments of a `$ref` fragment (`#/$defs/a~1b` → ['$defs', 'a/b']), or undefined when the
+ * fragment is not a JSON Pointer. Fragments are URI-encoded first (RFC 6901 §6), then ~-escaped.
+ */
+export function fragmentSegments(fragment: string): string[] | undefined {
+  if (fragment === '') return [];
+  if (!fragment.startsWith('/')) return undefined;
+  try {
+    return fragment
+      .slice(1)
+      .split('/')
+      .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Value at a path, or undefined when some step is missing. */
+export function valueAt(root: unknown, path: JsonPath): unknown {
+  let cur: unknown = root;
+  for (const seg of path) {
+    if (Array.isArray(cur) && typeof seg === 'number') cur = cur[seg];
+    else if (isRecord(cur) && Object.prototype.hasOwnProperty.call(cur, String(seg))) cur = cur[String(seg)];
+    else return undefined;
+  }
+  return cur;
+}
+
+export function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,183 @@
+/**
+ * The view of test/generated/contract.test.ts: what a client must see, computed from the IR, as
+ * data. The test itself is fixed code that walks this data over every transport and protocol era.
+ */
+import { findPlaceholders } from '../manifest/placeholders.js';
+import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
+import { jsonLiteral, stringLiteral } from './escape.js';
+import { validSample } from './samples.js';
+import { promptArgsSchema } from './views.js';
+
+type Obj = Record<string, unknown>;
+
+/** Adds the optional metadata fields exactly as the SDK lists them (absent when not declared). */
+function withMeta(base: Obj, e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Obj {
+  if (e.title !== null) base.title = e.title;
+  if (e.description !== null) base.description = e.description;
+  if (e.icons.length) base.icons = e.icons;
+  if (e.meta !== null) base._meta = e.meta;
+  return base;
+}
+
+function fill(text: string, values: Record<string, string>): string {
+  let out = '';
+  let last = 0;
+  for (const p of findPlaceholders(text)) {
+    out += text.slice(last, p.start) + (values[p.name] ?? '');
+    last = p.end;
+  }
+  return out + text.slice(last);
+}
+
+function renderedMessages(p: PromptIR, values: Record<string, string>): unknown[] {
+  return p.messages!.map((m) => {
+    const c = m.content;
+    if (c.type === 'text') return { role: m.role, content: { type: 'text', text: fill(c.text, values) } };
+    if (c.type !== 'resource') return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType } };
+    const resource: Obj = { uri: c.uri };
+    if (c.mimeType !== null) resource.mimeType = c.mimeType;
+    if (c.text !== null) resource.text = fill(c.text, values);
+    else resource.blob = c.blob ?? '';
+    return { role: m.role, content: { type: 'resource', resource } };
+  });
+}
+
+/** A concrete URI of a template from valid samples of its variables, or null. */
+function sampleUri(t: TemplateIR): string | null {
+  const params: Record<string, unknown> = {};
+  for (const v of t.vars) {
+    const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
+    const sample = fromCompletion ?? validSample(v.schema);
+    if (typeof sample !== 'string') return null;
+    params[v.name] = sample;
+  }
+  // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.
+  return t.uriTemplate.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_m, op: string, list: string) => {
+    const names = list.split(',').map((n) => n.replace(/\*$|:\d+$/, ''));
+    const vals = names.map((n) => encodeURIComponent(String(params[n])));
+    switch (op) {
+      case '?':
+      case '&':
+        return op + names.map((n, i) => `${n}=${vals[i]}`).join('&');
+      case ';':
+        return names.map((n, i) => `;${n}=${vals[i]}`).join('');
+      case '#':
+      case '.':
+      case '/':
+        return op + vals.join(op === '#' ? ',' : op);
+      default:
+        return vals.join(',');
+    }
+  });
+}
+
+export function contractTestView(ir: IR) {
+  const s = ir.server;
+  const serverInfo: Obj = { name: s.name, version: s.version };
+  if (s.title !== null) serverInfo.title = s.title;
+  if (s.description !== null) serverInfo.description = s.description;
+  if (s.websiteUrl !== null) serverInfo.websiteUrl = s.websiteUrl;
+  if (s.icons.length) serverInfo.icons = s.icons;
+
+  const tools = ir.tools.map((t) => {
+    const o = withMeta({ name: t.name }, t);
+    o.inputSchema = t.inputSchema ?? { type: 'object', properties: {} };
+    if (t.outputSchema) o.outputSchema = t.outputSchema;
+    if (t.annotations !== null) o.annotations = t.annotations;
+    return o;
+  });
+  const resources = ir.resources.map((r) => {
+    const o = withMeta({ name: r.name, uri: r.uri }, r);
+    if (r.mimeType !== null) o.mimeType = r.mimeType;
+    if (r.size !== null) o.size = r.size;
+    if (r.annotations !== null) o.annotations = r.annotations;
+    return o;
+  });
+  const resourceTemplates = ir.templates.map((t) => {
+    const o = withMeta({ name: t.name, uriTemplate: t.uriTemplate }, t);
+    if (t.mimeType !== null) o.mimeType = t.mimeType;
+    if (t.annotations !== null) o.annotations = t.annotations;
+    return o;
+  });
+  const prompts = ir.prompts.map((p) => {
+    const o = withMeta({ name: p.name }, p);
+    if (p.args.length)
+      o.arguments = p.args.map((a) => ({ name: a.name, ...(a.description !== null ? { description: a.description } : {}), required: a.required }));
+    return o;
+  });
+
+  const staticResources = ir.resources
+    .filter((r) => r.content.kind !== 'handler')
+    .map((r) => {
+      const c: Obj = { uri: r.uri };
+      if (r.mimeType !== null) c.mimeType = r.mimeType;
+      if (r.content.kind === 'text') c.text = r.content.text;
+      if (r.content.kind === 'blob') c.blob = r.content.base64;
+      return { uri: r.uri, contents: [c] };
+    });
+
+  const declarativePrompts = ir.prompts
+    .filter((p) => p.messages !== null)
+    .map((p) => {
+      const values = Object.fromEntries(p.args.map((a) => [a.name, `${a.name}-value`]));
+      return { name: p.name, arguments: values, messages: renderedMessages(p, values) };
+    });
+
+  // Completion: the first static value's first character must complete to every value it starts.
+  const completions: Obj[] = [];
+  const staticCompletion = (ref: Obj, name: string, values: string[]) => {
+    const prefix = values[0]?.slice(0, 1) ?? '';
+    completions.push({ ref, argument: { name, value: prefix }, values: values.filter((v) => v.toLowerCase().startsWith(prefix.toLowerCase())) });
+  };
+  for (const p of ir.prompts)
+    for (const a of p.args) if (a.completion?.kind === 'static') staticCompletion({ type: 'ref/prompt', name: p.name }, a.name, a.completion.values);
+  for (const t of ir.templates)
+    for (const v of t.vars) if (v.completion?.kind === 'static') staticCompletion({ type: 'ref/resource', uri: t.uriTemplate }, v.name, v.completion.values);
+
+  // Every handler must be reachable: a result, or an error that is not -32602 (e.g. not implemented).
+  const reachable: Obj[] = [];
+  for (const t of ir.tools) {
+    const args = t.inputSchema ? validSample(t.inputSchema) : {};
+    if (args !== undefined) reachable.push({ kind: 'tool', name: t.name, arguments: args });
+  }
+  for (const r of ir.resources) if (r.content.kind === 'handler') reachable.push({ kind: 'resource', uri: r.uri });
+  for (const t of ir.templates) {
+    const uri = sampleUri(t);
+    if (uri !== null) reachable.push({ kind: 'resource', uri });
+  }
+  for (const p of ir.prompts) {
+    if (p.messages === null) {
+      const args = validSample(promptArgsSchema(p));
+      if (args !== undefined) reachable.push({ kind: 'prompt', name: p.name, arguments: args });
+    }
+    for (const a of p.args)
+      if (a.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
+  }
+  for (const t of ir.templates)
+    for (const v of t.vars)
+      if (v.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v.name, value: '' } });
+
+  // Invalid input: a tool whose schema requires something, called with nothing.
+  const strict = ir.tools.find((t) => Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
+
+  return {
+    clientName: stringLiteral(`${s.name}-contract-test`),
+    expected: jsonLiteral({
+      serverInfo,
+      instructions: s.instructions,
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+    }),
+    staticResources: jsonLiteral(staticResources),
+    declarativePrompts: jsonLiteral(declarativePrompts),
+    completions: jsonLiteral(completions),
+    reachable: jsonLiteral(reachable),
+    invalidInputTool: strict ? stringLiteral(strict.name) : 'undefined',
+    hasStdio: ir.transports.stdio,
+    hasHttp: ir.transports.http !== null,
+    maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
+    healthBody: jsonLiteral({ status: 'ok', name: s.name, version: s.version }),
+  };
+}

@@ -1,0 +1,98 @@
+/**
+ * Sample values for schemas, used by the generated contract tests and test stubs to reach each
+ * handler. A sample is only used when it really is valid for its schema (checked with ajv here, at
+ * generation time), so a generated project never fails its own tests because of a poor guess.
+ */
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import type { JsonSchema } from '../normalize/ir.js';
+import { isObject } from '../normalize/schema-walk.js';
+
+const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
+let ajv: Ajv2020 | undefined;
+
+function validator(): Ajv2020 {
+  if (!ajv) {
+    ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+    addFormats(ajv);
+  }
+  return ajv;
+}
+
+/** True when `value` satisfies `schema` (false when the schema cannot be compiled). */
+export function satisfies(schema: JsonSchema, value: unknown): boolean {
+  try {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    return validator().validate(rest, value) === true;
+  } catch {
+    return false;
+  }
+}
+
+/** A valid sample for the schema, or undefined when no simple guess is valid. */
+export function validSample(schema: JsonSchema): unknown {
+  const v = sampleOf(schema, 0);
+  return v !== undefined && satisfies(schema, v) ? v : undefined;
+}
+
+/** A plausible value: default, example, const or first enum member, else one by type. */
+export function sampleOf(s: unknown, depth: number): unknown {
+  if (!isObject(s) || depth > 6) return undefined;
+  const schema = s as JsonSchema;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.const !== undefined) return schema.const;
+  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  for (const k of ['anyOf', 'oneOf'] as const) {
+    if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1);
+  }
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string': {
+      if (typeof schema.format === 'string') return formatSample(schema.format);
+      const min = typeof schema.minLength === 'number' ? schema.minLength : 0;
+      return 'example'.padEnd(min, 'x');
+    }
+    case 'integer':
+    case 'number':
+      return typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : 1;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'null':
+      return null;
+    case 'object':
+    case undefined: {
+      if (type === undefined && !isObject(schema.properties)) return undefined;
+      const out: Record<string, unknown> = {};
+      const props = isObject(schema.properties) ? schema.properties : {};
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      for (const key of required) {
+        const v = sampleOf(props[key as string], depth + 1);
+        if (v === undefined) return undefined;
+        out[key as string] = v;
+      }
+      return out;
+    }
+    default:
+      return undefined;
+  }
+}
+
+function formatSample(format: string): string {
+  const samples: Record<string, string> = {
+    date: '2026-01-01',
+    'date-time': '2026-01-01T00:00:00Z',
+    time: '12:00:00Z',
+    email: 'someone@example.com',
+    uri: 'https://example.com',
+    'uri-reference': 'https://example.com',
+    url: 'https://example.com',
+    uuid: '00000000-0000-4000-8000-000000000000',
+    hostname: 'example.com',
+    ipv4: '127.0.0.1',
+    ipv6: '::1',
+  };
+  return samples[format] ?? 'example';
+}

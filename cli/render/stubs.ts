@@ -1,0 +1,88 @@
+/**
+ * View models of the user-owned stubs: created once when missing, never overwritten. Each one
+ * compiles as is and answers "not implemented: edit <file>" until the user writes it.
+ */
+import type { PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
+import { sampleOf } from './samples.js';
+import { docComment, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
+
+const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
+
+function describe(kind: string, name: string, title: string | null, description: string | null, extra: string[]): string {
+  const head = `${kind} \`${name}\`${title ? ` (${title})` : ''}${description ? `: ${description}` : '.'}`;
+  return docComment([head, '', ...extra].join('\n'));
+}
+
+const CTX_DOC =
+  '`ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.';
+
+export function toolStub(t: ToolIR) {
+  const extra = [
+    t.inputType ? `\`input\` is a {@link ${t.inputType}}, already validated against the tool's input schema.` : 'The tool takes no input.',
+    t.outputType
+      ? `Return a {@link ${t.outputType}}: it is validated, then sent as structuredContent and as JSON text.`
+      : 'Return a string (one text block) or content blocks; or toolResult({...}) for full control.',
+    'Throw to answer with an error result (isError: true) carrying the message.',
+    CTX_DOC,
+  ];
+  return {
+    docBlock: describe('Tool', t.name, t.title, t.description, extra),
+    key: stringLiteral(t.name),
+    file: stringLiteral(file(t.handlerPath)),
+    typeImports: [t.inputType, t.outputType].filter(Boolean),
+  };
+}
+
+export function resourceStub(r: ResourceIR) {
+  const extra = [
+    `Return the contents of ${r.uri} as a string${r.mimeType ? ` (sent as ${r.mimeType})` : ''}, as bytes (sent as a base64 blob), or as a list of contents.`,
+    CTX_DOC,
+  ];
+  return {
+    docBlock: describe('Resource', r.name, r.title, r.description, extra),
+    key: stringLiteral(r.name),
+    file: stringLiteral(file(r.handlerPath!)),
+  };
+}
+
+export function templateStub(t: TemplateIR) {
+  const extra = [
+    `URI template: ${t.uriTemplate}. \`params\` is a {@link ${t.paramsType}}: the URI's variables, decoded and validated.`,
+    'Return the contents as a string, as bytes, or as a list of contents.',
+    CTX_DOC,
+  ];
+  return {
+    docBlock: describe('Resource template', t.name, t.title, t.description, extra),
+    key: stringLiteral(t.name),
+    file: stringLiteral(file(t.handlerPath)),
+    hasList: t.hasList,
+    paramsType: t.paramsType,
+    completers: t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => propertyKey(v.name)),
+  };
+}
+
+export function promptStub(p: PromptIR) {
+  const extra = [
+    p.messages === null
+      ? `Return the prompt's messages, or a string for one user text message.${p.argsType ? ` \`args\` is a {@link ${p.argsType}}.` : ''}`
+      : 'The messages come from the manifest; this file only completes arguments.',
+    CTX_DOC,
+  ];
+  return {
+    docBlock: describe('Prompt', p.name, p.title, p.description, extra),
+    key: stringLiteral(p.name),
+    file: stringLiteral(file(p.handlerPath!)),
+    hasGet: p.messages === null,
+    argsType: p.argsType,
+    completers: p.args.filter((a) => a.completion?.kind === 'handler').map((a) => propertyKey(a.name)),
+  };
+}
+
+export function toolTestStub(t: ToolIR) {
+  return {
+    name: stringLiteral(t.name),
+    title: stringLiteral(`${t.name} handler`),
+    handlerModule: stringLiteral(`../../../src/handlers/${t.handlerPath}.js`),
+    sample: jsonLiteral(t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {}),
+  };
+}

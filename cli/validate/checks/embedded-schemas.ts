@@ -1,0 +1,96 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { Codes } from '../../manifest/codes.js';
+import { diagAt } from '../diagnostic.js';
+import { embeddedSchemas, recordEntries, walkSchema } from '../json-schema-walk.js';
+import { knownFormats, META_SCHEMA_ID, validateAgainstMetaSchema } from '../schema/ajv.js';
+import { translateErrors } from '../schema/translate.js';
+import { didYouMean } from '../suggest.js';
+
+/**
+ * Each embedded schema must itself be valid JSON Schema 2020-12 (checked against the meta-schema),
+ * with regular expressions that compile; unknown `format`s are flagged because nothing would check them.
+ */
+export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const formats = [...knownFormats()];
+  for (const root of embeddedSchemas(m.data)) {
+    for (const d of translateErrors(m, validateAgainstMetaSchema(root.schema), {
+      data: root.schema,
+      base: root.path,
+      embedded: true,
+    })) {
+      // Draft-07 tuple syntax is the usual cause of a list under `items`.
+      if (d.path?.endsWith('/items') && d.message.endsWith('got a list'))
+        d.hint = 'for a tuple, use `prefixItems` (JSON Schema 2020-12)';
+      out.push(d);
+    }
+    walkSchema(root.schema, root.path, (node, path) => {
+      // Everything here is checked (and the generated server validates) as 2020-12; another dialect
+      // would be read with the wrong rules.
+      if (typeof node.$schema === 'string' && node.$schema.replace(/#$/, '') !== META_SCHEMA_ID) {
+        out.push(
+          diagAt(
+            m,
+            [...path, '$schema'],
+            Codes.INVALID_JSON_SCHEMA,
+            `invalid JSON Schema: \`$schema\` ${node.$schema} is not supported: embedded schemas are JSON Schema 2020-12`,
+            {
+              hint: 'remove `$schema` (2020-12 is the MCP default)',
+            },
+          ),
+        );
+      }
+      if (typeof node.pattern === 'string') {
+        const problem = regexProblem(node.pattern);
+        if (problem)
+          out.push(
+            diagAt(
+              m,
+              [...path, 'pattern'],
+              Codes.INVALID_JSON_SCHEMA,
+              `invalid JSON Schema: \`pattern\` is not a valid regular expression: ${problem}`,
+            ),
+          );
+      }
+      for (const [re] of recordEntries(node.patternProperties)) {
+        const problem = regexProblem(re);
+        if (problem) {
+          out.push(
+            diagAt(
+              m,
+              [...path, 'patternProperties', re],
+              Codes.INVALID_JSON_SCHEMA,
+              `invalid JSON Schema: \`patternProperties\` key is not a valid regular expression: ${problem}`,
+              { key: true },
+            ),
+          );
+        }
+      }
+      if (typeof node.format === 'string' && !formats.includes(node.format)) {
+        out.push(
+          diagAt(
+            m,
+            [...path, 'format'],
+            Codes.UNKNOWN_FORMAT,
+            `unknown format \`${node.format}\`: values will not be checked against it${didYouMean(node.format, formats)}`,
+            {
+              severity: 'warning',
+            },
+          ),
+        );
+      }
+    });
+  }
+  return out;
+}
+
+/** ajv (and so the generated server) compiles patterns with the `u` flag: check them the same way. */
+function regexProblem(source: string): string | undefined {
+  try {
+    new RegExp(source, 'u');
+    return undefined;
+  } catch (err) {
+    return (err instanceof Error ? err.message : String(err)).replace(/^Invalid regular expression: /, '');
+  }
+}

@@ -1,0 +1,44 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { checkEmbeddedSchemas } from './embedded-schemas.js';
+import { checkFiles } from './files.js';
+import { checkToolHints, checkTransports } from './hints-and-transports.js';
+import { checkPrompts } from './prompts.js';
+import { checkRefCycles } from './ref-cycles.js';
+import { checkRefs } from './refs.js';
+import { checkRequiredProperties } from './required-properties.js';
+import { checkResources } from './resources.js';
+import { checkTemplates } from './templates.js';
+import { checkToolSchemaRoots } from './tool-schemas.js';
+
+/** A semantic rule: reads the loaded manifest (any shape: the schema may have rejected it) and reports. */
+export type Check = (m: LoadedManifest) => Diagnostic[];
+
+/** The semantic checks (MCPG2xx), run after the schema check; order does not matter (output is sorted). */
+export const semanticChecks: readonly Check[] = [
+  checkRefs,
+  checkRefCycles,
+  checkEmbeddedSchemas,
+  checkToolSchemaRoots,
+  checkRequiredProperties,
+  checkResources,
+  checkTemplates,
+  checkPrompts,
+  checkFiles,
+  checkToolHints,
+  checkTransports,
+];
+
+export {
+  checkEmbeddedSchemas,
+  checkFiles,
+  checkPrompts,
+  checkRefCycles,
+  checkRefs,
+  checkRequiredProperties,
+  checkResources,
+  checkTemplates,
+  checkToolHints,
+  checkToolSchemaRoots,
+  checkTransports,
+};

@@ -1,0 +1,61 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import { locateInString } from '../../load/locate.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { Codes } from '../../manifest/codes.js';
+import { isRecord, type JsonPath } from '../../manifest/json-path.js';
+import { findPlaceholders } from '../../manifest/placeholders.js';
+import { diagAt } from '../diagnostic.js';
+import { recordEntries } from '../json-schema-walk.js';
+import { didYouMean } from '../suggest.js';
+
+/**
+ * Declarative prompts: every `{{placeholder}}` names a declared argument (a typo would otherwise
+ * render as empty text), and a required argument has no `default` (it could never be used).
+ */
+export function checkPrompts(m: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  if (!isRecord(m.data)) return out;
+  for (const [name, p] of recordEntries(m.data.prompts)) {
+    if (!isRecord(p)) continue;
+    const args = isRecord(p.arguments) ? p.arguments : {};
+    const argNames = Object.keys(args);
+    for (const [arg, a] of Object.entries(args)) {
+      if (isRecord(a) && a.required === true && 'default' in a) {
+        out.push(
+          diagAt(
+            m,
+            ['prompts', name, 'arguments', arg, 'default'],
+            Codes.REQUIRED_WITH_DEFAULT,
+            `argument \`${arg}\` of prompt \`${name}\` is required, so its \`default\` is never used`,
+            {
+              key: true,
+              hint: 'remove `default`, or make the argument optional (required: false)',
+            },
+          ),
+        );
+      }
+    }
+    if (!Array.isArray(p.messages)) continue;
+    p.messages.forEach((msg, i) => {
+      if (!isRecord(msg) || typeof msg.text !== 'string') return;
+      const at: JsonPath = ['prompts', name, 'messages', i, 'text'];
+      for (const ph of findPlaceholders(msg.text)) {
+        if (Object.prototype.hasOwnProperty.call(args, ph.name)) continue;
+        const range = locateInString(m, at, ph.start, ph.end);
+        const message =
+          ph.name === ''
+            ? `empty placeholder \`{{}}\` in prompt \`${name}\``
+            : `placeholder \`{{${ph.name}}}\` names no argument of prompt \`${name}\`${didYouMean(ph.name, argNames)}`;
+        out.push(
+          diagAt(m, at, Codes.UNKNOWN_PLACEHOLDER, message, {
+            range,
+            ...(argNames.length === 0 && ph.name !== ''
+              ? { hint: `declare it: arguments: { ${ph.name}: { description: … } }` }
+              : {}),
+          }),
+        );
+      }
+    });
+  }
+  return out;
+}

@@ -1,0 +1,99 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { Codes } from '../../manifest/codes.js';
+import { isRecord, toPointer, type JsonPath } from '../../manifest/json-path.js';
+import { diagAt } from '../diagnostic.js';
+import { embeddedSchemas, inPlaceRefs, recordEntries, type EmbeddedSchema } from '../json-schema-walk.js';
+import { resolveRef } from '../refs.js';
+
+interface Node {
+  path: JsonPath;
+  schema: unknown;
+  /** The embedded schema its local `#/$defs` refs resolve against. */
+  root: EmbeddedSchema;
+}
+
+interface Edge {
+  to: Node;
+  /** Where the `$ref` that makes this edge is written. */
+  refPath: JsonPath;
+}
+
+/**
+ * `$ref` cycles that never reach a schema (`A: {$ref: B}`, `B: {$ref: A}`): validating A means
+ * validating B at the same place in the data, forever. Only refs applied in place (directly, or via
+ * allOf/anyOf/oneOf/not/if/then/else) count; a ref under `properties`/`items` moves into the data,
+ * so a tree whose children refer to the tree is fine.
+ */
+export function checkRefCycles(m: LoadedManifest): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const state = new Map<string, 'active' | 'done'>();
+  const reported = new Set<string>();
+  const stack: { node: Node; via?: JsonPath }[] = [];
+
+  const edges = (n: Node): Edge[] =>
+    inPlaceRefs(n.schema, n.path).flatMap(({ ref, path }) => {
+      const r = resolveRef(ref, n.root, m.data);
+      if (!r.ok) return [];
+      const root =
+        r.path[0] === 'schemas' && r.path.length === 2 && isRecord(r.schema)
+          ? { path: r.path, schema: r.schema }
+          : n.root;
+      return [{ to: { path: r.path, schema: r.schema, root }, refPath: path }];
+    });
+
+  const visit = (n: Node): void => {
+    const id = toPointer(n.path);
+    state.set(id, 'active');
+    for (const e of edges(n)) {
+      const to = toPointer(e.to.path);
+      if (state.get(to) === 'active') {
+        // The cycle is the part of the stack from `to` on (n is on top), closed by this edge.
+        const start = stack.findIndex((s) => toPointer(s.node.path) === to);
+        const members = stack.slice(start).map((s) => s.node);
+        const key = members
+          .map((x) => toPointer(x.path))
+          .sort()
+          .join(' ');
+        if (!reported.has(key)) {
+          reported.add(key);
+          const first = stack[start + 1]?.via ?? e.refPath; // the ref leaving the cycle's first member
+          const names = [...members, members[0]!].map((x) => label(x.path)).join(' → ');
+          out.push(
+            diagAt(m, first, Codes.REF_CYCLE, `\`$ref\` cycle never reaches a schema: ${names}`, {
+              hint: 'each schema in the cycle only refers to the next; recursion must go through properties or items (like a tree whose children are trees)',
+            }),
+          );
+        }
+      } else if (state.get(to) === undefined) {
+        stack.push({ node: e.to, via: e.refPath });
+        visit(e.to);
+        stack.pop();
+      }
+    }
+    state.set(id, 'done');
+  };
+
+  for (const root of embeddedSchemas(m.data)) {
+    const starts: Node[] = [{ path: root.path, schema: root.schema, root }];
+    for (const defs of ['$defs', 'definitions']) {
+      for (const [name, s] of recordEntries(root.schema[defs]))
+        starts.push({ path: [...root.path, defs, name], schema: s, root });
+    }
+    for (const s of starts) {
+      if (state.has(toPointer(s.path))) continue;
+      stack.push({ node: s });
+      visit(s);
+      stack.pop();
+    }
+  }
+  return out;
+}
+
+/** `#/schemas/A` for shared schemas; `tools.x.input#/$defs/a` for local definitions. */
+function label(path: JsonPath): string {
+  if (path[0] === 'schemas' && path.length === 2) return `#/schemas/${String(path[1])}`;
+  const defs = path.findIndex((p) => p === '$defs' || p === 'definitions');
+  if (defs > 0) return `${path.slice(0, defs).join('.')}#${toPointer(path.slice(defs))}`;
+  return path.join('.');
+}

@@ -1,0 +1,2 @@
+export { validateManifest } from './validate.js';
+export { semanticChecks, type Check } from './checks/index.js';

@@ -1,0 +1,93 @@
+import { isRecord, type JsonPath } from '../manifest/json-path.js';
+
+/** An embedded JSON Schema root in the manifest. `$ref: '#/$defs/…'` inside it resolves against it. */
+export interface EmbeddedSchema {
+  path: JsonPath;
+  schema: Record<string, unknown>;
+}
+
+/**
+ * Every embedded schema root: shared `schemas`, tool `input`/`output`, template `params`.
+ * Non-objects are skipped: the manifest schema already reports them.
+ */
+export function embeddedSchemas(data: unknown): EmbeddedSchema[] {
+  const out: EmbeddedSchema[] = [];
+  if (!isRecord(data)) return out;
+  const add = (path: JsonPath, v: unknown): void => {
+    if (isRecord(v)) out.push({ path, schema: v });
+  };
+  for (const [name, s] of recordEntries(data.schemas)) add(['schemas', name], s);
+  for (const [name, tool] of recordEntries(data.tools)) {
+    if (!isRecord(tool)) continue;
+    add(['tools', name, 'input'], tool.input);
+    add(['tools', name, 'output'], tool.output);
+  }
+  for (const [name, t] of recordEntries(data.resourceTemplates)) {
+    if (!isRecord(t)) continue;
+    for (const [v, s] of recordEntries(t.params)) add(['resourceTemplates', name, 'params', v], s);
+  }
+  return out;
+}
+
+export function recordEntries(v: unknown): [string, unknown][] {
+  return isRecord(v) ? Object.entries(v) : [];
+}
+
+/** Keywords whose value is a map of subschemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is one subschema. */
+const SCHEMA_ONE = [
+  'additionalProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'propertyNames',
+  'contains',
+  'not',
+  'if',
+  'then',
+  'else',
+  'additionalItems',
+  'contentSchema',
+  'items',
+];
+/** Keywords whose value is a list of subschemas (`items` as a list is draft-07 tuple syntax). */
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+/** Keywords that apply their subschemas to the same instance, so a `$ref` cycle through them never ends. */
+const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
+const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
+
+/**
+ * Visit a schema and every subschema reachable through schema keywords (never through data-valued
+ * keywords like `const`, `enum`, `default`, `examples`, so a property named `$ref` is not a ref).
+ */
+export function walkSchema(
+  schema: unknown,
+  path: JsonPath,
+  visit: (node: Record<string, unknown>, path: JsonPath) => void,
+): void {
+  if (!isRecord(schema)) return;
+  visit(schema, path);
+  for (const k of SCHEMA_MAPS) {
+    for (const [name, sub] of recordEntries(schema[k])) walkSchema(sub, [...path, k, name], visit);
+  }
+  for (const k of SCHEMA_ONE) if (isRecord(schema[k])) walkSchema(schema[k], [...path, k], visit);
+  for (const k of SCHEMA_LISTS) {
+    const list = schema[k];
+    if (Array.isArray(list)) list.forEach((sub, i) => walkSchema(sub, [...path, k, i], visit));
+  }
+}
+
+/** `$ref`s applied to the same instance as `schema` itself (directly or through allOf/anyOf/…), with their paths. */
+export function inPlaceRefs(schema: unknown, path: JsonPath): { ref: string; path: JsonPath }[] {
+  if (!isRecord(schema)) return [];
+  const out: { ref: string; path: JsonPath }[] = [];
+  if (typeof schema.$ref === 'string') out.push({ ref: schema.$ref, path: [...path, '$ref'] });
+  for (const k of IN_PLACE_ONE) out.push(...inPlaceRefs(schema[k], [...path, k]));
+  for (const k of IN_PLACE_LISTS) {
+    const list = schema[k];
+    if (Array.isArray(list)) list.forEach((sub, i) => out.push(...inPlaceRefs(sub, [...path, k, i])));
+  }
+  for (const [name, sub] of recordEntries(schema.dependentSchemas))
+    out.push(...inPlaceRefs(sub, [...path, 'dependentSchemas', name]));
+  return out;
+}

@@ -1,0 +1,21 @@
+import type { TemplateHandlers } from '../../generated/handlers.js';
+import { NotImplementedError } from '../../generated/runtime.js';
+
+/**
+ * Resource template `item`: An item by id
+ *
+ * URI template: sink://items/{id}{?fields}. `params` is a {@link ItemParams}: the URI's variables, decoded and validated.
+ * Return the contents as a string, as bytes, or as a list of contents.
+ * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
+ */
+export const read: TemplateHandlers['item']['read'] = async (params, uri, ctx) => {
+  throw new NotImplementedError('src/handlers/templates/item.ts');
+};
+
+/** The concrete resources of this template that resources/list shows (none until you add them). */
+export const list: TemplateHandlers['item']['list'] = async (ctx) => [];
+
+/** Completion of the URI's variables: return the values that start with what the user typed. */
+export const complete: TemplateHandlers['item']['complete'] = {
+  fields: async (value, context) => [],
+};

@@ -1,0 +1,92 @@
+/**
+ * Golden cases (STYLE.md §12): each test/cases/invalid-<name>/ holds an mcpgen.yaml (and the files it
+ * references), the exact stderr of `mcpgen validate` run in that folder, and its exit code. An optional
+ * args.json gives the command's options (e.g. {"file": "other.yaml"}). `vitest -u` rewrites the
+ * expectations; review the diff like code.
+ *
+ * Below them: every valid manifest in the repo (examples, generation cases, test/fixtures/valid)
+ * must validate without errors.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import { validateCommand } from '../cli/commands/validate.js';
+import { hasErrors } from '../cli/diagnostics.js';
+import type { CliIO } from '../cli/io.js';
+import { loadManifest } from '../cli/load/load.js';
+import { validateManifest } from '../cli/validate/validate.js';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const casesDir = path.join(root, 'test/cases');
+
+function subdirs(dir: string): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir, { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => d.name)
+    .sort();
+}
+
+async function runValidate(
+  cwd: string,
+  opts: { file?: string },
+): Promise<{ code: number; stderr: string; stdout: string }> {
+  let stderr = '';
+  let stdout = '';
+  const io: CliIO = {
+    cwd,
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    isTTY: false,
+    env: {},
+  };
+  const code = await validateCommand(opts, io);
+  return { code, stderr, stdout };
+}
+
+describe('invalid manifests (golden)', () => {
+  const cases = subdirs(casesDir).filter((n) => n.startsWith('invalid-'));
+  test('there are cases', () => expect(cases.length).toBeGreaterThanOrEqual(25));
+  test.each(cases)('%s', async (name) => {
+    const dir = path.join(casesDir, name);
+    const argsFile = path.join(dir, 'args.json');
+    const opts = fs.existsSync(argsFile) ? (JSON.parse(fs.readFileSync(argsFile, 'utf8')) as { file?: string }) : {};
+    const { code, stderr, stdout } = await runValidate(dir, opts);
+    expect(stdout).toBe('');
+    await expect(stderr).toMatchFileSnapshot(path.join(dir, 'stderr.txt'));
+    await expect(`${code}\n`).toMatchFileSnapshot(path.join(dir, 'exit.txt'));
+    expect(code).not.toBe(0); // an invalid-* case that passes has lost its point
+  });
+});
+
+describe('valid manifests', () => {
+  const manifests = [
+    ...subdirs(path.join(root, 'examples')).map((n) => path.join(root, 'examples', n, 'mcpgen.yaml')),
+    ...subdirs(casesDir)
+      .filter((n) => !n.startsWith('invalid-'))
+      .map((n) => path.join(casesDir, n, 'mcpgen.yaml')),
+    ...subdirs(path.join(root, 'test/fixtures/valid')).map((n) =>
+      path.join(root, 'test/fixtures/valid', n, 'mcpgen.yaml'),
+    ),
+  ].filter((f) => fs.existsSync(f));
+  const rel = (f: string): string => path.relative(root, f).split(path.sep).join('/');
+
+  test.each(manifests.map(rel))('%s has no errors', (file) => {
+    const { manifest, diagnostics } = loadManifest(path.join(root, file), file);
+    const all = manifest ? [...diagnostics, ...validateManifest(manifest)] : diagnostics;
+    expect(manifest).toBeDefined();
+    expect(all.filter((d) => d.severity === 'error')).toEqual([]);
+    expect(hasErrors(all)).toBe(false);
+  });
+
+  test.each(subdirs(path.join(root, 'test/fixtures/valid')))(
+    'fixture %s is clean (no warnings either)',
+    async (name) => {
+      const { code, stderr } = await runValidate(path.join(root, 'test/fixtures/valid', name), {});
+      expect(stderr).toBe('✔ mcpgen.yaml is valid\n');
+      expect(code).toBe(0);
+    },
+  );
+});
