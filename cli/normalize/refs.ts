@@ -117,7 +117,9 @@ export function rebaseForTypes(
     });
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
   const hoisted: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(local)) hoisted[localName(k)] = stripTypeOnlyNoise(rewrite(v));
+  // The definition key names the type; a `title` would override it and break references to it.
+  const untitled = (v: unknown) => (isObject(v) ? (({ title: _t, ...rest }) => rest)(v) : v);
+  for (const [k, v] of Object.entries(local)) hoisted[localName(k)] = stripTypeOnlyNoise(rewrite(untitled(v)));
   return { root: stripTypeOnlyNoise(rewrite(rest)) as JsonSchema, hoisted };
 }
 

@@ -15,7 +15,11 @@ export function typesDocument(ir: IR): JsonSchema {
     const { root, hoisted } = rebaseForTypes(schema, typeName);
     // The definition key names the type; a `title` would override it, so the root title is dropped.
     const { title: _t, ...rest } = root;
-    defs[typeName] = description && rest.description === undefined ? { ...rest, description } : rest;
+    // A root that is only a reference would be folded into the referenced type and never named:
+    // say what it is instead (`export type CreateNoteOutput = Note`).
+    const ref = typeof rest.$ref === 'string' && Object.keys(rest).length === 1 ? /^#\/\$defs\/(.+)$/.exec(rest.$ref) : null;
+    const body = ref ? { tsType: ref[1] } : rest;
+    defs[typeName] = description && rest.description === undefined ? { ...body, description } : body;
     Object.assign(defs, hoisted);
   };
   for (const s of ir.sharedSchemas) add(s.typeName, s.schema);

@@ -1,0 +1,108 @@
+/**
+ * Helpers for end-to-end tests: scratch projects inside the repository (so generated code resolves
+ * @modelcontextprotocol/* from the repository's node_modules), real processes, real clients.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import type { CliIO } from '../../cli/io.js';
+
+export const REPO = path.resolve(import.meta.dirname, '../..');
+export const TSC = path.join(REPO, 'node_modules/.bin/tsc');
+export const SCRATCH = path.join(REPO, '.tmp/e2e');
+
+/** A fresh scratch folder under .tmp/e2e, optionally seeded with a copy of `from` (no dist/node_modules). */
+export function scratch(name: string, from?: string): string {
+  const dir = path.join(SCRATCH, name);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  if (from) {
+    cpSync(from, dir, {
+      recursive: true,
+      filter: (src) => !path.relative(from, src).split(path.sep).some((seg) => ['dist', 'node_modules', 'expected'].includes(seg)),
+    });
+  }
+  return dir;
+}
+
+/** An in-memory CliIO capturing output. */
+export function memoryIO(cwd: string): CliIO & { out: string; err: string } {
+  const io = {
+    cwd,
+    out: '',
+    err: '',
+    isTTY: false,
+    env: {},
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+  };
+  return io;
+}
+
+export interface RunResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to completion with a hard timeout (kills only the process it started). */
+export function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, NODE_OPTIONS: '' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${cmd} ${args.join(' ')} timed out after ${timeoutMs} ms\n${stdout}\n${stderr}`));
+    }, timeoutMs);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export async function connectStdio(projectDir: string, modern = false): Promise<Client> {
+  const client = new Client({ name: 'mcpgen-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(projectDir, 'dist/src/main.js')], stderr: 'pipe' }));
+  return client;
+}
+
+/** Starts `node dist/src/main.js --http --port 0` and waits (bounded) for the URL it prints. */
+export async function startHttpServer(projectDir: string): Promise<{ url: URL; child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', '0'], { cwd: projectDir });
+  let stderr = '';
+  const url = await new Promise<URL>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not print its URL within 15 s:\n${stderr}`)), 15_000);
+    child.stderr!.on('data', (d) => {
+      stderr += d;
+      const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
+      if (m) {
+        clearTimeout(timer);
+        resolve(new URL(m[1]!));
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr}`)));
+  });
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export async function connectHttp(url: URL, modern = false): Promise<Client> {
+  const client = new Client({ name: 'mcpgen-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  await client.connect(new StreamableHTTPClientTransport(url));
+  return client;
+}
