@@ -1,0 +1,167 @@
+/**
+ * The command line, in-process: exit codes, messages, and the promise that a user's files are
+ * never changed and nothing is half-written.
+ */
+import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/main.js';
+import { memoryIO, REPO, scratch } from './helpers/project.js';
+
+const WEATHER = path.join(REPO, 'examples/weather');
+
+function seed(name: string): string {
+  const dir = scratch(name);
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs']) cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
+  return dir;
+}
+
+/** Every file under dir with its content and mtime. */
+function snapshot(dir: string): Map<string, { text: string; mtime: number }> {
+  const out = new Map<string, { text: string; mtime: number }>();
+  const walk = (rel: string) => {
+    for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      const r = rel ? `${rel}/${e.name}` : e.name;
+      if (e.isDirectory()) walk(r);
+      else out.set(r, { text: readFileSync(path.join(dir, r), 'utf8'), mtime: statSync(path.join(dir, r)).mtimeMs });
+    }
+  };
+  walk('');
+  return out;
+}
+
+async function cli(dir: string, ...args: string[]) {
+  const io = memoryIO(dir);
+  const code = await runCli(args, io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('exit codes and usage', () => {
+  it('--help and --version exit 0', async () => {
+    expect((await cli(REPO, '--help')).code).toBe(0);
+    const v = await cli(REPO, '--version');
+    expect(v.code).toBe(0);
+    expect(v.out.trim()).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('an unknown command or option exits 2 with a suggestion', async () => {
+    const r = await cli(REPO, 'generat');
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('generate');
+    expect((await cli(REPO, 'generate', '--bogus')).code).toBe(2);
+  });
+
+  it('no manifest found exits 2 and says what to do, without a stack', async () => {
+    const dir = scratch('cli-none');
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/mcpgen init|-f/);
+    expect(r.err).not.toMatch(/\n\s+at /);
+  });
+
+  it('a broken manifest exits 1 with file:line:col diagnostics and writes nothing', async () => {
+    const dir = seed('cli-broken');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').replace('  version: 0.1.0', '  version: 1'));
+    const before = snapshot(dir);
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/^mcpgen\.yaml:\d+:\d+: error MCPG1\d\d /m);
+    expect(r.err).toContain('nothing was written');
+    expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+describe('generate, regenerate, diff, check', () => {
+  it('generating twice is a no-op: nothing written, mtimes untouched', async () => {
+    const dir = seed('cli-twice');
+    expect((await cli(dir, 'generate')).code).toBe(0);
+    const first = snapshot(dir);
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/0 created, 0 updated, 0 removed/);
+    expect(snapshot(dir)).toEqual(first);
+  });
+
+  it('--dry-run prints the plan and writes nothing', async () => {
+    const dir = seed('cli-dry');
+    const before = snapshot(dir);
+    const r = await cli(dir, 'generate', '--dry-run');
+    expect(r.code).toBe(0);
+    expect(r.out).toContain('create    src/generated/server.ts');
+    expect(r.out).toContain('dry run, nothing written');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('never changes a handler; a manifest edit shows in diff and --check until regenerated', async () => {
+    const dir = seed('cli-evolve');
+    await cli(dir, 'generate');
+    const handler = path.join(dir, 'src/handlers/tools/get_forecast.ts');
+    writeFileSync(handler, '// my own code\nexport const handler = async () => ({ city: "x", units: "metric" as const, days: [] });\n');
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('description: Daily forecast for a city, up to 7 days ahead', 'description: Forecast for a city'));
+
+    const check = await cli(dir, 'generate', '--check');
+    expect(check.code).toBe(1);
+    expect(check.out).toContain('src/generated/server.ts');
+    const diff = await cli(dir, 'diff');
+    expect(diff.code).toBe(1);
+    expect(diff.out).toContain('--- a/src/generated/server.ts');
+    expect(diff.out).toMatch(/^-\s+description: 'Daily forecast for a city, up to 7 days ahead',$/m);
+    expect(diff.out).toMatch(/^\+\s+description: 'Forecast for a city',$/m);
+
+    const gen = await cli(dir, 'generate');
+    expect(gen.code).toBe(0);
+    expect(gen.out).toContain('update    src/generated/server.ts');
+    expect(readFileSync(handler, 'utf8')).toContain('// my own code');
+    expect((await cli(dir, 'generate', '--check')).code).toBe(0);
+    expect((await cli(dir, 'diff')).code).toBe(0);
+  });
+
+  it('removes stale generated files, reports orphaned handlers and keeps them', async () => {
+    const dir = seed('cli-remove');
+    await cli(dir, 'generate');
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    // Drop the convert_temperature tool.
+    const text = readFileSync(manifest, 'utf8');
+    const start = text.indexOf('  convert_temperature:');
+    const end = text.indexOf('\nresources:');
+    writeFileSync(manifest, text.slice(0, start) + text.slice(end + 1).replace(/^/, ''));
+    writeFileSync(path.join(dir, 'src/generated/old-file.ts'), '// Code generated by mcpgen. DO NOT EDIT.\n');
+    const r = await cli(dir, 'generate');
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('remove    src/generated/old-file.ts');
+    expect(existsSync(path.join(dir, 'src/generated/old-file.ts'))).toBe(false);
+    expect(r.err).toContain('src/handlers/tools/convert_temperature.ts is no longer used by the manifest; it was kept');
+    expect(existsSync(path.join(dir, 'src/handlers/tools/convert_temperature.ts'))).toBe(true);
+  });
+
+  it('refuses to overwrite a generated file whose header was removed', async () => {
+    const dir = seed('cli-header');
+    await cli(dir, 'generate');
+    const server = path.join(dir, 'src/generated/server.ts');
+    writeFileSync(server, 'my edits\n');
+    const before = snapshot(dir);
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('src/generated/server.ts is in a generated folder but has no');
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('names missing dependencies with the exact npm command, never touching package.json', async () => {
+    const dir = seed('cli-deps');
+    writeFileSync(path.join(dir, 'package.json'), '{ "name": "weather", "dependencies": {} }\n');
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('npm install @modelcontextprotocol/node@"^2.1.2" @modelcontextprotocol/server@"^2.4.0"');
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ "name": "weather", "dependencies": {} }\n');
+  });
+
+  it('recreates a deleted stub but leaves the others alone', async () => {
+    const dir = seed('cli-stub');
+    await cli(dir, 'generate');
+    unlinkSync(path.join(dir, 'src/handlers/resources/stations.ts'));
+    const r = await cli(dir, 'generate');
+    expect(r.out).toContain('create    src/handlers/resources/stations.ts');
+    expect(r.out).toMatch(/1 created/);
+  });
+});
