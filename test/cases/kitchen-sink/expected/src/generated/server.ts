@@ -74,7 +74,8 @@ export function createServer(): McpServer {
   server.registerTool(
     'echo',
     {
-      description: 'Echo the text back. Edge cases: */ `x` ${y} \\n "q"',
+      description:
+        'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
       inputSchema: schemas.echoInput,
     },
     (input, ctx) => callTool(echoTool.handler, input, ctx),

@@ -49,7 +49,8 @@ const expected = {
     },
     {
       name: 'echo',
-      description: 'Echo the text back. Edge cases: */ `x` ${y} \\n "q"',
+      description:
+        'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
       inputSchema: {
         type: 'object',
         properties: {

@@ -2,7 +2,7 @@ import type { ToolHandlers } from '../../generated/handlers.js';
 import { NotImplementedError } from '../../generated/runtime.js';
 
 /**
- * Tool `echo`: Echo the text back. Edge cases: *\/ `x` ${y} \n "q"
+ * Tool `echo`: Echo the text back. Edge cases: *\/ `x` ${y} \n "q" '); process.exit(1); (' </script> {{handlebars}}   line-sep   para-sep 	 tab /* open
  *
  * `input` is a {@link EchoInput}, already validated against the tool's input schema.
  * Return a string (one text block) or content blocks; or toolResult({...}) for full control.
