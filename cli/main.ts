@@ -11,6 +11,7 @@ import { generateCommand } from './commands/generate.js';
 import { diffCommand } from './commands/diff.js';
 import { initCommand } from './commands/init.js';
 import { schemaCommand } from './commands/schema.js';
+import { watchCommand } from './commands/watch.js';
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   let exit = 0;
@@ -51,6 +52,15 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     .action((o: { file?: string; out?: string; dryRun?: boolean; check?: boolean; headerVersion?: boolean; quiet?: boolean }) =>
       run(() => generateCommand(o, io))(),
     );
+
+  program
+    .command('watch')
+    .description('generate, then regenerate whenever the manifest or a file it references changes')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('-q, --quiet', 'print only the summary')
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }) => run(() => watchCommand(o, io))());
 
   program
     .command('diff')

@@ -87,3 +87,23 @@ describe('plan', () => {
     ]);
   });
 });
+
+describe('dependency ranges', async () => {
+  const { rangeSatisfies } = await import('../cli/plan/dependencies.js');
+  it.each([
+    ['^2.4.0', '^2.4.0', true],
+    ['^2.5.1', '^2.4.0', true],
+    ['~2.4.3', '^2.4.0', true],
+    ['2.4.0', '^2.4.0', true],
+    ['>=2.4.0', '^2.4.0', true],
+    ['^2.3.0', '^2.4.0', false],
+    ['^1.32.0', '^2.4.0', false],
+    ['^3.0.0', '^2.4.0', false],
+    ['^7.0.2', '^5.9.0 || ^7.0.0', true],
+    ['^5.9.3', '^5.9.0 || ^7.0.0', true],
+    ['^5.4.0', '^5.9.0 || ^7.0.0', false],
+    ['latest', '^2.4.0', true],
+    ['file:../sdk', '^2.4.0', true],
+    ['*', '^2.4.0', true],
+  ])('%s satisfies %s: %s', (listed, required, ok) => expect(rangeSatisfies(listed, required)).toBe(ok));
+});

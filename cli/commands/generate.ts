@@ -4,11 +4,15 @@
 import path from 'node:path';
 import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError } from '../diagnostics.js';
 import { generate } from '../generate.js';
+import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
+import { contractChanges } from '../render/contracts.js';
+
+const CONTRACTS_PATH = 'src/generated/contracts.json';
 
 export interface GenerateCommandOptions {
   file?: string;
@@ -18,11 +22,13 @@ export interface GenerateCommandOptions {
   /** Omit mcpgen's version from headers (golden files). */
   headerVersion?: boolean;
   quiet?: boolean;
+  /** Called with the IR when the manifest was valid (watch uses it to know the referenced files). */
+  onIR?: (ir: IR) => void;
 }
 
 /** Shared by generate, diff and init: find the manifest, generate, plan. Prints diagnostics. */
 export async function planProject(
-  opts: { file?: string; out?: string; headerVersion?: boolean },
+  opts: { file?: string; out?: string; headerVersion?: boolean; onIR?: (ir: IR) => void },
   io: CliIO,
 ): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number }> {
   const manifest = findManifest(io.cwd, opts.file);
@@ -34,6 +40,7 @@ export async function planProject(
     displayPath: display,
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
   });
+  if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
   for (const d of diags) io.stderr(`${formatDiagnostic(d)}\n`);
   if (hasErrors(diags)) {
@@ -69,9 +76,22 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
 
   if (!opts.dryRun) applyPlan(plan);
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
+  printContractChanges(plan, io, rel);
   const missing = missingDependencies(outDir);
   if (missing) io.stderr(`${missing}\n`);
   return EXIT_OK;
+}
+
+/** Names the handlers whose generated signature changed: that is where TypeScript errors will be. */
+function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => string): void {
+  const record = plan.entries.find((e) => e.path === CONTRACTS_PATH && e.action === 'update');
+  if (!record?.content) return;
+  const changes = contractChanges(record.previous, record.content);
+  for (const c of changes) {
+    io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${rel(c.handler)}\n`);
+  }
+  if (changes.length)
+    io.stderr(`  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`);
 }
 
 const labels: Record<PlanEntry['action'], string> = {

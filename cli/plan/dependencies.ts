@@ -16,7 +16,30 @@ export const DEV_DEPENDENCIES: Record<string, string> = {
   typescript: '^5.9.0 || ^7.0.0',
 };
 
-/** A message naming missing packages with the npm command to add them, or null when all are listed. */
+type Version = [number, number, number];
+
+function parseVersion(text: string): Version | null {
+  const m = /(\d+)\.(\d+)\.(\d+)/.exec(text);
+  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
+}
+
+const atLeast = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] >= b[2])));
+
+/**
+ * Whether the lowest version a listed range admits satisfies one of the required `^x.y.z`
+ * alternatives. Tags, URLs, paths and `*` are the user's call: they are not second-guessed.
+ */
+export function rangeSatisfies(listed: string, required: string): boolean {
+  if (!/^\s*[\^~>=v]*\s*\d/.test(listed)) return true;
+  const lowest = parseVersion(listed);
+  if (!lowest) return true;
+  return required.split('||').some((alt) => {
+    const min = parseVersion(alt);
+    return min !== null && lowest[0] === min[0] && atLeast(lowest, min);
+  });
+}
+
+/** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
 export function missingDependencies(projectDir: string): string | null {
   let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
@@ -24,16 +47,22 @@ export function missingDependencies(projectDir: string): string | null {
   } catch {
     return null; // no readable package.json: nothing to compare with (generate creates one when missing)
   }
-  const listed = { ...pkg.dependencies, ...pkg.devDependencies };
+  const listed: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies };
+  const problems: string[] = [];
   const need = (deps: Record<string, string>) =>
     Object.entries(deps)
-      .filter(([name]) => !(name in listed))
-      .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop())}`);
+      .filter(([name, range]) => {
+        const have = listed[name];
+        if (have === undefined) return problems.push(`${name} is not listed`), true;
+        if (!rangeSatisfies(have, range)) return problems.push(`${name}@${have} is older than the generated code needs (${range})`), true;
+        return false;
+      })
+      .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop()!.trim())}`);
   const runtime = need(RUNTIME_DEPENDENCIES);
   const dev = need(DEV_DEPENDENCIES);
   if (!runtime.length && !dev.length) return null;
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);
   if (dev.length) cmds.push(`npm install -D ${dev.join(' ')}`);
-  return `! package.json does not list packages the generated code needs; run:\n    ${cmds.join('\n    ')}`;
+  return `! package.json does not match what the generated code needs (${problems.join('; ')}); run:\n    ${cmds.join('\n    ')}`;
 }

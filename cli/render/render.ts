@@ -17,6 +17,7 @@ import {
 } from './views.js';
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
+import { renderContracts } from './contracts.js';
 
 export async function renderProject(ir: IR): Promise<OutputFile[]> {
   const header = headerLines(ir);
@@ -40,6 +41,7 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
     gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)),
     gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name }),
     gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
+    { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) },
     gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
     user('src/main.ts', 'src/main.ts', projectView(ir)),
     user('package.json', 'project/package.json', projectView(ir)),

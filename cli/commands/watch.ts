@@ -1,0 +1,87 @@
+/**
+ * `mcpgen watch`: generate, then regenerate whenever the manifest or a file it references changes
+ * (debounced). Errors are printed and watching goes on; Ctrl-C stops cleanly.
+ *
+ * Folders are watched rather than files: editors often save by writing a new file and renaming it
+ * over the old one, which ends a watch on the old file.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { EXIT_OK, type CliIO } from '../io.js';
+import { findManifest } from '../load/find.js';
+import type { IR } from '../normalize/ir.js';
+import { generateCommand, type GenerateCommandOptions } from './generate.js';
+
+export interface WatchOptions extends GenerateCommandOptions {
+  /** Debounce delay in ms. */
+  debounceMs?: number;
+  /** Resolves when watching should stop (tests); default: SIGINT/SIGTERM. */
+  until?: Promise<void>;
+}
+
+export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
+  const manifest = findManifest(io.cwd, opts.file);
+  let lastIR: IR | undefined;
+  const genOpts: GenerateCommandOptions = { ...opts, file: manifest, onIR: (ir) => (lastIR = ir) };
+  const watchers = new Map<string, FSWatcher>();
+  let watched = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+
+  /** The files to react to: the manifest and what it references (known after a successful load). */
+  const refresh = (ir: IR | undefined) => {
+    // Keep the previous set on errors: a broken manifest must not stop the watch on its files.
+    if (ir) watched = new Set([manifest, ...ir.referencedFiles.map((f) => path.resolve(path.dirname(manifest), f))]);
+    watched.add(manifest);
+    const dirs = new Set([...watched].map((f) => path.dirname(f)));
+    for (const [dir, w] of watchers) {
+      if (!dirs.has(dir)) {
+        w.close();
+        watchers.delete(dir);
+      }
+    }
+    for (const dir of dirs) {
+      if (watchers.has(dir)) continue;
+      try {
+        const w = watch(dir, (_event, name) => {
+          if (name && watched.has(path.join(dir, name.toString()))) schedule();
+        });
+        watchers.set(dir, w);
+      } catch {
+        io.stderr(`! cannot watch ${path.relative(io.cwd, dir) || '.'}\n`);
+      }
+    }
+  };
+
+  const run = async (first: boolean) => {
+    if (!first) io.stdout(`\n↻ ${new Date().toLocaleTimeString()} change detected, regenerating\n`);
+    lastIR = undefined;
+    try {
+      await generateCommand(genOpts, io);
+    } catch (err) {
+      // A usage problem (the manifest was deleted, say) must not end the watch.
+      io.stderr(`mcpgen: ${(err as Error).message}\n`);
+    }
+    refresh(lastIR);
+    io.stdout(`watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`);
+  };
+
+  const schedule = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      running = running.then(() => run(false));
+    }, opts.debounceMs ?? 100);
+  };
+
+  await run(true);
+  await (opts.until ??
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    }));
+  clearTimeout(timer);
+  for (const w of watchers.values()) w.close();
+  await running;
+  io.stdout('stopped watching\n');
+  return EXIT_OK;
+}
