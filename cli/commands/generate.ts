@@ -88,7 +88,8 @@ function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => string)
   if (!record?.content) return;
   const changes = contractChanges(record.previous, record.content);
   for (const c of changes) {
-    io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${rel(c.handler)}\n`);
+    const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel).join(' and ');
+    io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files}\n`);
   }
   if (changes.length)
     io.stderr(`  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`);

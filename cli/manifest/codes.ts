@@ -1,7 +1,7 @@
 /**
  * Diagnostic codes of the manifest front-end (load, schema, semantic checks). Codes are stable:
  * users grep for them and CI configs may filter on them, so never renumber; retire instead.
- * Ranges (cli/diagnostics.ts): MCPG1xx YAML and schema, MCPG2xx semantic, MCPG9xx I/O.
+ * Ranges (cli/diagnostics.ts): MCPG1xx YAML and schema, MCPG2xx semantic, MCPG3xx lint, MCPG9xx I/O.
  */
 export const Codes = {
   // I/O: the manifest file itself could not be read.
@@ -67,6 +67,16 @@ export const Codes = {
   CONTRADICTORY_HINTS: 'MCPG250',
   NO_TRANSPORT: 'MCPG260',
   NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
+
+  // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
+  LINT_NAME_FORMAT: 'MCPG300', // name-format
+  LINT_MISSING_DESCRIPTION: 'MCPG301', // missing-description
+  LINT_DESCRIPTION_LENGTH: 'MCPG302', // description-length
+  LINT_OPTIONAL_WITHOUT_DEFAULT: 'MCPG303', // optional-without-default
+  LINT_UNCONSTRAINED_INPUT: 'MCPG304', // unconstrained-input (off by default)
+  LINT_URI_SCHEME_FORMAT: 'MCPG305', // uri-scheme-format
+  LINT_MISSING_MIME_TYPE: 'MCPG306', // resource-mime-type
+  LINT_TOO_MANY_TOOLS: 'MCPG307', // max-tools
 
   // Output folder (plan stage).
   OUTPUT_CONFLICT: 'MCPG910', // a file mcpgen may not overwrite or delete, or a path leaving the project

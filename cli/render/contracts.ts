@@ -10,6 +10,8 @@ import { promptArgsSchema } from './views.js';
 export interface ContractEntry {
   /** The user-owned file whose code implements the contract. */
   handler: string;
+  /** Its user-owned test stub, when mcpgen made one (it is typed by the same contract). */
+  test?: string;
   /** Part name → short hash of what the signature is generated from. */
   parts: Record<string, string>;
 }
@@ -22,7 +24,7 @@ const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v ?? nul
 export function contractsOf(ir: IR): Contracts {
   const c: Contracts = {};
   for (const t of ir.tools) {
-    c[`tool ${t.name}`] = { handler: `src/handlers/${t.handlerPath}.ts`, parts: { input: hash(t.inputSchema), output: hash(t.outputSchema) } };
+    c[`tool ${t.name}`] = { handler: `src/handlers/${t.handlerPath}.ts`, test: `test/handlers/${t.handlerPath}.test.ts`, parts: { input: hash(t.inputSchema), output: hash(t.outputSchema) } };
   }
   for (const r of ir.resources) {
     if (r.handlerPath) c[`resource ${r.name}`] = { handler: `src/handlers/${r.handlerPath}.ts`, parts: { read: hash('uri') } };
@@ -60,6 +62,7 @@ export function renderContracts(ir: IR, header: string): string {
 export interface ContractChange {
   entry: string;
   handler: string;
+  test?: string;
   parts: string[];
 }
 
@@ -77,7 +80,7 @@ export function contractChanges(previousJson: string | undefined, next: string):
     const was = before[entry];
     if (!was) continue;
     const parts = Object.keys(now.parts).filter((p) => was.parts[p] !== now.parts[p]);
-    if (parts.length) changes.push({ entry, handler: now.handler, parts });
+    if (parts.length) changes.push({ entry, handler: now.handler, ...(now.test ? { test: now.test } : {}), parts });
   }
   return changes;
 }
