@@ -137,6 +137,9 @@ export function contractTestView(ir: IR) {
   // Every handler must be reachable: a result, or an error that is not -32602 (e.g. not implemented).
   const reachable: Obj[] = [];
   for (const t of ir.tools) {
+    // Only tools that promise to be read-only are called: others may change the world (send mail,
+    // delete data), and a contract test must be safe to run against real handlers.
+    if (t.annotations?.readOnlyHint !== true) continue;
     const args = t.inputSchema ? validSample(t.inputSchema) : {};
     if (args !== undefined) reachable.push({ kind: 'tool', name: t.name, arguments: args });
   }

@@ -18,9 +18,9 @@ const CTX_DOC =
 
 export function toolStub(t: ToolIR) {
   const extra = [
-    t.inputType ? `\`input\` is a `${t.inputType}` (src/generated/types.ts), already validated against the tool's input schema.` : 'The tool takes no input.',
+    t.inputType ? `\`input\` is a \`${t.inputType}\` (src/generated/types.ts), already validated against the tool's input schema.` : 'The tool takes no input.',
     t.outputType
-      ? `Return a `${t.outputType}`: it is validated, then sent as structuredContent and as JSON text.`
+      ? `Return a \`${t.outputType}\`: it is validated, then sent as structuredContent and as JSON text.`
       : 'Return a string (one text block) or content blocks; or toolResult({...}) for full control.',
     'Throw to answer with an error result (isError: true) carrying the message.',
     CTX_DOC,
@@ -47,7 +47,7 @@ export function resourceStub(r: ResourceIR) {
 
 export function templateStub(t: TemplateIR) {
   const extra = [
-    `URI template: ${t.uriTemplate}. \`params\` is a `${t.paramsType}`: the URI's variables, decoded and validated.`,
+    `URI template: ${t.uriTemplate}. \`params\` is a \`${t.paramsType}\`: the URI's variables, decoded and validated.`,
     'Return the contents as a string, as bytes, or as a list of contents.',
     CTX_DOC,
   ];
@@ -64,7 +64,7 @@ export function templateStub(t: TemplateIR) {
 export function promptStub(p: PromptIR) {
   const extra = [
     p.messages === null
-      ? `Return the prompt's messages, or a string for one user text message.${p.argsType ? ` \`args\` is a `${p.argsType}`.` : ''}`
+      ? `Return the prompt's messages, or a string for one user text message.${p.argsType ? ` \`args\` is a \`${p.argsType}\`.` : ''}`
       : 'The messages come from the manifest; this file only completes arguments.',
     CTX_DOC,
   ];

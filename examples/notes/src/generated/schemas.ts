@@ -27,7 +27,12 @@ export const jsonSchemas = {
       body: { type: 'string', maxLength: 10000, description: 'Note text' },
       tags: {
         type: 'array',
-        items: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+        items: {
+          type: 'string',
+          pattern: '^[a-z0-9-]{1,32}$',
+          description: 'A lowercase tag',
+          examples: ['work'],
+        },
         maxItems: 10,
         default: [],
         description: 'Tags',
@@ -41,12 +46,22 @@ export const jsonSchemas = {
   createNoteOutput: {
     type: 'object',
     properties: {
-      id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+      id: {
+        type: 'string',
+        pattern: '^n[0-9]+$',
+        description: 'Note identifier, e.g. n1',
+        examples: ['n1'],
+      },
       title: { type: 'string', description: 'Note title' },
       body: { type: 'string', description: 'Note text' },
       tags: {
         type: 'array',
-        items: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+        items: {
+          type: 'string',
+          pattern: '^[a-z0-9-]{1,32}$',
+          description: 'A lowercase tag',
+          examples: ['work'],
+        },
         description: 'Tags',
       },
       createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
@@ -58,7 +73,12 @@ export const jsonSchemas = {
   deleteNoteInput: {
     type: 'object',
     properties: {
-      id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+      id: {
+        type: 'string',
+        pattern: '^n[0-9]+$',
+        description: 'Note identifier, e.g. n1',
+        examples: ['n1'],
+      },
     },
     required: ['id'],
     additionalProperties: false,
@@ -69,7 +89,12 @@ export const jsonSchemas = {
     type: 'object',
     properties: {
       query: { type: 'string', maxLength: 200, description: 'Text to look for (case-insensitive)' },
-      tag: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+      tag: {
+        type: 'string',
+        pattern: '^[a-z0-9-]{1,32}$',
+        description: 'A lowercase tag',
+        examples: ['work'],
+      },
       limit: {
         type: 'integer',
         minimum: 1,
@@ -90,7 +115,12 @@ export const jsonSchemas = {
         items: {
           type: 'object',
           properties: {
-            id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+            id: {
+              type: 'string',
+              pattern: '^n[0-9]+$',
+              description: 'Note identifier, e.g. n1',
+              examples: ['n1'],
+            },
             title: { type: 'string', description: 'Note title' },
             body: { type: 'string', description: 'Note text' },
             tags: {
@@ -99,6 +129,7 @@ export const jsonSchemas = {
                 type: 'string',
                 pattern: '^[a-z0-9-]{1,32}$',
                 description: 'A lowercase tag',
+                examples: ['work'],
               },
               description: 'Tags',
             },
@@ -116,7 +147,12 @@ export const jsonSchemas = {
   noteParams: {
     type: 'object',
     properties: {
-      id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+      id: {
+        type: 'string',
+        pattern: '^n[0-9]+$',
+        description: 'Note identifier, e.g. n1',
+        examples: ['n1'],
+      },
     },
     required: ['id'],
     additionalProperties: false,
@@ -126,7 +162,12 @@ export const jsonSchemas = {
   tagParams: {
     type: 'object',
     properties: {
-      tag: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+      tag: {
+        type: 'string',
+        pattern: '^[a-z0-9-]{1,32}$',
+        description: 'A lowercase tag',
+        examples: ['work'],
+      },
     },
     required: ['tag'],
     additionalProperties: false,

@@ -42,7 +42,12 @@ const expected = {
           body: { type: 'string', maxLength: 10000, description: 'Note text' },
           tags: {
             type: 'array',
-            items: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+            items: {
+              type: 'string',
+              pattern: '^[a-z0-9-]{1,32}$',
+              description: 'A lowercase tag',
+              examples: ['work'],
+            },
             maxItems: 10,
             default: [],
             description: 'Tags',
@@ -54,12 +59,22 @@ const expected = {
       outputSchema: {
         type: 'object',
         properties: {
-          id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+          id: {
+            type: 'string',
+            pattern: '^n[0-9]+$',
+            description: 'Note identifier, e.g. n1',
+            examples: ['n1'],
+          },
           title: { type: 'string', description: 'Note title' },
           body: { type: 'string', description: 'Note text' },
           tags: {
             type: 'array',
-            items: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+            items: {
+              type: 'string',
+              pattern: '^[a-z0-9-]{1,32}$',
+              description: 'A lowercase tag',
+              examples: ['work'],
+            },
             description: 'Tags',
           },
           createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
@@ -80,7 +95,12 @@ const expected = {
       inputSchema: {
         type: 'object',
         properties: {
-          id: { type: 'string', pattern: '^n[0-9]+$', description: 'Note identifier, e.g. n1' },
+          id: {
+            type: 'string',
+            pattern: '^n[0-9]+$',
+            description: 'Note identifier, e.g. n1',
+            examples: ['n1'],
+          },
         },
         required: ['id'],
         additionalProperties: false,
@@ -104,7 +124,12 @@ const expected = {
             maxLength: 200,
             description: 'Text to look for (case-insensitive)',
           },
-          tag: { type: 'string', pattern: '^[a-z0-9-]{1,32}$', description: 'A lowercase tag' },
+          tag: {
+            type: 'string',
+            pattern: '^[a-z0-9-]{1,32}$',
+            description: 'A lowercase tag',
+            examples: ['work'],
+          },
           limit: {
             type: 'integer',
             minimum: 1,
@@ -127,6 +152,7 @@ const expected = {
                   type: 'string',
                   pattern: '^n[0-9]+$',
                   description: 'Note identifier, e.g. n1',
+                  examples: ['n1'],
                 },
                 title: { type: 'string', description: 'Note title' },
                 body: { type: 'string', description: 'Note text' },
@@ -136,6 +162,7 @@ const expected = {
                     type: 'string',
                     pattern: '^[a-z0-9-]{1,32}$',
                     description: 'A lowercase tag',
+                    examples: ['work'],
                   },
                   description: 'Tags',
                 },
@@ -246,7 +273,10 @@ const completions = [
   },
 ];
 
-/** One request per handler; each must reach it (a result, or an error other than -32602). */
+/**
+ * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
+ * called only when annotated readOnlyHint: true, and only with input valid for their schema.
+ */
 const reachable: (
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
@@ -257,11 +287,11 @@ const reachable: (
       argument: { name: string; value: string };
     }
 )[] = [
-  { kind: 'tool', name: 'create_note', arguments: { title: 'example', body: 'example' } },
   { kind: 'tool', name: 'search_notes', arguments: {} },
   { kind: 'resource', uri: 'notes://index' },
   { kind: 'resource', uri: 'notes://stats' },
-  { kind: 'resource', uri: 'notes://tag/example' },
+  { kind: 'resource', uri: 'notes://note/n1' },
+  { kind: 'resource', uri: 'notes://tag/work' },
   { kind: 'prompt', name: 'summarize_notes', arguments: { tag: 'example' } },
   {
     kind: 'complete',

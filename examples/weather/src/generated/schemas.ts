@@ -77,7 +77,7 @@ export const jsonSchemas = {
     type: 'object',
     properties: {
       city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. Paris' },
-      date: { type: 'string', format: 'date', description: 'Day', 'as YYYY-MM-DD': null },
+      date: { type: 'string', format: 'date', description: 'Day, as YYYY-MM-DD' },
     },
     required: ['city', 'date'],
     additionalProperties: false,

@@ -68,7 +68,7 @@ export interface GetForecastOutput {
 export interface ForecastParams {
   city: City;
   /**
-   * Day
+   * Day, as YYYY-MM-DD
    */
   date: string;
 }

@@ -215,7 +215,10 @@ const completions = [
   },
 ];
 
-/** One request per handler; each must reach it (a result, or an error other than -32602). */
+/**
+ * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
+ * called only when annotated readOnlyHint: true, and only with input valid for their schema.
+ */
 const reachable: (
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }

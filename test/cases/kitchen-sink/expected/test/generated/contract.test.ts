@@ -245,7 +245,10 @@ const completions = [
   },
 ];
 
-/** One request per handler; each must reach it (a result, or an error other than -32602). */
+/**
+ * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
+ * called only when annotated readOnlyHint: true, and only with input valid for their schema.
+ */
 const reachable: (
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
@@ -256,10 +259,6 @@ const reachable: (
       argument: { name: string; value: string };
     }
 )[] = [
-  { kind: 'tool', name: 'delete', arguments: { id: 'example' } },
-  { kind: 'tool', name: 'echo', arguments: { text: 'example' } },
-  { kind: 'tool', name: 'no-input.tool', arguments: {} },
-  { kind: 'tool', name: 'shapes', arguments: { origin: { x: 1, y: 1 } } },
   { kind: 'resource', uri: 'sink://dynamic' },
   { kind: 'resource', uri: 'sink://second/example' },
   { kind: 'resource', uri: 'sink://items/1?fields=example' },

@@ -4,7 +4,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
 /**
  * Prompt `by-handler`: Rendered by code
  *
- * Return the prompt's messages, or a string for one user text message. `args` is a {@link ByHandlerArgs}.
+ * Return the prompt's messages, or a string for one user text message. `args` is a `ByHandlerArgs`.
  * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
  */
 export const get: PromptHandlers['by-handler']['get'] = async (args, ctx) => {

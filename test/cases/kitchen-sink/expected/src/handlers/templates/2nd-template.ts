@@ -4,7 +4,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
 /**
  * Resource template `2nd-template`.
  *
- * URI template: sink://second/{name}. `params` is a {@link _2NdTemplateParams}: the URI's variables, decoded and validated.
+ * URI template: sink://second/{name}. `params` is a `_2NdTemplateParams`: the URI's variables, decoded and validated.
  * Return the contents as a string, as bytes, or as a list of contents.
  * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
  */

@@ -4,7 +4,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
 /**
  * Resource template `item`: An item by id
  *
- * URI template: sink://items/{id}{?fields}. `params` is a {@link ItemParams}: the URI's variables, decoded and validated.
+ * URI template: sink://items/{id}{?fields}. `params` is a `ItemParams`: the URI's variables, decoded and validated.
  * Return the contents as a string, as bytes, or as a list of contents.
  * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
  */

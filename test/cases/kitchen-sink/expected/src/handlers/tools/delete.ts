@@ -4,7 +4,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
 /**
  * Tool `delete` (Delete): A tool named after a reserved word
  *
- * `input` is a {@link DeleteInput}, already validated against the tool's input schema.
+ * `input` is a `DeleteInput` (src/generated/types.ts), already validated against the tool's input schema.
  * Return a string (one text block) or content blocks; or toolResult({...}) for full control.
  * Throw to answer with an error result (isError: true) carrying the message.
  * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
