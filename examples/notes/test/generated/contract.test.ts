@@ -234,7 +234,7 @@ const expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources = [
+const staticResources: { uri: string; contents: unknown[] }[] = [
   {
     uri: 'notes://guide',
     contents: [
@@ -248,7 +248,11 @@ const staticResources = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts = [
+const declarativePrompts: {
+  name: string;
+  arguments: Record<string, string>;
+  messages: unknown[];
+}[] = [
   {
     name: 'quick_note',
     arguments: { thought: 'thought-value' },
@@ -265,7 +269,11 @@ const declarativePrompts = [
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions = [
+const completions: {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  values: string[];
+}[] = [
   {
     ref: { type: 'ref/prompt', name: 'summarize_notes' },
     argument: { name: 'style', value: 'b' },
@@ -419,7 +427,7 @@ for (const [name, open] of connections) {
 
     it('completes from the declared values', async () => {
       for (const c of completions) {
-        const result = await client.complete({ ref: c.ref as never, argument: c.argument });
+        const result = await client.complete({ ref: c.ref, argument: c.argument });
         assert.deepEqual(result.completion.values, c.values);
       }
     });

@@ -156,7 +156,7 @@ const expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources = [
+const staticResources: { uri: string; contents: unknown[] }[] = [
   {
     uri: 'weather://logo.png',
     contents: [
@@ -180,7 +180,11 @@ const staticResources = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts = [
+const declarativePrompts: {
+  name: string;
+  arguments: Record<string, string>;
+  messages: unknown[];
+}[] = [
   {
     name: 'weather_report',
     arguments: { city: 'city-value', style: 'style-value' },
@@ -197,7 +201,11 @@ const declarativePrompts = [
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions = [
+const completions: {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  values: string[];
+}[] = [
   {
     ref: { type: 'ref/prompt', name: 'weather_report' },
     argument: { name: 'city', value: 'P' },
@@ -350,7 +358,7 @@ for (const [name, open] of connections) {
 
     it('completes from the declared values', async () => {
       for (const c of completions) {
-        const result = await client.complete({ ref: c.ref as never, argument: c.argument });
+        const result = await client.complete({ ref: c.ref, argument: c.argument });
         assert.deepEqual(result.completion.values, c.values);
       }
     });

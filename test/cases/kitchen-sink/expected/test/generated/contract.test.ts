@@ -169,7 +169,7 @@ const expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources = [
+const staticResources: { uri: string; contents: unknown[] }[] = [
   {
     uri: 'sink://pixel.png',
     contents: [
@@ -199,7 +199,11 @@ const staticResources = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts = [
+const declarativePrompts: {
+  name: string;
+  arguments: Record<string, string>;
+  messages: unknown[];
+}[] = [
   {
     name: 'declarative',
     arguments: { topic: 'topic-value', extra: 'extra-value' },
@@ -232,7 +236,11 @@ const declarativePrompts = [
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions = [
+const completions: {
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+  argument: { name: string; value: string };
+  values: string[];
+}[] = [
   {
     ref: { type: 'ref/prompt', name: 'declarative' },
     argument: { name: 'topic', value: 'c' },
@@ -384,7 +392,7 @@ for (const [name, open] of connections) {
 
     it('completes from the declared values', async () => {
       for (const c of completions) {
-        const result = await client.complete({ ref: c.ref as never, argument: c.argument });
+        const result = await client.complete({ ref: c.ref, argument: c.argument });
         assert.deepEqual(result.completion.values, c.values);
       }
     });
