@@ -6,12 +6,14 @@ import { Command, CommanderError } from 'commander';
 import { UsageError } from './diagnostics.js';
 import { EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
-import { validateCommand } from './commands/validate.js';
-import { generateCommand } from './commands/generate.js';
-import { diffCommand } from './commands/diff.js';
-import { initCommand } from './commands/init.js';
-import { schemaCommand } from './commands/schema.js';
-import { watchCommand } from './commands/watch.js';
+
+// Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or prettier.
+const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) => (await import('./commands/validate.js')).validateCommand(...a);
+const generateCommand: typeof import('./commands/generate.js').generateCommand = async (...a) => (await import('./commands/generate.js')).generateCommand(...a);
+const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) => (await import('./commands/diff.js')).diffCommand(...a);
+const initCommand: typeof import('./commands/init.js').initCommand = async (...a) => (await import('./commands/init.js')).initCommand(...a);
+const schemaCommand = async (io: CliIO) => (await import('./commands/schema.js')).schemaCommand(io);
+const watchCommand: typeof import('./commands/watch.js').watchCommand = async (...a) => (await import('./commands/watch.js')).watchCommand(...a);
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   let exit = 0;
@@ -36,9 +38,12 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
 
   program
     .command('validate')
-    .description('check the manifest: YAML, schema and semantic rules')
+    .description('check the manifest: YAML, schema, semantic and lint rules')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .action((o: { file?: string }) => run(() => validateCommand(o, io))());
+    .option('--format <format>', 'stylish (default, stderr), json, github or sarif (stdout)')
+    .option('--rule <id=off|warn|error>', 'set a lint rule (repeatable; wins over the manifest)', (v: string, acc: string[] = []) => [...acc, v])
+    .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
+    .action((o: { file?: string; format?: string; rule?: string[]; maxWarnings?: string }) => run(() => validateCommand(o, io))());
 
   program
     .command('generate')

@@ -18,6 +18,7 @@ const projects = [
   { name: 'weather', from: path.join(REPO, 'examples/weather') },
   { name: 'notes', from: path.join(REPO, 'examples/notes') },
   { name: 'kitchen-sink', from: path.join(REPO, 'test/cases/kitchen-sink') },
+  { name: 'minimal', from: path.join(REPO, 'test/cases/minimal'), stdioOnly: true },
 ];
 
 /** Exercises every primitive of the manifest through a connected client. */
@@ -53,7 +54,7 @@ async function exercise(client: Client, ir: IR): Promise<void> {
   }
 }
 
-describe.each(projects)('project $name', ({ name, from }) => {
+describe.each(projects)('project $name', ({ name, from, stdioOnly }) => {
   let dir: string;
   let ir: IR;
 
@@ -90,7 +91,7 @@ describe.each(projects)('project $name', ({ name, from }) => {
     }
   });
 
-  describe('over HTTP on 127.0.0.1', () => {
+  describe.skipIf(stdioOnly)('over HTTP on 127.0.0.1', () => {
     let server: Awaited<ReturnType<typeof startHttpServer>>;
     beforeAll(async () => {
       server = await startHttpServer(dir);

@@ -266,3 +266,26 @@ describe('findManifest', () => {
     }
   });
 });
+
+describe('positions after syntax errors stay inside the file (found by the fuzz test)', () => {
+  const inside = (source: string) => {
+    const r = load(source);
+    const lines = source.split('\n');
+    for (const d of r.diagnostics) {
+      expect(d.line).toBeLessThanOrEqual(lines.length);
+      expect(d.column).toBeLessThanOrEqual(lines[d.line - 1]!.length + 1);
+      expect(d.endLine!).toBeLessThanOrEqual(lines.length);
+      expect(d.endColumn!).toBeLessThanOrEqual(lines[d.endLine! - 1]!.length + 1);
+    }
+    return r.diagnostics.map((d) => `${d.line}:${d.column}-${d.endLine}:${d.endColumn} ${d.code}`);
+  };
+
+  test('an unclosed flow mapping or quote at the end of the file', () => {
+    expect(inside('version: 1\nserver: { name: x')).toEqual(['2:18-2:18 MCPG101']);
+    expect(inside('version: 1\nserver:\n  name: "x')).not.toEqual([]);
+  });
+
+  test('a block scalar in the wrong place spans its own lines', () => {
+    expect(inside('a:\n  - x\n  b: |\n    one\n\n    two\nc: 1\n')).not.toEqual([]);
+  });
+});

@@ -21,7 +21,7 @@ function userFiles(): Map<string, string> {
   const walk = (rel: string) => {
     for (const e of readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
-      if (r === 'dist' || GENERATED_DIRS.includes(r)) continue;
+      if (r === 'dist' || r === 'node_modules' || GENERATED_DIRS.includes(r)) continue;
       if (e.isDirectory()) walk(r);
       else out.set(r, readFileSync(path.join(dir, r), 'utf8'));
     }

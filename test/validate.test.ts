@@ -250,23 +250,35 @@ describe('validateCommand', () => {
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, 'mcpgen.yaml'),
-      HEAD + 'resources:\n  r: { uri: "x://r", text: hi, encoding: text }\n',
+      HEAD + 'resources:\n  r: { uri: "x://r", text: hi, encoding: text, mimeType: text/plain, description: The r resource }\n',
     );
     const out = io(dir);
     expect(await validateCommand({}, out)).toBe(0);
     expect(out.err()).toBe(
-      'mcpgen.yaml:4:32: warning MCPG213 `encoding` of resource `r` has no effect: it only applies to `file` content\n✔ mcpgen.yaml is valid (1 warning)\n',
+      [
+        'mcpgen.yaml:4:32: warning MCPG213 `encoding` of resource `r` has no effect: it only applies to `file` content',
+        ' 4 |   r: { uri: "x://r", text: hi, encoding: text, mimeType: text/plain, description: The r resource }',
+        '   |                                ^^^^^^^^',
+        '✔ mcpgen.yaml is valid (1 warning)',
+        '',
+      ].join('\n'),
     );
   });
 
   test('found in a parent folder: paths relative to cwd', async () => {
     const dir = path.join(tmp, 'parent');
     fs.mkdirSync(path.join(dir, 'src', 'deep'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), HEAD + 'tools: { t: { titel: x } }\n');
+    fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), HEAD + 'tools: { t: { titel: x, description: Does the t thing } }\n');
     const out = io(path.join(dir, 'src', 'deep'));
     expect(await validateCommand({}, out)).toBe(1);
     expect(out.err()).toBe(
-      '../../mcpgen.yaml:3:15: error MCPG110 unknown key `titel` in tool `t`; did you mean `title`?\n✖ 1 error in ../../mcpgen.yaml\n',
+      [
+        '../../mcpgen.yaml:3:15: error MCPG110 unknown key `titel` in tool `t`; did you mean `title`?',
+        ' 3 | tools: { t: { titel: x, description: Does the t thing } }',
+        '   |               ^^^^^',
+        '✖ 1 error in ../../mcpgen.yaml',
+        '',
+      ].join('\n'),
     );
   });
 

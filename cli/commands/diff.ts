@@ -5,10 +5,14 @@
  */
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
-import { planProject } from './generate.js';
+import { planProject, provenUpToDate } from './generate.js';
 
 export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): Promise<number> {
-  const { plan, exit } = await planProject(opts, io);
+  if (provenUpToDate(opts, io)) {
+    io.stderr('✔ generated code is up to date\n');
+    return EXIT_OK;
+  }
+  const { plan, exit } = await planProject({ ...opts, writes: false }, io);
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
   let changed = 0;
   for (const e of plan.entries) {

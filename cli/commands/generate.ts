@@ -3,11 +3,13 @@
  */
 import path from 'node:path';
 import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError } from '../diagnostics.js';
-import { generate } from '../generate.js';
 import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
-import { planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
+import { GENERATED_DIRS, HANDLER_DIRS, planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
+import { generatorFingerprint, upToDate, writeStamp, type Stamp } from '../plan/stamp.js';
+import { optionsKey } from '../generate-options.js';
+import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
 import { contractChanges } from '../render/contracts.js';
@@ -22,44 +24,83 @@ export interface GenerateCommandOptions {
   /** Omit mcpgen's version from headers (golden files). */
   headerVersion?: boolean;
   quiet?: boolean;
+  /** false: always run the full pipeline (watch needs the IR). */
+  fastPath?: boolean;
   /** Called with the IR when the manifest was valid (watch uses it to know the referenced files). */
   onIR?: (ir: IR) => void;
 }
 
 /** Shared by generate, diff and init: find the manifest, generate, plan. Prints diagnostics. */
 export async function planProject(
-  opts: { file?: string; out?: string; headerVersion?: boolean; onIR?: (ir: IR) => void },
+  opts: { file?: string; out?: string; headerVersion?: boolean; onIR?: (ir: IR) => void; writes?: boolean },
   io: CliIO,
-): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number }> {
+): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number; stamp?: Stamp }> {
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const display = path.relative(io.cwd, manifest) || path.basename(manifest);
+  // Loaded on demand: the up-to-date fast path must not pay for prettier, ajv and friends.
+  const { generate } = await import('../generate.js');
   const result = await generate({
     manifest,
     outDir,
     displayPath: display,
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
+    // Dry runs, checks and diffs write nothing, not even to the format cache.
+    ...(opts.writes === false ? { formatCache: 'read' as const } : {}),
   });
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
-  for (const d of diags) io.stderr(`${formatDiagnostic(d)}\n`);
+  // Errors in full; warnings in full only when few (validate shows them all, with code frames).
+  const warnings = diags.filter((d) => d.severity !== 'error');
+  const shown = hasErrors(diags) || warnings.length > 10 ? diags.filter((d) => d.severity === 'error') : diags;
+  for (const d of shown) io.stderr(`${formatDiagnostic(d)}\n`);
+  if (shown.length < diags.length) io.stderr(`! ${warnings.length} warning${warnings.length === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
   if (hasErrors(diags)) {
     const n = diags.filter((d) => d.severity === 'error').length;
     io.stderr(`✖ ${n} error${n === 1 ? '' : 's'} in ${display}; nothing was written\n`);
     return { manifest, outDir, exit: EXIT_PROBLEMS };
   }
   const plan = planFiles(outDir, result.files);
+  const stamp = result.stamp;
   if (plan.errors.length) {
     for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
     io.stderr(`✖ nothing was written\n`);
     return { plan, manifest, outDir, exit: EXIT_PROBLEMS };
   }
-  return { plan, manifest, outDir };
+  return { plan, manifest, outDir, ...(stamp ? { stamp } : {}) };
+}
+
+/** The fast path: the stamp proves nothing changed since the last generate. */
+export function provenUpToDate(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): { outDir: string; stamp: Stamp } | null {
+  const manifest = findManifest(io.cwd, opts.file);
+  const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
+  const hit = upToDate({
+    projectDir: outDir,
+    manifest,
+    generator: generatorFingerprint(VERSION),
+    options: optionsKey({ generatorVersion: opts.headerVersion === false ? null : VERSION }),
+    generatedDirs: GENERATED_DIRS,
+    handlerDirs: HANDLER_DIRS,
+  });
+  return hit ? { outDir, stamp: hit.stamp } : null;
 }
 
 export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): Promise<number> {
   if (opts.check && opts.dryRun) throw new UsageError('--check and --dry-run cannot be combined');
-  const { plan, outDir, exit } = await planProject(opts, io);
+  const fast = opts.fastPath === false ? null : provenUpToDate(opts, io);
+  if (fast) {
+    if (opts.check) {
+      io.stdout(`✔ generated code is up to date\n`);
+      return EXIT_OK;
+    }
+    const unchanged = Object.keys(fast.stamp.outputs).length + 1;
+    const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
+    io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
+    const missing = missingDependencies(fast.outDir);
+    if (missing) io.stderr(`${missing}\n`);
+    return EXIT_OK;
+  }
+  const { plan, outDir, exit, stamp } = await planProject({ ...opts, writes: !opts.dryRun && !opts.check }, io);
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
   const rel = (p: string) => path.relative(io.cwd, path.join(outDir, p)) || '.';
 
@@ -74,7 +115,10 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     return EXIT_OK;
   }
 
-  if (!opts.dryRun) applyPlan(plan);
+  if (!opts.dryRun) {
+    applyPlan(plan);
+    if (stamp) writeStamp(outDir, stamp);
+  }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   printContractChanges(plan, io, rel);
   const missing = missingDependencies(outDir);

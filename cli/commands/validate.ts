@@ -1,22 +1,55 @@
 import path from 'node:path';
-import { hasErrors, sortDiagnostics, formatDiagnostic, UsageError, type Diagnostic } from '../diagnostics.js';
+import { hasErrors, sortDiagnostics, UsageError, type Diagnostic } from '../diagnostics.js';
 import { EXIT_OK, EXIT_PROBLEMS, EXIT_USAGE, type CliIO } from '../io.js';
+import { lintManifest } from '../lint/lint.js';
+import { parseRuleFlags, type RuleSettings } from '../lint/config.js';
 import { findManifest } from '../load/find.js';
 import { loadManifest } from '../load/load.js';
+import { FORMATS, formatReport, type Format } from '../report/index.js';
 import { validateManifest } from '../validate/validate.js';
 
 export interface ValidateOptions {
   /** -f: the manifest to validate; default: mcpgen.yaml found from io.cwd upwards. */
   file?: string;
+  /** --format: stylish (default, stderr), json, github or sarif (stdout). */
+  format?: string;
+  /** --rule id=off|warn|error, repeatable; wins over the manifest's `lint.rules`. */
+  rule?: string[];
+  /** --max-warnings N: more warnings than N fail (exit 1). */
+  maxWarnings?: string | number;
+}
+
+interface Parsed {
+  format: Format;
+  rules: RuleSettings;
+  maxWarnings?: number;
+}
+
+function parseOptions(opts: ValidateOptions): Parsed {
+  const format = (opts.format ?? 'stylish') as Format;
+  if (!FORMATS.includes(format))
+    throw new UsageError(`--format ${String(opts.format)}: expected one of ${FORMATS.join(', ')}`);
+  const rules = parseRuleFlags(opts.rule ?? []);
+  let maxWarnings: number | undefined;
+  if (opts.maxWarnings !== undefined) {
+    const n = Number(opts.maxWarnings);
+    if (String(opts.maxWarnings).trim() === '' || !Number.isInteger(n) || n < 0)
+      throw new UsageError(`--max-warnings ${String(opts.maxWarnings)}: expected a whole number ≥ 0`);
+    maxWarnings = n;
+  }
+  return { format, rules, ...(maxWarnings !== undefined ? { maxWarnings } : {}) };
 }
 
 /**
- * `mcpgen validate`: find → load → validate, print every diagnostic (sorted) and a summary to stderr.
- * Exit 0 when clean or warnings only, 1 with errors, 2 on a usage error.
+ * `mcpgen validate`: find → load → validate (schema, semantic) → lint; report every diagnostic
+ * (sorted). stylish goes to stderr with a summary; json, github and sarif go to stdout, alone.
+ * Exit 0 when clean or warnings only, 1 with errors or more warnings than --max-warnings, 2 on a usage error.
  */
 export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise<number> {
+  let parsed: Parsed;
   let absPath: string;
   try {
+    parsed = parseOptions(opts);
     absPath = findManifest(io.cwd, opts.file);
   } catch (err) {
     if (err instanceof UsageError) {
@@ -28,10 +61,23 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
   const display = displayPath(io.cwd, absPath);
   const loaded = loadManifest(absPath, display);
   const diagnostics: Diagnostic[] = [...loaded.diagnostics];
-  if (loaded.manifest) diagnostics.push(...validateManifest(loaded.manifest));
-  for (const d of sortDiagnostics(diagnostics)) io.stderr(formatDiagnostic(d) + '\n');
-  io.stderr(summary(diagnostics, display) + '\n');
-  return hasErrors(diagnostics) ? EXIT_PROBLEMS : EXIT_OK;
+  if (loaded.manifest) {
+    diagnostics.push(...validateManifest(loaded.manifest));
+    diagnostics.push(...lintManifest(loaded.manifest, parsed.rules));
+  }
+  sortDiagnostics(diagnostics);
+  const sources = new Map<string, string>(loaded.source !== undefined ? [[display, loaded.source]] : []);
+  const color = io.isTTY && io.env.NO_COLOR === undefined;
+  const report = formatReport(parsed.format, diagnostics, { sources, color });
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const tooManyWarnings = parsed.maxWarnings !== undefined && warnings > parsed.maxWarnings;
+  if (parsed.format === 'stylish') {
+    io.stderr(report);
+    io.stderr(summary(diagnostics, display, parsed.maxWarnings) + '\n');
+  } else {
+    io.stdout(report);
+  }
+  return hasErrors(diagnostics) || tooManyWarnings ? EXIT_PROBLEMS : EXIT_OK;
 }
 
 /** Relative to cwd (`mcpgen.yaml`, `../mcpgen.yaml`) so terminals and editors can open it; forward slashes. */
@@ -40,10 +86,12 @@ function displayPath(cwd: string, abs: string): string {
   return (rel === '' || path.isAbsolute(rel) ? abs : rel).split(path.sep).join('/');
 }
 
-function summary(diags: readonly Diagnostic[], file: string): string {
+function summary(diags: readonly Diagnostic[], file: string, maxWarnings?: number): string {
   const errors = diags.filter((d) => d.severity === 'error').length;
   const warnings = diags.filter((d) => d.severity === 'warning').length;
   const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
   if (errors > 0) return `✖ ${plural(errors, 'error')}${warnings ? `, ${plural(warnings, 'warning')}` : ''} in ${file}`;
+  if (maxWarnings !== undefined && warnings > maxWarnings)
+    return `✖ ${plural(warnings, 'warning')} in ${file}: more than --max-warnings ${maxWarnings}`;
   return `✔ ${file} is valid${warnings ? ` (${plural(warnings, 'warning')})` : ''}`;
 }

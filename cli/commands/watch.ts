@@ -22,7 +22,7 @@ export interface WatchOptions extends GenerateCommandOptions {
 export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
   const manifest = findManifest(io.cwd, opts.file);
   let lastIR: IR | undefined;
-  const genOpts: GenerateCommandOptions = { ...opts, file: manifest, onIR: (ir) => (lastIR = ir) };
+  const genOpts: GenerateCommandOptions = { ...opts, file: manifest, fastPath: false, onIR: (ir) => (lastIR = ir) };
   const watchers = new Map<string, FSWatcher>();
   let watched = new Set<string>();
   let timer: NodeJS.Timeout | undefined;

@@ -16,7 +16,7 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
   if (read.source === undefined) return { diagnostics: read.diagnostics };
   const source = read.source;
   const parsed = parseManifestYaml(source, displayName);
-  if (parsed.data === undefined) return { diagnostics: parsed.diagnostics };
+  if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };
   const locator = parsed.locator;
   const manifest: LoadedManifest = {
     file: displayName,
@@ -27,7 +27,7 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
     locate: (p, opts) => locator.range(p, opts),
   };
   attachLocator(manifest, locator);
-  return { manifest, diagnostics: parsed.diagnostics };
+  return { manifest, diagnostics: parsed.diagnostics, source };
 }
 
 export type { LoadedManifest, LoadResult, LocateOptions, Range } from './types.js';

@@ -21,14 +21,37 @@ export class Locator {
     private readonly source: string,
   ) {}
 
-  /** Range of an absolute source span [start, end). */
+  private lineStarts?: number[];
+
+  /** Range of an absolute source span [start, end), clamped to the source. */
   span(start: number, end: number): Range {
-    let e = Math.max(start, end);
+    const s = clamp(start, this.source.length);
+    let e = Math.max(s, clamp(end, this.source.length));
     // A block node's end includes the newline (and indentation) that ends it; editors expect the range on the text.
-    while (e > start && /\s/.test(this.source[e - 1]!)) e--;
-    const a = this.lc.linePos(start);
-    const b = this.lc.linePos(e);
+    while (e > s && /\s/.test(this.source[e - 1]!)) e--;
+    const a = this.position(s);
+    const b = this.position(e);
     return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
+  }
+
+  /**
+   * 1-based line and column of an offset, counted on the source itself: the parser's LineCounter
+   * only knows the newlines of tokens it lexed, which after a syntax error is not all of them.
+   */
+  private position(offset: number): { line: number; col: number } {
+    if (!this.lineStarts) {
+      this.lineStarts = [0];
+      for (let i = this.source.indexOf('\n'); i >= 0; i = this.source.indexOf('\n', i + 1)) this.lineStarts.push(i + 1);
+    }
+    const starts = this.lineStarts;
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo + 1, col: offset - starts[lo]! + 1 };
   }
 
   range(path: JsonPath, opts: LocateOptions = {}): Range {
@@ -111,6 +134,10 @@ export class Locator {
 export function isMergeKey(p: Pair): boolean {
   const v = isScalar(p.key) ? p.key.value : undefined;
   return v === '<<' || (typeof v === 'symbol' && v.description === '<<');
+}
+
+function clamp(n: number, max: number): number {
+  return Number.isFinite(n) ? Math.min(Math.max(0, n), max) : 0;
 }
 
 function countOccurrences(haystack: string, needle: string): number {

@@ -34,4 +34,6 @@ export interface LoadResult {
   /** Absent when the file could not be read or parsed into a mapping. */
   manifest?: LoadedManifest;
   diagnostics: Diagnostic[];
+  /** The text, whenever it could be read as UTF-8 (also when YAML parsing failed): for code frames. */
+  source?: string;
 }

@@ -72,7 +72,7 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
   // One syntax error per line: the YAML parser often reports the same mistake two or three ways.
   const seenLines = new Set<number>();
   for (const e of doc.errors) {
-    const line = lc.linePos(e.pos[0]).line;
+    const line = locator.span(e.pos[0], e.pos[0]).line;
     if (seenLines.has(line)) continue;
     seenLines.add(line);
     at(Codes.YAML_SYNTAX, 'error', syntaxMessage(e), e.pos[0], e.pos[1], SYNTAX_HINTS[e.code]);

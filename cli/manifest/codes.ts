@@ -41,6 +41,7 @@ export const Codes = {
   ROOT_NOT_OBJECT: 'MCPG204',
   REQUIRED_NOT_DEFINED: 'MCPG205',
   UNKNOWN_FORMAT: 'MCPG206',
+  RECURSIVE_SCHEMA: 'MCPG207', // warning: a recursive shared schema cannot be inlined, it stays under `$defs`
 
   // Semantic: resources and templates.
   BAD_RESOURCE_URI: 'MCPG210',

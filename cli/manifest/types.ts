@@ -16,6 +16,13 @@ export type Icons = Icon[];
  * via the `definition` "Completion".
  */
 export type Completion = string[] | "handler";
+/**
+ * `off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "RuleSetting".
+ */
+export type RuleSetting = "off" | "warn" | "error";
 
 /**
  * An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.
@@ -27,7 +34,37 @@ export interface Manifest {
   version: 1;
   server: Server;
   transports?: Transports;
+  /**
+   * Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains.
+   */
+  capabilities?: {
+    /**
+     * Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).
+     */
+    logging?: boolean;
+  };
+  /**
+   * Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.
+   */
+  cache?: {
+    "tools/list"?: CacheHint;
+    "prompts/list"?: CacheHint;
+    "resources/list"?: CacheHint;
+    "resources/templates/list"?: CacheHint;
+    "resources/read"?: CacheHint;
+    "server/discover"?: CacheHint;
+  };
+  /**
+   * Pagination of tools/list, prompts/list, resources/list and resources/templates/list.
+   */
+  pagination?: {
+    /**
+     * Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.
+     */
+    pageSize?: number;
+  };
   options?: Options;
+  lint?: Lint;
   /**
    * Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.
    */
@@ -170,6 +207,40 @@ export interface HttpTransport {
    * Largest request body accepted, in bytes; bigger requests get 413.
    */
   maxBodyBytes?: number;
+  /**
+   * Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.
+   */
+  auth?: {
+    /**
+     * Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().
+     */
+    bearer?: {
+      /**
+       * Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.
+       */
+      tokensEnv?: string;
+      /**
+       * Scopes a token must carry. Static tokens carry exactly these.
+       */
+      requiredScopes?: string[];
+    };
+  };
+}
+/**
+ * A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "CacheHint".
+ */
+export interface CacheHint {
+  /**
+   * How long, in milliseconds, a client may reuse the result. 0: do not reuse.
+   */
+  ttlMs?: number;
+  /**
+   * `public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.
+   */
+  cacheScope?: "public" | "private";
 }
 /**
  * Options of code generation.
@@ -182,6 +253,59 @@ export interface Options {
    * Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.
    */
   headerVersion?: boolean;
+  /**
+   * How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).
+   */
+  refs?: "inline" | "defs";
+}
+/**
+ * Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "Lint".
+ */
+export interface Lint {
+  rules?: LintRules;
+}
+/**
+ * Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "LintRules".
+ */
+export interface LintRules {
+  /**
+   * MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).
+   */
+  "name-format"?: RuleSetting;
+  /**
+   * MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).
+   */
+  "missing-description"?: RuleSetting;
+  /**
+   * MCPG302: descriptions are 10 to 1024 characters long.
+   */
+  "description-length"?: RuleSetting;
+  /**
+   * MCPG303: optional tool input properties declare a `default`.
+   */
+  "optional-without-default"?: RuleSetting;
+  /**
+   * MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.
+   */
+  "unconstrained-input"?: RuleSetting;
+  /**
+   * MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).
+   */
+  "uri-scheme-format"?: RuleSetting;
+  /**
+   * MCPG306: resources and resource templates declare a `mimeType`.
+   */
+  "resource-mime-type"?: RuleSetting;
+  /**
+   * MCPG307: at most 40 tools (several clients drop or cap tools beyond that).
+   */
+  "max-tools"?: RuleSetting;
 }
 /**
  * A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.
@@ -298,6 +422,14 @@ export interface Resource {
    * How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).
    */
   encoding?: "text" | "base64";
+  /**
+   * Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.
+   */
+  subscribe?: boolean;
+  /**
+   * Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field.
+   */
+  cache?: CacheHint;
 }
 /**
  * Hints to clients about who the content is for and how important it is.

@@ -36,6 +36,24 @@ export interface HttpIR {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
+  /** Static bearer tokens from this environment variable, or null (no auth). */
+  bearer: { tokensEnv: string; requiredScopes: string[] } | null;
+}
+
+/** A 2026-07-28 caching hint (SEP-2549). */
+export interface CacheHintIR {
+  ttlMs?: number;
+  cacheScope?: 'public' | 'private';
+}
+
+/** Protocol features beyond the primitives (issue 4). */
+export interface ProtocolIR {
+  /** Declare the logging capability. */
+  logging: boolean;
+  /** Caching hints per operation (`tools/list`, `resources/read`, …). */
+  cache: Record<string, CacheHintIR>;
+  /** Entries per list page; 0 = one page. */
+  pageSize: number;
 }
 
 export interface TransportsIR {
@@ -92,6 +110,10 @@ export interface ResourceIR extends EntryIR {
   handlerPath: string | null;
   /** Manifest-relative path of the `file:` the content came from (for watch), or null. */
   sourceFile: string | null;
+  /** Clients may subscribe to updates. */
+  subscribe: boolean;
+  /** Caching hint of its reads, or null. */
+  cache: CacheHintIR | null;
 }
 
 /** Static values, or a completion handler in the entry's handler file. */
@@ -158,6 +180,7 @@ export interface IR {
   generatorVersion: string | null;
   server: ServerIR;
   transports: TransportsIR;
+  protocol: ProtocolIR;
   /** Shared `schemas:` (refs rewritten to `#/$defs/<Name>`), for named types. */
   sharedSchemas: { name: string; typeName: string; schema: JsonSchema }[];
   tools: ToolIR[];

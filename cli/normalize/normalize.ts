@@ -19,6 +19,7 @@ import type {
   PromptIR,
   ResourceContent,
   ResourceIR,
+  SourceLoc,
   TemplateIR,
   ToolIR,
 } from './ir.js';
@@ -27,6 +28,7 @@ import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextMime } from './mime.js';
 import { checkCollisions } from './collisions.js';
+import { Codes } from '../manifest/codes.js';
 
 export interface NormalizeOptions {
   /** The manifest's path relative to the output project root (for headers and watch). */
@@ -42,8 +44,11 @@ export function normalize(
   const m = loaded.data as M.Manifest;
   const shared = (m.schemas ?? {}) as Record<string, unknown>;
   const recursive = recursiveSharedNames(shared);
+  // `options.refs: defs` keeps every shared schema under `$defs`; `inline` (default) only the recursive ones.
+  const refsAsDefs = m.options?.refs === 'defs';
+  const kept = refsAsDefs ? new Set(Object.keys(shared)) : recursive;
   const wire = (s: unknown): JsonSchema | null =>
-    s === undefined || s === null ? null : inlineSharedRefs(s as JsonSchema, shared, recursive);
+    s === undefined || s === null ? null : inlineSharedRefs(s as JsonSchema, shared, kept);
   const at = (p: (string | number)[]) => {
     const r = loaded.locate(p, { key: true });
     return { line: r.line, column: r.column };
@@ -101,6 +106,8 @@ export function normalize(
       content,
       handlerPath: content.kind === 'handler' ? `resources/${e.fileBase}` : null,
       sourceFile: typeof r.file === 'string' ? r.file : null,
+      subscribe: r.subscribe === true,
+      cache: r.cache ? { ...r.cache } : null,
     };
   });
 
@@ -186,7 +193,16 @@ export function normalize(
               allowedHosts: (http && http.allowedHosts) || [],
               allowedOrigins: (http && http.allowedOrigins) || [],
               maxBodyBytes: (http && http.maxBodyBytes) || 1_048_576,
+              bearer:
+                http && http.auth && http.auth.bearer
+                  ? { tokensEnv: http.auth.bearer.tokensEnv ?? 'MCP_TOKENS', requiredScopes: http.auth.bearer.requiredScopes ?? [] }
+                  : null,
             },
+    },
+    protocol: {
+      logging: m.capabilities?.logging !== false,
+      cache: Object.fromEntries(Object.entries(m.cache ?? {}).map(([op, hint]) => [op, { ...hint }])),
+      pageSize: m.pagination?.pageSize ?? 0,
     },
     sharedSchemas: sortedEntries(shared as Record<string, unknown>).map(([name, schema]) => ({
       name,
@@ -199,8 +215,24 @@ export function normalize(
     prompts,
     referencedFiles: [...new Set(referencedFiles)].sort(),
   };
-  const diagnostics = checkCollisions(ir, loaded.file);
+  const diagnostics = [...recursiveSchemaWarnings(refsAsDefs ? new Set() : recursive, loaded, at), ...checkCollisions(ir, loaded.file)];
   return diagnostics.some((d) => d.severity === 'error') ? { diagnostics } : { ir, diagnostics };
+}
+
+/** MCPG207: a recursive shared schema cannot be inlined; the schemas that use it carry a `$ref`. */
+function recursiveSchemaWarnings(
+  recursive: Set<string>,
+  loaded: LoadedManifest,
+  at: (p: (string | number)[]) => SourceLoc,
+): Diagnostic[] {
+  return [...recursive].sort().map((name) => ({
+    code: Codes.RECURSIVE_SCHEMA,
+    severity: 'warning' as const,
+    message: `schema \`${name}\` refers to itself, so it cannot be inlined: schemas that use it advertise it under \`$defs\` with a \`$ref\``,
+    file: loaded.file,
+    ...at(['schemas', name]),
+    hint: 'some MCP clients drop or reject `$ref`; if yours do, bound the depth instead (e.g. children: { type: array, items: { type: object } })',
+  }));
 }
 
 /** Entries sorted by wire name so output order never depends on manifest order edits. */

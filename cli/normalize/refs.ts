@@ -2,7 +2,8 @@
  * `$ref` policy.
  * - On the wire, references to the manifest's `schemas:` are inlined (many MCP clients drop or
  *   reject `$ref`). A recursive shared schema cannot be inlined: it is kept under the advertised
- *   schema's own `$defs` and the reference points there.
+ *   schema's own `$defs` (`definitions` in a draft-07 schema) and the reference points there
+ *   (normalize warns, MCPG207). `options.refs: defs` keeps every shared schema that way.
  * - For types, every entry schema becomes one `$defs` member of a single document, so shared
  *   schemas turn into one named type each and entry-local `$defs` do not clash.
  */
@@ -51,10 +52,21 @@ function withSiblings(target: unknown, node: JsonSchema): unknown {
   return { ...target, ...siblings };
 }
 
-/** The schema as advertised: shared refs inlined, recursive ones moved to the root's `$defs`. */
-export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, recursive: Set<string>): JsonSchema {
+/** Draft-07 knows `definitions`, not `$defs`: a schema that declares it, or already uses `definitions`, gets those. */
+function defsKeyword(schema: JsonSchema): '$defs' | 'definitions' {
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
+  if (dialect === 'http://json-schema.org/draft-07/schema') return 'definitions';
+  return isObject(schema.definitions) && !isObject(schema.$defs) ? 'definitions' : '$defs';
+}
+
+/**
+ * The schema as advertised: shared refs inlined, except the ones in `keep` (the recursive ones; every
+ * one with `options.refs: defs`), which are moved to the root's `$defs` and referred to there.
+ */
+export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep: Set<string>): JsonSchema {
   const hoisted = new Map<string, unknown>();
-  const existingDefs = isObject(schema.$defs) ? schema.$defs : {};
+  const defsKey = defsKeyword(schema);
+  const existingDefs = isObject(schema[defsKey]) ? (schema[defsKey] as Record<string, unknown>) : {};
   const defName = (name: string): string => {
     let n = name;
     for (let i = 2; n in existingDefs; i++) n = `${name}_${i}`;
@@ -64,7 +76,7 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, recu
     mapSchema(s, (node, recurse) => {
       const name = typeof node.$ref === 'string' ? sharedRefName(node.$ref) : null;
       if (name === null || !(name in shared)) return undefined;
-      if (!recursive.has(name)) {
+      if (!keep.has(name)) {
         return withSiblings(recurse(shared[name]), node);
       }
       const target = defName(name);
@@ -74,13 +86,14 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, recu
       }
       const { $ref: _r, ...siblings } = node;
       // Siblings of the rewritten ref stay on the node: recursion needs the reference itself.
-      return Object.keys(siblings).length ? { $ref: `#/$defs/${target}`, ...recurse(siblings) as object } : { $ref: `#/$defs/${target}` };
+      const $ref = `#/${defsKey}/${encodeURIComponent(target)}`;
+      return Object.keys(siblings).length ? { $ref, ...(recurse(siblings) as object) } : { $ref };
     });
   const out = rewrite(schema) as JsonSchema;
   if (hoisted.size === 0) return out;
-  const defs = { ...(isObject(out.$defs) ? out.$defs : {}) };
+  const defs: Record<string, unknown> = { ...(isObject(out[defsKey]) ? (out[defsKey] as Record<string, unknown>) : {}) };
   for (const [k, v] of hoisted) defs[k] = v;
-  return { ...out, $defs: defs };
+  return { ...out, [defsKey]: defs };
 }
 
 /**
@@ -91,12 +104,23 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, recu
 export function rebaseForTypes(
   schema: JsonSchema,
   owner: string,
+  taken: Set<string> = new Set(),
 ): { root: JsonSchema; hoisted: Record<string, unknown> } {
   const local: Record<string, unknown> = {
     ...(isObject(schema.definitions) ? schema.definitions : {}),
     ...(isObject(schema.$defs) ? schema.$defs : {}),
   };
-  const localName = (n: string): string => `${owner}${typeName(n)}`;
+  // `<Owner><Def>`, made unique against every other type name (`a-b` and `a_b`; tool `foo` with a
+  // definition `Output` next to a tool `foo_input`): `taken` holds the names already given out.
+  const names = new Map<string, string>();
+  for (const n of Object.keys(local)) {
+    const base = `${owner}${typeName(n)}`;
+    let unique = base;
+    for (let i = 2; taken.has(unique); i++) unique = `${base}${i}`;
+    taken.add(unique);
+    names.set(n, unique);
+  }
+  const localName = (n: string): string => names.get(n) ?? `${owner}${typeName(n)}`;
   const rewrite = (s: unknown): unknown =>
     mapSchema(s, (node) => {
       if (typeof node.$ref !== 'string') return undefined;
@@ -123,11 +147,47 @@ export function rebaseForTypes(
   return { root: stripTypeOnlyNoise(rewrite(rest)) as JsonSchema, hoisted };
 }
 
-/** `$schema`/`$id` inside a subschema confuse the ref resolver of json-schema-to-typescript. */
+/**
+ * Rewrites that only the types document sees (json-schema-to-typescript reads draft-07 and names
+ * things by `title`); the wire schema is never touched:
+ * - `$schema`/`$id` inside a subschema confuse its ref resolver: dropped;
+ * - a `title` would become a type name of its own (`export type Old = string`) that can collide:
+ *   dropped (the description still becomes JSDoc);
+ * - 2020-12 tuples (`prefixItems` + `items`) become draft-07 ones (`items: [...]` + `additionalItems`);
+ * - `minItems`/`maxItems` of a plain array would turn `T[]` into a union of tuples: dropped there,
+ *   kept on tuples where they decide which elements are optional;
+ * - an object that says nothing about its keys (`{ type: object }`) is free-form: `{ [k: string]: unknown }`,
+ *   not `{}` (the generator's default closes objects that list their properties).
+ */
 function stripTypeOnlyNoise(s: unknown): unknown {
   return mapSchema(s, (node, recurse) => {
-    if (!('$id' in node) && !('$schema' in node)) return undefined;
-    const { $id: _i, $schema: _s, ...rest } = node;
-    return recurse(rest);
+    const next = forTypes(node);
+    return next === node ? undefined : recurse(next);
   });
+}
+
+/** One shallow rewrite step of stripTypeOnlyNoise; returns `node` itself when nothing changes (so it is idempotent). */
+function forTypes(node: JsonSchema): JsonSchema {
+  if ('$id' in node || '$schema' in node || 'title' in node) {
+    const { $id: _i, $schema: _s, title: _t, ...rest } = node;
+    return rest;
+  }
+  if (Array.isArray(node.prefixItems)) {
+    const entries = Object.entries(node).flatMap(([k, v]): [string, unknown][] => {
+      if (k === 'prefixItems') return [['items', v]];
+      if (k === 'items') return [['additionalItems', v]];
+      return [[k, v]];
+    });
+    return Object.fromEntries(entries);
+  }
+  const tuple = Array.isArray(node.items);
+  if (!tuple && ('minItems' in node || 'maxItems' in node)) {
+    const { minItems: _min, maxItems: _max, ...rest } = node;
+    return rest;
+  }
+  const freeForm =
+    (node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'))) &&
+    !['properties', 'patternProperties', 'additionalProperties', '$ref', 'allOf', 'anyOf', 'oneOf'].some((k) => k in node);
+  if (freeForm) return { ...node, additionalProperties: true };
+  return node;
 }

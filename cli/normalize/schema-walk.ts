@@ -38,21 +38,20 @@ export function mapSchema(
     if (!isObject(s)) return s; // boolean schemas and non-schemas pass through
     const replaced = visit(s, recurse);
     if (replaced !== undefined) return replaced;
-    const out: Record<string, unknown> = {};
+    const out: [string, unknown][] = [];
     for (const [k, v] of Object.entries(s)) {
       if (MAP_KEYWORDS.has(k) && isObject(v)) {
-        const m: Record<string, unknown> = {};
-        for (const [pk, pv] of Object.entries(v)) m[pk] = recurse(pv);
-        out[k] = m;
+        out.push([k, Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, recurse(pv)]))]);
       } else if (ARRAY_KEYWORDS.has(k) && Array.isArray(v)) {
-        out[k] = v.map(recurse);
+        out.push([k, v.map(recurse)]);
       } else if (SCHEMA_KEYWORDS.has(k)) {
-        out[k] = Array.isArray(v) ? v.map(recurse) : recurse(v);
+        out.push([k, Array.isArray(v) ? v.map(recurse) : recurse(v)]);
       } else {
-        out[k] = v;
+        out.push([k, v]);
       }
     }
-    return out;
+    // fromEntries defines own properties: a property named `__proto__` stays a property.
+    return Object.fromEntries(out);
   };
   return recurse(schema);
 }

@@ -8,10 +8,11 @@
  * - user-owned files (handlers, main.ts, package.json, …) are created when missing and never touched after;
  * - nothing is ever planned outside the project folder, through `..` or through symlinks.
  */
-import { lstatSync, readFileSync, readdirSync, realpathSync, existsSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
+import { listFiles } from './stamp.js';
 
 export type Owner = 'generated' | 'user';
 
@@ -20,6 +21,8 @@ export interface OutputFile {
   path: string;
   content: string;
   owner: Owner;
+  /** Data values whose placeholders are in `content` (see cli/format/splice.ts); spliced after formatting. */
+  data?: unknown[];
 }
 
 export type Action = 'create' | 'update' | 'unchanged' | 'remove' | 'skip' | 'orphan';
@@ -150,26 +153,6 @@ function readIfFile(abs: string): string | null | 'not-a-file' {
   }
   if (!st.isFile()) return 'not-a-file';
   return readFileSync(abs, 'utf8');
-}
-
-/** Files (recursively) under root/dir as POSIX paths relative to root; symlinked dirs are not followed. */
-function listFiles(root: string, dir: string): string[] {
-  const out: string[] = [];
-  const walk = (rel: string) => {
-    let ents;
-    try {
-      ents = readdirSync(path.join(root, rel), { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of ents) {
-      const r = `${rel}/${e.name}`;
-      if (e.isDirectory()) walk(r);
-      else out.push(r);
-    }
-  };
-  walk(dir);
-  return out.sort();
 }
 
 export function summarize(plan: Plan): Record<Action, number> {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+import { placeholder } from '../format/splice.js';
 
 export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
 
@@ -20,6 +21,12 @@ function createInstance(): typeof Handlebars {
   const hb = Handlebars.create();
   hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
   hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
+  // A data value printed after formatting (cli/format/splice.ts); the renderer supplies __data.
+  hb.registerHelper('data', (v: unknown, options: { data: { root: { __data?: unknown[] } } }) => {
+    const values = options.data.root.__data;
+    if (!values) throw new Error('internal: {{data}} used in a template rendered without a data registry');
+    return placeholder(values, v);
+  });
   hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
     docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
   );

@@ -21,11 +21,11 @@ import { renderContracts } from './contracts.js';
 
 export async function renderProject(ir: IR): Promise<OutputFile[]> {
   const header = headerLines(ir);
-  const gen = (path: string, template: string, view: object): OutputFile => ({
-    path,
-    owner: 'generated',
-    content: renderTemplate(template, { header, ...view }),
-  });
+  const gen = (path: string, template: string, view: object): OutputFile => {
+    const data: unknown[] = [];
+    const content = renderTemplate(template, { header, ...view, __data: data });
+    return data.length ? { path, owner: 'generated', content, data } : { path, owner: 'generated', content };
+  };
   const user = (path: string, template: string, view: object): OutputFile => ({
     path,
     owner: 'user',

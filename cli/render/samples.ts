@@ -4,17 +4,26 @@
  * generation time), so a generated project never fails its own tests because of a poor guess.
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { Ajv as AjvDraft07 } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { JsonSchema } from '../normalize/ir.js';
 import { isObject } from '../normalize/schema-walk.js';
 
-const addFormats = addFormatsModule as unknown as (ajv: Ajv2020) => Ajv2020;
-let ajv: Ajv2020 | undefined;
+type Engine = Pick<Ajv2020, 'validate'>;
+const addFormats = addFormatsModule as unknown as (ajv: Engine) => Engine;
+const engines = new Map<string, Engine>();
 
-function validator(): Ajv2020 {
+/** One engine per dialect, as the SDK's validator picks them: draft-07 when declared, else 2020-12. */
+function validator(schema: JsonSchema): Engine {
+  const declared = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
+  const dialect = declared === 'http://json-schema.org/draft-07/schema' ? 'draft-07' : '2020-12';
+  let ajv = engines.get(dialect);
   if (!ajv) {
-    ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+    // logger: false — an unknown format is ignored (as in the generated server), not worth a console line here.
+    const opts = { strict: false, allErrors: false, validateFormats: true, logger: false } as const;
+    ajv = dialect === 'draft-07' ? new AjvDraft07(opts) : new Ajv2020(opts);
     addFormats(ajv);
+    engines.set(dialect, ajv);
   }
   return ajv;
 }
@@ -23,7 +32,7 @@ function validator(): Ajv2020 {
 export function satisfies(schema: JsonSchema, value: unknown): boolean {
   try {
     const { $schema: _s, $id: _i, ...rest } = schema;
-    return validator().validate(rest, value) === true;
+    return validator(schema).validate(rest, value) === true;
   } catch {
     return false;
   }
@@ -58,8 +67,17 @@ export function sampleOf(s: unknown, depth: number): unknown {
       return typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : 1;
     case 'boolean':
       return false;
-    case 'array':
-      return [];
+    case 'array': {
+      const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : null;
+      if (tuple) {
+        const out = tuple.map((t) => sampleOf(t, depth + 1));
+        return out.includes(undefined) ? undefined : out;
+      }
+      const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
+      if (min === 0) return [];
+      const item = sampleOf(schema.items, depth + 1);
+      return item === undefined ? undefined : Array.from({ length: min }, (_, i) => (typeof item === 'number' ? item + i : item));
+    }
     case 'null':
       return null;
     case 'object':

@@ -13,8 +13,14 @@ function describe(kind: string, name: string, title: string | null, description:
   return docComment([head, '', ...extra].join('\n'));
 }
 
-const CTX_DOC =
-  '`ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.';
+const CTX_DOC = [
+  '`ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),',
+  'log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,',
+  'and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`',
+  '(also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)',
+  'when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().',
+  'Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).',
+].join('\n');
 
 export function toolStub(t: ToolIR) {
   const extra = [

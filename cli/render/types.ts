@@ -11,8 +11,15 @@ const ROOT = 'McpgenTypesRoot';
 /** The combined document handed to json-schema-to-typescript. */
 export function typesDocument(ir: IR): JsonSchema {
   const defs: Record<string, unknown> = {};
+  // Every named type is reserved first, so a hoisted local definition never takes one's name.
+  const taken = new Set<string>([
+    ...ir.sharedSchemas.map((s) => s.typeName),
+    ...ir.tools.flatMap((t) => [t.inputType, t.outputType]),
+    ...ir.templates.map((t) => t.paramsType),
+    ...ir.prompts.map((p) => p.argsType),
+  ].filter((n): n is string => n !== null));
   const add = (typeName: string, schema: JsonSchema, description?: string | null) => {
-    const { root, hoisted } = rebaseForTypes(schema, typeName);
+    const { root, hoisted } = rebaseForTypes(schema, typeName, taken);
     // The definition key names the type; a `title` would override it, so the root title is dropped.
     const { title: _t, ...rest } = root;
     // A root that is only a reference would be folded into the referenced type and never named:
@@ -61,11 +68,13 @@ export async function renderTypes(ir: IR): Promise<string> {
 function tidy(ts: string): string {
   const referenced = /\n? \* ?\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g;
   const onlyReferenced = /\/\*\*\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g;
+  const patternRef = /\n *\/\*\*\n *\* This interface was referenced by `[^`]*`'s JSON-Schema definition\n *\* via the `patternProperty` "[^\n]*"\.\n *\*\/(?=\n)/g;
   return (
     ts
       .replace(new RegExp(`export interface ${ROOT} \\{[^}]*\\}\\n?`), '')
       .replace(onlyReferenced, '')
       .replace(referenced, '\n')
+      .replace(patternRef, '')
       .trim() + '\n'
   );
 }

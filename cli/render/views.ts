@@ -58,7 +58,7 @@ export function schemasView(ir: IR) {
   }
   const validators = entries.filter((e) => e.validator);
   return {
-    jsonSchemas: entries.map((e) => ({ key: e.key, comment: e.comment, schema: jsonLiteral(e.schema) })),
+    jsonSchemas: entries.map((e) => ({ key: e.key, comment: e.comment, schema: e.schema })),
     validators: validators.map((e) => ({ key: e.key, type: e.type })),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
@@ -129,6 +129,7 @@ function resourceMetadata(r: ResourceIR | TemplateIR): string {
   if (r.mimeType !== null) f.push(field('mimeType', stringLiteral(r.mimeType)));
   if (r.kind === 'resource' && r.size !== null) f.push(field('size', String(r.size)));
   if (r.annotations !== null) f.push(field('annotations', jsonLiteral(r.annotations)));
+  if (r.kind === 'resource' && r.cache !== null) f.push(field('cacheHint', jsonLiteral(r.cache)));
   return objectLiteral(f);
 }
 
@@ -169,8 +170,8 @@ export function serverView(ir: IR) {
     if (t.annotations !== null) f.push(field('annotations', jsonLiteral(t.annotations)));
     const call = need(t.outputType ? 'callStructuredTool' : 'callTool');
     const callback = t.inputType
-      ? `(input, ctx) => ${call}(${toolAlias(t)}.handler, input, ctx)`
-      : `(ctx) => ${call}(${toolAlias(t)}.handler, {}, ctx)`;
+      ? `(input, ctx) => ${call}(${toolAlias(t)}.handler, input, ctx, server)`
+      : `(ctx) => ${call}(${toolAlias(t)}.handler, {}, ctx, server)`;
     return { name: stringLiteral(t.name), config: objectLiteral(f), callback };
   });
 
@@ -178,7 +179,7 @@ export function serverView(ir: IR) {
     let callback: string;
     if (r.content.kind === 'handler') {
       handlerImports.push({ alias: resourceAlias(r), path: `../handlers/${r.handlerPath}.js` });
-      callback = `(uri, ctx) => ${need('readResource')}(${resourceAlias(r)}.read, uri, ctx${r.mimeType !== null ? `, ${stringLiteral(r.mimeType)}` : ''})`;
+      callback = `(uri, ctx) => ${need('readResource')}(${resourceAlias(r)}.read, uri, ctx, ${r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined'}, server)`;
     } else {
       callback = `() => ({ contents: [resourceContents.${r.ident}] })`;
     }
@@ -188,12 +189,12 @@ export function serverView(ir: IR) {
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
     const opts: Field[] = [
-      field('list', t.hasList ? `(ctx) => ${need('listResources')}(${templateAlias(t)}.list, ctx)` : 'undefined'),
+      field('list', t.hasList ? `(ctx) => ${need('listResources')}(${templateAlias(t)}.list, ctx, server)` : 'undefined'),
     ];
     const complete = completeFields(t.vars, templateAlias(t));
     for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
     if (complete.length) opts.push(field('complete', objectLiteral(complete)));
-    const mime = t.mimeType !== null ? `, ${stringLiteral(t.mimeType)}` : '';
+    const mime = `, ${t.mimeType !== null ? stringLiteral(t.mimeType) : 'undefined'}, server`;
     return {
       name: stringLiteral(t.name),
       template: `new ResourceTemplate(${stringLiteral(t.uriTemplate)}, ${objectLiteral(opts)})`,
@@ -218,7 +219,7 @@ export function serverView(ir: IR) {
     const callback =
       p.messages !== null
         ? `(${p.argsType ? 'args' : ''}) => ${need('renderPrompt')}(promptMessages.${p.ident}, ${args}${promptDefaults(p)})`
-        : `(${p.argsType ? 'args, ' : ''}ctx) => ${need('getPrompt')}(${promptAlias(p)}.get, ${args}, ctx)`;
+        : `(${p.argsType ? 'args, ' : ''}ctx) => ${need('getPrompt')}(${promptAlias(p)}.get, ${args}, ctx, server)`;
     return { name: stringLiteral(p.name), config: objectLiteral(f), callback };
   });
 
@@ -230,7 +231,15 @@ export function serverView(ir: IR) {
   if (s.icons.length) info.icons = s.icons;
   const options: Field[] = [];
   if (s.instructions !== null) options.push(field('instructions', stringLiteral(s.instructions)));
-  options.push(field('capabilities', '{ logging: {} }'));
+  const subscribable = ir.resources.filter((r) => r.subscribe).map((r) => r.uri);
+  const capabilities: Field[] = [];
+  if (ir.protocol.logging) capabilities.push(field('logging', '{}'));
+  if (subscribable.length) capabilities.push(field('resources', '{ subscribe: true }'));
+  options.push(field('capabilities', objectLiteral(capabilities)));
+  if (Object.keys(ir.protocol.cache).length) options.push(field('cacheHints', jsonLiteral(ir.protocol.cache)));
+  options.push(field('requestState', `{ verify: ${need('verifyRequestState')} }`));
+  if (subscribable.length) need('installSubscriptions');
+  if (ir.protocol.pageSize > 0) need('paginate');
 
   const contentImports = [
     ...(ir.prompts.some((p) => p.messages !== null) ? ['promptMessages'] : []),
@@ -239,7 +248,9 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ir.templates.length ? 'type Implementation, McpServer, ResourceTemplate' : 'type Implementation, McpServer',
+    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : [])].join(', '),
+    subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
+    pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     handlerImports: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)),
     runtimeImports: [...runtime].sort(),
     contentImports,
@@ -256,7 +267,7 @@ export function serverView(ir: IR) {
 }
 
 export function httpView(ir: IR) {
-  const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576 };
+  const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null };
   return {
     serverName: stringLiteral(ir.server.name),
     host: stringLiteral(h.host),
@@ -265,6 +276,7 @@ export function httpView(ir: IR) {
     allowedHosts: jsonLiteral(h.allowedHosts),
     allowedOrigins: jsonLiteral(h.allowedOrigins),
     maxBodyBytes: String(h.maxBodyBytes),
+    bearer: h.bearer ? { tokensEnv: stringLiteral(h.bearer.tokensEnv), requiredScopes: jsonLiteral(h.bearer.requiredScopes) } : null,
   };
 }
 

@@ -3,7 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { diagAt } from '../diagnostic.js';
 import { embeddedSchemas, recordEntries, walkSchema } from '../json-schema-walk.js';
-import { knownFormats, META_SCHEMA_ID, validateAgainstMetaSchema } from '../schema/ajv.js';
+import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
 import { translateErrors } from '../schema/translate.js';
 import { didYouMean } from '../suggest.js';
 
@@ -15,7 +15,10 @@ export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
   const formats = [...knownFormats()];
   for (const root of embeddedSchemas(m.data)) {
-    for (const d of translateErrors(m, validateAgainstMetaSchema(root.schema), {
+    // A root may declare draft-07 (the SDK validates it with draft-07 rules); everything else is 2020-12.
+    const draft07 = declaredDialect(root.schema) === 'draft-07';
+    const metaErrors = draft07 ? validateAgainstDraft07MetaSchema(root.schema) : validateAgainstMetaSchema(root.schema);
+    for (const d of translateErrors(m, metaErrors, {
       data: root.schema,
       base: root.path,
       embedded: true,
@@ -26,9 +29,9 @@ export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
       out.push(d);
     }
     walkSchema(root.schema, root.path, (node, path) => {
-      // Everything here is checked (and the generated server validates) as 2020-12; another dialect
-      // would be read with the wrong rules.
-      if (typeof node.$schema === 'string' && node.$schema.replace(/#$/, '') !== META_SCHEMA_ID) {
+      // Everything here is checked (and the generated server validates) as 2020-12, or draft-07 when
+      // the root declares it; another dialect, or one declared inside, would be read with the wrong rules.
+      if (typeof node.$schema === 'string' && node.$schema.replace(/#$/, '') !== META_SCHEMA_ID && !(draft07 && node === root.schema)) {
         out.push(
           diagAt(
             m,

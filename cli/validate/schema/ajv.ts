@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv as AjvDraft07 } from 'ajv';
 import addFormatsImport, { type FormatsPlugin } from 'ajv-formats';
 
 // ajv-formats is CommonJS: under NodeNext its default import is `module.exports`, whose `.default` is the plugin.
@@ -10,6 +11,14 @@ const addFormats: FormatsPlugin =
 /** The published manifest schema; read from disk (not bundled) so the validator and editors use the very same file. */
 export const MANIFEST_SCHEMA_URL = new URL('../../../schemas/manifest.v1.json', import.meta.url);
 export const META_SCHEMA_ID = 'https://json-schema.org/draft/2020-12/schema';
+/** The other dialect an embedded schema may declare (at its root), as the SDK's validator does. */
+export const DRAFT_07_ID = 'http://json-schema.org/draft-07/schema';
+
+/** The dialect an embedded schema's root `$schema` declares: draft-07 (http or https, `#` optional) or 2020-12. */
+export function declaredDialect(schema: Record<string, unknown>): '2020-12' | 'draft-07' {
+  const s = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
+  return s === DRAFT_07_ID ? 'draft-07' : '2020-12';
+}
 
 let ajv: InstanceType<typeof Ajv2020> | undefined;
 let manifestValidator: ValidateFunction | undefined;
@@ -39,6 +48,16 @@ export function validateAgainstManifestSchema(data: unknown): ErrorObject[] {
 export function validateAgainstMetaSchema(schema: unknown): ErrorObject[] {
   const meta = instance().getSchema(META_SCHEMA_ID);
   if (!meta) throw new Error(`internal: ajv has no meta-schema ${META_SCHEMA_ID}`);
+  return meta(schema) ? [] : [...(meta.errors ?? [])];
+}
+
+let draft07: InstanceType<typeof AjvDraft07> | undefined;
+
+/** Validate an embedded schema that declares draft-07 against the draft-07 meta-schema; [] when valid. */
+export function validateAgainstDraft07MetaSchema(schema: unknown): ErrorObject[] {
+  draft07 ??= new AjvDraft07({ allErrors: true, verbose: true, strict: false });
+  const meta = draft07.getSchema(DRAFT_07_ID);
+  if (!meta) throw new Error(`internal: ajv has no meta-schema ${DRAFT_07_ID}`);
   return meta(schema) ? [] : [...(meta.errors ?? [])];
 }
 

@@ -200,7 +200,12 @@ function patternIssue(e: ErrorObject, path: JsonPath, value: unknown, pattern: s
   const text = String(value);
   let hint: string | undefined;
   if (pattern.startsWith('^(?:@[a-z0-9-~]')) {
-    const fixed = text.toLowerCase().replace(/[^a-z0-9-._~@/]+/g, '-');
+    // Accents dropped first (`météo` → `meteo`), then anything else that cannot be in a package name.
+    const fixed = text
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9-._~@/]+/g, '-');
     if (fixed !== text) hint = `try \`${fixed}\``;
   } else if (pattern.startsWith('^(0|[1-9]') && /^\d+(\.\d+)?$/.test(text)) {
     hint = `try \`${text.includes('.') ? `${text}.0` : `${text}.0.0`}\``;

@@ -2,26 +2,43 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import { Buffer } from 'node:buffer';
+import { randomBytes } from 'node:crypto';
 
 import {
+  acceptedContent,
+  type AudioContent,
   type CallToolResult,
+  type ClientCapabilities,
   completable,
+  type EmbeddedResource,
   fromJsonSchema,
   type GetPromptResult,
+  type ImageContent,
+  inputRequired,
+  type InputRequiredResult,
+  inputResponse,
+  isInputRequiredResult,
   type JsonSchemaType,
   type ListResourcesResult,
+  type McpServer,
   type PromptMessage,
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
+  createRequestStateCodec,
+  type RequestStateCodec,
+  type ResourceLink,
   type ServerContext,
+  type ServerNotifier,
   type StandardSchemaWithJSON,
+  type TextContent,
   type Variables,
 } from '@modelcontextprotocol/server';
 
 import type {
   Completer,
   HandlerContext,
+  Notify,
   PromptGetter,
   ResourceBody,
   ResourceHandler,
@@ -63,9 +80,151 @@ function isToolResult(value: unknown): value is ToolResult<unknown> {
   return typeof value === 'object' && value !== null && toolResults.has(value);
 }
 
-/** Builds the context handlers get from the SDK's. */
-export function handlerContext(sdk: ServerContext): HandlerContext {
+export { inputRequired, isInputRequiredResult };
+
+/** Thrown by `ctx.ask()`, caught around the handler: the request's answer is `input_required`. */
+class InputRequiredSignal {
+  constructor(readonly result: InputRequiredResult) {}
+}
+
+/**
+ * Runs a handler; `ctx.ask()` turns into its input_required result. In unit tests:
+ * `const result = await run(() => handler(input, testContext()))`, then `isInputRequiredResult(result)`.
+ */
+export async function run<T>(call: () => T | Promise<T>): Promise<T | InputRequiredResult> {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof InputRequiredSignal) return error.result;
+    throw error;
+  }
+}
+
+// ---- Multi-round requests (elicitation, sampling, roots) -------------------------------------
+
+/** The environment variable holding the key that signs `requestState` (at least 32 bytes). */
+export const REQUEST_STATE_KEY_ENV = 'MCP_REQUEST_STATE_KEY';
+
+/** The key from the environment, or null for the development fallback. */
+function requestStateKey(): string | null {
+  const key = process.env[REQUEST_STATE_KEY_ENV];
+  if (key !== undefined && key !== '') {
+    if (Buffer.byteLength(key) < 32) {
+      throw new Error(
+        `${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long (it signs requestState)`,
+      );
+    }
+    return key;
+  }
+  if (process.env.NODE_ENV === 'production') {
+    throw new Error(
+      `${REQUEST_STATE_KEY_ENV} is not set: it signs requestState and must be shared by every replica`,
+    );
+  }
+  return null;
+}
+
+// Checked when the server starts, so a bad key fails before the first request.
+const stateKey = requestStateKey();
+let codec: RequestStateCodec | undefined;
+
+/** The codec that signs and verifies `requestState`, built on first use. */
+export function requestStateCodec(): RequestStateCodec {
+  if (!codec) {
+    if (stateKey === null) {
+      // Development fallback: fine for one process; replicas (or a restart) reject each other's state.
+      console.error(
+        `warning: ${REQUEST_STATE_KEY_ENV} is not set; requestState is signed with a random per-process key`,
+      );
+    }
+    codec = createRequestStateCodec({ key: stateKey ?? randomBytes(32), ttlSeconds: 600 });
+  }
+  return codec;
+}
+
+/** For `ServerOptions.requestState.verify`: tampered or expired state is -32602 before handlers run. */
+export const verifyRequestState = (state: string, sdk: ServerContext) =>
+  requestStateCodec().verify(state, sdk);
+
+// ---- Change notifications --------------------------------------------------------------------
+
+/** Where notifications go: the HTTP handler's listen bus, 2025 sessions, the stdio connection. */
+export type NotificationSink = Partial<ServerNotifier>;
+const sinks = new Set<NotificationSink>();
+
+/** Adds a sink (the entry points do); returns its removal. */
+export function addNotificationSink(sink: NotificationSink): () => void {
+  sinks.add(sink);
+  return () => sinks.delete(sink);
+}
+
+/** Publishes change notifications to every connected client that asked for them. */
+export const notify: Notify = {
+  resourceUpdated: (uri) => sinks.forEach((s) => s.resourceUpdated?.(uri)),
+  toolsChanged: () => sinks.forEach((s) => s.toolsChanged?.()),
+  promptsChanged: () => sinks.forEach((s) => s.promptsChanged?.()),
+  resourcesChanged: () => sinks.forEach((s) => s.resourcesChanged?.()),
+};
+
+// 2025-era subscriptions, per connection (an McpServer instance serves one session).
+const subscriptions = new WeakMap<McpServer, Set<string>>();
+
+/** The URIs a 2025-era connection subscribed to. */
+export function subscribedUris(server: McpServer): Set<string> {
+  let set = subscriptions.get(server);
+  if (!set) subscriptions.set(server, (set = new Set()));
+  return set;
+}
+
+/** A sink sending to one sessionful connection (stdio, or a 2025 HTTP session). */
+export function connectionSink(server: McpServer, era: 'legacy' | 'modern'): NotificationSink {
+  const send = (promise: Promise<void>) => void promise.catch(() => {});
+  return {
+    resourceUpdated: (uri) => {
+      // 2025: only to subscribers. A 2026 stdio connection routes it onto its listen streams.
+      if (era === 'modern' || subscriptions.get(server)?.has(uri)) {
+        send(server.server.sendResourceUpdated({ uri }));
+      }
+    },
+    toolsChanged: () => server.isConnected() && server.sendToolListChanged(),
+    promptsChanged: () => server.isConnected() && server.sendPromptListChanged(),
+    resourcesChanged: () => server.isConnected() && server.sendResourceListChanged(),
+  };
+}
+
+/**
+ * Installs resources/subscribe and resources/unsubscribe (2025 era only: 2026-07-28 clients use
+ * subscriptions/listen, which the entry points serve). Only `subscribable` URIs are accepted.
+ */
+export function installSubscriptions(server: McpServer, subscribable: ReadonlySet<string>): void {
+  const uris = subscribedUris(server);
+  const check = (uri: string) => {
+    if (!subscribable.has(uri)) {
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Resource ${uri} does not support subscriptions`,
+      );
+    }
+  };
+  server.server.setRequestHandler('resources/subscribe', (request) => {
+    check(request.params.uri);
+    uris.add(request.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (request) => {
+    uris.delete(request.params.uri);
+    return {};
+  });
+}
+
+// ---- The handler context ---------------------------------------------------------------------
+
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+
+/** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
+export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
   const progressToken = sdk.mcpReq._meta?.progressToken;
+  const responses = sdk.mcpReq.inputResponses;
   return {
     signal: sdk.mcpReq.signal,
     async progress(progress, total, message) {
@@ -75,14 +234,29 @@ export function handlerContext(sdk: ServerContext): HandlerContext {
         params: { progressToken, progress, total, message },
       });
     },
-    log: (level, data) => sdk.mcpReq.log(level, data),
+    log: (level, data, logger) => sdk.mcpReq.log(level, data, logger),
     authInfo: sdk.http?.authInfo,
     sessionId: sdk.sessionId,
+    closeStream: () => sdk.http?.closeSSE?.(),
+    get clientCapabilities(): ClientCapabilities {
+      const modern = sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as
+        ClientCapabilities | undefined;
+      return modern ?? server?.server.getClientCapabilities() ?? {};
+    },
+    ask(spec) {
+      throw new InputRequiredSignal(inputRequired(spec));
+    },
+    inputResponse: (key) => inputResponse(responses, key),
+    accepted: <T extends Record<string, unknown>>(key: string) =>
+      acceptedContent<T>(responses, key),
+    requestState: <T,>() => sdk.mcpReq.requestState<T>(),
+    signState: (payload) => requestStateCodec().mint(payload),
+    notify,
     sdk,
   };
 }
 
-/** A context for calling a handler directly in a unit test: progress and log do nothing. */
+/** A context for calling a handler directly in a unit test: progress, log and notify do nothing. */
 export function testContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
   return {
     signal: new AbortController().signal,
@@ -90,6 +264,16 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     log: async () => {},
     authInfo: undefined,
     sessionId: undefined,
+    closeStream: () => {},
+    clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
+    ask(spec) {
+      throw new InputRequiredSignal(inputRequired(spec));
+    },
+    inputResponse: () => ({ kind: 'missing' }),
+    accepted: () => undefined,
+    requestState: () => undefined,
+    signState: async (payload) => JSON.stringify(payload),
+    notify: { resourceUpdated() {}, toolsChanged() {}, promptsChanged() {}, resourcesChanged() {} },
     get sdk(): ServerContext {
       throw new Error(
         'ctx.sdk is not available in unit tests: test through a client (see test/generated)',
@@ -99,13 +283,55 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
   };
 }
 
+// ---- Content blocks ------------------------------------------------------------------------
+
+/** Content blocks for tool results and prompt messages. */
+export const content = {
+  text: (text: string): TextContent => ({ type: 'text', text }),
+  /** `data` is base64, or bytes (encoded here). */
+  image: (data: string | Uint8Array, mimeType: string): ImageContent => ({
+    type: 'image',
+    data: base64(data),
+    mimeType,
+  }),
+  audio: (data: string | Uint8Array, mimeType: string): AudioContent => ({
+    type: 'audio',
+    data: base64(data),
+    mimeType,
+  }),
+  /** A link to a resource the client may read. */
+  resourceLink: (
+    uri: string,
+    name: string,
+    extra: Omit<ResourceLink, 'type' | 'uri' | 'name'> = {},
+  ): ResourceLink => ({ type: 'resource_link', uri, name, ...extra }),
+  /** An embedded text resource. */
+  resource: (uri: string, text: string, mimeType?: string): EmbeddedResource => ({
+    type: 'resource',
+    resource: { uri, text, ...(mimeType ? { mimeType } : {}) },
+  }),
+  /** An embedded binary resource; `data` is base64 or bytes. */
+  blob: (uri: string, data: string | Uint8Array, mimeType?: string): EmbeddedResource => ({
+    type: 'resource',
+    resource: { uri, blob: base64(data), ...(mimeType ? { mimeType } : {}) },
+  }),
+};
+
+function base64(data: string | Uint8Array): string {
+  return typeof data === 'string'
+    ? data
+    : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
+}
+
 /** Calls a tool with `output`: its return value is sent as structuredContent and as JSON text. */
 export async function callStructuredTool<I, O>(
   handler: ToolHandler<I, O>,
   input: I,
   sdk: ServerContext,
-): Promise<CallToolResult> {
-  const value = await handler(input, handlerContext(sdk));
+  server?: McpServer,
+): Promise<CallToolResult | InputRequiredResult> {
+  const value = await run(() => handler(input, handlerContext(sdk, server)));
+  if (isInputRequiredResult(value)) return value;
   if (isToolResult(value)) return value as CallToolResult;
   // The SDK validates structuredContent against the output schema before sending it.
   return {
@@ -119,8 +345,10 @@ export async function callTool<I>(
   handler: ToolHandler<I, ToolContent>,
   input: I,
   sdk: ServerContext,
-): Promise<CallToolResult> {
-  const value = await handler(input, handlerContext(sdk));
+  server?: McpServer,
+): Promise<CallToolResult | InputRequiredResult> {
+  const value = await run(() => handler(input, handlerContext(sdk, server)));
+  if (isInputRequiredResult(value)) return value;
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (Array.isArray(value)) return { content: value };
   return value as CallToolResult;
@@ -145,8 +373,10 @@ export async function readResource(
   uri: URL,
   sdk: ServerContext,
   mimeType?: string,
-): Promise<ReadResourceResult> {
-  return resourceResult(await handler(uri, handlerContext(sdk)), uri, mimeType);
+  server?: McpServer,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  const body = await run(() => handler(uri, handlerContext(sdk, server)));
+  return isInputRequiredResult(body) ? body : resourceResult(body, uri, mimeType);
 }
 
 function invalidUri(uri: URL, reason: string): ProtocolError {
@@ -164,7 +394,8 @@ export async function readTemplate<P>(
   sdk: ServerContext,
   params: StandardSchemaWithJSON<P>,
   mimeType?: string,
-): Promise<ReadResourceResult> {
+  server?: McpServer,
+): Promise<ReadResourceResult | InputRequiredResult> {
   // The SDK matches the template against the URI as sent, so values are still percent-encoded.
   const decode = (value: string) => {
     try {
@@ -182,15 +413,17 @@ export async function readTemplate<P>(
   const checked = await params['~standard'].validate(decoded);
   if (checked.issues)
     throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
-  return resourceResult(await handler(checked.value, uri, handlerContext(sdk)), uri, mimeType);
+  const body = await run(() => handler(checked.value, uri, handlerContext(sdk, server)));
+  return isInputRequiredResult(body) ? body : resourceResult(body, uri, mimeType);
 }
 
 /** Lists the resources of a template. */
 export async function listResources(
   handler: TemplateLister,
   sdk: ServerContext,
+  server?: McpServer,
 ): Promise<ListResourcesResult> {
-  return { resources: await handler(handlerContext(sdk)) };
+  return { resources: await handler(handlerContext(sdk, server)) };
 }
 
 /** The SDK's completion callback; it may be called without context. */
@@ -271,12 +504,62 @@ export async function getPrompt<A>(
   handler: PromptGetter<A>,
   args: A,
   sdk: ServerContext,
-): Promise<GetPromptResult> {
-  const rendered = await handler(args, handlerContext(sdk));
+  server?: McpServer,
+): Promise<GetPromptResult | InputRequiredResult> {
+  const rendered = await run(() => handler(args, handlerContext(sdk, server)));
+  if (isInputRequiredResult(rendered)) return rendered;
   return {
     messages:
       typeof rendered === 'string'
         ? [{ role: 'user', content: { type: 'text', text: rendered } }]
         : rendered,
   };
+}
+
+// ---- Pagination ------------------------------------------------------------------------------
+
+type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
+const LISTS: [ListMethod, string][] = [
+  ['tools/list', 'tools'],
+  ['prompts/list', 'prompts'],
+  ['resources/list', 'resources'],
+  ['resources/templates/list', 'resourceTemplates'],
+];
+type StoredHandler = (request: unknown, ctx: unknown) => Promise<Record<string, unknown>>;
+
+function pageStart(cursor: string | undefined): number {
+  if (cursor === undefined) return 0;
+  const start = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
+  if (!Number.isSafeInteger(start) || start < 0) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
+  }
+  return start;
+}
+
+/**
+ * Splits every list into pages of `pageSize` with an opaque `nextCursor`. The SDK answers lists in
+ * one page; the full list is the SDK's own (so it matches what is registered), sliced here.
+ */
+export function paginate(server: McpServer, pageSize: number): void {
+  // The SDK keeps the registered entries private; its stored list handler is their one view.
+  const low = server.server as unknown as {
+    _getRequestHandler(method: string): StoredHandler | undefined;
+  };
+  for (const [method, key] of LISTS) {
+    const full = low._getRequestHandler(method);
+    if (!full) continue;
+    server.server.setRequestHandler(method, async (request, ctx) => {
+      const start = pageStart(request.params?.cursor);
+      const result = await full(request, ctx);
+      const all = (result[key] ?? []) as unknown[];
+      if (start > all.length)
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
+      const end = start + pageSize;
+      return {
+        ...result,
+        [key]: all.slice(start, end),
+        ...(end < all.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
+      } as never;
+    });
+  }
 }

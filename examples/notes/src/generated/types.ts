@@ -42,26 +42,13 @@ export interface CreateNoteInput {
    */
   title: string;
   /**
-   * Note text
+   * The text of the note
    */
   body: string;
   /**
-   * Tags
-   *
-   * @maxItems 10
+   * Tags to file the note under
    */
-  tags?:
-    | []
-    | [Tag]
-    | [Tag, Tag]
-    | [Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag]
-    | [Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag, Tag];
+  tags?: Tag[];
 }
 /**
  * Input of tool `delete_note`.
@@ -74,7 +61,7 @@ export interface DeleteNoteInput {
  */
 export interface SearchNotesInput {
   /**
-   * Text to look for (case-insensitive)
+   * Text to look for
    */
   query?: string;
   tag?: Tag;

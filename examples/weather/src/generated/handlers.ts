@@ -4,7 +4,10 @@
 import type {
   AuthInfo,
   BlobResourceContents,
+  ClientCapabilities,
   ContentBlock,
+  InputRequiredSpec,
+  InputResponseView,
   LoggingLevel,
   PromptMessage,
   Resource,
@@ -23,17 +26,64 @@ import type {
 
 type Awaitable<T> = T | Promise<T>;
 
-/** What every handler gets besides its input: one object, the same for every kind of handler. */
+/** Change notifications, delivered to every client that asked for them (both eras, both transports). */
+export interface Notify {
+  /** The content of `uri` changed: 2025 subscribers (`resources/subscribe`) and 2026 listeners get `notifications/resources/updated`. */
+  resourceUpdated(uri: string): void;
+  /** The tool list changed (`notifications/tools/list_changed`). */
+  toolsChanged(): void;
+  /** The prompt list changed. */
+  promptsChanged(): void;
+  /** The resource list changed. */
+  resourcesChanged(): void;
+}
+
+/**
+ * What every handler gets besides its input: one object, the same for every kind of handler.
+ *
+ * Asking the client (elicitation, sampling, roots) works the same on every protocol era:
+ * `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })` (`inputRequired` from
+ * runtime.js); the handler runs again with the answers, read with `ctx.inputResponse(key)` or
+ * `ctx.accepted(key)`. Keep state across rounds in `requestState: await ctx.signState(payload)`
+ * and read it back with `ctx.requestState()`.
+ */
 export interface HandlerContext {
   /** Aborted when the client cancels or goes away; pass it on to fetch() and the like. */
   signal: AbortSignal;
   /** Reports progress; a no-op when the client did not ask for progress. */
   progress(progress: number, total?: number, message?: string): Promise<void>;
-  /** Logs to the client at or above the level it chose (deprecated by 2026-07-28: use stderr). */
-  log(level: LoggingLevel, data: unknown): Promise<void>;
+  /**
+   * Logs to the client at or above the level it chose: `logging/setLevel` (2025) or the level sent
+   * with the request (2026-07-28; none sent, nothing delivered). Needs `capabilities.logging`.
+   */
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
   /** The verified bearer token, when the server runs over HTTP with auth. */
   authInfo: AuthInfo | undefined;
+  /** The 2025 session (HTTP) or undefined. */
   sessionId: string | undefined;
+  /**
+   * Closes the SSE stream of this request (2025 HTTP sessions, SEP-1699): the client reconnects
+   * with Last-Event-ID and gets the rest of the response from the event store. Else a no-op.
+   */
+  closeStream(): void;
+  /** What the client declared it can do (elicitation, sampling, roots…), on both eras. */
+  readonly clientCapabilities: ClientCapabilities;
+  /**
+   * Ends this round by asking the client (elicitation, sampling, roots): the request is answered
+   * `input_required` (2026-07-28) or the SDK asks a 2025 client itself, then runs the handler again.
+   * It works by throwing: a `catch` around it must rethrow what it does not handle.
+   */
+  ask(spec: InputRequiredSpec): never;
+  /** The client's answer to the input request `key` of the previous round. */
+  inputResponse(key: string): InputResponseView;
+  /** The content of an accepted elicitation `key`, or undefined (missing, declined, cancelled). */
+  accepted<T extends Record<string, unknown> = Record<string, unknown>>(key: string): T | undefined;
+  /** The verified `requestState` payload echoed by the client, or undefined in the first round. */
+  requestState<T = unknown>(): T | undefined;
+  /** Signs a payload for `inputRequired({ requestState })` (key: MCP_REQUEST_STATE_KEY). */
+  signState(payload: unknown): Promise<string>;
+  /** Resource updates and list changes. */
+  notify: Notify;
   /** Escape hatch: the SDK's own request context. */
   sdk: ServerContext;
 }

@@ -5,7 +5,12 @@ import { NotImplementedError } from '../../generated/runtime.js';
  * Prompt `by-handler`: Rendered by code
  *
  * Return the prompt's messages, or a string for one user text message. `args` is a `ByHandlerArgs`.
- * `ctx` has signal (cancellation), progress(done, total?, message?), log(level, data), authInfo and sessionId.
+ * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
+ * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
+ * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
  */
 export const get: PromptHandlers['by-handler']['get'] = async (args, ctx) => {
   throw new NotImplementedError('src/handlers/prompts/by-handler.ts');

@@ -1,0 +1,88 @@
+// Generator benchmarks: whole-process times of mcpgen (cold, no-op, one tool changed, validate)
+// on synthetic manifests, side by side with openapi-mcp-generator on an OpenAPI spec with the
+// same operations, interleaved (A B A B) so machine noise hits both alike.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fmt, median, table, timeProcess } from './lib.mjs';
+import { syntheticManifest, syntheticOpenApi } from './synthetic.mjs';
+
+export async function generatorBench({ repo, sizes, runs, tools }) {
+  const mcpgen = path.join(repo, 'bin/mcpgen.js');
+  const tsc = path.join(repo, 'node_modules/.bin/tsc');
+  const work = path.join(repo, '.tmp/bench/generator');
+  const rows = [];
+  const results = {};
+  for (const n of sizes) {
+    const dir = path.join(work, `mcpgen-${n}`);
+    // Inside the tool's folder, so its output resolves the packages it imports when type-checked.
+    const oaDir = path.join(tools.openapiHome ?? work, `out-${n}`);
+    const spec = path.join(work, `openapi-${n}.json`);
+    mkdirSync(work, { recursive: true });
+    writeFileSync(spec, syntheticOpenApi(n));
+    const writeManifest = (variant) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, 'mcpgen.yaml'), syntheticManifest(n, { variant }));
+    };
+    const r = { cold: [], noop: [], changed: [], validate: [], openapi: [] };
+    for (let i = 0; i < runs; i++) {
+      // A: mcpgen cold into an empty folder.
+      rmSync(dir, { recursive: true, force: true });
+      writeManifest(0);
+      r.cold.push((await timeProcess(process.execPath, [mcpgen, 'generate', '-q'], { cwd: dir })).ms);
+      // B: openapi-mcp-generator cold, same operations.
+      if (tools.openapi) {
+        rmSync(oaDir, { recursive: true, force: true });
+        r.openapi.push((await timeProcess(process.execPath, [tools.openapi, '-i', spec, '-o', oaDir, '--force'], { cwd: work, allowFail: true })).ms);
+      }
+      r.noop.push((await timeProcess(process.execPath, [mcpgen, 'generate', '-q'], { cwd: dir })).ms);
+      writeManifest(i + 1);
+      r.changed.push((await timeProcess(process.execPath, [mcpgen, 'generate', '-q'], { cwd: dir })).ms);
+      r.validate.push((await timeProcess(process.execPath, [mcpgen, 'validate'], { cwd: dir, allowFail: true })).ms);
+    }
+    results[n] = r;
+    const ratio = tools.openapi && r.openapi.length ? (median(r.cold) / median(r.openapi)).toFixed(2) + '×' : 'n/a';
+    rows.push([String(n), fmt(r.cold), tools.openapi ? fmt(r.openapi) : 'not installed', ratio, fmt(r.noop), fmt(r.changed), fmt(r.validate)]);
+  }
+
+  // tsc --noEmit on the largest generated project, and on openapi-mcp-generator's output.
+  const largest = Math.max(...sizes);
+  const tscRows = [];
+  const tscMs = [];
+  for (let i = 0; i < Math.min(runs, 3); i++) {
+    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], { cwd: path.join(work, `mcpgen-${largest}`), allowFail: true, timeoutMs: 120_000 });
+    tscMs.push(t.ms);
+  }
+  tscRows.push([`mcpgen, ${largest} tools`, fmt(tscMs)]);
+  let oaTsc = 'not installed';
+  if (tools.openapi) {
+    const oaDir = path.join(tools.openapiHome ?? work, `out-${largest}`);
+    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], { cwd: oaDir, allowFail: true, timeoutMs: 60_000 });
+    oaTsc = t.timedOut ? 'did not finish in 60 s' : `${t.ms.toFixed(0)} ms (exit ${t.code})`;
+  }
+  tscRows.push([`openapi-mcp-generator, ${largest} operations`, oaTsc]);
+
+  const md = [
+    '### Generator (whole process, median (min–max) of ' + runs + ' interleaved runs)',
+    '',
+    table(['tools', 'mcpgen cold generate', 'openapi-mcp-generator cold', 'ratio (mcpgen / openapi)', 'mcpgen no-op generate', 'one tool changed', 'validate'], rows),
+    '',
+    '### `tsc --noEmit` (TypeScript 7) on the generated project',
+    '',
+    table(['project', 'time'], tscRows),
+  ].join('\n');
+  return { md, results, tscMs };
+}
+
+/** Installs openapi-mcp-generator 4.0.1 and what its output imports into .tmp/bench-tools/openapi (once). */
+export async function ensureOpenApiGenerator(repo) {
+  const home = path.join(repo, '.tmp/bench-tools/openapi');
+  const bin = path.join(home, 'node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
+  if (!existsSync(bin)) {
+    mkdirSync(home, { recursive: true });
+    if (!existsSync(path.join(home, 'package.json'))) writeFileSync(path.join(home, 'package.json'), '{ "private": true }\n');
+    const pkgs = ['openapi-mcp-generator@4.0.1', '@modelcontextprotocol/sdk@1.32.2', 'axios@1.9.0', 'dotenv@16.4.5', 'zod@3.25.76', 'json-schema-to-zod@2.6.1', '@types/node@20.19.25'];
+    const r = await timeProcess('npm', ['install', '--no-audit', '--no-fund', '-E', ...pkgs], { cwd: home, allowFail: true, timeoutMs: 300_000 });
+    if (r.code !== 0 || !existsSync(bin)) return null;
+  }
+  return { bin, home };
+}

@@ -1,0 +1,43 @@
+/**
+ * Data without prettier: a template marks each data value with a placeholder (`{{data x}}`); the
+ * skeleton — the template's own code, small — goes through prettier (and its cache), then every
+ * placeholder is replaced by the value printed with printLiteral, which prints exactly what
+ * prettier would. A 1000-tool schemas.ts is then formatted in the time of its skeleton.
+ *
+ * Only the shape printLiteral models is spliced: a placeholder alone as an object property value,
+ * `<indent><key>: <placeholder>,`, holding an object or array. Anything else makes the whole file
+ * go through prettier as before (correct first, fast where proven).
+ */
+import { jsonLiteral } from '../render/escape.js';
+import { printLiteral } from './literal.js';
+
+const PLACEHOLDER = /__mcpgenData(\d+)__/g;
+
+export function placeholder(values: unknown[], value: unknown): string {
+  values.push(value);
+  return `__mcpgenData${values.length - 1}__`;
+}
+
+/** The skeleton with every placeholder replaced by plain JSON: for the prettier fallback. */
+export function withJson(skeleton: string, values: readonly unknown[]): string {
+  return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonLiteral(values[Number(i)]));
+}
+
+/** Splices values into a prettier-formatted skeleton, or null when a placeholder is not in a supported spot. */
+export function spliceData(formatted: string, values: readonly unknown[]): string | null {
+  const lines = formatted.split('\n');
+  let seen = 0;
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    if (!line.includes('__mcpgenData')) continue;
+    const m = /^( *)([A-Za-z_$][A-Za-z0-9_$]*|'(?:[^'\\]|\\.)*'): __mcpgenData(\d+)__,$/.exec(line);
+    if (!m) return null;
+    const value = values[Number(m[3])];
+    if (typeof value !== 'object' || value === null) return null;
+    const indent = m[1]!.length;
+    const head = `${m[2]}: `;
+    lines[n] = `${m[1]}${head}${printLiteral(value, indent, indent + head.length, ',')},`;
+    seen++;
+  }
+  return seen === values.length ? lines.join('\n') : null;
+}

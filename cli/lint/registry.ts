@@ -1,0 +1,26 @@
+import type { LintRule } from './rule.js';
+import { descriptionLength, missingDescription } from './rules/descriptions.js';
+import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
+import { nameFormat } from './rules/names.js';
+import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
+import { maxTools } from './rules/tools.js';
+
+/** Every lint rule, in code order. Ids and codes are stable (README "Lint rules", docs/manifest-diagnostics.md). */
+export const lintRules: readonly LintRule[] = [
+  nameFormat,
+  missingDescription,
+  descriptionLength,
+  optionalWithoutDefault,
+  unconstrainedInput,
+  uriSchemeFormat,
+  resourceMimeType,
+  maxTools,
+];
+
+export function ruleById(id: string): LintRule | undefined {
+  return lintRules.find((r) => r.id === id);
+}
+
+export function ruleByCode(code: string): LintRule | undefined {
+  return lintRules.find((r) => r.code === code);
+}

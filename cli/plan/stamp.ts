@@ -1,0 +1,137 @@
+/**
+ * node_modules/.cache/mcpgen/stamp.json: what the last generate read and wrote, by content hash. When nothing it
+ * lists changed — the manifest, the files the manifest references, mcpgen itself, the options, the
+ * generated files on disk, the set of user-owned files — the output cannot have changed either, so
+ * `generate`, `--check` and `diff` answer without loading, validating or rendering anything
+ * (the no-op regenerate of a 1000-tool project is then a few file reads, not a full build).
+ *
+ * The stamp is a local cache, not output: it lives under node_modules/.cache (like eslint's or
+ * babel's caches), is never committed, and a fresh clone simply takes the full path once.
+ * Light by design: this module is on the fast path and imports nothing heavy.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
+
+export interface Stamp {
+  /** mcpgen's version and a hash of its code and templates. */
+  generator: string;
+  /** Options that change the output. */
+  options: string;
+  /** Inputs (paths relative to the project root) → sha256. */
+  inputs: Record<string, string>;
+  /** Generated files → sha256. */
+  outputs: Record<string, string>;
+  /** User-owned files the plan expects to exist (created once). */
+  userFiles: string[];
+}
+
+export const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
+
+let fingerprint: string | undefined;
+
+/** mcpgen's version plus a hash of its compiled code and templates: any change invalidates stamps. */
+export function generatorFingerprint(version: string): string {
+  if (fingerprint) return fingerprint;
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const h = createHash('sha256').update(version);
+  const walk = (dir: string) => {
+    let ents;
+    try {
+      ents = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch {
+      return;
+    }
+    for (const e of ents) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (/\.(js|hbs|json)$/.test(e.name)) h.update(e.name).update(readFileSync(p));
+    }
+  };
+  // Compiled code when running from dist/, sources when running from cli/ (tests).
+  walk(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
+  walk(path.join(root, 'templates'));
+  walk(path.join(root, 'schemas'));
+  fingerprint = `${version}+${h.digest('hex').slice(0, 16)}`;
+  return fingerprint;
+}
+
+export function renderStamp(stamp: Stamp): string {
+  return `${JSON.stringify(stamp, null, 2)}\n`;
+}
+
+/** Best effort: a stamp that cannot be written only costs the fast path next time. */
+export function writeStamp(projectDir: string, stamp: Stamp): void {
+  const abs = path.join(projectDir, STAMP_PATH);
+  try {
+    mkdirSync(path.dirname(abs), { recursive: true });
+    const tmp = `${abs}.${process.pid}.tmp`;
+    writeFileSync(tmp, renderStamp(stamp));
+    renameSync(tmp, abs);
+  } catch {
+    /* read-only node_modules, say: fine */
+  }
+}
+
+function hashFile(abs: string): string | null {
+  try {
+    return sha(readFileSync(abs));
+  } catch {
+    return null;
+  }
+}
+
+/** Files (recursively) under root/dir as sorted POSIX paths relative to root. */
+export function listFiles(root: string, dir: string): string[] {
+  const out: string[] = [];
+  const walk = (rel: string) => {
+    let ents;
+    try {
+      ents = readdirSync(path.join(root, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of ents) {
+      const r = `${rel}/${e.name}`;
+      if (e.isDirectory()) walk(r);
+      else out.push(r);
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
+
+/**
+ * True when the project is provably up to date with the manifest: then generate has nothing to do.
+ * Any doubt (no stamp, unreadable file, anything changed) answers false and the full pipeline runs.
+ */
+export function upToDate(opts: {
+  projectDir: string;
+  manifest: string;
+  generator: string;
+  options: string;
+  generatedDirs: string[];
+  handlerDirs: string[];
+}): { stamp: Stamp } | null {
+  let stamp: Stamp;
+  try {
+    stamp = JSON.parse(readFileSync(path.join(opts.projectDir, STAMP_PATH), 'utf8')) as Stamp;
+  } catch {
+    return null;
+  }
+  if (stamp.generator !== opts.generator || stamp.options !== opts.options) return null;
+  const manifestRel = path.relative(opts.projectDir, opts.manifest).split(path.sep).join('/');
+  if (!(manifestRel in stamp.inputs)) return null;
+  for (const [rel, h] of Object.entries(stamp.inputs)) if (hashFile(path.resolve(opts.projectDir, rel)) !== h) return null;
+  for (const [rel, h] of Object.entries(stamp.outputs)) if (hashFile(path.join(opts.projectDir, rel)) !== h) return null;
+  // Nothing stale or foreign in the generated folders, no user file missing, no orphan to report.
+  const outputs = new Set(Object.keys(stamp.outputs));
+  for (const dir of opts.generatedDirs) for (const f of listFiles(opts.projectDir, dir)) if (!outputs.has(f)) return null;
+  for (const f of stamp.userFiles) if (!existsSync(path.join(opts.projectDir, f))) return null;
+  const user = new Set(stamp.userFiles);
+  for (const dir of opts.handlerDirs) for (const f of listFiles(opts.projectDir, dir)) if (f.endsWith('.ts') && !user.has(f)) return null;
+  return { stamp };
+}

@@ -1,0 +1,23 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { formatGithub } from './github.js';
+import { formatJson } from './json.js';
+import { formatSarif } from './sarif.js';
+import { formatStylish } from './stylish.js';
+import type { Format, ReportContext } from './types.js';
+
+export { FORMATS, type Format, type ReportContext } from './types.js';
+export { formatGithub, formatJson, formatSarif, formatStylish };
+
+/** Diagnostics in one of the output formats (without the stylish summary line). */
+export function formatReport(format: Format, diags: readonly Diagnostic[], ctx: ReportContext): string {
+  switch (format) {
+    case 'json':
+      return formatJson(diags);
+    case 'github':
+      return formatGithub(diags);
+    case 'sarif':
+      return formatSarif(diags);
+    default:
+      return formatStylish(diags, ctx);
+  }
+}

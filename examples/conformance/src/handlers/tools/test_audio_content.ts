@@ -1,0 +1,8 @@
+import type { ToolHandlers } from '../../generated/handlers.js';
+import { content } from '../../generated/runtime.js';
+import { WAV } from '../../fixtures.js';
+
+/** Tool `test_audio_content`: a conformance fixture. */
+export const handler: ToolHandlers['test_audio_content'] = async () => [
+  content.audio(WAV, 'audio/wav'),
+];

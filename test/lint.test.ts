@@ -1,0 +1,220 @@
+/**
+ * Lint rules (cli/lint): each rule's passing side (the failing side is a golden case,
+ * test/cases/invalid-lint-<rule>/), configuration (defaults < manifest `lint.rules` < --rule),
+ * and the registry's promises: stable ids and codes, documented in README.md and the diagnostics page.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, test } from 'vitest';
+import { UsageError } from '../cli/diagnostics.js';
+import { lintManifest, lintRules, parseRuleFlags, ruleById } from '../cli/lint/index.js';
+import { loadManifest } from '../cli/load/load.js';
+import { Codes } from '../cli/manifest/codes.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-lint-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+let n = 0;
+function lint(yaml: string, cli: Parameters<typeof lintManifest>[1] = {}) {
+  const file = path.join(tmp, `m${n++}.yaml`);
+  fs.writeFileSync(file, yaml);
+  const { manifest } = loadManifest(file, 'mcpgen.yaml');
+  if (!manifest) throw new Error('fixture does not load');
+  return lintManifest(manifest, cli).map((d) => `${d.line}:${d.column} ${d.severity} ${d.code}`);
+}
+
+const HEAD = 'version: 1\nserver: { name: s, version: 1.0.0 }\n';
+
+/** A manifest that follows every rule, the opt-in one included. */
+const CLEAN = `${HEAD}lint: { rules: { unconstrained-input: warn } }
+schemas:
+  City: { type: string, maxLength: 100, description: Name of a city, in English }
+tools:
+  get_forecast:
+    description: Forecast for a city, up to 7 days ahead
+    input:
+      type: object
+      properties:
+        city: { $ref: "#/schemas/City" }
+        days: { type: integer, minimum: 1, maximum: 7, default: 3, description: Days ahead, 1 to 7 }
+        units: { type: string, enum: [metric, imperial], default: metric, description: Units of the numbers }
+        options:
+          type: object
+          default: {}
+          description: Extra switches for the forecast
+          properties:
+            hourly: { type: boolean, default: false, description: One value per hour, not per day }
+      required: [city]
+prompts:
+  review-code:
+    description: Review a piece of code for bugs
+    arguments:
+      code: { description: The code to review, required: true }
+resources:
+  readme: { uri: "my-app://readme", description: How this server works, mimeType: text/markdown, text: "# Hi" }
+resourceTemplates:
+  note:
+    uriTemplate: "notes://{id}"
+    description: One note by its id
+    mimeType: text/plain
+    params: { id: { type: string, pattern: "^[0-9]+$" } }
+`;
+
+describe('every rule passes a manifest that follows it', () => {
+  test('the clean manifest has no findings at all', () => {
+    expect(lint(CLEAN)).toEqual([]);
+  });
+
+  test.each(lintRules.map((r) => r.id))('%s: no finding on the clean manifest, even as error', (id) => {
+    expect(lint(CLEAN, { [id]: 'error' })).toEqual([]);
+  });
+
+  test('name-format: 64 characters, digits, `_` and `-` are fine', () => {
+    expect(lint(`${HEAD}tools:\n  ${'a'.repeat(64)}: { description: The longest name allowed }\n  a-b_C9: { description: Mixed characters are fine }\n`)).toEqual([]);
+  });
+
+  test('missing-description: a description from the referenced schema counts', () => {
+    expect(
+      lint(`${HEAD}schemas: { Id: { type: string, description: The id of a note } }
+tools:
+  get:
+    description: Get one note by id
+    input: { type: object, properties: { id: { $ref: "#/schemas/Id" } }, required: [id] }
+`),
+    ).toEqual([]);
+  });
+
+  test('description-length: exactly 10 and exactly 1024 characters are fine', () => {
+    expect(
+      lint(`${HEAD}tools:\n  a: { description: "${'x'.repeat(10)}" }\n  b: { description: "${'y'.repeat(1024)}" }\n`),
+    ).toEqual([]);
+  });
+
+  test('optional-without-default: `const` counts as a default; required properties need none', () => {
+    expect(
+      lint(`${HEAD}tools:
+  t:
+    description: A tool with inputs
+    input:
+      type: object
+      properties:
+        a: { type: string, const: x, description: "Always x, nothing else" }
+        b: { type: string, description: Needed every time }
+      required: [b]
+`),
+    ).toEqual([]);
+  });
+
+  test('unconstrained-input (opt-in): off by default; format, pattern, const and one bound are enough', () => {
+    const m = `${HEAD}tools:
+  t:
+    description: A tool with inputs
+    input:
+      type: object
+      properties:
+        a: { type: string, description: Any text at all }
+        b: { type: string, format: email, description: An e-mail address }
+        c: { type: string, pattern: "^x", description: Starts with an x }
+        d: { type: number, exclusiveMinimum: 0, description: A positive number }
+        e: { type: boolean, description: "Yes or no, really" }
+      required: [a, b, c, d, e]
+`;
+    expect(lint(m)).toEqual([]);
+    expect(lint(m, { 'unconstrained-input': 'warn' })).toEqual(['9:9 warning MCPG304']);
+  });
+
+  test('uri-scheme-format: registered schemes with `+` or `.`, and https/file, are fine', () => {
+    expect(
+      lint(`${HEAD}resources:
+  a: { uri: "git+ssh://host/repo", description: A repository over ssh, mimeType: text/plain, text: a }
+  b: { uri: "https://example.com/a", description: A page on the web, mimeType: text/html, text: b }
+  c: { uri: "file:///tmp/c.txt", description: A file on this disk, mimeType: text/plain, text: c }
+`),
+    ).toEqual([]);
+  });
+
+  test('max-tools: 40 tools are fine, 41 are not', () => {
+    const tools = (k: number) =>
+      Array.from({ length: k }, (_, i) => `  t${i}: { description: Tool number ${i} of many }`).join('\n');
+    expect(lint(`${HEAD}tools:\n${tools(40)}\n`)).toEqual([]);
+    expect(lint(`${HEAD}tools:\n${tools(41)}\n`)).toEqual(['44:3 warning MCPG307']);
+  });
+
+  test('odd shapes (the schema reports them) never throw', () => {
+    for (const body of [
+      'tools: 5',
+      'tools: { t: [1] }',
+      'tools: { t: { input: { properties: [a] } } }',
+      'tools: { t: { input: { $ref: "#/schemas/Nope" } } }',
+      'tools: { t: { input: { properties: { a: { $ref: "#/schemas/A" } } } } }\nschemas: { A: { $ref: "#/schemas/A" } }',
+      'resources: { r: { uri: 5 } }',
+      'prompts: { p: { arguments: [1, 2] } }',
+      'lint: { rules: [1] }',
+    ]) {
+      expect(() => lint(`${HEAD}${body}\n`)).not.toThrow();
+    }
+  });
+});
+
+describe('configuration', () => {
+  const m = `${HEAD}resources:\n  r: { uri: "docs://r", description: A resource here, text: x }\n`;
+
+  test('default: warning', () => expect(lint(m)).toEqual(['4:3 warning MCPG306']));
+  test('manifest lint.rules', () => {
+    expect(lint(`${m}lint: { rules: { resource-mime-type: error } }\n`)).toEqual(['4:3 error MCPG306']);
+    expect(lint(`${m}lint: { rules: { resource-mime-type: off } }\n`)).toEqual([]);
+  });
+  test('the command line wins over the manifest', () => {
+    expect(lint(`${m}lint: { rules: { resource-mime-type: off } }\n`, { 'resource-mime-type': 'warn' })).toEqual([
+      '4:3 warning MCPG306',
+    ]);
+  });
+
+  test('parseRuleFlags: last one wins; unknown ids and settings are usage errors', () => {
+    expect(parseRuleFlags(['max-tools=off', 'max-tools=error', 'name-format=warn'])).toEqual({
+      'max-tools': 'error',
+      'name-format': 'warn',
+    });
+    expect(() => parseRuleFlags(['missing-descripton=off'])).toThrow(UsageError);
+    expect(() => parseRuleFlags(['missing-descripton=off'])).toThrow(/did you mean `missing-description`/);
+    expect(() => parseRuleFlags(['max-tools=fatal'])).toThrow(/max-tools=off, max-tools=warn or max-tools=error/);
+    expect(() => parseRuleFlags(['max-tools'])).toThrow(UsageError);
+  });
+});
+
+describe('registry', () => {
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8');
+  const diagnosticsDoc = fs.readFileSync(path.join(root, 'docs/manifest-diagnostics.md'), 'utf8');
+  const schema = JSON.parse(fs.readFileSync(path.join(root, 'schemas/manifest.v1.json'), 'utf8')) as {
+    $defs: { LintRules: { properties: Record<string, { default: string; description: string }> } };
+  };
+
+  test('ids and codes are unique, kebab-case and MCPG3xx from cli/manifest/codes.ts', () => {
+    const ids = lintRules.map((r) => r.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(new Set(lintRules.map((r) => r.code)).size).toBe(ids.length);
+    for (const r of lintRules) {
+      expect(r.id).toMatch(/^[a-z]+(-[a-z]+)*$/);
+      expect(r.code).toMatch(/^MCPG3\d\d$/);
+      expect(Object.values(Codes)).toContain(r.code);
+      expect(ruleById(r.id)).toBe(r);
+    }
+  });
+
+  test('every rule is in the schema (lint.rules) with its default, in README.md and in the diagnostics page', () => {
+    const props = schema.$defs.LintRules.properties;
+    expect(Object.keys(props).sort()).toEqual(lintRules.map((r) => r.id).sort());
+    for (const r of lintRules) {
+      expect(props[r.id]!.default).toBe(r.default);
+      expect(props[r.id]!.description).toContain(r.code);
+      expect(readme).toContain(`| \`${r.id}\` | ${r.code} |`);
+      expect(diagnosticsDoc).toContain(`| ${r.code} | \`${r.id}\` | ${r.default} |`);
+    }
+  });
+
+  test('every rule has a golden failing case', () => {
+    for (const r of lintRules) expect(fs.existsSync(path.join(root, 'test/cases', `invalid-lint-${r.id}`, 'mcpgen.yaml'))).toBe(true);
+  });
+});

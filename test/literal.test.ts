@@ -1,0 +1,67 @@
+/**
+ * printLiteral must print exactly what prettier prints, so generated data can skip prettier.
+ */
+import * as prettier from 'prettier';
+import { describe, expect, it } from 'vitest';
+import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { printLiteral, printString } from '../cli/format/literal.js';
+// @ts-expect-error: a plain .mjs module without types
+import { syntheticManifest } from '../bench/synthetic.mjs';
+import { parse } from 'yaml';
+
+const fmt = (src: string) => prettier.format(src, { ...PRETTIER_OPTIONS, parser: 'typescript' });
+
+function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+const STRINGS = ['', 'a', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'new\nline', 'tab\t', '\u2028', '${x}', '`tick`', '*/', 'x'.repeat(120), 'émoji 🎉', '</script>'];
+const KEYS = ['a', 'type', 'long_property_name_here', 'with-dash', '1st', '$ref', 'has space', 'default', 'x.y', ''];
+
+function randomValue(r: () => number, depth: number): unknown {
+  const k = Math.floor(r() * (depth > 3 ? 5 : 8));
+  switch (k) {
+    case 0: return null;
+    case 1: return r() < 0.5;
+    case 2: return [0, 1, -1, 3.5, 1e21, 9007199254740991, 0.0001, 123456789][Math.floor(r() * 8)];
+    case 3:
+    case 4: return STRINGS[Math.floor(r() * STRINGS.length)];
+    case 5: return Array.from({ length: Math.floor(r() * 12) }, () => randomValue(r, depth + 1));
+    case 6: return Array.from({ length: Math.floor(r() * 40) }, () => Math.floor(r() * 100000) - 500);
+    default: {
+      const o: Record<string, unknown> = {};
+      for (let i = Math.floor(r() * 5); i > 0; i--) o[KEYS[Math.floor(r() * KEYS.length)]!] = randomValue(r, depth + 1);
+      return o;
+    }
+  }
+}
+
+async function expectStable(value: unknown) {
+  for (const key of ['k', 'someKey']) {
+    const nested = printLiteral({ [key]: value, deeper: { aLongerPropertyName: value } }, 0, 'export const a = '.length, ';');
+    const src = `export const a = ${nested};\n`;
+    expect(await fmt(src)).toBe(src);
+  }
+}
+
+describe('printLiteral is prettier-stable', () => {
+  it('strings', async () => {
+    for (const s of STRINGS) await expectStable(s);
+    expect(printString(`it's`)).toBe(`"it's"`);
+    expect(printString('say "hi"')).toBe(`'say "hi"'`);
+  });
+
+  it('random JSON values', async () => {
+    const r = rng(Number(process.env.SEED ?? 7));
+    for (let i = 0; i < Number(process.env.N ?? 400); i++) await expectStable(randomValue(r, 0));
+  });
+
+  it('real schemas (synthetic 60-tool manifest)', async () => {
+    const m = parse(syntheticManifest(60)) as { tools: Record<string, { input: unknown; output?: unknown }> };
+    for (const t of Object.values(m.tools)) {
+      await expectStable(t.input);
+      if (t.output) await expectStable(t.output);
+    }
+  });
+});

@@ -1,0 +1,33 @@
+/**
+ * Every generated file is prettier-clean: formatting it again changes nothing. Data spliced in
+ * without prettier (cli/format/splice.ts) must be exactly what prettier would print.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as prettier from 'prettier';
+import { describe, expect, it } from 'vitest';
+import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const roots = [
+  ...readdirSync(path.join(REPO, 'test/cases')).filter((n) => !n.startsWith('invalid-')).map((n) => `test/cases/${n}/expected`),
+  ...readdirSync(path.join(REPO, 'examples')).map((n) => `examples/${n}`),
+].filter((r) => existsSync(path.join(REPO, r, 'src/generated')));
+
+function generatedFiles(root: string): string[] {
+  const out: string[] = [];
+  for (const dir of ['src/generated', 'test/generated']) {
+    const abs = path.join(REPO, root, dir);
+    if (!existsSync(abs)) continue;
+    for (const f of readdirSync(abs)) if (f.endsWith('.ts') || f.endsWith('.json')) out.push(path.join(root, dir, f));
+  }
+  return out;
+}
+
+describe.each(roots)('%s', (root) => {
+  it.each(generatedFiles(root))('%s is prettier-stable', async (file) => {
+    const text = readFileSync(path.join(REPO, file), 'utf8');
+    const parser = file.endsWith('.json') ? 'json' : 'typescript';
+    expect(await prettier.format(text, { ...PRETTIER_OPTIONS, parser })).toBe(text);
+  });
+});

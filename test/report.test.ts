@@ -1,0 +1,264 @@
+/**
+ * Output formats of `mcpgen validate` (cli/report), checked against what their consumers expect:
+ * SARIF against the official OASIS 2.1.0 JSON Schema (test/fixtures/sarif/README.md says where it
+ * comes from), GitHub workflow commands against the runner's escaping rules, the JSON shape as
+ * documented, and the human format's code frames and colours.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Ajv } from 'ajv';
+import addFormatsImport, { type FormatsPlugin } from 'ajv-formats';
+import { afterAll, describe, expect, test } from 'vitest';
+import { validateCommand, type ValidateOptions } from '../cli/commands/validate.js';
+import type { Diagnostic } from '../cli/diagnostics.js';
+import type { CliIO } from '../cli/io.js';
+import { lintRules } from '../cli/lint/index.js';
+import { runCli } from '../cli/main.js';
+import { Codes } from '../cli/manifest/codes.js';
+import { CODE_DESCRIPTIONS } from '../cli/report/code-descriptions.js';
+import { escapeData, escapeProperty, formatGithub } from '../cli/report/github.js';
+import { codeFrame, formatStylish } from '../cli/report/stylish.js';
+
+const addFormats: FormatsPlugin =
+  (addFormatsImport as unknown as { default?: FormatsPlugin }).default ?? (addFormatsImport as unknown as FormatsPlugin);
+const root = path.resolve(import.meta.dirname, '..');
+const cases = path.join(root, 'test/cases');
+const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-report-'));
+afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+function memoryIO(cwd: string, isTTY = false, env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const io: CliIO = { cwd, stdout: (t) => void (out += t), stderr: (t) => void (err += t), isTTY, env };
+  return { io, out: () => out, err: () => err };
+}
+
+async function validateIn(dir: string, opts: ValidateOptions, isTTY = false, env: Record<string, string> = {}) {
+  const m = memoryIO(dir, isTTY, env);
+  const code = await validateCommand(opts, m.io);
+  return { code, stdout: m.out(), stderr: m.err() };
+}
+
+/** Cases whose reports together hold every kind of diagnostic: lint, schema, semantic, YAML, encoding, I/O. */
+const SAMPLE = [
+  'invalid-lint-missing-description',
+  'invalid-lint-unconstrained-input',
+  'invalid-lint-uri-scheme-format',
+  'invalid-schema-wrong-types',
+  'invalid-resource-uris',
+  'invalid-file-references',
+  'invalid-yaml-syntax',
+  'invalid-yaml-not-utf8',
+  'invalid-unicode-names',
+  'invalid-very-long-line',
+  'invalid-flag-file-is-directory',
+];
+const argsOf = (name: string): ValidateOptions => {
+  const f = path.join(cases, name, 'args.json');
+  return fs.existsSync(f) ? (JSON.parse(fs.readFileSync(f, 'utf8')) as ValidateOptions) : {};
+};
+
+describe('sarif', () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8')) as Record<string, unknown>;
+  // draft-04 → draft-07 engine: only the root `id` keyword is spelled differently.
+  schema.$id = schema.id;
+  delete schema.id;
+  delete schema.$schema;
+  const ajv = new Ajv({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+
+  test('the schema is the official OASIS SARIF 2.1.0 one', () => {
+    expect(schema.$id).toBe('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json');
+    expect(schema.title).toBe('Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema');
+  });
+
+  test('the schema does reject a broken log (the check has teeth)', () => {
+    expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} }, results: [] }] })).toBe(false);
+    expect(validate({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }] })).toBe(false);
+  });
+
+  test.each(SAMPLE)('%s: valid SARIF 2.1.0 with rules and locations', async (name) => {
+    const { code, stdout, stderr } = await validateIn(path.join(cases, name), { ...argsOf(name), format: 'sarif' });
+    expect(stderr).toBe('');
+    expect([0, 1]).toContain(code);
+    const log = JSON.parse(stdout) as {
+      version: string;
+      runs: {
+        tool: { driver: { name: string; rules: { id: string; name?: string; defaultConfiguration: { level: string } }[] } };
+        results: {
+          ruleId: string;
+          ruleIndex: number;
+          level: string;
+          message: { text: string };
+          locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[];
+        }[];
+      }[];
+    };
+    expect(validate(log), ajv.errorsText(validate.errors)).toBe(true);
+    expect(log.version).toBe('2.1.0');
+    const run = log.runs[0]!;
+    expect(run.tool.driver.name).toBe('mcpgen');
+    for (const r of lintRules) expect(run.tool.driver.rules.find((x) => x.id === r.code)?.name).toBe(r.id);
+    expect(run.results.length).toBeGreaterThan(0);
+    for (const res of run.results) {
+      expect(run.tool.driver.rules[res.ruleIndex]!.id).toBe(res.ruleId);
+      expect(['error', 'warning', 'note']).toContain(res.level);
+      const { region, artifactLocation } = res.locations[0]!.physicalLocation;
+      expect(artifactLocation.uri).not.toMatch(/\\/);
+      expect(region.startLine).toBeGreaterThanOrEqual(1);
+      expect(region.startColumn).toBeGreaterThanOrEqual(1);
+      expect(region.endLine).toBeGreaterThanOrEqual(region.startLine!);
+    }
+  });
+
+  test('opt-in rules are disabled by default in the rule metadata; warnings stay warnings', async () => {
+    const { stdout } = await validateIn(path.join(cases, 'invalid-lint-resource-mime-type'), { format: 'sarif' });
+    const run = (JSON.parse(stdout) as { runs: { tool: { driver: { rules: Record<string, unknown>[] } }; results: { level: string }[] }[] }).runs[0]!;
+    expect(run.tool.driver.rules.find((r) => r.id === Codes.LINT_UNCONSTRAINED_INPUT)!.defaultConfiguration).toEqual({
+      level: 'warning',
+      enabled: false,
+    });
+    expect(run.results.map((r) => r.level)).toEqual(['warning', 'warning']);
+  });
+});
+
+describe('github', () => {
+  test('escapes data (%, CR, LF) and properties (also : and ,) as the runner does', () => {
+    expect(escapeData('100% done\r\nnext: a, b')).toBe('100%25 done%0D%0Anext: a, b');
+    expect(escapeProperty('C:\\x,y%\n')).toBe('C%3A\\x%2Cy%25%0A');
+  });
+
+  test('one workflow command per diagnostic, every position property, severity → command', () => {
+    const d = (over: Partial<Diagnostic>): Diagnostic => ({
+      code: 'MCPG110',
+      severity: 'error',
+      message: 'bad: 50%, really\nsecond line',
+      file: 'dir,x/my:file.yaml',
+      line: 3,
+      column: 5,
+      endLine: 3,
+      endColumn: 9,
+      hint: 'fix it',
+      ...over,
+    });
+    const out = formatGithub([d({}), d({ severity: 'warning', code: 'MCPG301' }), d({ severity: 'info', endLine: undefined, endColumn: undefined })]);
+    expect(out.split('\n')).toEqual([
+      '::error file=dir%2Cx/my%3Afile.yaml,line=3,col=5,endLine=3,endColumn=9,title=MCPG110::bad: 50%25, really%0Asecond line%0Ahint: fix it',
+      '::warning file=dir%2Cx/my%3Afile.yaml,line=3,col=5,endLine=3,endColumn=9,title=MCPG301::bad: 50%25, really%0Asecond line%0Ahint: fix it',
+      '::notice file=dir%2Cx/my%3Afile.yaml,line=3,col=5,endLine=3,endColumn=5,title=MCPG110::bad: 50%25, really%0Asecond line%0Ahint: fix it',
+      '',
+    ]);
+  });
+
+  test('round trip: unescaping the properties gives the diagnostic back', async () => {
+    const { stdout, code } = await validateIn(path.join(cases, 'invalid-schema-wrong-types'), { format: 'github' });
+    expect(code).toBe(1);
+    const unescape = (s: string) =>
+      s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
+    const lines = stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(3);
+    for (const line of lines) {
+      const m = /^::(error|warning|notice) ([^:]*)::(.*)$/.exec(line);
+      expect(m, line).not.toBeNull();
+      const props = Object.fromEntries(m![2]!.split(',').map((p) => p.split('=').map(unescape) as [string, string]));
+      expect(Object.keys(props)).toEqual(['file', 'line', 'col', 'endLine', 'endColumn', 'title']);
+      expect(props.file).toBe('mcpgen.yaml');
+      expect(props.title).toMatch(/^MCPG\d{3}$/);
+      expect(Number(props.line)).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe('json', () => {
+  test('an array of objects with exactly the documented keys', async () => {
+    const { stdout, stderr, code } = await validateIn(path.join(cases, 'invalid-lint-missing-description'), { format: 'json' });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const diags = JSON.parse(stdout) as Record<string, unknown>[];
+    expect(diags.length).toBe(10);
+    for (const d of diags) {
+      expect(Object.keys(d)).toEqual(['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'rule', 'message', 'path', 'entry', 'hint']);
+    }
+    expect(diags[0]).toMatchObject({ code: 'MCPG301', rule: 'missing-description', path: '/tools/get_forecast', entry: 'get_forecast' });
+  });
+
+  test('file-level problems get a full range; a clean manifest is []', async () => {
+    const bin = await validateIn(path.join(cases, 'invalid-yaml-binary'), { format: 'json' });
+    expect(JSON.parse(bin.stdout)).toEqual([
+      expect.objectContaining({ code: 'MCPG100', endLine: expect.any(Number), endColumn: expect.any(Number), rule: null, path: null, entry: null }),
+    ]);
+    const clean = await validateIn(path.join(root, 'test/fixtures/valid/minimal'), { format: 'json' });
+    expect(clean).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
+  });
+});
+
+describe('stylish', () => {
+  const d: Diagnostic = { code: 'MCPG110', severity: 'error', message: 'm', file: 'f.yaml', line: 2, column: 3, endLine: 2, endColumn: 6, hint: 'h' };
+
+  test('code frame: the line, carets under the range; multi-line ranges show up to 3 lines', () => {
+    expect(codeFrame('a: 1\n\tbad: 2\n', d)).toEqual([' 2 |  bad: 2', '   |   ^^^']);
+    expect(codeFrame('x\ny: [\n  1,\n  2,\n  3 ]\n', { ...d, line: 2, column: 4, endLine: 5, endColumn: 6 })).toEqual([
+      ' 2 | y: [',
+      '   |    ^',
+      ' 3 |   1,',
+      '   |   ^^',
+      ' 4 |   2,',
+      '   |   ^^',
+      '   | …',
+    ]);
+    expect(codeFrame('', { ...d, line: 1, column: 1 })).toEqual([]);
+    expect(codeFrame('a\n', { ...d, line: 9 })).toEqual([]);
+  });
+
+  test('colours only on a TTY, and not with NO_COLOR', async () => {
+    const dir = path.join(cases, 'invalid-lint-resource-mime-type');
+    expect((await validateIn(dir, {}, false)).stderr).not.toMatch(/\x1b\[/);
+    expect((await validateIn(dir, {}, true)).stderr).toMatch(/\x1b\[33mwarning\x1b\[0m/);
+    expect((await validateIn(dir, {}, true, { NO_COLOR: '1' })).stderr).not.toMatch(/\x1b\[/);
+    expect(formatStylish([d], { sources: new Map([['f.yaml', 'a\nbcdefg\n']]), color: false })).toBe(
+      'f.yaml:2:3: error MCPG110 m\n 2 | bcdefg\n   |   ^^^\n  hint: h\n',
+    );
+  });
+});
+
+describe('command line', () => {
+  const dir = path.join(cases, 'invalid-lint-resource-mime-type');
+  const cli = async (...args: string[]) => {
+    const m = memoryIO(dir);
+    const code = await runCli(['validate', ...args], m.io);
+    return { code, stdout: m.out(), stderr: m.err() };
+  };
+
+  test('--rule (repeatable), --max-warnings, --format', async () => {
+    expect((await cli()).code).toBe(0);
+    expect((await cli('--rule', 'resource-mime-type=error')).code).toBe(1);
+    expect((await cli('--rule', 'resource-mime-type=error', '--rule', 'resource-mime-type=off')).stderr).toBe('✔ mcpgen.yaml is valid\n');
+    expect((await cli('--max-warnings', '2')).code).toBe(0);
+    expect(await cli('--max-warnings', '1')).toMatchObject({ code: 1, stderr: expect.stringContaining('more than --max-warnings 1') });
+    const json = await cli('--format', 'json');
+    expect(JSON.parse(json.stdout)).toHaveLength(2);
+  });
+
+  test('usage errors exit 2 with a message and no output', async () => {
+    for (const args of [
+      ['--format', 'xml'],
+      ['--rule', 'no-such-rule=off'],
+      ['--rule', 'max-tools=loud'],
+      ['--max-warnings', '-1'],
+      ['--max-warnings', 'many'],
+    ]) {
+      const r = await cli(...args);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/^error: /);
+    }
+  });
+});
+
+test('every diagnostic code has a description for SARIF rules', () => {
+  const lintCodes = new Set(lintRules.map((r) => r.code));
+  const missing = Object.values(Codes).filter((c) => !lintCodes.has(c) && !CODE_DESCRIPTIONS[c]);
+  expect(missing, 'add a line for each to cli/report/code-descriptions.ts (as in docs/manifest-diagnostics.md)').toEqual([]);
+});
