@@ -8,14 +8,20 @@ export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 export function timeProcess(cmd, args, { cwd, timeoutMs = 600_000, allowFail = false, env } = {}) {
   return new Promise((resolve, reject) => {
     const t0 = process.hrtime.bigint();
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    // Its own process group, so a timeout also ends what it started (npm's tsc shim runs the
+    // native compiler as a child, which a kill of the shim alone would leave running).
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      child.kill('SIGKILL');
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
     }, timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
