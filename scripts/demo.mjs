@@ -2,7 +2,7 @@
 // `npm run demo`: generate examples/weather into a fresh folder, type-check it, run its tests,
 // start it over stdio and show, through a real MCP client, what it serves.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/client';
@@ -25,13 +25,19 @@ function sh(cmd, args, cwd) {
   }
 }
 
-step(`a fresh folder with the weather manifest and its handlers: ${path.relative(repo, dir)}`);
+step(`a fresh folder with the weather manifest and its handlers (no generated code): ${path.relative(repo, dir)}`);
 rmSync(dir, { recursive: true, force: true });
 mkdirSync(dir, { recursive: true });
-// Only what a user owns: the manifest, the files it references, and the hand-written handlers.
-for (const part of ['mcpgen.yaml', 'docs', 'logo.png', 'src/handlers', 'test/handlers']) {
-  if (existsSync(path.join(example, part))) cpSync(path.join(example, part), path.join(dir, part), { recursive: true });
-}
+// Only what a user owns: the manifest, the files it references, the hand-written handlers and their
+// helper modules — everything but the generated folders (and build output).
+const generated = new Set(['src/generated', 'test/generated', 'dist', 'node_modules']);
+cpSync(example, dir, {
+  recursive: true,
+  filter: (src) => {
+    const parts = path.relative(example, src).split(path.sep);
+    return !generated.has(parts[0]) && !generated.has(parts.slice(0, 2).join('/'));
+  },
+});
 
 step('mcpgen validate && mcpgen generate');
 sh(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'validate'], dir);
