@@ -10,6 +10,8 @@ import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { FORMAT_SALT, formatFile } from './format/format.js';
 import { FormatCache } from './format/cache.js';
 import { spliceData, withJson } from './format/splice.js';
+import { unmask } from './format/mask.js';
+import { fillSections, withSections } from './format/sections.js';
 import { loadManifest } from './load/load.js';
 import type { IR } from './normalize/ir.js';
 import { normalize } from './normalize/normalize.js';
@@ -63,15 +65,40 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   // A user-owned file that exists is never rewritten, so its new text need not be formatted.
   const cache = opts.formatCache === false ? undefined : new FormatCache(opts.outDir, FORMAT_SALT, opts.formatCache !== 'read');
   const keep = (f: OutputFile) => f.owner === 'user' && existsSync(path.join(opts.outDir, f.path));
-  const format = async (f: OutputFile): Promise<OutputFile> => {
-    if (!f.data) return { ...f, content: await formatFile(f.path, f.content, cache) };
-    // Data files: format the skeleton, splice the data in; else the whole file the slow way.
-    const { data, ...rest } = f;
-    const spliced = spliceData(await formatFile(f.path, f.content, cache), data);
-    return { ...rest, content: spliced ?? (await formatFile(f.path, withJson(f.content, data), cache)) };
+  // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
+  const shapes = new Map<string, Promise<string>>();
+  const formatShape = (file: string, content: string) => {
+    const key = `${path.extname(file)}\0${content}`;
+    let formatted = shapes.get(key);
+    if (!formatted) shapes.set(key, (formatted = formatFile(`shape${path.extname(file)}`, content, cache)));
+    return formatted;
   };
-  const files = await Promise.all(rendered.map(async (f) => (keep(f) ? f : format(f))));
+  const format = async ({ data, shape, formatted, sections, ...f }: OutputFile): Promise<OutputFile> => {
+    if (formatted) return f;
+    if (sections) {
+      // Skeleton (with its own data) first, then the sections; else the whole file the slow way.
+      const skeleton = data ? spliceData(await formatFile(f.path, f.content, cache), data) : await formatFile(f.path, f.content, cache);
+      const filled = skeleton === null ? null : await fillSections(skeleton, sections, (c) => formatFile(f.path, c, cache), (c) => formatShape(f.path, c));
+      if (filled !== null) return { ...f, content: filled };
+      return { ...f, content: await formatFile(f.path, withJson(withSections(f.content, sections), data ?? []), cache) };
+    }
+    if (shape) {
+      const text = unmask(await formatShape(f.path, shape.content), shape.tokens);
+      const spliced = data ? spliceData(text, data) : text;
+      if (spliced !== null) return { ...f, content: spliced };
+    }
+    if (!data) return { ...f, content: await formatFile(f.path, f.content, cache) };
+    // Data files: format the skeleton, splice the data in; else the whole file the slow way.
+    const spliced = spliceData(await formatFile(f.path, f.content, cache), data);
+    return { ...f, content: spliced ?? (await formatFile(f.path, withJson(f.content, data), cache)) };
+  };
+  const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
   return { files, diagnostics, ir: norm.ir, stamp: stampOf(opts, norm.ir, files) };
+}
+
+/** A user file that exists is kept as rendered: only its path and owner matter to the plan. */
+function strip({ data: _d, shape: _s, formatted: _f, sections: _x, ...f }: OutputFile): OutputFile {
+  return f;
 }
 
 /** What this run read and wrote, so an unchanged project is detected cheaply next time (plan/stamp.ts). */

@@ -4,7 +4,7 @@
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../cli/format/format.js';
-import { printLiteral, printString } from '../cli/format/literal.js';
+import { printJson, printLiteral, printString } from '../cli/format/literal.js';
 // @ts-expect-error: a plain .mjs module without types
 import { syntheticManifest } from '../bench/synthetic.mjs';
 import { parse } from 'yaml';
@@ -62,6 +62,18 @@ describe('printLiteral is prettier-stable', () => {
     for (const t of Object.values(m.tools)) {
       await expectStable(t.input);
       if (t.output) await expectStable(t.output);
+    }
+  });
+});
+
+describe('printJson is what prettier prints for JSON', () => {
+  it('random JSON documents', async () => {
+    const r = rng(Number(process.env.SEED ?? 11));
+    for (let i = 0; i < Number(process.env.N ?? 300); i++) {
+      const doc = { '//': 'header', value: randomValue(r, 0), list: [randomValue(r, 1), randomValue(r, 2)] };
+      const text = printJson(doc);
+      expect(await prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'json' })).toBe(text);
+      expect(JSON.parse(text)).toEqual(doc);
     }
   });
 });

@@ -16,10 +16,12 @@ const roots = [
 
 function generatedFiles(root: string): string[] {
   const out: string[] = [];
-  for (const dir of ['src/generated', 'test/generated']) {
+  // Generated code, and the stubs of the golden cases (formatted by shape, cli/format/mask.ts).
+  const dirs = root.startsWith('test/cases') ? ['src/generated', 'test/generated', 'src/handlers', 'test/handlers'] : ['src/generated', 'test/generated'];
+  for (const dir of dirs) {
     const abs = path.join(REPO, root, dir);
     if (!existsSync(abs)) continue;
-    for (const f of readdirSync(abs)) if (f.endsWith('.ts') || f.endsWith('.json')) out.push(path.join(root, dir, f));
+    for (const f of readdirSync(abs, { recursive: true, encoding: 'utf8' })) if (f.endsWith('.ts') || f.endsWith('.json')) out.push(path.join(root, dir, f));
   }
   return out;
 }

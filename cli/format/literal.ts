@@ -30,7 +30,8 @@ export function printString(s: string): string {
   return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
-function printKey(key: string): string {
+function printKey(key: string, json: boolean): string {
+  if (json) return JSON.stringify(key);
   return isIdentifier(key) ? key : printString(key);
 }
 
@@ -42,15 +43,15 @@ function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');
 }
 
-function flat(v: unknown): string | null {
+function flat(v: unknown, json: boolean): string | null {
   if (v === null || typeof v === 'boolean') return JSON.stringify(v);
   if (typeof v === 'number') return printNumber(v);
-  if (typeof v === 'string') return printString(v);
+  if (typeof v === 'string') return json ? JSON.stringify(v) : printString(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
     const parts: string[] = [];
     for (const e of v) {
-      const p = flat(e);
+      const p = flat(e, json);
       if (p === null) return null;
       parts.push(p);
     }
@@ -65,43 +66,57 @@ function flat(v: unknown): string | null {
  * spaces; `suffix` is what follows it on its last line (`,` or `;`), which counts for the width.
  */
 export function printLiteral(value: unknown, indent: number, column: number, suffix: string): string {
+  return print(value, indent, column, suffix, false);
+}
+
+/**
+ * A JSON document as prettier's json parser prints it: the same layout, but keys and strings keep
+ * JSON's double quotes, long strings never move below their key, and there are no trailing commas.
+ */
+export function printJson(value: unknown): string {
+  return `${print(value, 0, 0, '', true)}\n`;
+}
+
+function print(value: unknown, indent: number, column: number, suffix: string, json: boolean): string {
   const pad = ' '.repeat(indent + 2);
   const close = ' '.repeat(indent);
+  const joinLines = (lines: string[]) => (json ? lines.map((l, i) => (i < lines.length - 1 ? `${l},` : l)) : lines.map((l) => `${l},`)).join('\n');
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return '{}';
-    const lines = keys.map((k) => {
-      const key = printKey(k);
+    const lines = keys.map((k, i) => {
+      const key = printKey(k, json);
       const v = value[k];
+      const last = json && i === keys.length - 1 ? '' : ',';
       // A string that overflows moves below a key that is not short (prettier's
       // "break-after-operator" layout; keys narrower than tabWidth + 3 never break).
-      if (typeof v === 'string' && key.length >= 5) {
+      if (!json && typeof v === 'string' && key.length >= 5) {
         const str = printString(v);
-        if (indent + 2 + key.length + 2 + str.length + 1 > WIDTH) return `${pad}${key}:\n${pad}  ${str},`;
+        if (indent + 2 + key.length + 2 + str.length + 1 > WIDTH) return `${pad}${key}:\n${pad}  ${str}`;
       }
       const head = `${key}: `;
-      return `${pad}${head}${printLiteral(v, indent + 2, indent + 2 + head.length, ',')},`;
+      return `${pad}${head}${print(v, indent + 2, indent + 2 + head.length, last, json)}`;
     });
-    return `{\n${lines.join('\n')}\n${close}}`;
+    return `{\n${joinLines(lines)}\n${close}}`;
   }
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    const one = flat(value);
+    const one = flat(value, json);
     if (one !== null && column + one.length + suffix.length <= WIDTH) return one;
-    if (value.every((e) => typeof e === 'number')) return fillNumbers(value as number[], indent);
-    const lines = value.map((e) => `${pad}${printLiteral(e, indent + 2, indent + 2, ',')},`);
-    return `[\n${lines.join('\n')}\n${close}]`;
+    if (value.every((e) => typeof e === 'number')) return fillNumbers(value as number[], indent, json);
+    const lines = value.map((e, i) => `${pad}${print(e, indent + 2, indent + 2, json && i === value.length - 1 ? '' : ',', json)}`);
+    return `[\n${joinLines(lines)}\n${close}]`;
   }
-  return flat(value) ?? 'null';
+  return flat(value, json) ?? 'null';
 }
 
 /** prettier's "fill" for number arrays: as many per line as fit, after a line break. */
-function fillNumbers(values: number[], indent: number): string {
+function fillNumbers(values: number[], indent: number, json: boolean): string {
   const pad = ' '.repeat(indent + 2);
   const lines: string[] = [];
   let line = '';
   for (const [i, n] of values.entries()) {
-    const item = `${printNumber(n)},`;
+    const item = `${printNumber(n)}${json && i === values.length - 1 ? '' : ','}`;
     if (line && pad.length + line.length + 1 + item.length > WIDTH) {
       lines.push(line);
       line = item;

@@ -4,9 +4,12 @@
  * placeholder is replaced by the value printed with printLiteral, which prints exactly what
  * prettier would. A 1000-tool schemas.ts is then formatted in the time of its skeleton.
  *
- * Only the shape printLiteral models is spliced: a placeholder alone as an object property value,
- * `<indent><key>: <placeholder>,`, holding an object or array. Anything else makes the whole file
- * go through prettier as before (correct first, fast where proven).
+ * Only the shapes printLiteral models are spliced, holding an object or array: a placeholder alone
+ * as an object property value, `<indent><key>: <placeholder>,`, or as the initializer of a
+ * declaration, `<indent>const <name>: <Type> = <placeholder>;` or `… = <placeholder> as <Type>;`
+ * (objects and arrays hug the `=`).
+ * Anything else makes the whole file go through prettier as before (correct first, fast where
+ * proven).
  */
 import { jsonLiteral } from '../render/escape.js';
 import { printLiteral } from './literal.js';
@@ -18,9 +21,12 @@ export function placeholder(values: unknown[], value: unknown): string {
   return `__mcpgenData${values.length - 1}__`;
 }
 
-/** The skeleton with every placeholder replaced by plain JSON: for the prettier fallback. */
+/**
+ * The skeleton with every placeholder replaced by expanded JSON, for the prettier fallback:
+ * prettier keeps objects expanded, so this prints what splicing prints.
+ */
 export function withJson(skeleton: string, values: readonly unknown[]): string {
-  return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonLiteral(values[Number(i)]));
+  return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonLiteral(values[Number(i)], 2));
 }
 
 /** Splices values into a prettier-formatted skeleton, or null when a placeholder is not in a supported spot. */
@@ -30,13 +36,15 @@ export function spliceData(formatted: string, values: readonly unknown[]): strin
   for (let n = 0; n < lines.length; n++) {
     const line = lines[n]!;
     if (!line.includes('__mcpgenData')) continue;
-    const m = /^( *)([A-Za-z_$][A-Za-z0-9_$]*|'(?:[^'\\]|\\.)*'): __mcpgenData(\d+)__,$/.exec(line);
+    const m =
+      /^( *)((?:[A-Za-z_$][A-Za-z0-9_$]*|'(?:[^'\\]|\\.)*'): )__mcpgenData(\d+)__(,)$/.exec(line) ??
+      /^( *)((?:export )?(?:const|let) [A-Za-z_$][A-Za-z0-9_$]*(?:: [^=]+)? = )__mcpgenData(\d+)__((?: as [A-Za-z_$][A-Za-z0-9_$]*)?;)$/.exec(line);
     if (!m) return null;
     const value = values[Number(m[3])];
     if (typeof value !== 'object' || value === null) return null;
     const indent = m[1]!.length;
-    const head = `${m[2]}: `;
-    lines[n] = `${m[1]}${head}${printLiteral(value, indent, indent + head.length, ',')},`;
+    const head = m[2]!;
+    lines[n] = `${m[1]}${head}${printLiteral(value, indent, indent + head.length, m[4]!)}${m[4]}`;
     seen++;
   }
   return seen === values.length ? lines.join('\n') : null;

@@ -165,18 +165,12 @@ export function contractTestView(ir: IR) {
 
   return {
     clientName: stringLiteral(`${s.name}-contract-test`),
-    expected: jsonLiteral({
-      serverInfo,
-      instructions: s.instructions,
-      tools,
-      resources,
-      resourceTemplates,
-      prompts,
-    }),
-    staticResources: jsonLiteral(staticResources),
-    declarativePrompts: jsonLiteral(declarativePrompts),
-    completions: jsonLiteral(completions),
-    reachable: jsonLiteral(reachable),
+    // Data, printed after formatting (cli/format/splice.ts): no prettier pass over megabytes of it.
+    expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts },
+    staticResources,
+    declarativePrompts,
+    completions,
+    reachable,
     invalidInputTool: strict ? stringLiteral(strict.name) : 'undefined',
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,

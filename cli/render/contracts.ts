@@ -3,6 +3,7 @@
  * its signature is generated from). The next `generate` compares it with the new one and names the
  * handlers whose contract changed, so the user knows which TypeScript errors to expect, and where.
  */
+import { printJson } from '../format/literal.js';
 import { createHash } from 'node:crypto';
 import type { IR } from '../normalize/ir.js';
 import { promptArgsSchema } from './views.js';
@@ -56,7 +57,7 @@ export function contractsOf(ir: IR): Contracts {
 export function renderContracts(ir: IR, header: string): string {
   // JSON has no comments: the provenance header goes in a "//" key, where the ownership check finds it.
   const headerText = header.split('\n')[0]!.replace(/^\/\/ /, '');
-  return JSON.stringify({ '//': headerText, contracts: contractsOf(ir) }, null, 2) + '\n';
+  return printJson({ '//': headerText, contracts: contractsOf(ir) });
 }
 
 export interface ContractChange {

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 import Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { placeholder } from '../format/splice.js';
+import { maskView } from '../format/mask.js';
+import { sectionPlaceholder, type Section, type SectionKind } from '../format/sections.js';
 
 export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
 
@@ -22,10 +24,22 @@ function createInstance(): typeof Handlebars {
   hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
   hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
   // A data value printed after formatting (cli/format/splice.ts); the renderer supplies __data.
-  hb.registerHelper('data', (v: unknown, options: { data: { root: { __data?: unknown[] } } }) => {
-    const values = options.data.root.__data;
+  hb.registerHelper('data', (v: unknown, options: { data: { root: { __data?: unknown[] }; mcpgenData?: unknown[] } }) => {
+    // Inside a section its data is its own, numbered from 0, so sections of one shape look alike.
+    const values = options.data.mcpgenData ?? options.data.root.__data;
     if (!values) throw new Error('internal: {{data}} used in a template rendered without a data registry');
     return placeholder(values, v);
+  });
+  // A per-entity section of a large file, formatted apart and by shape (cli/format/sections.ts).
+  hb.registerHelper('shaped', function (this: Record<string, unknown>, kind: SectionKind, options: Handlebars.HelperOptions) {
+    const sections = (options.data.root as { __sections?: Section[] }).__sections;
+    if (!sections) return options.fn(this);
+    const data: unknown[] = [];
+    const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
+    const masked = maskView(this);
+    const shape = masked && { content: options.fn(masked.view, { data: { ...options.data, mcpgenData: [] } }), tokens: masked.tokens };
+    sections.push({ kind, real, data, shape });
+    return sectionPlaceholder(sections.length - 1, kind, real);
   });
   hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
     docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),

@@ -18,19 +18,34 @@ import {
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
 import { renderContracts } from './contracts.js';
+import { maskView } from '../format/mask.js';
+import type { Section } from '../format/sections.js';
 
 export async function renderProject(ir: IR): Promise<OutputFile[]> {
   const header = headerLines(ir);
   const gen = (path: string, template: string, view: object): OutputFile => {
     const data: unknown[] = [];
-    const content = renderTemplate(template, { header, ...view, __data: data });
-    return data.length ? { path, owner: 'generated', content, data } : { path, owner: 'generated', content };
+    const sections: Section[] = [];
+    const content = renderTemplate(template, { header, ...view, __data: data, __sections: sections });
+    const file: OutputFile = { path, owner: 'generated', content };
+    if (data.length) file.data = data;
+    if (sections.length) file.sections = sections;
+    return file;
   };
   const user = (path: string, template: string, view: object): OutputFile => ({
     path,
     owner: 'user',
     content: renderTemplate(template, view),
   });
+  // A stub: rendered with its data apart, and once more with its names masked (cli/format/mask.ts).
+  const stub = (path: string, template: string, view: Record<string, unknown>): OutputFile => {
+    const data: unknown[] = [];
+    const content = renderTemplate(template, { ...view, __data: data });
+    const file: OutputFile = data.length ? { path, owner: 'user', content, data } : { path, owner: 'user', content };
+    const masked = maskView(view);
+    if (masked) file.shape = { content: renderTemplate(template, { ...masked.view, __data: [] }), tokens: masked.tokens };
+    return file;
+  };
 
   const files: OutputFile[] = [
     { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${await renderTypes(ir)}` },
@@ -41,7 +56,7 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
     gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)),
     gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name }),
     gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
-    { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) },
+    { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true },
     gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
     user('src/main.ts', 'src/main.ts', projectView(ir)),
     user('package.json', 'project/package.json', projectView(ir)),
@@ -50,15 +65,15 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
   ];
 
   for (const t of ir.tools) {
-    files.push(user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', toolStub(t)));
-    files.push(user(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', toolTestStub(t)));
+    files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', toolStub(t)));
+    files.push(stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', toolTestStub(t)));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) files.push(user(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', resourceStub(r)));
+    if (r.handlerPath) files.push(stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', resourceStub(r)));
   }
-  for (const t of ir.templates) files.push(user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', templateStub(t)));
+  for (const t of ir.templates) files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', templateStub(t)));
   for (const p of ir.prompts) {
-    if (p.handlerPath) files.push(user(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', promptStub(p)));
+    if (p.handlerPath) files.push(stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', promptStub(p)));
   }
   return files;
 }

@@ -4,7 +4,7 @@
  */
 import type { PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { sampleOf } from './samples.js';
-import { docComment, jsonLiteral, propertyKey, stringLiteral } from './escape.js';
+import { docComment, propertyKey, stringLiteral } from './escape.js';
 
 const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
 
@@ -35,7 +35,6 @@ export function toolStub(t: ToolIR) {
     docBlock: describe('Tool', t.name, t.title, t.description, extra),
     key: stringLiteral(t.name),
     file: stringLiteral(file(t.handlerPath)),
-    typeImports: [t.inputType, t.outputType].filter(Boolean),
   };
 }
 
@@ -86,9 +85,8 @@ export function promptStub(p: PromptIR) {
 
 export function toolTestStub(t: ToolIR) {
   return {
-    name: stringLiteral(t.name),
     title: stringLiteral(`${t.name} handler`),
     handlerModule: stringLiteral(`../../../src/handlers/${t.handlerPath}.js`),
-    sample: jsonLiteral(t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {}),
+    sample: t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {},
   };
 }

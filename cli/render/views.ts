@@ -4,7 +4,7 @@
  */
 import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
-import { jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -58,7 +58,7 @@ export function schemasView(ir: IR) {
   }
   const validators = entries.filter((e) => e.validator);
   return {
-    jsonSchemas: entries.map((e) => ({ key: e.key, comment: e.comment, schema: e.schema })),
+    jsonSchemas: entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema })),
     validators: validators.map((e) => ({ key: e.key, type: e.type })),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
@@ -76,15 +76,14 @@ export function contentView(ir: IR) {
       return {
         key: r.ident,
         comment: lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri),
-        contents: jsonLiteral(contents),
+        contents,
       };
     });
   const prompts = ir.prompts
     .filter((p) => p.messages !== null)
     .map((p) => ({
       key: p.ident,
-      messages: jsonLiteral(
-        p.messages!.map((m) => {
+      messages: p.messages!.map((m) => {
           const c = m.content;
           if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text } };
           if (c.type !== 'resource') return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType } };
@@ -94,7 +93,6 @@ export function contentView(ir: IR) {
           else resource.blob = c.blob ?? '';
           return { role: m.role, content: { type: 'resource', resource } };
         }),
-      ),
     }));
   return { resources, prompts };
 }
@@ -104,7 +102,8 @@ export function handlersView(ir: IR) {
   const use = (t: string | null) => (t ? (types.add(t), t) : null);
   const tools = ir.tools.map((t) => ({
     key: propertyKey(t.name),
-    type: `ToolHandler<${use(t.inputType) ?? 'NoInput'}, ${use(t.outputType) ?? 'ToolContent'}>`,
+    input: use(t.inputType) ?? 'NoInput',
+    output: use(t.outputType) ?? 'ToolContent',
   }));
   const resources = ir.resources.filter((r) => r.handlerPath).map((r) => ({ key: propertyKey(r.name) }));
   const templates = ir.templates.map((t) => ({

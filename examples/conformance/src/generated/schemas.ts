@@ -21,7 +21,6 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `json_schema_2020_12_tool`. */
-
   jsonSchema202012ToolInput: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
@@ -86,7 +85,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Input of tool `test_custom_header`. */
-
   testCustomHeaderInput: {
     type: 'object',
     properties: {
@@ -98,7 +96,6 @@ export const jsonSchemas = {
     },
   },
   /** Input of tool `test_elicitation`. */
-
   testElicitationInput: {
     type: 'object',
     properties: {
@@ -110,7 +107,6 @@ export const jsonSchemas = {
     required: ['message'],
   },
   /** Input of tool `test_sampling`. */
-
   testSamplingInput: {
     type: 'object',
     properties: {
@@ -122,7 +118,6 @@ export const jsonSchemas = {
     required: ['prompt'],
   },
   /** Variables of resource template `template_data`. */
-
   templateDataParams: {
     type: 'object',
     properties: {
@@ -135,7 +130,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Arguments of prompt `test_prompt_with_arguments`. */
-
   testPromptWithArgumentsArgs: {
     type: 'object',
     properties: {
@@ -151,7 +145,6 @@ export const jsonSchemas = {
     required: ['arg1', 'arg2'],
   },
   /** Arguments of prompt `test_prompt_with_embedded_resource`. */
-
   testPromptWithEmbeddedResourceArgs: {
     type: 'object',
     properties: {

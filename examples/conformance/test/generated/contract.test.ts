@@ -21,14 +21,15 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
+};
+const expected: Expected = {
   serverInfo: {
     name: 'mcpgen-conformance',
     version: '1.0.0',
@@ -54,27 +55,70 @@ const expected: {
           address: {
             $anchor: 'addressDef',
             type: 'object',
-            properties: { street: { type: 'string' }, city: { type: 'string' } },
+            properties: {
+              street: {
+                type: 'string',
+              },
+              city: {
+                type: 'string',
+              },
+            },
           },
         },
         properties: {
-          name: { type: 'string' },
-          address: { $ref: '#/$defs/address' },
-          contactMethod: { type: 'string', enum: ['phone', 'email'] },
-          phone: { type: 'string' },
-          email: { type: 'string' },
+          name: {
+            type: 'string',
+          },
+          address: {
+            $ref: '#/$defs/address',
+          },
+          contactMethod: {
+            type: 'string',
+            enum: ['phone', 'email'],
+          },
+          phone: {
+            type: 'string',
+          },
+          email: {
+            type: 'string',
+          },
         },
-        allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-        if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
-        then: { required: ['phone'] },
-        else: { required: ['email'] },
+        allOf: [
+          {
+            anyOf: [
+              {
+                required: ['phone'],
+              },
+              {
+                required: ['email'],
+              },
+            ],
+          },
+        ],
+        if: {
+          properties: {
+            contactMethod: {
+              const: 'phone',
+            },
+          },
+          required: ['contactMethod'],
+        },
+        then: {
+          required: ['phone'],
+        },
+        else: {
+          required: ['email'],
+        },
         additionalProperties: false,
       },
     },
     {
       name: 'test_audio_content',
       description: 'Tests audio content response',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_custom_header',
@@ -82,7 +126,11 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          region: { type: 'string', description: 'Region to use', 'x-mcp-header': 'Region' },
+          region: {
+            type: 'string',
+            description: 'Region to use',
+            'x-mcp-header': 'Region',
+          },
         },
       },
     },
@@ -91,143 +139,228 @@ const expected: {
       description: 'Tests server-initiated elicitation (user input request)',
       inputSchema: {
         type: 'object',
-        properties: { message: { type: 'string', description: 'The message to show the user' } },
+        properties: {
+          message: {
+            type: 'string',
+            description: 'The message to show the user',
+          },
+        },
         required: ['message'],
       },
     },
     {
       name: 'test_elicitation_sep1034_defaults',
       description: 'Tests elicitation with default values for all primitive types (SEP-1034)',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_elicitation_sep1330_enums',
       description: 'Tests elicitation with enum schema improvements (SEP-1330)',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_embedded_resource',
       description: 'Tests embedded resource content response',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_error_handling',
       description: 'Tests error response handling',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_image_content',
       description: 'Tests image content response',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_capabilities',
       description: 'Asks only for what the client declared it can do',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_elicitation',
       description: "Asks for the user's name with input_required elicitation",
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_list_roots',
       description: "Asks for the client's roots with input_required",
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_multi_round',
       description: 'Asks twice, over two rounds, with requestState',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_multiple_inputs',
       description: 'Asks for elicitation, sampling and roots in one round',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_request_state',
       description: 'Confirms with input_required and signed requestState',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_sampling',
       description: "Asks the client's model a question with input_required sampling",
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_input_required_result_tampered_state',
       description: 'Rejects a tampered requestState',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_logging_tool',
       description: 'Emits a log message at info level',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_missing_capability',
       description: "Needs the client's sampling capability",
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_multiple_content_types',
       description: 'Tests response with multiple content types (text, image, resource)',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_reconnection',
       description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_sampling',
       description: 'Tests server-initiated sampling (LLM completion request)',
       inputSchema: {
         type: 'object',
-        properties: { prompt: { type: 'string', description: 'The prompt to send to the LLM' } },
+        properties: {
+          prompt: {
+            type: 'string',
+            description: 'The prompt to send to the LLM',
+          },
+        },
         required: ['prompt'],
       },
     },
     {
       name: 'test_simple_text',
       description: 'Tests simple text content response',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_slow_operation',
       description: 'Waits up to ten seconds, stopping as soon as the request is cancelled',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_streaming_elicitation',
       description: 'Elicits through input_required, never through a request on the response stream',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_tool_with_logging',
       description: 'Tests tool that emits log messages during execution',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_tool_with_progress',
       description: 'Tests tool that reports progress notifications',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_trigger_prompt_change',
       description: 'Changes the prompt list and notifies listeners',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_trigger_tool_change',
       description: 'Changes the tool list and notifies listeners',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'test_update_watched_resource',
       description: 'Publishes an update of test://watched-resource to subscribers and listeners',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
   ],
   resources: [
@@ -271,24 +404,43 @@ const expected: {
       name: 'test_prompt_with_arguments',
       description: 'A prompt with required arguments',
       arguments: [
-        { name: 'arg1', description: 'First test argument', required: true },
-        { name: 'arg2', description: 'Second test argument', required: true },
+        {
+          name: 'arg1',
+          description: 'First test argument',
+          required: true,
+        },
+        {
+          name: 'arg2',
+          description: 'Second test argument',
+          required: true,
+        },
       ],
     },
     {
       name: 'test_prompt_with_embedded_resource',
       description: 'A prompt that includes an embedded resource',
       arguments: [
-        { name: 'resourceUri', description: 'URI of the resource to embed', required: true },
+        {
+          name: 'resourceUri',
+          description: 'URI of the resource to embed',
+          required: true,
+        },
       ],
     },
-    { name: 'test_prompt_with_image', description: 'A prompt that includes image content' },
-    { name: 'test_simple_prompt', description: 'A simple prompt without arguments' },
+    {
+      name: 'test_prompt_with_image',
+      description: 'A prompt that includes image content',
+    },
+    {
+      name: 'test_simple_prompt',
+      description: 'A simple prompt without arguments',
+    },
   ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'test://static-binary',
     contents: [
@@ -312,14 +464,14 @@ const staticResources: { uri: string; contents: unknown[] }[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'test_prompt_with_arguments',
-    arguments: { arg1: 'arg1-value', arg2: 'arg2-value' },
+    arguments: {
+      arg1: 'arg1-value',
+      arg2: 'arg2-value',
+    },
     messages: [
       {
         role: 'user',
@@ -342,27 +494,43 @@ const declarativePrompts: {
           mimeType: 'image/png',
         },
       },
-      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: 'Please analyze the image above.',
+        },
+      },
     ],
   },
   {
     name: 'test_simple_prompt',
     arguments: {},
     messages: [
-      { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: 'This is a simple prompt for testing.',
+        },
+      },
     ],
   },
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [
   {
-    ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
-    argument: { name: 'arg1', value: 'p' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'test_prompt_with_arguments',
+    },
+    argument: {
+      name: 'arg1',
+      value: 'p',
+    },
     values: ['paris', 'park', 'party'],
   },
 ];
@@ -371,23 +539,31 @@ const completions: {
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [
-  { kind: 'resource', uri: 'test://watched-resource' },
-  { kind: 'resource', uri: 'test://template/example/data' },
-  { kind: 'prompt', name: 'test_input_required_result_prompt', arguments: {} },
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [
+  {
+    kind: 'resource',
+    uri: 'test://watched-resource',
+  },
+  {
+    kind: 'resource',
+    uri: 'test://template/example/data',
+  },
+  {
+    kind: 'prompt',
+    name: 'test_input_required_result_prompt',
+    arguments: {},
+  },
   {
     kind: 'prompt',
     name: 'test_prompt_with_embedded_resource',
-    arguments: { resourceUri: 'example' },
+    arguments: {
+      resourceUri: 'example',
+    },
   },
 ];
 

@@ -23,7 +23,6 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `create_note`. */
-
   createNoteInput: {
     type: 'object',
     properties: {
@@ -55,7 +54,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Output of tool `create_note`. */
-
   createNoteOutput: {
     type: 'object',
     properties: {
@@ -92,7 +90,6 @@ export const jsonSchemas = {
     required: ['id', 'title', 'body', 'tags', 'createdAt'],
   },
   /** Input of tool `delete_note`. */
-
   deleteNoteInput: {
     type: 'object',
     properties: {
@@ -107,7 +104,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Input of tool `search_notes`. */
-
   searchNotesInput: {
     type: 'object',
     properties: {
@@ -134,7 +130,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Output of tool `search_notes`. */
-
   searchNotesOutput: {
     type: 'object',
     properties: {
@@ -184,7 +179,6 @@ export const jsonSchemas = {
     required: ['notes', 'total'],
   },
   /** Variables of resource template `note`. */
-
   noteParams: {
     type: 'object',
     properties: {
@@ -199,7 +193,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Variables of resource template `tag`. */
-
   tagParams: {
     type: 'object',
     properties: {
@@ -214,7 +207,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Arguments of prompt `quick_note`. */
-
   quickNoteArgs: {
     type: 'object',
     properties: {
@@ -226,7 +218,6 @@ export const jsonSchemas = {
     required: ['thought'],
   },
   /** Arguments of prompt `summarize_notes`. */
-
   summarizeNotesArgs: {
     type: 'object',
     properties: {

@@ -21,14 +21,15 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
+};
+const expected: Expected = {
   serverInfo: {
     name: 'notes',
     version: '1.0.0',
@@ -45,8 +46,17 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          title: { type: 'string', minLength: 1, maxLength: 200, description: 'Note title' },
-          body: { type: 'string', maxLength: 10000, description: 'The text of the note' },
+          title: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'Note title',
+          },
+          body: {
+            type: 'string',
+            maxLength: 10000,
+            description: 'The text of the note',
+          },
           tags: {
             type: 'array',
             items: {
@@ -72,8 +82,14 @@ const expected: {
             description: 'Note identifier, e.g. n1',
             examples: ['n1'],
           },
-          title: { type: 'string', description: 'Note title' },
-          body: { type: 'string', description: 'Note text' },
+          title: {
+            type: 'string',
+            description: 'Note title',
+          },
+          body: {
+            type: 'string',
+            description: 'Note text',
+          },
           tags: {
             type: 'array',
             items: {
@@ -84,7 +100,11 @@ const expected: {
             },
             description: 'Tags',
           },
-          createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
+          createdAt: {
+            type: 'string',
+            format: 'date-time',
+            description: 'Creation time',
+          },
         },
         required: ['id', 'title', 'body', 'tags', 'createdAt'],
       },
@@ -162,8 +182,14 @@ const expected: {
                   description: 'Note identifier, e.g. n1',
                   examples: ['n1'],
                 },
-                title: { type: 'string', description: 'Note title' },
-                body: { type: 'string', description: 'Note text' },
+                title: {
+                  type: 'string',
+                  description: 'Note title',
+                },
+                body: {
+                  type: 'string',
+                  description: 'Note text',
+                },
                 tags: {
                   type: 'array',
                   items: {
@@ -174,16 +200,26 @@ const expected: {
                   },
                   description: 'Tags',
                 },
-                createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
+                createdAt: {
+                  type: 'string',
+                  format: 'date-time',
+                  description: 'Creation time',
+                },
               },
               required: ['id', 'title', 'body', 'tags', 'createdAt'],
             },
           },
-          total: { type: 'integer', description: 'Matches before the limit' },
+          total: {
+            type: 'integer',
+            description: 'Matches before the limit',
+          },
         },
         required: ['notes', 'total'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: true,
+        openWorldHint: false,
+      },
     },
   ],
   resources: [
@@ -229,22 +265,37 @@ const expected: {
     {
       name: 'quick_note',
       description: 'Turn a thought into a well-formed note',
-      arguments: [{ name: 'thought', description: 'The raw thought', required: true }],
+      arguments: [
+        {
+          name: 'thought',
+          description: 'The raw thought',
+          required: true,
+        },
+      ],
     },
     {
       name: 'summarize_notes',
       title: 'Summarize notes',
       description: 'Ask the model to summarize every note with a tag',
       arguments: [
-        { name: 'tag', description: 'Tag to summarize', required: true },
-        { name: 'style', description: 'Summary style', required: false },
+        {
+          name: 'tag',
+          description: 'Tag to summarize',
+          required: true,
+        },
+        {
+          name: 'style',
+          description: 'Summary style',
+          required: false,
+        },
       ],
     },
   ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'notes://guide',
     contents: [
@@ -258,14 +309,13 @@ const staticResources: { uri: string; contents: unknown[] }[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'quick_note',
-    arguments: { thought: 'thought-value' },
+    arguments: {
+      thought: 'thought-value',
+    },
     messages: [
       {
         role: 'user',
@@ -279,14 +329,18 @@ const declarativePrompts: {
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [
   {
-    ref: { type: 'ref/prompt', name: 'summarize_notes' },
-    argument: { name: 'style', value: 'b' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'summarize_notes',
+    },
+    argument: {
+      name: 'style',
+      value: 'b',
+    },
     values: ['bullets'],
   },
 ];
@@ -295,36 +349,72 @@ const completions: {
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [
-  { kind: 'tool', name: 'search_notes', arguments: {} },
-  { kind: 'resource', uri: 'notes://index' },
-  { kind: 'resource', uri: 'notes://stats' },
-  { kind: 'resource', uri: 'notes://note/n1' },
-  { kind: 'resource', uri: 'notes://tag/work' },
-  { kind: 'prompt', name: 'summarize_notes', arguments: { tag: 'example' } },
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [
   {
-    kind: 'complete',
-    ref: { type: 'ref/prompt', name: 'summarize_notes' },
-    argument: { name: 'tag', value: '' },
+    kind: 'tool',
+    name: 'search_notes',
+    arguments: {},
+  },
+  {
+    kind: 'resource',
+    uri: 'notes://index',
+  },
+  {
+    kind: 'resource',
+    uri: 'notes://stats',
+  },
+  {
+    kind: 'resource',
+    uri: 'notes://note/n1',
+  },
+  {
+    kind: 'resource',
+    uri: 'notes://tag/work',
+  },
+  {
+    kind: 'prompt',
+    name: 'summarize_notes',
+    arguments: {
+      tag: 'example',
+    },
   },
   {
     kind: 'complete',
-    ref: { type: 'ref/resource', uri: 'notes://note/{id}' },
-    argument: { name: 'id', value: '' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'summarize_notes',
+    },
+    argument: {
+      name: 'tag',
+      value: '',
+    },
   },
   {
     kind: 'complete',
-    ref: { type: 'ref/resource', uri: 'notes://tag/{tag}' },
-    argument: { name: 'tag', value: '' },
+    ref: {
+      type: 'ref/resource',
+      uri: 'notes://note/{id}',
+    },
+    argument: {
+      name: 'id',
+      value: '',
+    },
+  },
+  {
+    kind: 'complete',
+    ref: {
+      type: 'ref/resource',
+      uri: 'notes://tag/{tag}',
+    },
+    argument: {
+      name: 'tag',
+      value: '',
+    },
   },
 ];
 

@@ -20,7 +20,6 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `convert_temperature`. */
-
   convertTemperatureInput: {
     type: 'object',
     properties: {
@@ -38,7 +37,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Input of tool `get_forecast`. */
-
   getForecastInput: {
     type: 'object',
     properties: {
@@ -66,7 +64,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Output of tool `get_forecast`. */
-
   getForecastOutput: {
     type: 'object',
     properties: {
@@ -110,7 +107,6 @@ export const jsonSchemas = {
     required: ['city', 'units', 'days'],
   },
   /** Variables of resource template `forecast`. */
-
   forecastParams: {
     type: 'object',
     properties: {
@@ -130,7 +126,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Arguments of prompt `packing_list`. */
-
   packingListArgs: {
     type: 'object',
     properties: {
@@ -146,7 +141,6 @@ export const jsonSchemas = {
     required: ['city'],
   },
   /** Arguments of prompt `weather_report`. */
-
   weatherReportArgs: {
     type: 'object',
     properties: {

@@ -21,14 +21,15 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
+};
+const expected: Expected = {
   serverInfo: {
     name: 'weather',
     version: '0.1.0',
@@ -53,13 +54,24 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          value: { type: 'number', description: 'Temperature to convert' },
-          from: { type: 'string', enum: ['C', 'F'], description: 'Unit of value' },
+          value: {
+            type: 'number',
+            description: 'Temperature to convert',
+          },
+          from: {
+            type: 'string',
+            enum: ['C', 'F'],
+            description: 'Unit of value',
+          },
         },
         required: ['value', 'from'],
         additionalProperties: false,
       },
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      annotations: {
+        readOnlyHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
     },
     {
       name: 'get_forecast',
@@ -74,7 +86,13 @@ const expected: {
             maxLength: 100,
             description: 'City name, e.g. Paris',
           },
-          days: { type: 'integer', minimum: 1, maximum: 7, default: 3, description: 'Days ahead' },
+          days: {
+            type: 'integer',
+            minimum: 1,
+            maximum: 7,
+            default: 3,
+            description: 'Days ahead',
+          },
           units: {
             type: 'string',
             enum: ['metric', 'imperial'],
@@ -88,7 +106,10 @@ const expected: {
       outputSchema: {
         type: 'object',
         properties: {
-          city: { type: 'string', description: 'The city the forecast is for' },
+          city: {
+            type: 'string',
+            description: 'The city the forecast is for',
+          },
           units: {
             type: 'string',
             enum: ['metric', 'imperial'],
@@ -100,10 +121,23 @@ const expected: {
             items: {
               type: 'object',
               properties: {
-                date: { type: 'string', format: 'date', description: 'Day of the forecast' },
-                high: { type: 'number', description: 'Highest temperature' },
-                low: { type: 'number', description: 'Lowest temperature' },
-                summary: { type: 'string', description: 'One-line summary' },
+                date: {
+                  type: 'string',
+                  format: 'date',
+                  description: 'Day of the forecast',
+                },
+                high: {
+                  type: 'number',
+                  description: 'Highest temperature',
+                },
+                low: {
+                  type: 'number',
+                  description: 'Lowest temperature',
+                },
+                summary: {
+                  type: 'string',
+                  description: 'One-line summary',
+                },
               },
               required: ['date', 'high', 'low', 'summary'],
             },
@@ -111,7 +145,10 @@ const expected: {
         },
         required: ['city', 'units', 'days'],
       },
-      annotations: { readOnlyHint: true, openWorldHint: true },
+      annotations: {
+        readOnlyHint: true,
+        openWorldHint: true,
+      },
     },
   ],
   resources: [
@@ -128,7 +165,10 @@ const expected: {
       title: 'About the weather server',
       description: 'What this server offers and how to use it, as Markdown',
       mimeType: 'text/markdown',
-      annotations: { audience: ['user', 'assistant'], priority: 0.8 },
+      annotations: {
+        audience: ['user', 'assistant'],
+        priority: 0.8,
+      },
     },
     {
       name: 'stations',
@@ -153,8 +193,16 @@ const expected: {
       title: 'Packing list',
       description: 'Suggest what to pack for a trip, from the forecast',
       arguments: [
-        { name: 'city', description: 'Destination', required: true },
-        { name: 'days', description: 'Length of the trip in days', required: false },
+        {
+          name: 'city',
+          description: 'Destination',
+          required: true,
+        },
+        {
+          name: 'days',
+          description: 'Length of the trip in days',
+          required: false,
+        },
       ],
     },
     {
@@ -162,15 +210,24 @@ const expected: {
       title: 'Weather report',
       description: 'Ask for a friendly weather report for a city',
       arguments: [
-        { name: 'city', description: 'City to report on', required: true },
-        { name: 'style', description: 'Style of the report', required: false },
+        {
+          name: 'city',
+          description: 'City to report on',
+          required: true,
+        },
+        {
+          name: 'style',
+          description: 'Style of the report',
+          required: false,
+        },
       ],
     },
   ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'weather://logo.png',
     contents: [
@@ -194,14 +251,14 @@ const staticResources: { uri: string; contents: unknown[] }[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'weather_report',
-    arguments: { city: 'city-value', style: 'style-value' },
+    arguments: {
+      city: 'city-value',
+      style: 'style-value',
+    },
     messages: [
       {
         role: 'user',
@@ -215,24 +272,40 @@ const declarativePrompts: {
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [
   {
-    ref: { type: 'ref/prompt', name: 'weather_report' },
-    argument: { name: 'city', value: 'P' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'weather_report',
+    },
+    argument: {
+      name: 'city',
+      value: 'P',
+    },
     values: ['Paris'],
   },
   {
-    ref: { type: 'ref/prompt', name: 'weather_report' },
-    argument: { name: 'style', value: 's' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'weather_report',
+    },
+    argument: {
+      name: 'style',
+      value: 's',
+    },
     values: ['short'],
   },
   {
-    ref: { type: 'ref/resource', uri: 'weather://forecast/{city}/{date}' },
-    argument: { name: 'city', value: 'P' },
+    ref: {
+      type: 'ref/resource',
+      uri: 'weather://forecast/{city}/{date}',
+    },
+    argument: {
+      name: 'city',
+      value: 'P',
+    },
     values: ['Paris'],
   },
 ];
@@ -241,25 +314,52 @@ const completions: {
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [
-  { kind: 'tool', name: 'convert_temperature', arguments: { value: 1, from: 'C' } },
-  { kind: 'tool', name: 'get_forecast', arguments: { city: 'example' } },
-  { kind: 'resource', uri: 'weather://stations' },
-  { kind: 'resource', uri: 'weather://forecast/Paris/2026-01-01' },
-  { kind: 'prompt', name: 'packing_list', arguments: { city: 'example' } },
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [
+  {
+    kind: 'tool',
+    name: 'convert_temperature',
+    arguments: {
+      value: 1,
+      from: 'C',
+    },
+  },
+  {
+    kind: 'tool',
+    name: 'get_forecast',
+    arguments: {
+      city: 'example',
+    },
+  },
+  {
+    kind: 'resource',
+    uri: 'weather://stations',
+  },
+  {
+    kind: 'resource',
+    uri: 'weather://forecast/Paris/2026-01-01',
+  },
+  {
+    kind: 'prompt',
+    name: 'packing_list',
+    arguments: {
+      city: 'example',
+    },
+  },
   {
     kind: 'complete',
-    ref: { type: 'ref/prompt', name: 'packing_list' },
-    argument: { name: 'city', value: '' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'packing_list',
+    },
+    argument: {
+      name: 'city',
+      value: '',
+    },
   },
 ];
 

@@ -22,7 +22,6 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `delete`. */
-
   delete_Input: {
     type: 'object',
     properties: {
@@ -33,7 +32,6 @@ export const jsonSchemas = {
     required: ['id'],
   },
   /** Input of tool `echo`. */
-
   echoInput: {
     type: 'object',
     properties: {
@@ -58,7 +56,6 @@ export const jsonSchemas = {
     required: ['text'],
   },
   /** Input of tool `shapes`. */
-
   shapesInput: {
     type: 'object',
     properties: {
@@ -117,7 +114,6 @@ export const jsonSchemas = {
     },
   },
   /** Output of tool `shapes`. */
-
   shapesOutput: {
     type: 'object',
     properties: {
@@ -143,7 +139,6 @@ export const jsonSchemas = {
     required: ['area'],
   },
   /** Variables of resource template `2nd-template`. */
-
   _2ndTemplateParams: {
     type: 'object',
     properties: {
@@ -155,7 +150,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Variables of resource template `item`. */
-
   itemParams: {
     type: 'object',
     properties: {
@@ -171,7 +165,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Arguments of prompt `by-handler`. */
-
   byHandlerArgs: {
     type: 'object',
     properties: {
@@ -183,7 +176,6 @@ export const jsonSchemas = {
     required: ['when'],
   },
   /** Arguments of prompt `declarative`. */
-
   declarativeArgs: {
     type: 'object',
     properties: {

@@ -21,14 +21,15 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
+};
+const expected: Expected = {
   serverInfo: {
     name: 'kitchen-sink',
     version: '1.2.3-beta.1',
@@ -42,7 +43,11 @@ const expected: {
         sizes: ['48x48', '96x96'],
         theme: 'light',
       },
-      { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
+      {
+        src: 'https://example.com/icon.svg',
+        mimeType: 'image/svg+xml',
+        sizes: ['any'],
+      },
     ],
   },
   instructions: 'Line one\nLine two with */ and ${injected}',
@@ -51,8 +56,19 @@ const expected: {
       name: 'delete',
       title: 'Delete',
       description: 'A tool named after a reserved word',
-      inputSchema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
-      annotations: { destructiveHint: true, idempotentHint: true },
+      inputSchema: {
+        type: 'object',
+        properties: {
+          id: {
+            type: 'string',
+          },
+        },
+        required: ['id'],
+      },
+      annotations: {
+        destructiveHint: true,
+        idempotentHint: true,
+      },
     },
     {
       name: 'echo',
@@ -61,10 +77,23 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          text: { type: 'string', description: 'Text */ to echo `${x}`' },
-          'weird-key': { type: 'string', description: 'A hyphenated property' },
-          '1st': { type: 'integer', description: 'Starts with a digit' },
-          class: { type: 'string', enum: ['a', 'b'], description: 'A reserved word' },
+          text: {
+            type: 'string',
+            description: 'Text */ to echo `${x}`',
+          },
+          'weird-key': {
+            type: 'string',
+            description: 'A hyphenated property',
+          },
+          '1st': {
+            type: 'integer',
+            description: 'Starts with a digit',
+          },
+          class: {
+            type: 'string',
+            enum: ['a', 'b'],
+            description: 'A reserved word',
+          },
         },
         required: ['text'],
       },
@@ -72,30 +101,58 @@ const expected: {
     {
       name: 'no-input.tool',
       description: 'A tool with no input schema and a dotted name',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'shapes',
       description: 'Uses shared and recursive schemas',
-      icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
-      _meta: { 'com.example/category': 'geometry' },
+      icons: [
+        {
+          src: 'https://example.com/shapes.png',
+          mimeType: 'image/png',
+        },
+      ],
+      _meta: {
+        'com.example/category': 'geometry',
+      },
       inputSchema: {
         type: 'object',
         properties: {
           origin: {
             type: 'object',
-            properties: { x: { type: 'number' }, y: { type: 'number' } },
+            properties: {
+              x: {
+                type: 'number',
+              },
+              y: {
+                type: 'number',
+              },
+            },
             required: ['x', 'y'],
             description: 'Where to start',
           },
-          tree: { $ref: '#/$defs/TreeNode' },
+          tree: {
+            $ref: '#/$defs/TreeNode',
+          },
           mode: {
             anyOf: [
-              { type: 'string', const: 'fast' },
-              { type: 'integer', minimum: 1 },
+              {
+                type: 'string',
+                const: 'fast',
+              },
+              {
+                type: 'integer',
+                minimum: 1,
+              },
             ],
           },
-          maybe: { type: ['string', 'null'], default: null },
+          maybe: {
+            type: ['string', 'null'],
+            default: null,
+          },
         },
         required: ['origin'],
         additionalProperties: false,
@@ -104,8 +161,15 @@ const expected: {
             type: 'object',
             description: 'A recursive tree',
             properties: {
-              label: { type: 'string' },
-              children: { type: 'array', items: { $ref: '#/$defs/TreeNode' } },
+              label: {
+                type: 'string',
+              },
+              children: {
+                type: 'array',
+                items: {
+                  $ref: '#/$defs/TreeNode',
+                },
+              },
             },
             required: ['label'],
           },
@@ -114,12 +178,21 @@ const expected: {
       outputSchema: {
         type: 'object',
         properties: {
-          area: { type: 'number' },
+          area: {
+            type: 'number',
+          },
           points: {
             type: 'array',
             items: {
               type: 'object',
-              properties: { x: { type: 'number' }, y: { type: 'number' } },
+              properties: {
+                x: {
+                  type: 'number',
+                },
+                y: {
+                  type: 'number',
+                },
+              },
               required: ['x', 'y'],
             },
           },
@@ -129,13 +202,23 @@ const expected: {
     },
   ],
   resources: [
-    { name: 'binary-file', uri: 'sink://pixel.png', mimeType: 'image/png' },
-    { name: 'data-file', uri: 'sink://data.json', mimeType: 'application/json' },
+    {
+      name: 'binary-file',
+      uri: 'sink://pixel.png',
+      mimeType: 'image/png',
+    },
+    {
+      name: 'data-file',
+      uri: 'sink://data.json',
+      mimeType: 'application/json',
+    },
     {
       name: 'dynamic',
       uri: 'sink://dynamic',
       description: 'Served by a handler',
-      _meta: { 'com.example/live': true },
+      _meta: {
+        'com.example/live': true,
+      },
       mimeType: 'text/plain',
     },
     {
@@ -145,11 +228,18 @@ const expected: {
       description: 'Has */ and ${x}',
       mimeType: 'text/plain',
       size: 52,
-      annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
+      annotations: {
+        audience: ['assistant'],
+        priority: 0.5,
+        lastModified: '2026-01-01T00:00:00Z',
+      },
     },
   ],
   resourceTemplates: [
-    { name: '2nd-template', uriTemplate: 'sink://second/{name}' },
+    {
+      name: '2nd-template',
+      uriTemplate: 'sink://second/{name}',
+    },
     {
       name: 'item',
       uriTemplate: 'sink://items/{id}{?fields}',
@@ -161,22 +251,37 @@ const expected: {
     {
       name: 'by-handler',
       description: 'Rendered by code',
-      arguments: [{ name: 'when', description: 'When', required: true }],
+      arguments: [
+        {
+          name: 'when',
+          description: 'When',
+          required: true,
+        },
+      ],
     },
     {
       name: 'declarative',
       title: 'Declarative',
       description: 'Mixes */ ${x} and `ticks`',
       arguments: [
-        { name: 'topic', description: 'Topic */', required: true },
-        { name: 'extra', description: 'Optional detail', required: false },
+        {
+          name: 'topic',
+          description: 'Topic */',
+          required: true,
+        },
+        {
+          name: 'extra',
+          description: 'Optional detail',
+          required: false,
+        },
       ],
     },
   ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'sink://pixel.png',
     contents: [
@@ -190,7 +295,11 @@ const staticResources: { uri: string; contents: unknown[] }[] = [
   {
     uri: 'sink://data.json',
     contents: [
-      { uri: 'sink://data.json', mimeType: 'application/json', text: '{"a": 1, "b": "two"}\n' },
+      {
+        uri: 'sink://data.json',
+        mimeType: 'application/json',
+        text: '{"a": 1, "b": "two"}\n',
+      },
     ],
   },
   {
@@ -206,14 +315,14 @@ const staticResources: { uri: string; contents: unknown[] }[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'declarative',
-    arguments: { topic: 'topic-value', extra: 'extra-value' },
+    arguments: {
+      topic: 'topic-value',
+      extra: 'extra-value',
+    },
     messages: [
       {
         role: 'user',
@@ -222,7 +331,13 @@ const declarativePrompts: {
           text: 'Tell me about topic-value. Extra: extra-value. Literal: ${x} `y` */ \\ "z"',
         },
       },
-      { role: 'assistant', content: { type: 'text', text: 'Sure, topic-value!' } },
+      {
+        role: 'assistant',
+        content: {
+          type: 'text',
+          text: 'Sure, topic-value!',
+        },
+      },
       {
         role: 'user',
         content: {
@@ -235,7 +350,11 @@ const declarativePrompts: {
         role: 'user',
         content: {
           type: 'resource',
-          resource: { uri: 'sink://text', mimeType: 'text/plain', text: 'embedded topic-value' },
+          resource: {
+            uri: 'sink://text',
+            mimeType: 'text/plain',
+            text: 'embedded topic-value',
+          },
         },
       },
     ],
@@ -243,19 +362,29 @@ const declarativePrompts: {
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [
   {
-    ref: { type: 'ref/prompt', name: 'declarative' },
-    argument: { name: 'topic', value: 'c' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'declarative',
+    },
+    argument: {
+      name: 'topic',
+      value: 'c',
+    },
     values: ['cats'],
   },
   {
-    ref: { type: 'ref/resource', uri: 'sink://items/{id}{?fields}' },
-    argument: { name: 'id', value: '1' },
+    ref: {
+      type: 'ref/resource',
+      uri: 'sink://items/{id}{?fields}',
+    },
+    argument: {
+      name: 'id',
+      value: '1',
+    },
     values: ['1', '10'],
   },
 ];
@@ -264,29 +393,52 @@ const completions: {
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [
-  { kind: 'resource', uri: 'sink://dynamic' },
-  { kind: 'resource', uri: 'sink://second/example' },
-  { kind: 'resource', uri: 'sink://items/1?fields=example' },
-  { kind: 'prompt', name: 'by-handler', arguments: { when: 'example' } },
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [
   {
-    kind: 'complete',
-    ref: { type: 'ref/prompt', name: 'by-handler' },
-    argument: { name: 'when', value: '' },
+    kind: 'resource',
+    uri: 'sink://dynamic',
+  },
+  {
+    kind: 'resource',
+    uri: 'sink://second/example',
+  },
+  {
+    kind: 'resource',
+    uri: 'sink://items/1?fields=example',
+  },
+  {
+    kind: 'prompt',
+    name: 'by-handler',
+    arguments: {
+      when: 'example',
+    },
   },
   {
     kind: 'complete',
-    ref: { type: 'ref/resource', uri: 'sink://items/{id}{?fields}' },
-    argument: { name: 'fields', value: '' },
+    ref: {
+      type: 'ref/prompt',
+      name: 'by-handler',
+    },
+    argument: {
+      name: 'when',
+      value: '',
+    },
+  },
+  {
+    kind: 'complete',
+    ref: {
+      type: 'ref/resource',
+      uri: 'sink://items/{id}{?fields}',
+    },
+    argument: {
+      name: 'fields',
+      value: '',
+    },
   },
 ];
 

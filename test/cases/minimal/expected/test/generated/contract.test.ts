@@ -21,22 +21,31 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
-  serverInfo: { name: 'minimal', version: '1.0.0' },
+};
+const expected: Expected = {
+  serverInfo: {
+    name: 'minimal',
+    version: '1.0.0',
+  },
   instructions: null,
   tools: [
     {
       name: 'ping',
       description: 'Answers pong, to check the server is alive',
-      inputSchema: { type: 'object', properties: {} },
-      annotations: { readOnlyHint: true },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
+      annotations: {
+        readOnlyHint: true,
+      },
     },
   ],
   resources: [],
@@ -45,36 +54,34 @@ const expected: {
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [];
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [];
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [];
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [];
 
 /**
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [{ kind: 'tool', name: 'ping', arguments: {} }];
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [
+  {
+    kind: 'tool',
+    name: 'ping',
+    arguments: {},
+  },
+];
 
 /** A tool with required input, to check that invalid input is rejected. */
 const invalidInputTool: string | undefined = undefined;

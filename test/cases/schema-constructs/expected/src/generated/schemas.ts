@@ -33,7 +33,6 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `2fa_verify`. */
-
   _2faVerifyInput: {
     type: 'object',
     properties: {
@@ -45,7 +44,6 @@ export const jsonSchemas = {
     required: ['code'],
   },
   /** Input of tool `arrays`. */
-
   arraysInput: {
     type: 'object',
     properties: {
@@ -82,7 +80,6 @@ export const jsonSchemas = {
     required: ['rows'],
   },
   /** Input of tool `combinators`. */
-
   combinatorsInput: {
     type: 'object',
     properties: {
@@ -141,7 +138,6 @@ export const jsonSchemas = {
     required: ['id', 'version'],
   },
   /** Input of tool `defaults`. */
-
   defaultsInput: {
     type: 'object',
     title: 'Defaults',
@@ -198,7 +194,6 @@ export const jsonSchemas = {
     },
   },
   /** Input of tool `draft07`. */
-
   draft07Input: {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
@@ -232,7 +227,6 @@ export const jsonSchemas = {
     required: ['pair'],
   },
   /** Input of tool `draft2020`. */
-
   draft2020Input: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
@@ -274,7 +268,6 @@ export const jsonSchemas = {
     required: ['at'],
   },
   /** Input of tool `formats`. */
-
   formatsInput: {
     type: 'object',
     properties: {
@@ -309,7 +302,6 @@ export const jsonSchemas = {
     },
   },
   /** Input of tool `get-user.v2`. */
-
   getUserV2Input: {
     type: 'object',
     properties: {
@@ -320,7 +312,6 @@ export const jsonSchemas = {
     required: ['user-id'],
   },
   /** Input of tool `keywords`. */
-
   keywordsInput: {
     type: 'object',
     properties: {
@@ -352,7 +343,6 @@ export const jsonSchemas = {
     required: ['type', 'dash-ed'],
   },
   /** Input of tool `maps`. */
-
   mapsInput: {
     type: 'object',
     properties: {
@@ -407,12 +397,10 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Input of tool `no_dialect`. */
-
   noDialectInput: {
     type: 'object',
   },
   /** Input of tool `nullable`. */
-
   nullableInput: {
     type: 'object',
     properties: {
@@ -440,7 +428,6 @@ export const jsonSchemas = {
     required: ['a'],
   },
   /** Input of tool `numbers`. */
-
   numbersInput: {
     type: 'object',
     properties: {
@@ -462,7 +449,6 @@ export const jsonSchemas = {
     required: ['id'],
   },
   /** Input of tool `shared`. */
-
   sharedInput: {
     type: 'object',
     properties: {
@@ -523,7 +509,6 @@ export const jsonSchemas = {
     },
   },
   /** Output of tool `shared`. */
-
   sharedOutput: {
     type: 'object',
     properties: {
@@ -549,7 +534,6 @@ export const jsonSchemas = {
     required: ['addresses'],
   },
   /** Input of tool `tagged_union`. */
-
   taggedUnionInput: {
     type: 'object',
     properties: {
@@ -587,7 +571,6 @@ export const jsonSchemas = {
     required: ['shape'],
   },
   /** Variables of resource template `user-file.v2`. */
-
   userFileV2Params: {
     type: 'object',
     properties: {
@@ -603,7 +586,6 @@ export const jsonSchemas = {
     additionalProperties: false,
   },
   /** Arguments of prompt `for-class`. */
-
   forClassArgs: {
     type: 'object',
     properties: {

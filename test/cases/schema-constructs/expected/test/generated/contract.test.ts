@@ -21,15 +21,19 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
-  serverInfo: { name: 'schema-constructs', version: '1.0.0' },
+};
+const expected: Expected = {
+  serverInfo: {
+    name: 'schema-constructs',
+    version: '1.0.0',
+  },
   instructions: null,
   tools: [
     {
@@ -37,7 +41,12 @@ const expected: {
       description: 'A tool name with a leading digit',
       inputSchema: {
         type: 'object',
-        properties: { code: { type: 'string', pattern: '^[0-9]{6}$' } },
+        properties: {
+          code: {
+            type: 'string',
+            pattern: '^[0-9]{6}$',
+          },
+        },
         required: ['code'],
       },
     },
@@ -51,7 +60,14 @@ const expected: {
             type: 'array',
             items: {
               type: 'object',
-              properties: { id: { type: 'integer' }, label: { type: 'string' } },
+              properties: {
+                id: {
+                  type: 'integer',
+                },
+                label: {
+                  type: 'string',
+                },
+              },
               required: ['id'],
             },
             minItems: 1,
@@ -59,7 +75,14 @@ const expected: {
           },
           pair: {
             type: 'array',
-            prefixItems: [{ type: 'string' }, { type: 'boolean' }],
+            prefixItems: [
+              {
+                type: 'string',
+              },
+              {
+                type: 'boolean',
+              },
+            ],
             items: false,
           },
         },
@@ -69,7 +92,10 @@ const expected: {
     {
       name: 'class',
       description: 'A tool named after a reserved word',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: {
+        type: 'object',
+        properties: {},
+      },
     },
     {
       name: 'combinators',
@@ -79,20 +105,55 @@ const expected: {
         properties: {
           id: {
             anyOf: [
-              { type: 'string', format: 'uuid' },
-              { type: 'integer', minimum: 0 },
+              {
+                type: 'string',
+                format: 'uuid',
+              },
+              {
+                type: 'integer',
+                minimum: 0,
+              },
             ],
           },
           size: {
-            oneOf: [{ const: 'small' }, { const: 'large' }, { type: 'integer', multipleOf: 10 }],
+            oneOf: [
+              {
+                const: 'small',
+              },
+              {
+                const: 'large',
+              },
+              {
+                type: 'integer',
+                multipleOf: 10,
+              },
+            ],
           },
           named: {
             allOf: [
-              { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-              { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] },
+              {
+                type: 'object',
+                properties: {
+                  name: {
+                    type: 'string',
+                  },
+                },
+                required: ['name'],
+              },
+              {
+                type: 'object',
+                properties: {
+                  age: {
+                    type: 'integer',
+                  },
+                },
+                required: ['age'],
+              },
             ],
           },
-          version: { const: 2 },
+          version: {
+            const: 2,
+          },
         },
         required: ['id', 'version'],
       },
@@ -103,15 +164,49 @@ const expected: {
       inputSchema: {
         type: 'object',
         title: 'Defaults',
-        'x-vendor': { keep: 'me' },
+        'x-vendor': {
+          keep: 'me',
+        },
         properties: {
-          s: { type: 'string', default: 'hello', examples: ['hi', 'hey'] },
-          i: { type: 'integer', default: 3 },
-          n: { type: 'number', default: 1.5 },
-          b: { type: 'boolean', default: true },
-          z: { type: 'null', default: null },
-          arr: { type: 'array', items: { type: 'string' }, default: ['a', 'b'] },
-          obj: { type: 'object', properties: { k: { type: 'string' } }, default: { k: 'v' } },
+          s: {
+            type: 'string',
+            default: 'hello',
+            examples: ['hi', 'hey'],
+          },
+          i: {
+            type: 'integer',
+            default: 3,
+          },
+          n: {
+            type: 'number',
+            default: 1.5,
+          },
+          b: {
+            type: 'boolean',
+            default: true,
+          },
+          z: {
+            type: 'null',
+            default: null,
+          },
+          arr: {
+            type: 'array',
+            items: {
+              type: 'string',
+            },
+            default: ['a', 'b'],
+          },
+          obj: {
+            type: 'object',
+            properties: {
+              k: {
+                type: 'string',
+              },
+            },
+            default: {
+              k: 'v',
+            },
+          },
           old: {
             type: 'string',
             deprecated: true,
@@ -128,15 +223,32 @@ const expected: {
       inputSchema: {
         $schema: 'http://json-schema.org/draft-07/schema#',
         type: 'object',
-        definitions: { pos: { type: 'integer', minimum: 1 } },
+        definitions: {
+          pos: {
+            type: 'integer',
+            minimum: 1,
+          },
+        },
         properties: {
           pair: {
             type: 'array',
-            items: [{ type: 'string' }, { $ref: '#/definitions/pos' }],
+            items: [
+              {
+                type: 'string',
+              },
+              {
+                $ref: '#/definitions/pos',
+              },
+            ],
             additionalItems: false,
           },
-          count: { $ref: '#/definitions/pos' },
-          big: { type: 'number', exclusiveMinimum: 0 },
+          count: {
+            $ref: '#/definitions/pos',
+          },
+          big: {
+            type: 'number',
+            exclusiveMinimum: 0,
+          },
         },
         required: ['pair'],
       },
@@ -149,18 +261,39 @@ const expected: {
         $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
         $defs: {
-          coord: { type: 'number', minimum: -180, maximum: 180 },
+          coord: {
+            type: 'number',
+            minimum: -180,
+            maximum: 180,
+          },
           point: {
             type: 'array',
-            prefixItems: [{ $ref: '#/$defs/coord' }, { $ref: '#/$defs/coord' }],
+            prefixItems: [
+              {
+                $ref: '#/$defs/coord',
+              },
+              {
+                $ref: '#/$defs/coord',
+              },
+            ],
             items: false,
             minItems: 2,
           },
-          unused: { type: 'string', description: 'Never referenced' },
+          unused: {
+            type: 'string',
+            description: 'Never referenced',
+          },
         },
         properties: {
-          at: { $ref: '#/$defs/point' },
-          path: { type: 'array', items: { $ref: '#/$defs/point' } },
+          at: {
+            $ref: '#/$defs/point',
+          },
+          path: {
+            type: 'array',
+            items: {
+              $ref: '#/$defs/point',
+            },
+          },
         },
         required: ['at'],
       },
@@ -171,13 +304,34 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          uri: { type: 'string', format: 'uri' },
-          uuid: { type: 'string', format: 'uuid' },
-          when: { type: 'string', format: 'date-time' },
-          day: { type: 'string', format: 'date' },
-          email: { type: 'string', format: 'email' },
-          small: { type: 'integer', format: 'int32' },
-          json: { type: 'string', format: 'json' },
+          uri: {
+            type: 'string',
+            format: 'uri',
+          },
+          uuid: {
+            type: 'string',
+            format: 'uuid',
+          },
+          when: {
+            type: 'string',
+            format: 'date-time',
+          },
+          day: {
+            type: 'string',
+            format: 'date',
+          },
+          email: {
+            type: 'string',
+            format: 'email',
+          },
+          small: {
+            type: 'integer',
+            format: 'int32',
+          },
+          json: {
+            type: 'string',
+            format: 'json',
+          },
         },
       },
     },
@@ -186,7 +340,11 @@ const expected: {
       description: 'A tool name with a hyphen and a dot',
       inputSchema: {
         type: 'object',
-        properties: { 'user-id': { type: 'string' } },
+        properties: {
+          'user-id': {
+            type: 'string',
+          },
+        },
         required: ['user-id'],
       },
     },
@@ -196,14 +354,30 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          type: { type: 'string' },
-          function: { type: 'string' },
-          class: { type: 'string' },
-          default: { type: 'string' },
-          'dash-ed': { type: 'string' },
-          'dot.ted': { type: 'string' },
-          'with space': { type: 'string' },
-          '9lives': { type: 'integer' },
+          type: {
+            type: 'string',
+          },
+          function: {
+            type: 'string',
+          },
+          class: {
+            type: 'string',
+          },
+          default: {
+            type: 'string',
+          },
+          'dash-ed': {
+            type: 'string',
+          },
+          'dot.ted': {
+            type: 'string',
+          },
+          'with space': {
+            type: 'string',
+          },
+          '9lives': {
+            type: 'integer',
+          },
         },
         required: ['type', 'dash-ed'],
       },
@@ -217,26 +391,49 @@ const expected: {
         properties: {
           closed: {
             type: 'object',
-            properties: { x: { type: 'integer' } },
+            properties: {
+              x: {
+                type: 'integer',
+              },
+            },
             additionalProperties: false,
           },
           open: {
             type: 'object',
-            properties: { x: { type: 'integer' } },
+            properties: {
+              x: {
+                type: 'integer',
+              },
+            },
             additionalProperties: true,
           },
-          counts: { type: 'object', additionalProperties: { type: 'integer' } },
+          counts: {
+            type: 'object',
+            additionalProperties: {
+              type: 'integer',
+            },
+          },
           named: {
             type: 'object',
-            propertyNames: { pattern: '^[a-z]+$' },
-            additionalProperties: { type: 'string' },
+            propertyNames: {
+              pattern: '^[a-z]+$',
+            },
+            additionalProperties: {
+              type: 'string',
+            },
           },
           env: {
             type: 'object',
-            patternProperties: { '^[A-Z_]+$': { type: 'string' } },
+            patternProperties: {
+              '^[A-Z_]+$': {
+                type: 'string',
+              },
+            },
             additionalProperties: false,
           },
-          anything: { type: 'object' },
+          anything: {
+            type: 'object',
+          },
           value: {},
         },
         required: ['closed'],
@@ -246,7 +443,9 @@ const expected: {
     {
       name: 'no_dialect',
       description: 'No $schema at all, a root with no properties',
-      inputSchema: { type: 'object' },
+      inputSchema: {
+        type: 'object',
+      },
     },
     {
       name: 'nullable',
@@ -254,10 +453,26 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          a: { type: ['string', 'null'] },
-          b: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null },
-          flag: { type: ['boolean', 'string'] },
-          mixed: { enum: [1, 'one', true, null] },
+          a: {
+            type: ['string', 'null'],
+          },
+          b: {
+            anyOf: [
+              {
+                type: 'integer',
+              },
+              {
+                type: 'null',
+              },
+            ],
+            default: null,
+          },
+          flag: {
+            type: ['boolean', 'string'],
+          },
+          mixed: {
+            enum: [1, 'one', true, null],
+          },
         },
         required: ['a'],
       },
@@ -268,9 +483,20 @@ const expected: {
       inputSchema: {
         type: 'object',
         properties: {
-          id: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
-          big: { type: 'integer', exclusiveMinimum: 2147483647 },
-          ratio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+          id: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 9007199254740991,
+          },
+          big: {
+            type: 'integer',
+            exclusiveMinimum: 2147483647,
+          },
+          ratio: {
+            type: 'number',
+            exclusiveMinimum: 0,
+            maximum: 1,
+          },
         },
         required: ['id'],
       },
@@ -285,8 +511,14 @@ const expected: {
             type: 'object',
             description: 'A postal address',
             properties: {
-              street: { type: 'string' },
-              city: { type: 'string', minLength: 1, description: 'City name' },
+              street: {
+                type: 'string',
+              },
+              city: {
+                type: 'string',
+                minLength: 1,
+                description: 'City name',
+              },
             },
             required: ['street', 'city'],
           },
@@ -294,21 +526,38 @@ const expected: {
             type: 'object',
             description: 'Office',
             properties: {
-              street: { type: 'string' },
-              city: { type: 'string', minLength: 1, description: 'City name' },
+              street: {
+                type: 'string',
+              },
+              city: {
+                type: 'string',
+                minLength: 1,
+                description: 'City name',
+              },
             },
             required: ['street', 'city'],
           },
-          category: { $ref: '#/$defs/Category' },
+          category: {
+            $ref: '#/$defs/Category',
+          },
         },
         required: ['home'],
         $defs: {
           Category: {
             type: 'object',
             properties: {
-              name: { type: 'string' },
-              parent: { $ref: '#/$defs/Category' },
-              subcategories: { type: 'array', items: { $ref: '#/$defs/Category' } },
+              name: {
+                type: 'string',
+              },
+              parent: {
+                $ref: '#/$defs/Category',
+              },
+              subcategories: {
+                type: 'array',
+                items: {
+                  $ref: '#/$defs/Category',
+                },
+              },
             },
             required: ['name'],
           },
@@ -323,8 +572,14 @@ const expected: {
               type: 'object',
               description: 'A postal address',
               properties: {
-                street: { type: 'string' },
-                city: { type: 'string', minLength: 1, description: 'City name' },
+                street: {
+                  type: 'string',
+                },
+                city: {
+                  type: 'string',
+                  minLength: 1,
+                  description: 'City name',
+                },
               },
               required: ['street', 'city'],
             },
@@ -343,13 +598,27 @@ const expected: {
             oneOf: [
               {
                 type: 'object',
-                properties: { kind: { const: 'circle' }, radius: { type: 'number' } },
+                properties: {
+                  kind: {
+                    const: 'circle',
+                  },
+                  radius: {
+                    type: 'number',
+                  },
+                },
                 required: ['kind', 'radius'],
                 additionalProperties: false,
               },
               {
                 type: 'object',
-                properties: { kind: { const: 'square' }, side: { type: 'number' } },
+                properties: {
+                  kind: {
+                    const: 'square',
+                  },
+                  side: {
+                    type: 'number',
+                  },
+                },
                 required: ['kind', 'side'],
                 additionalProperties: false,
               },
@@ -360,67 +629,93 @@ const expected: {
       },
     },
   ],
-  resources: [{ name: 'readme', uri: 'cs://readme', mimeType: 'text/plain' }],
+  resources: [
+    {
+      name: 'readme',
+      uri: 'cs://readme',
+      mimeType: 'text/plain',
+    },
+  ],
   resourceTemplates: [
-    { name: 'user-file.v2', uriTemplate: 'cs://users/{user_id}/files/{file.name}' },
+    {
+      name: 'user-file.v2',
+      uriTemplate: 'cs://users/{user_id}/files/{file.name}',
+    },
   ],
   prompts: [
     {
       name: 'for-class',
       description: 'A prompt with argument names that are not identifiers',
       arguments: [
-        { name: 'class', required: true },
-        { name: 'first-name', required: false },
-        { name: '2nd', required: false },
+        {
+          name: 'class',
+          required: true,
+        },
+        {
+          name: 'first-name',
+          required: false,
+        },
+        {
+          name: '2nd',
+          required: false,
+        },
       ],
     },
   ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'cs://readme',
-    contents: [{ uri: 'cs://readme', mimeType: 'text/plain', text: 'Schema constructs' }],
+    contents: [
+      {
+        uri: 'cs://readme',
+        mimeType: 'text/plain',
+        text: 'Schema constructs',
+      },
+    ],
   },
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'for-class',
-    arguments: { class: 'class-value', 'first-name': 'first-name-value', '2nd': '2nd-value' },
+    arguments: {
+      class: 'class-value',
+      'first-name': 'first-name-value',
+      '2nd': '2nd-value',
+    },
     messages: [
-      { role: 'user', content: { type: 'text', text: 'class-value first-name-value 2nd-value' } },
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: 'class-value first-name-value 2nd-value',
+        },
+      },
     ],
   },
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [];
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [];
 
 /**
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [];
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [];
 
 /** A tool with required input, to check that invalid input is rejected. */
 const invalidInputTool: string | undefined = '2fa_verify';

@@ -15,7 +15,6 @@ import type { LegacyInput, PayInput, PayOutput } from './types.js';
  */
 export const jsonSchemas = {
   /** Input of tool `legacy`. */
-
   legacyInput: {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
@@ -46,7 +45,6 @@ export const jsonSchemas = {
     },
   },
   /** Input of tool `pay`. */
-
   payInput: {
     type: 'object',
     $defs: {
@@ -99,7 +97,6 @@ export const jsonSchemas = {
     required: ['price'],
   },
   /** Output of tool `pay`. */
-
   payOutput: {
     type: 'object',
     properties: {

@@ -21,15 +21,19 @@ import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */
-const expected: {
+type Expected = {
   serverInfo: Record<string, unknown>;
   instructions: string | null;
   tools: Record<string, unknown>[];
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
-} = {
-  serverInfo: { name: 'schema-refs-defs', version: '1.0.0' },
+};
+const expected: Expected = {
+  serverInfo: {
+    name: 'schema-refs-defs',
+    version: '1.0.0',
+  },
   instructions: null,
   tools: [
     {
@@ -38,18 +42,30 @@ const expected: {
       inputSchema: {
         $schema: 'http://json-schema.org/draft-07/schema#',
         type: 'object',
-        properties: { price: { $ref: '#/definitions/Money' } },
+        properties: {
+          price: {
+            $ref: '#/definitions/Money',
+          },
+        },
         required: ['price'],
         definitions: {
           Money: {
             type: 'object',
             properties: {
-              amount: { type: 'integer', minimum: 0 },
-              currency: { $ref: '#/definitions/Currency' },
+              amount: {
+                type: 'integer',
+                minimum: 0,
+              },
+              currency: {
+                $ref: '#/definitions/Currency',
+              },
             },
             required: ['amount', 'currency'],
           },
-          Currency: { type: 'string', enum: ['EUR', 'USD'] },
+          Currency: {
+            type: 'string',
+            enum: ['EUR', 'USD'],
+          },
         },
       },
     },
@@ -59,94 +75,148 @@ const expected: {
       inputSchema: {
         type: 'object',
         $defs: {
-          note: { type: 'string', maxLength: 20 },
+          note: {
+            type: 'string',
+            maxLength: 20,
+          },
           Money: {
             type: 'object',
             properties: {
-              amount: { type: 'integer', minimum: 0 },
-              currency: { $ref: '#/$defs/Currency' },
+              amount: {
+                type: 'integer',
+                minimum: 0,
+              },
+              currency: {
+                $ref: '#/$defs/Currency',
+              },
             },
             required: ['amount', 'currency'],
           },
-          Currency: { type: 'string', enum: ['EUR', 'USD'] },
+          Currency: {
+            type: 'string',
+            enum: ['EUR', 'USD'],
+          },
           Node: {
             type: 'object',
-            properties: { value: { type: 'integer' }, next: { $ref: '#/$defs/Node' } },
+            properties: {
+              value: {
+                type: 'integer',
+              },
+              next: {
+                $ref: '#/$defs/Node',
+              },
+            },
             required: ['value'],
           },
         },
         properties: {
-          price: { $ref: '#/$defs/Money', description: 'What to pay' },
-          list: { $ref: '#/$defs/Node' },
-          note: { $ref: '#/$defs/note' },
+          price: {
+            $ref: '#/$defs/Money',
+            description: 'What to pay',
+          },
+          list: {
+            $ref: '#/$defs/Node',
+          },
+          note: {
+            $ref: '#/$defs/note',
+          },
         },
         required: ['price'],
       },
       outputSchema: {
         type: 'object',
-        properties: { paid: { $ref: '#/$defs/Money' } },
+        properties: {
+          paid: {
+            $ref: '#/$defs/Money',
+          },
+        },
         required: ['paid'],
         $defs: {
           Money: {
             type: 'object',
             properties: {
-              amount: { type: 'integer', minimum: 0 },
-              currency: { $ref: '#/$defs/Currency' },
+              amount: {
+                type: 'integer',
+                minimum: 0,
+              },
+              currency: {
+                $ref: '#/$defs/Currency',
+              },
             },
             required: ['amount', 'currency'],
           },
-          Currency: { type: 'string', enum: ['EUR', 'USD'] },
+          Currency: {
+            type: 'string',
+            enum: ['EUR', 'USD'],
+          },
         },
       },
     },
   ],
-  resources: [{ name: 'readme', uri: 'rd://readme', mimeType: 'text/plain' }],
+  resources: [
+    {
+      name: 'readme',
+      uri: 'rd://readme',
+      mimeType: 'text/plain',
+    },
+  ],
   resourceTemplates: [],
-  prompts: [{ name: 'hello', description: 'Say hello' }],
+  prompts: [
+    {
+      name: 'hello',
+      description: 'Say hello',
+    },
+  ],
 };
 
 /** Static resources and their contents. */
-const staticResources: { uri: string; contents: unknown[] }[] = [
+type StaticResource = { uri: string; contents: unknown[] };
+const staticResources: StaticResource[] = [
   {
     uri: 'rd://readme',
-    contents: [{ uri: 'rd://readme', mimeType: 'text/plain', text: 'refs as defs' }],
+    contents: [
+      {
+        uri: 'rd://readme',
+        mimeType: 'text/plain',
+        text: 'refs as defs',
+      },
+    ],
   },
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: {
-  name: string;
-  arguments: Record<string, string>;
-  messages: unknown[];
-}[] = [
+type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
+const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'hello',
     arguments: {},
-    messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
+    messages: [
+      {
+        role: 'user',
+        content: {
+          type: 'text',
+          text: 'Hello',
+        },
+      },
+    ],
   },
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-const completions: {
-  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-  argument: { name: string; value: string };
-  values: string[];
-}[] = [];
+type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
+const completions: Completion[] = [];
 
 /**
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-const reachable: (
+type Reachable =
   | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
-  | {
-      kind: 'complete';
-      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-      argument: { name: string; value: string };
-    }
-)[] = [];
+  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
+const reachable: Reachable[] = [];
 
 /** A tool with required input, to check that invalid input is rejected. */
 const invalidInputTool: string | undefined = 'legacy';

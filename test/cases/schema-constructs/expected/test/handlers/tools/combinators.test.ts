@@ -4,13 +4,17 @@ import { test } from 'node:test';
 import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
 import { handler } from '../../../src/handlers/tools/combinators.js';
 
+type Input = Parameters<typeof handler>[0];
+
 // Calls the handler directly, without a client: test/generated covers the protocol side.
 // This file is yours: replace the input and the expectation with real ones.
 
 test('combinators handler', async (t) => {
-  const input = { id: '00000000-0000-4000-8000-000000000000', version: 2 } as Parameters<
-    typeof handler
-  >[0];
+  // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
+  const input = {
+    id: '00000000-0000-4000-8000-000000000000',
+    version: 2,
+  } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);

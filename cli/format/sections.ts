@@ -1,0 +1,100 @@
+/**
+ * Sections: the per-entity parts of a large generated file (one object member or one statement
+ * per tool) formatted one by one, by shape. A template marks them with `{{#shaped "member"}}` or
+ * `{{#shaped "statement"}}`; the file keeps a one-line placeholder in their place, so prettier
+ * only sees a small skeleton, and each section is formatted inside a minimal wrapper (an object
+ * or a function body at the same indentation) — once per shape (cli/format/mask.ts), since
+ * prettier lays out a member or a statement without looking at its neighbours.
+ */
+import { unmask } from './mask.js';
+import { spliceData, withJson } from './splice.js';
+
+/** An object literal member, an interface (or type literal) member, or a statement. */
+export type SectionKind = 'member' | 'field' | 'statement';
+
+export interface Section {
+  kind: SectionKind;
+  /** The section as rendered, with its own data placeholders (numbered from 0 within it). */
+  real: string;
+  data: unknown[];
+  /** The section rendered with its names masked, when they all could be. */
+  shape: { content: string; tokens: [string, string][] } | null;
+}
+
+const SECTION = /^( *)__mcpgenShape(\d+)__(?:,|;|: never;)$/;
+const END = { member: ',', field: ': never;', statement: ';' };
+
+export function sectionPlaceholder(index: number, kind: SectionKind, real: string): string {
+  const indent = /^ */.exec(real)![0];
+  return `${indent}__mcpgenShape${index}__${END[kind]}\n`;
+}
+
+/** The wrapper that gives a section the context it has in its file, and how to take it out again. */
+function wrap(kind: SectionKind, indent: number, text: string): { text: string; lines: (formatted: string) => string[] | null } | null {
+  const inner = (open: string, close: string) => ({
+    text: `${open}\n${text}${close}\n`,
+    lines: (formatted: string) => {
+      const lines = formatted.split('\n');
+      if (lines[0] !== open || lines.at(-2) !== close || lines.at(-1) !== '') return null;
+      return lines.slice(1, -2);
+    },
+  });
+  if (indent === 2 && kind === 'member') return inner('const __mcpgenWrap = {', '};');
+  if (indent === 2 && kind === 'field') return inner('interface McpgenWrap {', '}');
+  if (indent === 2 && kind === 'statement') return inner('function __mcpgenWrap() {', '}');
+  if (indent === 0 && kind === 'statement') return { text, lines: (f) => f.replace(/\n$/, '').split('\n') };
+  return null;
+}
+
+export type Formatter = (content: string) => Promise<string>;
+
+/** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */
+async function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): Promise<string | null> {
+  const apart = async (text: string, fmt: Formatter) => {
+    const w = wrap(kind, indent, text);
+    if (!w) return null;
+    const lines = w.lines(await fmt(w.text));
+    return lines && lines.join('\n');
+  };
+  let text: string | null = null;
+  if (section.shape) {
+    const shaped = await apart(section.shape.content, formatShape);
+    text = shaped === null ? null : unmask(shaped, section.shape.tokens);
+  }
+  text ??= await apart(section.real, format);
+  if (text === null) return null;
+  if (section.data.length === 0) return text;
+  return spliceData(text, section.data) ?? (await apart(withJson(section.real, section.data), format));
+}
+
+/**
+ * Puts the formatted sections into the formatted skeleton; null when a placeholder did not stay
+ * alone on its line or a section cannot be formatted apart (the caller formats the whole file).
+ */
+export async function fillSections(skeleton: string, sections: readonly Section[], format: Formatter, formatShape: Formatter): Promise<string | null> {
+  const lines = skeleton.split('\n');
+  const jobs: Promise<string | null>[] = [];
+  const at: number[] = [];
+  for (let n = 0; n < lines.length; n++) {
+    const m = SECTION.exec(lines[n]!);
+    if (!lines[n]!.includes('__mcpgenShape')) continue;
+    if (!m) return null;
+    const section = sections[Number(m[2])];
+    if (!section) return null;
+    jobs.push(formatSection(section, section.kind, m[1]!.length, format, formatShape));
+    at.push(n);
+  }
+  if (at.length !== sections.length) return null;
+  const texts = await Promise.all(jobs);
+  for (const [i, n] of at.entries()) {
+    const text = texts[i];
+    if (text === null || text === undefined) return null;
+    lines[n] = text;
+  }
+  return lines.join('\n');
+}
+
+/** The whole file as plain text (every section and data value in place), for prettier. */
+export function withSections(skeleton: string, sections: readonly Section[]): string {
+  return skeleton.replace(/^ *__mcpgenShape(\d+)__(?:,|;|: never;)\n/gm, (_m, i: string) => withJson(sections[Number(i)]!.real, sections[Number(i)]!.data));
+}
