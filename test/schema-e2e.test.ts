@@ -26,6 +26,8 @@ const constructs: Calls = {
     reject: [{ at: [1] }, { at: [1, 2, 3] }, { at: [200, 0] }, { at: [0, 0], path: [[0]] }],
   },
   no_dialect: { accept: [{}, { anything: [1, 'x'] }], reject: [] },
+  typeless_root: { accept: [{ q: 'x' }], reject: [{}, { q: 1 }] },
+  typeless_free: { accept: [{}, { any: { thing: true } }], reject: [] },
   combinators: {
     accept: [
       { id: '00000000-0000-4000-8000-000000000000', version: 2 },
@@ -153,10 +155,13 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
     for (const t of ir.tools) {
       const got = listed.find((l) => l.name === t.name)!;
       // The one exception: the SDK advertises an input schema as `{ type: 'object', ...schema }`, so
-      // the root `type` comes first on the wire wherever the manifest wrote it.
-      const input = t.inputSchema ? { type: t.inputSchema.type, ...t.inputSchema } : { type: 'object', properties: {} };
+      // the root `type` comes first on the wire wherever the manifest wrote it, and is added when
+      // the manifest left it out; a typeless object-shaped output gets it too (every such output
+      // in these cases is object-shaped).
+      const input = t.inputSchema ? { type: 'object', ...t.inputSchema } : { type: 'object', properties: {} };
       expect(JSON.stringify(got.inputSchema), t.name).toBe(JSON.stringify(input));
-      if (t.outputSchema) expect(JSON.stringify(got.outputSchema), t.name).toBe(JSON.stringify(t.outputSchema));
+      const output = t.outputSchema?.type === undefined ? { type: 'object', ...t.outputSchema } : t.outputSchema;
+      if (t.outputSchema) expect(JSON.stringify(got.outputSchema), t.name).toBe(JSON.stringify(output));
     }
   });
 

@@ -21,6 +21,9 @@ const expectations: Record<string, [string, string]> = {
   ],
   '2020-12 prefixItems tuple via $defs that refer to $defs': ['Draft2020Input', '{ at: [number, number]; path?: [number, number][] }'],
   'root with no properties is free-form': ['NoDialectInput', '{ [k: string]: unknown }'],
+  'root without type': ['TypelessRootInput', '{ q: string }'],
+  'root without type or properties is free-form': ['TypelessFreeInput', '{ [k: string]: unknown }'],
+  'typeless object-shaped output': ['TypelessFreeOutput', '{ [k: string]: number }'],
   'anyOf / oneOf of consts / allOf / const': [
     'CombinatorsInput',
     "{ id: string | number; size?: 'small' | 'large' | number; named?: { name: string } & { age: number }; version: 2 }",

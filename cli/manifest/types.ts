@@ -332,11 +332,11 @@ export interface Tool {
    */
   description?: string;
   /**
-   * JSON Schema of the arguments (inputSchema). The root must be `type: object`. Omit for a tool without arguments.
+   * JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.
    */
   input?: JsonSchema;
   /**
-   * JSON Schema of the structured result (outputSchema). The root must be `type: object`. The handler then returns a typed object.
+   * JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.
    */
   output?: JsonSchema;
   annotations?: ToolAnnotations;

@@ -5,6 +5,7 @@
 import { findPlaceholders } from '../manifest/placeholders.js';
 import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { jsonLiteral, stringLiteral } from './escape.js';
+import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { promptArgsSchema } from './views.js';
 
@@ -81,8 +82,8 @@ export function contractTestView(ir: IR) {
 
   const tools = ir.tools.map((t) => {
     const o = withMeta({ name: t.name }, t);
-    o.inputSchema = t.inputSchema ?? { type: 'object', properties: {} };
-    if (t.outputSchema) o.outputSchema = t.outputSchema;
+    o.inputSchema = t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {} };
+    if (t.outputSchema) o.outputSchema = advertisedSchema(t.outputSchema, 'output');
     if (t.annotations !== null) o.annotations = t.annotations;
     return o;
   });

@@ -32,7 +32,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG201: "`$ref` form not allowed: remote, `#`, into a shared schema, anchors; only `#/schemas/<Name>` and local `#/$defs/…`",
   MCPG202: "`$ref` cycle that never reaches a schema (`A → B → A`); recursion through `properties`/`items` is fine",
   MCPG203: "embedded schema is not valid JSON Schema 2020-12 (meta-schema, regular expressions, `$schema` of another dialect)",
-  MCPG204: "tool `input`/`output` root is not `type: object`",
+  MCPG204: "tool `input`/`output` root does not describe an object",
   MCPG205: "`required` names a property not in `properties`",
   MCPG206: "unknown `format`: nothing will check it",
   MCPG207: "a shared schema refers to itself: it cannot be inlined, so schemas that use it advertise it under `$defs` with a `$ref`",

@@ -5,10 +5,12 @@ import { isRecord } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
 import { recordEntries } from '../json-schema-walk.js';
 import { derefRoot } from '../refs.js';
+import { objectRootProblem } from '../../manifest/object-root.js';
 
 /**
- * MCP requires a tool's inputSchema and outputSchema to be `type: "object"` at the root: arguments
- * and structured results are JSON objects. A root `$ref` to a shared object schema is fine.
+ * MCP requires a tool's inputSchema and outputSchema to describe objects: arguments and structured
+ * results are JSON objects. A root `$ref` to a shared object schema is fine, and so is a root
+ * without `type` that the SDK serves as an object (cli/manifest/object-root.ts).
  */
 export function checkToolSchemaRoots(m: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -19,7 +21,9 @@ export function checkToolSchemaRoots(m: LoadedManifest): Diagnostic[] {
       const schema = tool[which];
       if (!isRecord(schema)) continue;
       const target = derefRoot({ path: ['tools', name, which], schema }, m.data);
-      if (!target || target.schema.type === 'object') continue;
+      if (!target) continue;
+      const problem = objectRootProblem(target.schema, which);
+      if (problem === null) continue;
       const what = which === 'input' ? 'arguments' : 'structured results';
       const type = target.schema.type;
       const viaRef = target.path.join('/') !== ['tools', name, which].join('/');
@@ -31,7 +35,7 @@ export function checkToolSchemaRoots(m: LoadedManifest): Diagnostic[] {
           : `, got ${shown}`;
       const message =
         type === undefined && !viaRef
-          ? `tool \`${name}\` ${which} schema needs \`type: object\` at its root: MCP ${what} are JSON objects`
+          ? `tool \`${name}\` ${which} schema does not describe an object (no \`type\`, no \`properties\`): MCP ${what} are JSON objects`
           : `tool \`${name}\` ${which} schema must be \`type: object\` at its root${got}: MCP ${what} are JSON objects`;
       // Point at the tool, not at a shared schema that may be fine where else it is used.
       const at = viaRef

@@ -49,8 +49,8 @@ const expected: Expected = {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
       inputSchema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
         $defs: {
           address: {
             $anchor: 'addressDef',

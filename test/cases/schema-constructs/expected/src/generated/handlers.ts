@@ -32,6 +32,10 @@ import type {
   SharedInput,
   SharedOutput,
   TaggedUnionInput,
+  TypelessFreeInput,
+  TypelessFreeOutput,
+  TypelessRootInput,
+  TypelessRootOutput,
   UserFileV2Params,
   _2FaVerifyInput,
 } from './types.js';
@@ -155,6 +159,8 @@ export interface ToolHandlers {
   numbers: ToolHandler<NumbersInput, ToolContent>;
   shared: ToolHandler<SharedInput, SharedOutput>;
   tagged_union: ToolHandler<TaggedUnionInput, ToolContent>;
+  typeless_free: ToolHandler<TypelessFreeInput, TypelessFreeOutput>;
+  typeless_root: ToolHandler<TypelessRootInput, TypelessRootOutput>;
 }
 
 export interface ResourceHandlers {}

@@ -23,6 +23,10 @@ import type {
   SharedInput,
   SharedOutput,
   TaggedUnionInput,
+  TypelessFreeInput,
+  TypelessFreeOutput,
+  TypelessRootInput,
+  TypelessRootOutput,
   UserFileV2Params,
   _2FaVerifyInput,
 } from './types.js';
@@ -570,6 +574,34 @@ export const jsonSchemas = {
     },
     required: ['shape'],
   },
+  /** Input of tool `typeless_free`. */
+  typelessFreeInput: {
+    description: 'Anything goes',
+  },
+  /** Output of tool `typeless_free`. */
+  typelessFreeOutput: {
+    additionalProperties: {
+      type: 'number',
+    },
+  },
+  /** Input of tool `typeless_root`. */
+  typelessRootInput: {
+    properties: {
+      q: {
+        type: 'string',
+      },
+    },
+    required: ['q'],
+  },
+  /** Output of tool `typeless_root`. */
+  typelessRootOutput: {
+    properties: {
+      hits: {
+        type: 'integer',
+      },
+    },
+    type: 'object',
+  },
   /** Variables of resource template `user-file.v2`. */
   userFileV2Params: {
     type: 'object',
@@ -641,5 +673,9 @@ export const schemas = {
   sharedInput: compiledOnFirstUse<SharedInput>(jsonSchemas.sharedInput),
   sharedOutput: compiledOnFirstUse<SharedOutput>(jsonSchemas.sharedOutput),
   taggedUnionInput: compiledOnFirstUse<TaggedUnionInput>(jsonSchemas.taggedUnionInput),
+  typelessFreeInput: compiledOnFirstUse<TypelessFreeInput>(jsonSchemas.typelessFreeInput),
+  typelessFreeOutput: compiledOnFirstUse<TypelessFreeOutput>(jsonSchemas.typelessFreeOutput),
+  typelessRootInput: compiledOnFirstUse<TypelessRootInput>(jsonSchemas.typelessRootInput),
+  typelessRootOutput: compiledOnFirstUse<TypelessRootOutput>(jsonSchemas.typelessRootOutput),
   userFileV2Params: compiledOnFirstUse<UserFileV2Params>(jsonSchemas.userFileV2Params),
 };

@@ -26,6 +26,8 @@ import * as nullableTool from '../handlers/tools/nullable.js';
 import * as numbersTool from '../handlers/tools/numbers.js';
 import * as sharedTool from '../handlers/tools/shared.js';
 import * as taggedUnionTool from '../handlers/tools/tagged_union.js';
+import * as typelessFreeTool from '../handlers/tools/typeless_free.js';
+import * as typelessRootTool from '../handlers/tools/typeless_root.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
   callStructuredTool,
@@ -166,6 +168,25 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
     'tagged_union',
     { description: 'A tagged union of objects', inputSchema: schemas.taggedUnionInput },
     (input, ctx) => callTool(taggedUnionTool.handler, input, ctx, server),
+  );
+  server.registerTool(
+    'typeless_free',
+    {
+      description:
+        'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+      inputSchema: schemas.typelessFreeInput,
+      outputSchema: schemas.typelessFreeOutput,
+    },
+    (input, ctx) => callStructuredTool(typelessFreeTool.handler, input, ctx, server),
+  );
+  server.registerTool(
+    'typeless_root',
+    {
+      description: 'Roots without `type` (the SDK advertises them with type object first)',
+      inputSchema: schemas.typelessRootInput,
+      outputSchema: schemas.typelessRootOutput,
+    },
+    (input, ctx) => callStructuredTool(typelessRootTool.handler, input, ctx, server),
   );
   server.registerResource('readme', 'cs://readme', { mimeType: 'text/plain' }, () => ({
     contents: [resourceContents.readme],

@@ -199,6 +199,30 @@ export interface TaggedUnionInput {
       };
 }
 /**
+ * Anything goes
+ */
+export interface TypelessFreeInput {
+  [k: string]: unknown;
+}
+/**
+ * Output of tool `typeless_free`.
+ */
+export interface TypelessFreeOutput {
+  [k: string]: number;
+}
+/**
+ * Input of tool `typeless_root`.
+ */
+export interface TypelessRootInput {
+  q: string;
+}
+/**
+ * Output of tool `typeless_root`.
+ */
+export interface TypelessRootOutput {
+  hits?: number;
+}
+/**
  * Variables of resource template `user-file.v2` (cs://users/{user_id}/files/{file.name}).
  */
 export interface UserFileV2Params {

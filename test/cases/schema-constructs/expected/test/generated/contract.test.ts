@@ -221,8 +221,8 @@ const expected: Expected = {
       name: 'draft07',
       description: 'A draft-07 schema with definitions and a tuple written as an items list',
       inputSchema: {
-        $schema: 'http://json-schema.org/draft-07/schema#',
         type: 'object',
+        $schema: 'http://json-schema.org/draft-07/schema#',
         definitions: {
           pos: {
             type: 'integer',
@@ -258,8 +258,8 @@ const expected: Expected = {
       description:
         'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
       inputSchema: {
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
         type: 'object',
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
         $defs: {
           coord: {
             type: 'number',
@@ -626,6 +626,42 @@ const expected: Expected = {
           },
         },
         required: ['shape'],
+      },
+    },
+    {
+      name: 'typeless_free',
+      description:
+        'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+      inputSchema: {
+        type: 'object',
+        description: 'Anything goes',
+      },
+      outputSchema: {
+        type: 'object',
+        additionalProperties: {
+          type: 'number',
+        },
+      },
+    },
+    {
+      name: 'typeless_root',
+      description: 'Roots without `type` (the SDK advertises them with type object first)',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          q: {
+            type: 'string',
+          },
+        },
+        required: ['q'],
+      },
+      outputSchema: {
+        properties: {
+          hits: {
+            type: 'integer',
+          },
+        },
+        type: 'object',
       },
     },
   ],

@@ -40,8 +40,8 @@ const expected: Expected = {
       name: 'legacy',
       description: 'A draft-07 schema gets definitions',
       inputSchema: {
-        $schema: 'http://json-schema.org/draft-07/schema#',
         type: 'object',
+        $schema: 'http://json-schema.org/draft-07/schema#',
         properties: {
           price: {
             $ref: '#/definitions/Money',
