@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureOpenApiGenerator, generatorBench } from './generator.mjs';
 import { serverBench, serverReport } from './servers.mjs';
+import { schemaScaleBench } from './schema-scale.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -23,6 +24,8 @@ const gen = await generatorBench({
   runs: quick ? 1 : 3,
   tools: { openapi: openapi?.bin, openapiHome: openapi?.home },
 });
+log('schema-heavy scale');
+const scale = await schemaScaleBench({ repo, tools: quick ? 20 : 500, runs: 1 });
 log('server benchmarks');
 const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log });
 
@@ -34,6 +37,8 @@ const md = [
   'Reproduce with `npm run bench` (write-up in README.md § Benchmarks).',
   '',
   gen.md,
+  '',
+  scale.md,
   '',
   serverReport(servers),
   '',
