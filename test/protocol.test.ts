@@ -215,9 +215,10 @@ describe('HTTP sessions (2025)', () => {
 
 describe('bearer auth (transports.http.auth.bearer, test/fixtures/valid/protocol)', () => {
   let url: URL;
+  let project: string;
   let stop = () => {};
   beforeAll(async () => {
-    const project = scratch('protocol-bearer', path.join(REPO, 'test/fixtures/valid/protocol'));
+    project = scratch('protocol-bearer', path.join(REPO, 'test/fixtures/valid/protocol'));
     appendFileSync(
       path.join(project, 'mcpgen.yaml'),
       [
@@ -250,6 +251,14 @@ describe('bearer auth (transports.http.auth.bearer, test/fixtures/valid/protocol
     });
   }, 120_000);
   afterAll(() => stop());
+
+  it('passes its generated contract tests without the token variable set (they bring their own)', async () => {
+    const env = { ...process.env };
+    delete env.PROTOCOL_TOKENS;
+    const r = await run(process.execPath, ['--test'], path.join(project, 'dist'), 120_000, env);
+    expect(r.code, r.stdout.slice(-3000)).toBe(0);
+    expect(r.stdout).toMatch(/refuses a request without a valid token with 401/);
+  }, 180_000);
 
   it('refuses requests without a valid token (401 with a challenge)', async () => {
     const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer nope' }, body: '{}' });

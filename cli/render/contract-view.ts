@@ -175,6 +175,7 @@ export function contractTestView(ir: IR) {
     invalidInputTool: strict ? stringLiteral(strict.name) : 'undefined',
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
+    bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,
     maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
     healthBody: jsonLiteral({ status: 'ok', name: s.name, version: s.version }),
   };

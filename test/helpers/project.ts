@@ -48,9 +48,9 @@ export interface RunResult {
 }
 
 /** Runs a command to completion with a hard timeout (kills only the process it started). */
-export function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_000): Promise<RunResult> {
+export function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, NODE_OPTIONS: '' } });
+    const child = spawn(cmd, args, { cwd, env: { ...env, NODE_OPTIONS: '' } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));

@@ -241,6 +241,7 @@ async function connect(transport: Transport, modern: boolean): Promise<Client> {
   return client;
 }
 
+const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 let http: HttpServerHandle;
 before(async () => {
   http = await startHttp({ port: 0 });
@@ -251,8 +252,8 @@ const stdio = () => new StdioClientTransport({ command: process.execPath, args: 
 const connections: [string, () => Promise<Client>][] = [
   ['stdio, 2025 client', () => connect(stdio(), false)],
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
-  ['HTTP, 2025 client', () => connect(new StreamableHTTPClientTransport(http.url), false)],
-  ['HTTP, 2026-07-28 client', () => connect(new StreamableHTTPClientTransport(http.url), true)],
+  ['HTTP, 2025 client', () => connect(httpClient(http.url), false)],
+  ['HTTP, 2026-07-28 client', () => connect(httpClient(http.url), true)],
 ];
 
 for (const [name, open] of connections) {
