@@ -144,7 +144,7 @@ function completeFields(vars: { name: string; completion: { kind: 'static'; valu
         v.name,
         v.completion!.kind === 'static'
           ? `completeFrom(${jsonLiteral(v.completion!.values)})`
-          : `completeWith(${alias}.complete[${stringLiteral(v.name)}])`,
+          : `completeWith(async () => (await ${alias}()).complete[${stringLiteral(v.name)}])`,
       ),
     );
 }
@@ -168,17 +168,18 @@ export function serverView(ir: IR) {
     if (t.outputType) f.push(field('outputSchema', `schemas.${outputKey(t)}`));
     if (t.annotations !== null) f.push(field('annotations', jsonLiteral(t.annotations)));
     const call = need(t.outputType ? 'callStructuredTool' : 'callTool');
+    const handler = `(await ${toolAlias(t)}()).handler`;
     const callback = t.inputType
-      ? `(input, ctx) => ${call}(${toolAlias(t)}.handler, input, ctx, server)`
-      : `(ctx) => ${call}(${toolAlias(t)}.handler, {}, ctx, server)`;
-    return { name: stringLiteral(t.name), config: objectLiteral(f), callback };
+      ? `async (input, ctx) => ${call}(${handler}, input, ctx, server)`
+      : `async (ctx) => ${call}(${handler}, {}, ctx, server)`;
+    return { key: propertyKey(t.name), name: stringLiteral(t.name), config: objectLiteral(f), callback };
   });
 
   const resources = ir.resources.map((r) => {
     let callback: string;
     if (r.content.kind === 'handler') {
       handlerImports.push({ alias: resourceAlias(r), path: `../handlers/${r.handlerPath}.js` });
-      callback = `(uri, ctx) => ${need('readResource')}(${resourceAlias(r)}.read, uri, ctx, ${r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined'}, server)`;
+      callback = `async (uri, ctx) => ${need('readResource')}((await ${resourceAlias(r)}()).read, uri, ctx, ${r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined'}, server)`;
     } else {
       callback = `() => ({ contents: [resourceContents.${r.ident}] })`;
     }
@@ -188,7 +189,7 @@ export function serverView(ir: IR) {
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
     const opts: Field[] = [
-      field('list', t.hasList ? `(ctx) => ${need('listResources')}(${templateAlias(t)}.list, ctx, server)` : 'undefined'),
+      field('list', t.hasList ? `async (ctx) => ${need('listResources')}((await ${templateAlias(t)}()).list, ctx, server)` : 'undefined'),
     ];
     const complete = completeFields(t.vars, templateAlias(t));
     for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
@@ -198,7 +199,7 @@ export function serverView(ir: IR) {
       name: stringLiteral(t.name),
       template: `new ResourceTemplate(${stringLiteral(t.uriTemplate)}, ${objectLiteral(opts)})`,
       metadata: resourceMetadata(t),
-      callback: `(uri, variables, ctx) => ${need('readTemplate')}(${templateAlias(t)}.read, uri, variables, ctx, schemas.${paramsKey(t)}${mime})`,
+      callback: `async (uri, variables, ctx) => ${need('readTemplate')}((await ${templateAlias(t)}()).read, uri, variables, ctx, schemas.${paramsKey(t)}${mime})`,
     };
   });
 
@@ -218,8 +219,8 @@ export function serverView(ir: IR) {
     const callback =
       p.messages !== null
         ? `(${p.argsType ? 'args' : ''}) => ${need('renderPrompt')}(promptMessages.${p.ident}, ${args}${promptDefaults(p)})`
-        : `(${p.argsType ? 'args, ' : ''}ctx) => ${need('getPrompt')}(${promptAlias(p)}.get, ${args}, ctx, server)`;
-    return { name: stringLiteral(p.name), config: objectLiteral(f), callback };
+        : `async (${p.argsType ? 'args, ' : ''}ctx) => ${need('getPrompt')}((await ${promptAlias(p)}()).get, ${args}, ctx, server)`;
+    return { key: propertyKey(p.name), name: stringLiteral(p.name), config: objectLiteral(f), callback };
   });
 
   const s = ir.server;
@@ -231,14 +232,24 @@ export function serverView(ir: IR) {
   const options: Field[] = [];
   if (s.instructions !== null) options.push(field('instructions', stringLiteral(s.instructions)));
   const subscribable = ir.resources.filter((r) => r.subscribe).map((r) => r.uri);
+  // Declared up front (the SDK adds `listChanged`): an instance may register none of them.
   const capabilities: Field[] = [];
   if (ir.protocol.logging) capabilities.push(field('logging', '{}'));
-  if (subscribable.length) capabilities.push(field('resources', '{ subscribe: true }'));
+  if (ir.tools.length) capabilities.push(field('tools', '{}'));
+  if (ir.resources.length || ir.templates.length) capabilities.push(field('resources', subscribable.length ? '{ subscribe: true }' : '{}'));
+  if (ir.prompts.length) capabilities.push(field('prompts', '{}'));
+  const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
+  if (completable) capabilities.push(field('completions', '{}'));
   options.push(field('capabilities', objectLiteral(capabilities)));
   if (Object.keys(ir.protocol.cache).length) options.push(field('cacheHints', jsonLiteral(ir.protocol.cache)));
   options.push(field('requestState', `{ verify: ${need('verifyRequestState')} }`));
   if (subscribable.length) need('installSubscriptions');
   if (ir.protocol.pageSize > 0) need('paginate');
+  const hasResources = ir.resources.length + ir.templates.length > 0;
+  const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
+  if (reachUsed) need('reachable');
+  if (ir.tools.length || ir.prompts.length) (need('register'), need('Register'));
+  if (handlerImports.length) need('lazy');
 
   const contentImports = [
     ...(ir.prompts.some((p) => p.messages !== null) ? ['promptMessages'] : []),
@@ -250,8 +261,10 @@ export function serverView(ir: IR) {
     sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : [])].join(', '),
     subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
-    handlerImports: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)),
-    runtimeImports: [...runtime].sort(),
+    loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' ? 'type Register' : name)),
+    hasResources,
+    reachUsed,
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),

@@ -9,49 +9,19 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
-import * as testInputRequiredResultPromptPrompt from '../handlers/prompts/test_input_required_result_prompt.js';
-import * as testPromptWithEmbeddedResourcePrompt from '../handlers/prompts/test_prompt_with_embedded_resource.js';
-import * as watchedResourceResource from '../handlers/resources/watched_resource.js';
-import * as templateDataTemplate from '../handlers/templates/template_data.js';
-import * as jsonSchema202012ToolTool from '../handlers/tools/json_schema_2020_12_tool.js';
-import * as testAudioContentTool from '../handlers/tools/test_audio_content.js';
-import * as testCustomHeaderTool from '../handlers/tools/test_custom_header.js';
-import * as testElicitationTool from '../handlers/tools/test_elicitation.js';
-import * as testElicitationSep1034DefaultsTool from '../handlers/tools/test_elicitation_sep1034_defaults.js';
-import * as testElicitationSep1330EnumsTool from '../handlers/tools/test_elicitation_sep1330_enums.js';
-import * as testEmbeddedResourceTool from '../handlers/tools/test_embedded_resource.js';
-import * as testErrorHandlingTool from '../handlers/tools/test_error_handling.js';
-import * as testImageContentTool from '../handlers/tools/test_image_content.js';
-import * as testInputRequiredResultCapabilitiesTool from '../handlers/tools/test_input_required_result_capabilities.js';
-import * as testInputRequiredResultElicitationTool from '../handlers/tools/test_input_required_result_elicitation.js';
-import * as testInputRequiredResultListRootsTool from '../handlers/tools/test_input_required_result_list_roots.js';
-import * as testInputRequiredResultMultiRoundTool from '../handlers/tools/test_input_required_result_multi_round.js';
-import * as testInputRequiredResultMultipleInputsTool from '../handlers/tools/test_input_required_result_multiple_inputs.js';
-import * as testInputRequiredResultRequestStateTool from '../handlers/tools/test_input_required_result_request_state.js';
-import * as testInputRequiredResultSamplingTool from '../handlers/tools/test_input_required_result_sampling.js';
-import * as testInputRequiredResultTamperedStateTool from '../handlers/tools/test_input_required_result_tampered_state.js';
-import * as testLoggingToolTool from '../handlers/tools/test_logging_tool.js';
-import * as testMissingCapabilityTool from '../handlers/tools/test_missing_capability.js';
-import * as testMultipleContentTypesTool from '../handlers/tools/test_multiple_content_types.js';
-import * as testReconnectionTool from '../handlers/tools/test_reconnection.js';
-import * as testSamplingTool from '../handlers/tools/test_sampling.js';
-import * as testSimpleTextTool from '../handlers/tools/test_simple_text.js';
-import * as testSlowOperationTool from '../handlers/tools/test_slow_operation.js';
-import * as testStreamingElicitationTool from '../handlers/tools/test_streaming_elicitation.js';
-import * as testToolWithLoggingTool from '../handlers/tools/test_tool_with_logging.js';
-import * as testToolWithProgressTool from '../handlers/tools/test_tool_with_progress.js';
-import * as testTriggerPromptChangeTool from '../handlers/tools/test_trigger_prompt_change.js';
-import * as testTriggerToolChangeTool from '../handlers/tools/test_trigger_tool_change.js';
-import * as testUpdateWatchedResourceTool from '../handlers/tools/test_update_watched_resource.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Register,
   callTool,
   completeFrom,
   getPrompt,
   installSubscriptions,
+  lazy,
   promptArguments,
+  reachable,
   readResource,
   readTemplate,
+  register,
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
@@ -72,6 +42,80 @@ export const serverInfo: Implementation = {
   ],
 };
 
+// Handler modules load on first use (cold start reads none of them).
+const testInputRequiredResultPromptPrompt = lazy(
+  () => import('../handlers/prompts/test_input_required_result_prompt.js'),
+);
+const testPromptWithEmbeddedResourcePrompt = lazy(
+  () => import('../handlers/prompts/test_prompt_with_embedded_resource.js'),
+);
+const watchedResourceResource = lazy(() => import('../handlers/resources/watched_resource.js'));
+const templateDataTemplate = lazy(() => import('../handlers/templates/template_data.js'));
+const jsonSchema202012ToolTool = lazy(
+  () => import('../handlers/tools/json_schema_2020_12_tool.js'),
+);
+const testAudioContentTool = lazy(() => import('../handlers/tools/test_audio_content.js'));
+const testCustomHeaderTool = lazy(() => import('../handlers/tools/test_custom_header.js'));
+const testElicitationTool = lazy(() => import('../handlers/tools/test_elicitation.js'));
+const testElicitationSep1034DefaultsTool = lazy(
+  () => import('../handlers/tools/test_elicitation_sep1034_defaults.js'),
+);
+const testElicitationSep1330EnumsTool = lazy(
+  () => import('../handlers/tools/test_elicitation_sep1330_enums.js'),
+);
+const testEmbeddedResourceTool = lazy(() => import('../handlers/tools/test_embedded_resource.js'));
+const testErrorHandlingTool = lazy(() => import('../handlers/tools/test_error_handling.js'));
+const testImageContentTool = lazy(() => import('../handlers/tools/test_image_content.js'));
+const testInputRequiredResultCapabilitiesTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_capabilities.js'),
+);
+const testInputRequiredResultElicitationTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_elicitation.js'),
+);
+const testInputRequiredResultListRootsTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_list_roots.js'),
+);
+const testInputRequiredResultMultiRoundTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_multi_round.js'),
+);
+const testInputRequiredResultMultipleInputsTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_multiple_inputs.js'),
+);
+const testInputRequiredResultRequestStateTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_request_state.js'),
+);
+const testInputRequiredResultSamplingTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_sampling.js'),
+);
+const testInputRequiredResultTamperedStateTool = lazy(
+  () => import('../handlers/tools/test_input_required_result_tampered_state.js'),
+);
+const testLoggingToolTool = lazy(() => import('../handlers/tools/test_logging_tool.js'));
+const testMissingCapabilityTool = lazy(
+  () => import('../handlers/tools/test_missing_capability.js'),
+);
+const testMultipleContentTypesTool = lazy(
+  () => import('../handlers/tools/test_multiple_content_types.js'),
+);
+const testReconnectionTool = lazy(() => import('../handlers/tools/test_reconnection.js'));
+const testSamplingTool = lazy(() => import('../handlers/tools/test_sampling.js'));
+const testSimpleTextTool = lazy(() => import('../handlers/tools/test_simple_text.js'));
+const testSlowOperationTool = lazy(() => import('../handlers/tools/test_slow_operation.js'));
+const testStreamingElicitationTool = lazy(
+  () => import('../handlers/tools/test_streaming_elicitation.js'),
+);
+const testToolWithLoggingTool = lazy(() => import('../handlers/tools/test_tool_with_logging.js'));
+const testToolWithProgressTool = lazy(() => import('../handlers/tools/test_tool_with_progress.js'));
+const testTriggerPromptChangeTool = lazy(
+  () => import('../handlers/tools/test_trigger_prompt_change.js'),
+);
+const testTriggerToolChangeTool = lazy(
+  () => import('../handlers/tools/test_trigger_tool_change.js'),
+);
+const testUpdateWatchedResourceTool = lazy(
+  () => import('../handlers/tools/test_update_watched_resource.js'),
+);
+
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const testPromptWithArgumentsArgs = promptArguments<TestPromptWithArgumentsArgs>(
   jsonSchemas.testPromptWithArgumentsArgs,
@@ -84,7 +128,13 @@ const testPromptWithEmbeddedResourceArgs = promptArguments<TestPromptWithEmbedde
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {}, resources: { subscribe: true } },
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: { subscribe: true },
+    prompts: {},
+    completions: {},
+  },
   cacheHints: {
     'tools/list': { ttlMs: 60000, cacheScope: 'public' },
     'prompts/list': { ttlMs: 60000, cacheScope: 'public' },
@@ -98,177 +148,219 @@ const serverOptions: McpServerOptions = {
 /** Resources declared with `subscribe: true`. */
 const subscribable: ReadonlySet<string> = new Set(['test://watched-resource']);
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'json_schema_2020_12_tool',
-    {
-      description: 'Tool with JSON Schema 2020-12 features',
-      inputSchema: schemas.jsonSchema202012ToolInput,
-    },
-    (input, ctx) => callTool(jsonSchema202012ToolTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'test_audio_content',
-    { description: 'Tests audio content response' },
-    (ctx) => callTool(testAudioContentTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_custom_header',
-    {
-      description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
-      inputSchema: schemas.testCustomHeaderInput,
-    },
-    (input, ctx) => callTool(testCustomHeaderTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'test_elicitation',
-    {
-      description: 'Tests server-initiated elicitation (user input request)',
-      inputSchema: schemas.testElicitationInput,
-    },
-    (input, ctx) => callTool(testElicitationTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'test_elicitation_sep1034_defaults',
-    { description: 'Tests elicitation with default values for all primitive types (SEP-1034)' },
-    (ctx) => callTool(testElicitationSep1034DefaultsTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_elicitation_sep1330_enums',
-    { description: 'Tests elicitation with enum schema improvements (SEP-1330)' },
-    (ctx) => callTool(testElicitationSep1330EnumsTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_embedded_resource',
-    { description: 'Tests embedded resource content response' },
-    (ctx) => callTool(testEmbeddedResourceTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_error_handling',
-    { description: 'Tests error response handling' },
-    (ctx) => callTool(testErrorHandlingTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_image_content',
-    { description: 'Tests image content response' },
-    (ctx) => callTool(testImageContentTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_capabilities',
-    { description: 'Asks only for what the client declared it can do' },
-    (ctx) => callTool(testInputRequiredResultCapabilitiesTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_elicitation',
-    { description: "Asks for the user's name with input_required elicitation" },
-    (ctx) => callTool(testInputRequiredResultElicitationTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_list_roots',
-    { description: "Asks for the client's roots with input_required" },
-    (ctx) => callTool(testInputRequiredResultListRootsTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_multi_round',
-    { description: 'Asks twice, over two rounds, with requestState' },
-    (ctx) => callTool(testInputRequiredResultMultiRoundTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_multiple_inputs',
-    { description: 'Asks for elicitation, sampling and roots in one round' },
-    (ctx) => callTool(testInputRequiredResultMultipleInputsTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_request_state',
-    { description: 'Confirms with input_required and signed requestState' },
-    (ctx) => callTool(testInputRequiredResultRequestStateTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_sampling',
-    { description: "Asks the client's model a question with input_required sampling" },
-    (ctx) => callTool(testInputRequiredResultSamplingTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_input_required_result_tampered_state',
-    { description: 'Rejects a tampered requestState' },
-    (ctx) => callTool(testInputRequiredResultTamperedStateTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_logging_tool',
-    { description: 'Emits a log message at info level' },
-    (ctx) => callTool(testLoggingToolTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_missing_capability',
-    { description: "Needs the client's sampling capability" },
-    (ctx) => callTool(testMissingCapabilityTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_multiple_content_types',
-    { description: 'Tests response with multiple content types (text, image, resource)' },
-    (ctx) => callTool(testMultipleContentTypesTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_reconnection',
-    { description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)' },
-    (ctx) => callTool(testReconnectionTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_sampling',
-    {
-      description: 'Tests server-initiated sampling (LLM completion request)',
-      inputSchema: schemas.testSamplingInput,
-    },
-    (input, ctx) => callTool(testSamplingTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'test_simple_text',
-    { description: 'Tests simple text content response' },
-    (ctx) => callTool(testSimpleTextTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_slow_operation',
-    { description: 'Waits up to ten seconds, stopping as soon as the request is cancelled' },
-    (ctx) => callTool(testSlowOperationTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_streaming_elicitation',
-    {
-      description: 'Elicits through input_required, never through a request on the response stream',
-    },
-    (ctx) => callTool(testStreamingElicitationTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_tool_with_logging',
-    { description: 'Tests tool that emits log messages during execution' },
-    (ctx) => callTool(testToolWithLoggingTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_tool_with_progress',
-    { description: 'Tests tool that reports progress notifications' },
-    (ctx) => callTool(testToolWithProgressTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_trigger_prompt_change',
-    { description: 'Changes the prompt list and notifies listeners' },
-    (ctx) => callTool(testTriggerPromptChangeTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_trigger_tool_change',
-    { description: 'Changes the tool list and notifies listeners' },
-    (ctx) => callTool(testTriggerToolChangeTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'test_update_watched_resource',
-    { description: 'Publishes an update of test://watched-resource to subscribers and listeners' },
-    (ctx) => callTool(testUpdateWatchedResourceTool.handler, {}, ctx, server),
-  );
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  json_schema_2020_12_tool: (server) =>
+    server.registerTool(
+      'json_schema_2020_12_tool',
+      {
+        description: 'Tool with JSON Schema 2020-12 features',
+        inputSchema: schemas.jsonSchema202012ToolInput,
+      },
+      async (input, ctx) =>
+        callTool((await jsonSchema202012ToolTool()).handler, input, ctx, server),
+    ),
+  test_audio_content: (server) =>
+    server.registerTool(
+      'test_audio_content',
+      { description: 'Tests audio content response' },
+      async (ctx) => callTool((await testAudioContentTool()).handler, {}, ctx, server),
+    ),
+  test_custom_header: (server) =>
+    server.registerTool(
+      'test_custom_header',
+      {
+        description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
+        inputSchema: schemas.testCustomHeaderInput,
+      },
+      async (input, ctx) => callTool((await testCustomHeaderTool()).handler, input, ctx, server),
+    ),
+  test_elicitation: (server) =>
+    server.registerTool(
+      'test_elicitation',
+      {
+        description: 'Tests server-initiated elicitation (user input request)',
+        inputSchema: schemas.testElicitationInput,
+      },
+      async (input, ctx) => callTool((await testElicitationTool()).handler, input, ctx, server),
+    ),
+  test_elicitation_sep1034_defaults: (server) =>
+    server.registerTool(
+      'test_elicitation_sep1034_defaults',
+      { description: 'Tests elicitation with default values for all primitive types (SEP-1034)' },
+      async (ctx) =>
+        callTool((await testElicitationSep1034DefaultsTool()).handler, {}, ctx, server),
+    ),
+  test_elicitation_sep1330_enums: (server) =>
+    server.registerTool(
+      'test_elicitation_sep1330_enums',
+      { description: 'Tests elicitation with enum schema improvements (SEP-1330)' },
+      async (ctx) => callTool((await testElicitationSep1330EnumsTool()).handler, {}, ctx, server),
+    ),
+  test_embedded_resource: (server) =>
+    server.registerTool(
+      'test_embedded_resource',
+      { description: 'Tests embedded resource content response' },
+      async (ctx) => callTool((await testEmbeddedResourceTool()).handler, {}, ctx, server),
+    ),
+  test_error_handling: (server) =>
+    server.registerTool(
+      'test_error_handling',
+      { description: 'Tests error response handling' },
+      async (ctx) => callTool((await testErrorHandlingTool()).handler, {}, ctx, server),
+    ),
+  test_image_content: (server) =>
+    server.registerTool(
+      'test_image_content',
+      { description: 'Tests image content response' },
+      async (ctx) => callTool((await testImageContentTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_capabilities: (server) =>
+    server.registerTool(
+      'test_input_required_result_capabilities',
+      { description: 'Asks only for what the client declared it can do' },
+      async (ctx) =>
+        callTool((await testInputRequiredResultCapabilitiesTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_elicitation: (server) =>
+    server.registerTool(
+      'test_input_required_result_elicitation',
+      { description: "Asks for the user's name with input_required elicitation" },
+      async (ctx) =>
+        callTool((await testInputRequiredResultElicitationTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_list_roots: (server) =>
+    server.registerTool(
+      'test_input_required_result_list_roots',
+      { description: "Asks for the client's roots with input_required" },
+      async (ctx) =>
+        callTool((await testInputRequiredResultListRootsTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_multi_round: (server) =>
+    server.registerTool(
+      'test_input_required_result_multi_round',
+      { description: 'Asks twice, over two rounds, with requestState' },
+      async (ctx) =>
+        callTool((await testInputRequiredResultMultiRoundTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_multiple_inputs: (server) =>
+    server.registerTool(
+      'test_input_required_result_multiple_inputs',
+      { description: 'Asks for elicitation, sampling and roots in one round' },
+      async (ctx) =>
+        callTool((await testInputRequiredResultMultipleInputsTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_request_state: (server) =>
+    server.registerTool(
+      'test_input_required_result_request_state',
+      { description: 'Confirms with input_required and signed requestState' },
+      async (ctx) =>
+        callTool((await testInputRequiredResultRequestStateTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_sampling: (server) =>
+    server.registerTool(
+      'test_input_required_result_sampling',
+      { description: "Asks the client's model a question with input_required sampling" },
+      async (ctx) =>
+        callTool((await testInputRequiredResultSamplingTool()).handler, {}, ctx, server),
+    ),
+  test_input_required_result_tampered_state: (server) =>
+    server.registerTool(
+      'test_input_required_result_tampered_state',
+      { description: 'Rejects a tampered requestState' },
+      async (ctx) =>
+        callTool((await testInputRequiredResultTamperedStateTool()).handler, {}, ctx, server),
+    ),
+  test_logging_tool: (server) =>
+    server.registerTool(
+      'test_logging_tool',
+      { description: 'Emits a log message at info level' },
+      async (ctx) => callTool((await testLoggingToolTool()).handler, {}, ctx, server),
+    ),
+  test_missing_capability: (server) =>
+    server.registerTool(
+      'test_missing_capability',
+      { description: "Needs the client's sampling capability" },
+      async (ctx) => callTool((await testMissingCapabilityTool()).handler, {}, ctx, server),
+    ),
+  test_multiple_content_types: (server) =>
+    server.registerTool(
+      'test_multiple_content_types',
+      { description: 'Tests response with multiple content types (text, image, resource)' },
+      async (ctx) => callTool((await testMultipleContentTypesTool()).handler, {}, ctx, server),
+    ),
+  test_reconnection: (server) =>
+    server.registerTool(
+      'test_reconnection',
+      { description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)' },
+      async (ctx) => callTool((await testReconnectionTool()).handler, {}, ctx, server),
+    ),
+  test_sampling: (server) =>
+    server.registerTool(
+      'test_sampling',
+      {
+        description: 'Tests server-initiated sampling (LLM completion request)',
+        inputSchema: schemas.testSamplingInput,
+      },
+      async (input, ctx) => callTool((await testSamplingTool()).handler, input, ctx, server),
+    ),
+  test_simple_text: (server) =>
+    server.registerTool(
+      'test_simple_text',
+      { description: 'Tests simple text content response' },
+      async (ctx) => callTool((await testSimpleTextTool()).handler, {}, ctx, server),
+    ),
+  test_slow_operation: (server) =>
+    server.registerTool(
+      'test_slow_operation',
+      { description: 'Waits up to ten seconds, stopping as soon as the request is cancelled' },
+      async (ctx) => callTool((await testSlowOperationTool()).handler, {}, ctx, server),
+    ),
+  test_streaming_elicitation: (server) =>
+    server.registerTool(
+      'test_streaming_elicitation',
+      {
+        description:
+          'Elicits through input_required, never through a request on the response stream',
+      },
+      async (ctx) => callTool((await testStreamingElicitationTool()).handler, {}, ctx, server),
+    ),
+  test_tool_with_logging: (server) =>
+    server.registerTool(
+      'test_tool_with_logging',
+      { description: 'Tests tool that emits log messages during execution' },
+      async (ctx) => callTool((await testToolWithLoggingTool()).handler, {}, ctx, server),
+    ),
+  test_tool_with_progress: (server) =>
+    server.registerTool(
+      'test_tool_with_progress',
+      { description: 'Tests tool that reports progress notifications' },
+      async (ctx) => callTool((await testToolWithProgressTool()).handler, {}, ctx, server),
+    ),
+  test_trigger_prompt_change: (server) =>
+    server.registerTool(
+      'test_trigger_prompt_change',
+      { description: 'Changes the prompt list and notifies listeners' },
+      async (ctx) => callTool((await testTriggerPromptChangeTool()).handler, {}, ctx, server),
+    ),
+  test_trigger_tool_change: (server) =>
+    server.registerTool(
+      'test_trigger_tool_change',
+      { description: 'Changes the tool list and notifies listeners' },
+      async (ctx) => callTool((await testTriggerToolChangeTool()).handler, {}, ctx, server),
+    ),
+  test_update_watched_resource: (server) =>
+    server.registerTool(
+      'test_update_watched_resource',
+      {
+        description: 'Publishes an update of test://watched-resource to subscribers and listeners',
+      },
+      async (ctx) => callTool((await testUpdateWatchedResourceTool()).handler, {}, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource(
     'static_binary',
     'test://static-binary',
@@ -298,7 +390,8 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'A resource that can be subscribed to',
       mimeType: 'text/plain',
     },
-    (uri, ctx) => readResource(watchedResourceResource.read, uri, ctx, 'text/plain', server),
+    async (uri, ctx) =>
+      readResource((await watchedResourceResource()).read, uri, ctx, 'text/plain', server),
   );
   server.registerResource(
     'template_data',
@@ -308,9 +401,9 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'A resource template with parameter substitution',
       mimeType: 'application/json',
     },
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        templateDataTemplate.read,
+        (await templateDataTemplate()).read,
         uri,
         variables,
         ctx,
@@ -319,34 +412,57 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
         server,
       ),
   );
-  server.registerPrompt(
-    'test_input_required_result_prompt',
-    { description: 'A prompt that asks for context with input_required' },
-    (ctx) => getPrompt(testInputRequiredResultPromptPrompt.get, {}, ctx, server),
-  );
-  server.registerPrompt(
-    'test_prompt_with_arguments',
-    { description: 'A prompt with required arguments', argsSchema: testPromptWithArgumentsArgs },
-    (args) => renderPrompt(promptMessages.testPromptWithArguments, args),
-  );
-  server.registerPrompt(
-    'test_prompt_with_embedded_resource',
-    {
-      description: 'A prompt that includes an embedded resource',
-      argsSchema: testPromptWithEmbeddedResourceArgs,
-    },
-    (args, ctx) => getPrompt(testPromptWithEmbeddedResourcePrompt.get, args, ctx, server),
-  );
-  server.registerPrompt(
-    'test_prompt_with_image',
-    { description: 'A prompt that includes image content' },
-    () => renderPrompt(promptMessages.testPromptWithImage, {}),
-  );
-  server.registerPrompt(
-    'test_simple_prompt',
-    { description: 'A simple prompt without arguments' },
-    () => renderPrompt(promptMessages.testSimplePrompt, {}),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  test_input_required_result_prompt: (server) =>
+    server.registerPrompt(
+      'test_input_required_result_prompt',
+      { description: 'A prompt that asks for context with input_required' },
+      async (ctx) => getPrompt((await testInputRequiredResultPromptPrompt()).get, {}, ctx, server),
+    ),
+  test_prompt_with_arguments: (server) =>
+    server.registerPrompt(
+      'test_prompt_with_arguments',
+      { description: 'A prompt with required arguments', argsSchema: testPromptWithArgumentsArgs },
+      (args) => renderPrompt(promptMessages.testPromptWithArguments, args),
+    ),
+  test_prompt_with_embedded_resource: (server) =>
+    server.registerPrompt(
+      'test_prompt_with_embedded_resource',
+      {
+        description: 'A prompt that includes an embedded resource',
+        argsSchema: testPromptWithEmbeddedResourceArgs,
+      },
+      async (args, ctx) =>
+        getPrompt((await testPromptWithEmbeddedResourcePrompt()).get, args, ctx, server),
+    ),
+  test_prompt_with_image: (server) =>
+    server.registerPrompt(
+      'test_prompt_with_image',
+      { description: 'A prompt that includes image content' },
+      () => renderPrompt(promptMessages.testPromptWithImage, {}),
+    ),
+  test_simple_prompt: (server) =>
+    server.registerPrompt(
+      'test_simple_prompt',
+      { description: 'A simple prompt without arguments' },
+      () => renderPrompt(promptMessages.testSimplePrompt, {}),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);
   return server;
 }

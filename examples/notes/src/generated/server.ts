@@ -9,25 +9,21 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
-import * as summarizeNotesPrompt from '../handlers/prompts/summarize_notes.js';
-import * as indexResource from '../handlers/resources/index.js';
-import * as statsResource from '../handlers/resources/stats.js';
-import * as noteTemplate from '../handlers/templates/note.js';
-import * as tagTemplate from '../handlers/templates/tag.js';
-import * as createNoteTool from '../handlers/tools/create_note.js';
-import * as deleteNoteTool from '../handlers/tools/delete_note.js';
-import * as searchNotesTool from '../handlers/tools/search_notes.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Register,
   callStructuredTool,
   callTool,
   completeFrom,
   completeWith,
   getPrompt,
+  lazy,
   listResources,
   promptArguments,
+  reachable,
   readResource,
   readTemplate,
+  register,
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
@@ -41,10 +37,20 @@ export const serverInfo: Implementation = {
   description: 'Create, search and read short notes kept in memory',
 };
 
+// Handler modules load on first use (cold start reads none of them).
+const summarizeNotesPrompt = lazy(() => import('../handlers/prompts/summarize_notes.js'));
+const indexResource = lazy(() => import('../handlers/resources/index.js'));
+const statsResource = lazy(() => import('../handlers/resources/stats.js'));
+const noteTemplate = lazy(() => import('../handlers/templates/note.js'));
+const tagTemplate = lazy(() => import('../handlers/templates/tag.js'));
+const createNoteTool = lazy(() => import('../handlers/tools/create_note.js'));
+const deleteNoteTool = lazy(() => import('../handlers/tools/delete_note.js'));
+const searchNotesTool = lazy(() => import('../handlers/tools/search_notes.js'));
+
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const quickNoteArgs = promptArguments<QuickNoteArgs>(jsonSchemas.quickNoteArgs, {});
 const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(jsonSchemas.summarizeNotesArgs, {
-  tag: completeWith(summarizeNotesPrompt.complete['tag']),
+  tag: completeWith(async () => (await summarizeNotesPrompt()).complete['tag']),
   style: completeFrom(['bullets', 'paragraph', 'tweet']),
 });
 
@@ -52,59 +58,63 @@ const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(jsonSchemas.summa
 const serverOptions: McpServerOptions = {
   instructions:
     'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
   requestState: { verify: verifyRequestState },
 };
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'create_note',
-    {
-      title: 'Create note',
-      description: 'Save a new note and return it',
-      inputSchema: schemas.createNoteInput,
-      outputSchema: schemas.createNoteOutput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: false,
-        openWorldHint: false,
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  create_note: (server) =>
+    server.registerTool(
+      'create_note',
+      {
+        title: 'Create note',
+        description: 'Save a new note and return it',
+        inputSchema: schemas.createNoteInput,
+        outputSchema: schemas.createNoteOutput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: false,
+          idempotentHint: false,
+          openWorldHint: false,
+        },
       },
-    },
-    (input, ctx) => callStructuredTool(createNoteTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'delete_note',
-    {
-      title: 'Delete note',
-      description: 'Delete a note by id',
-      inputSchema: schemas.deleteNoteInput,
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
+      async (input, ctx) =>
+        callStructuredTool((await createNoteTool()).handler, input, ctx, server),
+    ),
+  delete_note: (server) =>
+    server.registerTool(
+      'delete_note',
+      {
+        title: 'Delete note',
+        description: 'Delete a note by id',
+        inputSchema: schemas.deleteNoteInput,
+        annotations: {
+          readOnlyHint: false,
+          destructiveHint: true,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
       },
-    },
-    (input, ctx) => callTool(deleteNoteTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'search_notes',
-    {
-      title: 'Search notes',
-      description: 'Find notes whose title or text contains the query, optionally with a tag',
-      inputSchema: schemas.searchNotesInput,
-      outputSchema: schemas.searchNotesOutput,
-      annotations: { readOnlyHint: true, openWorldHint: false },
-    },
-    (input, ctx) => callStructuredTool(searchNotesTool.handler, input, ctx, server),
-  );
+      async (input, ctx) => callTool((await deleteNoteTool()).handler, input, ctx, server),
+    ),
+  search_notes: (server) =>
+    server.registerTool(
+      'search_notes',
+      {
+        title: 'Search notes',
+        description: 'Find notes whose title or text contains the query, optionally with a tag',
+        inputSchema: schemas.searchNotesInput,
+        outputSchema: schemas.searchNotesOutput,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      async (input, ctx) =>
+        callStructuredTool((await searchNotesTool()).handler, input, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource(
     'guide',
     'notes://guide',
@@ -123,7 +133,8 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'Titles and ids of every note, as Markdown',
       mimeType: 'text/markdown',
     },
-    (uri, ctx) => readResource(indexResource.read, uri, ctx, 'text/markdown', server),
+    async (uri, ctx) =>
+      readResource((await indexResource()).read, uri, ctx, 'text/markdown', server),
   );
   server.registerResource(
     'stats',
@@ -133,22 +144,23 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'Counts of notes and tags, as JSON',
       mimeType: 'application/json',
     },
-    (uri, ctx) => readResource(statsResource.read, uri, ctx, 'application/json', server),
+    async (uri, ctx) =>
+      readResource((await statsResource()).read, uri, ctx, 'application/json', server),
   );
   server.registerResource(
     'note',
     new ResourceTemplate('notes://note/{id}', {
-      list: (ctx) => listResources(noteTemplate.list, ctx, server),
-      complete: { id: completeWith(noteTemplate.complete['id']) },
+      list: async (ctx) => listResources((await noteTemplate()).list, ctx, server),
+      complete: { id: completeWith(async () => (await noteTemplate()).complete['id']) },
     }),
     {
       title: 'One note',
       description: 'The full text of one note, as Markdown',
       mimeType: 'text/markdown',
     },
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        noteTemplate.read,
+        (await noteTemplate()).read,
         uri,
         variables,
         ctx,
@@ -161,16 +173,16 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
     'tag',
     new ResourceTemplate('notes://tag/{tag}', {
       list: undefined,
-      complete: { tag: completeWith(tagTemplate.complete['tag']) },
+      complete: { tag: completeWith(async () => (await tagTemplate()).complete['tag']) },
     }),
     {
       title: 'Notes with a tag',
       description: 'Every note with one tag, as a JSON array',
       mimeType: 'application/json',
     },
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        tagTemplate.read,
+        (await tagTemplate()).read,
         uri,
         variables,
         ctx,
@@ -179,19 +191,38 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
         server,
       ),
   );
-  server.registerPrompt(
-    'quick_note',
-    { description: 'Turn a thought into a well-formed note', argsSchema: quickNoteArgs },
-    (args) => renderPrompt(promptMessages.quickNote, args),
-  );
-  server.registerPrompt(
-    'summarize_notes',
-    {
-      title: 'Summarize notes',
-      description: 'Ask the model to summarize every note with a tag',
-      argsSchema: summarizeNotesArgs,
-    },
-    (args, ctx) => getPrompt(summarizeNotesPrompt.get, args, ctx, server),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  quick_note: (server) =>
+    server.registerPrompt(
+      'quick_note',
+      { description: 'Turn a thought into a well-formed note', argsSchema: quickNoteArgs },
+      (args) => renderPrompt(promptMessages.quickNote, args),
+    ),
+  summarize_notes: (server) =>
+    server.registerPrompt(
+      'summarize_notes',
+      {
+        title: 'Summarize notes',
+        description: 'Ask the model to summarize every note with a tag',
+        argsSchema: summarizeNotesArgs,
+      },
+      async (args, ctx) => getPrompt((await summarizeNotesPrompt()).get, args, ctx, server),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   return server;
 }

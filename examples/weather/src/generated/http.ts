@@ -14,16 +14,15 @@ import {
   NodeStreamableHTTPServerTransport,
   originValidation,
   toNodeHandler,
-  toWebRequest,
 } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
   type BearerAuthOptions,
+  classifyInboundRequest,
   createMcpHandler,
   type EventStore,
   isInitializeRequest,
-  isLegacyRequest,
   type JSONRPCMessage,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
@@ -131,6 +130,26 @@ interface Session {
   transport: NodeStreamableHTTPServerTransport;
   server: McpServer;
   removeSink: () => void;
+}
+
+/**
+ * Whether a parsed POST is 2025-era traffic: what `isLegacyRequest` answers, by the same SDK
+ * classifier, read off the Node request without building a web Request for it.
+ */
+function isLegacy(req: IncomingMessage, body: unknown): boolean {
+  if (req.headers['mcp-session-id'] !== undefined) return true;
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+  const route = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header('mcp-protocol-version'),
+    mcpMethodHeader: header('mcp-method'),
+    mcpNameHeader: header('mcp-name'),
+    body,
+  });
+  return route.kind === 'legacy';
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
@@ -281,12 +300,9 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
     const read = await readJson(req, res, maxRequestBodySize);
     if (!read) return;
-    const legacy =
-      req.headers['mcp-session-id'] !== undefined ||
-      (await isLegacyRequest(await toWebRequest(req, read.body), read.body, {
-        maxRequestBodySize,
-      }));
-    return legacy ? handleLegacy(req, res, read.body) : handleModern(req, res, read.body);
+    return isLegacy(req, read.body)
+      ? handleLegacy(req, res, read.body)
+      : handleModern(req, res, read.body);
   }
 
   const server = createHttpServer((req, res) => {

@@ -9,22 +9,21 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
-import * as packingListPrompt from '../handlers/prompts/packing_list.js';
-import * as stationsResource from '../handlers/resources/stations.js';
-import * as forecastTemplate from '../handlers/templates/forecast.js';
-import * as convertTemperatureTool from '../handlers/tools/convert_temperature.js';
-import * as getForecastTool from '../handlers/tools/get_forecast.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Register,
   callStructuredTool,
   callTool,
   completeFrom,
   completeWith,
   getPrompt,
+  lazy,
   listResources,
   promptArguments,
+  reachable,
   readResource,
   readTemplate,
+  register,
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
@@ -46,9 +45,16 @@ export const serverInfo: Implementation = {
   ],
 };
 
+// Handler modules load on first use (cold start reads none of them).
+const packingListPrompt = lazy(() => import('../handlers/prompts/packing_list.js'));
+const stationsResource = lazy(() => import('../handlers/resources/stations.js'));
+const forecastTemplate = lazy(() => import('../handlers/templates/forecast.js'));
+const convertTemperatureTool = lazy(() => import('../handlers/tools/convert_temperature.js'));
+const getForecastTool = lazy(() => import('../handlers/tools/get_forecast.js'));
+
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const packingListArgs = promptArguments<PackingListArgs>(jsonSchemas.packingListArgs, {
-  city: completeWith(packingListPrompt.complete['city']),
+  city: completeWith(async () => (await packingListPrompt()).complete['city']),
 });
 const weatherReportArgs = promptArguments<WeatherReportArgs>(jsonSchemas.weatherReportArgs, {
   city: completeFrom(['Paris', 'London', 'Tokyo']),
@@ -59,38 +65,40 @@ const weatherReportArgs = promptArguments<WeatherReportArgs>(jsonSchemas.weather
 const serverOptions: McpServerOptions = {
   instructions:
     "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
   requestState: { verify: verifyRequestState },
 };
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'convert_temperature',
-    {
-      title: 'Convert temperature',
-      description: 'Convert a temperature between Celsius and Fahrenheit',
-      inputSchema: schemas.convertTemperatureInput,
-      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    (input, ctx) => callTool(convertTemperatureTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'get_forecast',
-    {
-      title: 'Get forecast',
-      description: 'Daily forecast for a city, up to 7 days ahead',
-      inputSchema: schemas.getForecastInput,
-      outputSchema: schemas.getForecastOutput,
-      annotations: { readOnlyHint: true, openWorldHint: true },
-    },
-    (input, ctx) => callStructuredTool(getForecastTool.handler, input, ctx, server),
-  );
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  convert_temperature: (server) =>
+    server.registerTool(
+      'convert_temperature',
+      {
+        title: 'Convert temperature',
+        description: 'Convert a temperature between Celsius and Fahrenheit',
+        inputSchema: schemas.convertTemperatureInput,
+        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+      },
+      async (input, ctx) => callTool((await convertTemperatureTool()).handler, input, ctx, server),
+    ),
+  get_forecast: (server) =>
+    server.registerTool(
+      'get_forecast',
+      {
+        title: 'Get forecast',
+        description: 'Daily forecast for a city, up to 7 days ahead',
+        inputSchema: schemas.getForecastInput,
+        outputSchema: schemas.getForecastOutput,
+        annotations: { readOnlyHint: true, openWorldHint: true },
+      },
+      async (input, ctx) =>
+        callStructuredTool((await getForecastTool()).handler, input, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource(
     'logo',
     'weather://logo.png',
@@ -116,12 +124,13 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'Every known station, as JSON',
       mimeType: 'application/json',
     },
-    (uri, ctx) => readResource(stationsResource.read, uri, ctx, 'application/json', server),
+    async (uri, ctx) =>
+      readResource((await stationsResource()).read, uri, ctx, 'application/json', server),
   );
   server.registerResource(
     'forecast',
     new ResourceTemplate('weather://forecast/{city}/{date}', {
-      list: (ctx) => listResources(forecastTemplate.list, ctx, server),
+      list: async (ctx) => listResources((await forecastTemplate()).list, ctx, server),
       complete: { city: completeFrom(['Paris', 'London', 'Tokyo', 'New York', 'Sydney']) },
     }),
     {
@@ -129,9 +138,9 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       description: 'The forecast for one city on one day, as JSON',
       mimeType: 'application/json',
     },
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        forecastTemplate.read,
+        (await forecastTemplate()).read,
         uri,
         variables,
         ctx,
@@ -140,23 +149,42 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
         server,
       ),
   );
-  server.registerPrompt(
-    'packing_list',
-    {
-      title: 'Packing list',
-      description: 'Suggest what to pack for a trip, from the forecast',
-      argsSchema: packingListArgs,
-    },
-    (args, ctx) => getPrompt(packingListPrompt.get, args, ctx, server),
-  );
-  server.registerPrompt(
-    'weather_report',
-    {
-      title: 'Weather report',
-      description: 'Ask for a friendly weather report for a city',
-      argsSchema: weatherReportArgs,
-    },
-    (args) => renderPrompt(promptMessages.weatherReport, args),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  packing_list: (server) =>
+    server.registerPrompt(
+      'packing_list',
+      {
+        title: 'Packing list',
+        description: 'Suggest what to pack for a trip, from the forecast',
+        argsSchema: packingListArgs,
+      },
+      async (args, ctx) => getPrompt((await packingListPrompt()).get, args, ctx, server),
+    ),
+  weather_report: (server) =>
+    server.registerPrompt(
+      'weather_report',
+      {
+        title: 'Weather report',
+        description: 'Ask for a friendly weather report for a city',
+        argsSchema: weatherReportArgs,
+      },
+      (args) => renderPrompt(promptMessages.weatherReport, args),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   return server;
 }

@@ -9,25 +9,21 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
-import * as byHandlerPrompt from '../handlers/prompts/by-handler.js';
-import * as dynamicResource from '../handlers/resources/dynamic.js';
-import * as _2ndTemplateTemplate from '../handlers/templates/2nd-template.js';
-import * as itemTemplate from '../handlers/templates/item.js';
-import * as delete_Tool from '../handlers/tools/delete.js';
-import * as echoTool from '../handlers/tools/echo.js';
-import * as noInputToolTool from '../handlers/tools/no-input_tool.js';
-import * as shapesTool from '../handlers/tools/shapes.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Register,
   callStructuredTool,
   callTool,
   completeFrom,
   completeWith,
   getPrompt,
+  lazy,
   listResources,
   promptArguments,
+  reachable,
   readResource,
   readTemplate,
+  register,
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
@@ -51,9 +47,19 @@ export const serverInfo: Implementation = {
   ],
 };
 
+// Handler modules load on first use (cold start reads none of them).
+const byHandlerPrompt = lazy(() => import('../handlers/prompts/by-handler.js'));
+const dynamicResource = lazy(() => import('../handlers/resources/dynamic.js'));
+const _2ndTemplateTemplate = lazy(() => import('../handlers/templates/2nd-template.js'));
+const itemTemplate = lazy(() => import('../handlers/templates/item.js'));
+const delete_Tool = lazy(() => import('../handlers/tools/delete.js'));
+const echoTool = lazy(() => import('../handlers/tools/echo.js'));
+const noInputToolTool = lazy(() => import('../handlers/tools/no-input_tool.js'));
+const shapesTool = lazy(() => import('../handlers/tools/shapes.js'));
+
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const byHandlerArgs = promptArguments<ByHandlerArgs>(jsonSchemas.byHandlerArgs, {
-  when: completeWith(byHandlerPrompt.complete['when']),
+  when: completeWith(async () => (await byHandlerPrompt()).complete['when']),
 });
 const declarativeArgs = promptArguments<DeclarativeArgs>(jsonSchemas.declarativeArgs, {
   topic: completeFrom(['cats', 'dogs']),
@@ -62,52 +68,55 @@ const declarativeArgs = promptArguments<DeclarativeArgs>(jsonSchemas.declarative
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
   instructions: 'Line one\nLine two with */ and ${injected}',
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
   requestState: { verify: verifyRequestState },
 };
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'delete',
-    {
-      title: 'Delete',
-      description: 'A tool named after a reserved word',
-      inputSchema: schemas.delete_Input,
-      annotations: { destructiveHint: true, idempotentHint: true },
-    },
-    (input, ctx) => callTool(delete_Tool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'echo',
-    {
-      description:
-        'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
-      inputSchema: schemas.echoInput,
-    },
-    (input, ctx) => callTool(echoTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'no-input.tool',
-    { description: 'A tool with no input schema and a dotted name' },
-    (ctx) => callTool(noInputToolTool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'shapes',
-    {
-      description: 'Uses shared and recursive schemas',
-      icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
-      _meta: { 'com.example/category': 'geometry' },
-      inputSchema: schemas.shapesInput,
-      outputSchema: schemas.shapesOutput,
-    },
-    (input, ctx) => callStructuredTool(shapesTool.handler, input, ctx, server),
-  );
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  delete: (server) =>
+    server.registerTool(
+      'delete',
+      {
+        title: 'Delete',
+        description: 'A tool named after a reserved word',
+        inputSchema: schemas.delete_Input,
+        annotations: { destructiveHint: true, idempotentHint: true },
+      },
+      async (input, ctx) => callTool((await delete_Tool()).handler, input, ctx, server),
+    ),
+  echo: (server) =>
+    server.registerTool(
+      'echo',
+      {
+        description:
+          'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
+        inputSchema: schemas.echoInput,
+      },
+      async (input, ctx) => callTool((await echoTool()).handler, input, ctx, server),
+    ),
+  'no-input.tool': (server) =>
+    server.registerTool(
+      'no-input.tool',
+      { description: 'A tool with no input schema and a dotted name' },
+      async (ctx) => callTool((await noInputToolTool()).handler, {}, ctx, server),
+    ),
+  shapes: (server) =>
+    server.registerTool(
+      'shapes',
+      {
+        description: 'Uses shared and recursive schemas',
+        icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
+        _meta: { 'com.example/category': 'geometry' },
+        inputSchema: schemas.shapesInput,
+        outputSchema: schemas.shapesOutput,
+      },
+      async (input, ctx) => callStructuredTool((await shapesTool()).handler, input, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource('binary-file', 'sink://pixel.png', { mimeType: 'image/png' }, () => ({
     contents: [resourceContents.binaryFile],
   }));
@@ -125,7 +134,8 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
       _meta: { 'com.example/live': true },
       mimeType: 'text/plain',
     },
-    (uri, ctx) => readResource(dynamicResource.read, uri, ctx, 'text/plain', server),
+    async (uri, ctx) =>
+      readResource((await dynamicResource()).read, uri, ctx, 'text/plain', server),
   );
   server.registerResource(
     'inline-text',
@@ -143,9 +153,9 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
     '2nd-template',
     new ResourceTemplate('sink://second/{name}', { list: undefined }),
     {},
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        _2ndTemplateTemplate.read,
+        (await _2ndTemplateTemplate()).read,
         uri,
         variables,
         ctx,
@@ -157,16 +167,16 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   server.registerResource(
     'item',
     new ResourceTemplate('sink://items/{id}{?fields}', {
-      list: (ctx) => listResources(itemTemplate.list, ctx, server),
+      list: async (ctx) => listResources((await itemTemplate()).list, ctx, server),
       complete: {
         id: completeFrom(['1', '2', '10']),
-        fields: completeWith(itemTemplate.complete['fields']),
+        fields: completeWith(async () => (await itemTemplate()).complete['fields']),
       },
     }),
     { description: 'An item by id', mimeType: 'application/json' },
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        itemTemplate.read,
+        (await itemTemplate()).read,
         uri,
         variables,
         ctx,
@@ -175,15 +185,38 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
         server,
       ),
   );
-  server.registerPrompt(
-    'by-handler',
-    { description: 'Rendered by code', argsSchema: byHandlerArgs },
-    (args, ctx) => getPrompt(byHandlerPrompt.get, args, ctx, server),
-  );
-  server.registerPrompt(
-    'declarative',
-    { title: 'Declarative', description: 'Mixes */ ${x} and `ticks`', argsSchema: declarativeArgs },
-    (args) => renderPrompt(promptMessages.declarative, args),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  'by-handler': (server) =>
+    server.registerPrompt(
+      'by-handler',
+      { description: 'Rendered by code', argsSchema: byHandlerArgs },
+      async (args, ctx) => getPrompt((await byHandlerPrompt()).get, args, ctx, server),
+    ),
+  declarative: (server) =>
+    server.registerPrompt(
+      'declarative',
+      {
+        title: 'Declarative',
+        description: 'Mixes */ ${x} and `ticks`',
+        argsSchema: declarativeArgs,
+      },
+      (args) => renderPrompt(promptMessages.declarative, args),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   return server;
 }

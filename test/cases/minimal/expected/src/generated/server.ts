@@ -8,31 +8,47 @@ import {
   type McpServerOptions,
 } from '@modelcontextprotocol/server';
 
-import * as pingTool from '../handlers/tools/ping.js';
-import { callTool, verifyRequestState } from './runtime.js';
+import {
+  type Register,
+  callTool,
+  lazy,
+  reachable,
+  register,
+  verifyRequestState,
+} from './runtime.js';
 
 export const serverInfo: Implementation = { name: 'minimal', version: '1.0.0' };
 
+// Handler modules load on first use (cold start reads none of them).
+const pingTool = lazy(() => import('../handlers/tools/ping.js'));
+
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {} },
   requestState: { verify: verifyRequestState },
 };
 
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  ping: (server) =>
+    server.registerTool(
+      'ping',
+      {
+        description: 'Answers pong, to check the server is alive',
+        annotations: { readOnlyHint: true },
+      },
+      async (ctx) => callTool((await pingTool()).handler, {}, ctx, server),
+    ),
+};
+
 /**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'ping',
-    {
-      description: 'Answers pong, to check the server is alive',
-      annotations: { readOnlyHint: true },
-    },
-    (ctx) => callTool(pingTool.handler, {}, ctx, server),
-  );
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
   return server;
 }

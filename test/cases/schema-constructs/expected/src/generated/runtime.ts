@@ -217,6 +217,77 @@ export function installSubscriptions(server: McpServer, subscribable: ReadonlySe
   });
 }
 
+// ---- The registry ----------------------------------------------------------------------------
+
+/**
+ * Loads a handler module on first use, then keeps it: a server with a thousand tools starts
+ * without reading a thousand files, and a request loads only what it calls.
+ */
+export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
+  let loaded: Promise<T> | undefined;
+  return () => (loaded ??= load());
+}
+
+/** Registers one tool, prompt, or the resources, on one instance. */
+export type Register = (server: McpServer) => void;
+
+/** What a request can reach: `true` every entry of a kind, a name only that entry, `false` none. */
+export interface Reach {
+  tools: boolean | string;
+  resources: boolean;
+  prompts: boolean | string;
+}
+
+const EVERYTHING: Reach = { tools: true, resources: true, prompts: true };
+const NOTHING: Reach = { tools: false, resources: false, prompts: false };
+
+/**
+ * What one 2026-07-28 HTTP request can reach, from its `Mcp-Method` and `Mcp-Name` headers.
+ * Registering costs far more than answering, and over HTTP an instance serves one request: the
+ * SDK checks both headers against the body before it runs the factory (a mismatch is rejected),
+ * so the instance needs only what they name. Without them (stdio, 2025 sessions), or with a
+ * Base64-encoded name, it gets everything.
+ */
+export function reachable(request: Request | undefined): Reach {
+  const method = request?.headers.get('mcp-method');
+  if (!request || !method) return EVERYTHING;
+  const header = request.headers.get('mcp-name');
+  const name = header === null || header.startsWith('=?base64?') ? true : header;
+  if (method.startsWith('notifications/')) return NOTHING;
+  switch (method) {
+    case 'tools/call':
+      return { ...NOTHING, tools: name };
+    case 'tools/list':
+      return { ...NOTHING, tools: true };
+    case 'prompts/get':
+      return { ...NOTHING, prompts: name };
+    case 'prompts/list':
+      return { ...NOTHING, prompts: true };
+    case 'resources/read':
+    case 'resources/list':
+    case 'resources/templates/list':
+      return { ...NOTHING, resources: true };
+    case 'completion/complete':
+      return { ...NOTHING, resources: true, prompts: true };
+    case 'server/discover':
+    case 'subscriptions/listen':
+    case 'ping':
+      return NOTHING;
+    default:
+      return EVERYTHING;
+  }
+}
+
+/** Registers the entries `reach` names on `server`. */
+export function register(
+  server: McpServer,
+  entries: Readonly<Record<string, Register>>,
+  reach: boolean | string,
+): void {
+  if (reach === true) for (const entry of Object.values(entries)) entry(server);
+  else if (typeof reach === 'string' && Object.hasOwn(entries, reach)) entries[reach]!(server);
+}
+
 // ---- The handler context ---------------------------------------------------------------------
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -438,11 +509,13 @@ export function completeFrom(values: readonly string[]): SdkCompleter {
     values.filter((candidate) => candidate.toLowerCase().startsWith(value.toLowerCase()));
 }
 
-/** Completes with a handler, giving it the arguments filled in so far. */
-export function completeWith<A>(completer: Completer<A>): SdkCompleter {
+/** Completes with a handler (loaded on first use), giving it the arguments filled in so far. */
+export function completeWith<A>(load: () => Promise<Completer<A>>): SdkCompleter {
   // The client's values, as sent: only the names the completer may expect are typed.
-  return (value, context) =>
-    completer(value, { arguments: (context?.arguments ?? {}) as Partial<Record<keyof A, string>> });
+  return async (value, context) =>
+    (await load())(value, {
+      arguments: (context?.arguments ?? {}) as Partial<Record<keyof A, string>>,
+    });
 }
 
 /**

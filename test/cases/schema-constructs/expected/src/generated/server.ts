@@ -9,31 +9,16 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
-import * as userFileV2Template from '../handlers/templates/user-file_v2.js';
-import * as _2faVerifyTool from '../handlers/tools/2fa_verify.js';
-import * as arraysTool from '../handlers/tools/arrays.js';
-import * as class_Tool from '../handlers/tools/class.js';
-import * as combinatorsTool from '../handlers/tools/combinators.js';
-import * as defaultsTool from '../handlers/tools/defaults.js';
-import * as draft07Tool from '../handlers/tools/draft07.js';
-import * as draft2020Tool from '../handlers/tools/draft2020.js';
-import * as formatsTool from '../handlers/tools/formats.js';
-import * as getUserV2Tool from '../handlers/tools/get-user_v2.js';
-import * as keywordsTool from '../handlers/tools/keywords.js';
-import * as mapsTool from '../handlers/tools/maps.js';
-import * as noDialectTool from '../handlers/tools/no_dialect.js';
-import * as nullableTool from '../handlers/tools/nullable.js';
-import * as numbersTool from '../handlers/tools/numbers.js';
-import * as sharedTool from '../handlers/tools/shared.js';
-import * as taggedUnionTool from '../handlers/tools/tagged_union.js';
-import * as typelessFreeTool from '../handlers/tools/typeless_free.js';
-import * as typelessRootTool from '../handlers/tools/typeless_root.js';
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Register,
   callStructuredTool,
   callTool,
+  lazy,
   promptArguments,
+  reachable,
   readTemplate,
+  register,
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
@@ -42,152 +27,194 @@ import type { ForClassArgs } from './types.js';
 
 export const serverInfo: Implementation = { name: 'schema-constructs', version: '1.0.0' };
 
+// Handler modules load on first use (cold start reads none of them).
+const userFileV2Template = lazy(() => import('../handlers/templates/user-file_v2.js'));
+const _2faVerifyTool = lazy(() => import('../handlers/tools/2fa_verify.js'));
+const arraysTool = lazy(() => import('../handlers/tools/arrays.js'));
+const class_Tool = lazy(() => import('../handlers/tools/class.js'));
+const combinatorsTool = lazy(() => import('../handlers/tools/combinators.js'));
+const defaultsTool = lazy(() => import('../handlers/tools/defaults.js'));
+const draft07Tool = lazy(() => import('../handlers/tools/draft07.js'));
+const draft2020Tool = lazy(() => import('../handlers/tools/draft2020.js'));
+const formatsTool = lazy(() => import('../handlers/tools/formats.js'));
+const getUserV2Tool = lazy(() => import('../handlers/tools/get-user_v2.js'));
+const keywordsTool = lazy(() => import('../handlers/tools/keywords.js'));
+const mapsTool = lazy(() => import('../handlers/tools/maps.js'));
+const noDialectTool = lazy(() => import('../handlers/tools/no_dialect.js'));
+const nullableTool = lazy(() => import('../handlers/tools/nullable.js'));
+const numbersTool = lazy(() => import('../handlers/tools/numbers.js'));
+const sharedTool = lazy(() => import('../handlers/tools/shared.js'));
+const taggedUnionTool = lazy(() => import('../handlers/tools/tagged_union.js'));
+const typelessFreeTool = lazy(() => import('../handlers/tools/typeless_free.js'));
+const typelessRootTool = lazy(() => import('../handlers/tools/typeless_root.js'));
+
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {});
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
   requestState: { verify: verifyRequestState },
 };
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    '2fa_verify',
-    { description: 'A tool name with a leading digit', inputSchema: schemas._2faVerifyInput },
-    (input, ctx) => callTool(_2faVerifyTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'arrays',
-    { description: 'Arrays of objects and tuples', inputSchema: schemas.arraysInput },
-    (input, ctx) => callTool(arraysTool.handler, input, ctx, server),
-  );
-  server.registerTool('class', { description: 'A tool named after a reserved word' }, (ctx) =>
-    callTool(class_Tool.handler, {}, ctx, server),
-  );
-  server.registerTool(
-    'combinators',
-    { description: 'anyOf, oneOf, allOf and const', inputSchema: schemas.combinatorsInput },
-    (input, ctx) => callTool(combinatorsTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'defaults',
-    {
-      description: 'Defaults of every type, annotations and vendor keys',
-      inputSchema: schemas.defaultsInput,
-    },
-    (input, ctx) => callTool(defaultsTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'draft07',
-    {
-      description: 'A draft-07 schema with definitions and a tuple written as an items list',
-      inputSchema: schemas.draft07Input,
-    },
-    (input, ctx) => callTool(draft07Tool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'draft2020',
-    {
-      description:
-        'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
-      inputSchema: schemas.draft2020Input,
-    },
-    (input, ctx) => callTool(draft2020Tool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'formats',
-    {
-      description: 'Known formats are checked, unknown ones are ignored',
-      inputSchema: schemas.formatsInput,
-    },
-    (input, ctx) => callTool(formatsTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'get-user.v2',
-    { description: 'A tool name with a hyphen and a dot', inputSchema: schemas.getUserV2Input },
-    (input, ctx) => callTool(getUserV2Tool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'keywords',
-    {
-      description: 'Properties named after keywords and with characters that are not identifiers',
-      inputSchema: schemas.keywordsInput,
-    },
-    (input, ctx) => callTool(keywordsTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'maps',
-    {
-      description:
-        'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
-      inputSchema: schemas.mapsInput,
-    },
-    (input, ctx) => callTool(mapsTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'no_dialect',
-    {
-      description: 'No $schema at all, a root with no properties',
-      inputSchema: schemas.noDialectInput,
-    },
-    (input, ctx) => callTool(noDialectTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'nullable',
-    {
-      description: 'Nullable fields, type lists and enums of mixed types',
-      inputSchema: schemas.nullableInput,
-    },
-    (input, ctx) => callTool(nullableTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'numbers',
-    {
-      description: 'Bounds, including the largest safe integer',
-      inputSchema: schemas.numbersInput,
-    },
-    (input, ctx) => callTool(numbersTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'shared',
-    {
-      description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
-      inputSchema: schemas.sharedInput,
-      outputSchema: schemas.sharedOutput,
-    },
-    (input, ctx) => callStructuredTool(sharedTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'tagged_union',
-    { description: 'A tagged union of objects', inputSchema: schemas.taggedUnionInput },
-    (input, ctx) => callTool(taggedUnionTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'typeless_free',
-    {
-      description:
-        'A root with neither `type` nor `properties`, and an object-shaped typeless output',
-      inputSchema: schemas.typelessFreeInput,
-      outputSchema: schemas.typelessFreeOutput,
-    },
-    (input, ctx) => callStructuredTool(typelessFreeTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'typeless_root',
-    {
-      description: 'Roots without `type` (the SDK advertises them with type object first)',
-      inputSchema: schemas.typelessRootInput,
-      outputSchema: schemas.typelessRootOutput,
-    },
-    (input, ctx) => callStructuredTool(typelessRootTool.handler, input, ctx, server),
-  );
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  '2fa_verify': (server) =>
+    server.registerTool(
+      '2fa_verify',
+      { description: 'A tool name with a leading digit', inputSchema: schemas._2faVerifyInput },
+      async (input, ctx) => callTool((await _2faVerifyTool()).handler, input, ctx, server),
+    ),
+  arrays: (server) =>
+    server.registerTool(
+      'arrays',
+      { description: 'Arrays of objects and tuples', inputSchema: schemas.arraysInput },
+      async (input, ctx) => callTool((await arraysTool()).handler, input, ctx, server),
+    ),
+  class: (server) =>
+    server.registerTool(
+      'class',
+      { description: 'A tool named after a reserved word' },
+      async (ctx) => callTool((await class_Tool()).handler, {}, ctx, server),
+    ),
+  combinators: (server) =>
+    server.registerTool(
+      'combinators',
+      { description: 'anyOf, oneOf, allOf and const', inputSchema: schemas.combinatorsInput },
+      async (input, ctx) => callTool((await combinatorsTool()).handler, input, ctx, server),
+    ),
+  defaults: (server) =>
+    server.registerTool(
+      'defaults',
+      {
+        description: 'Defaults of every type, annotations and vendor keys',
+        inputSchema: schemas.defaultsInput,
+      },
+      async (input, ctx) => callTool((await defaultsTool()).handler, input, ctx, server),
+    ),
+  draft07: (server) =>
+    server.registerTool(
+      'draft07',
+      {
+        description: 'A draft-07 schema with definitions and a tuple written as an items list',
+        inputSchema: schemas.draft07Input,
+      },
+      async (input, ctx) => callTool((await draft07Tool()).handler, input, ctx, server),
+    ),
+  draft2020: (server) =>
+    server.registerTool(
+      'draft2020',
+      {
+        description:
+          'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
+        inputSchema: schemas.draft2020Input,
+      },
+      async (input, ctx) => callTool((await draft2020Tool()).handler, input, ctx, server),
+    ),
+  formats: (server) =>
+    server.registerTool(
+      'formats',
+      {
+        description: 'Known formats are checked, unknown ones are ignored',
+        inputSchema: schemas.formatsInput,
+      },
+      async (input, ctx) => callTool((await formatsTool()).handler, input, ctx, server),
+    ),
+  'get-user.v2': (server) =>
+    server.registerTool(
+      'get-user.v2',
+      { description: 'A tool name with a hyphen and a dot', inputSchema: schemas.getUserV2Input },
+      async (input, ctx) => callTool((await getUserV2Tool()).handler, input, ctx, server),
+    ),
+  keywords: (server) =>
+    server.registerTool(
+      'keywords',
+      {
+        description: 'Properties named after keywords and with characters that are not identifiers',
+        inputSchema: schemas.keywordsInput,
+      },
+      async (input, ctx) => callTool((await keywordsTool()).handler, input, ctx, server),
+    ),
+  maps: (server) =>
+    server.registerTool(
+      'maps',
+      {
+        description:
+          'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
+        inputSchema: schemas.mapsInput,
+      },
+      async (input, ctx) => callTool((await mapsTool()).handler, input, ctx, server),
+    ),
+  no_dialect: (server) =>
+    server.registerTool(
+      'no_dialect',
+      {
+        description: 'No $schema at all, a root with no properties',
+        inputSchema: schemas.noDialectInput,
+      },
+      async (input, ctx) => callTool((await noDialectTool()).handler, input, ctx, server),
+    ),
+  nullable: (server) =>
+    server.registerTool(
+      'nullable',
+      {
+        description: 'Nullable fields, type lists and enums of mixed types',
+        inputSchema: schemas.nullableInput,
+      },
+      async (input, ctx) => callTool((await nullableTool()).handler, input, ctx, server),
+    ),
+  numbers: (server) =>
+    server.registerTool(
+      'numbers',
+      {
+        description: 'Bounds, including the largest safe integer',
+        inputSchema: schemas.numbersInput,
+      },
+      async (input, ctx) => callTool((await numbersTool()).handler, input, ctx, server),
+    ),
+  shared: (server) =>
+    server.registerTool(
+      'shared',
+      {
+        description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
+        inputSchema: schemas.sharedInput,
+        outputSchema: schemas.sharedOutput,
+      },
+      async (input, ctx) => callStructuredTool((await sharedTool()).handler, input, ctx, server),
+    ),
+  tagged_union: (server) =>
+    server.registerTool(
+      'tagged_union',
+      { description: 'A tagged union of objects', inputSchema: schemas.taggedUnionInput },
+      async (input, ctx) => callTool((await taggedUnionTool()).handler, input, ctx, server),
+    ),
+  typeless_free: (server) =>
+    server.registerTool(
+      'typeless_free',
+      {
+        description:
+          'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+        inputSchema: schemas.typelessFreeInput,
+        outputSchema: schemas.typelessFreeOutput,
+      },
+      async (input, ctx) =>
+        callStructuredTool((await typelessFreeTool()).handler, input, ctx, server),
+    ),
+  typeless_root: (server) =>
+    server.registerTool(
+      'typeless_root',
+      {
+        description: 'Roots without `type` (the SDK advertises them with type object first)',
+        inputSchema: schemas.typelessRootInput,
+        outputSchema: schemas.typelessRootOutput,
+      },
+      async (input, ctx) =>
+        callStructuredTool((await typelessRootTool()).handler, input, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource('readme', 'cs://readme', { mimeType: 'text/plain' }, () => ({
     contents: [resourceContents.readme],
   }));
@@ -195,9 +222,9 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
     'user-file.v2',
     new ResourceTemplate('cs://users/{user_id}/files/{file.name}', { list: undefined }),
     {},
-    (uri, variables, ctx) =>
+    async (uri, variables, ctx) =>
       readTemplate(
-        userFileV2Template.read,
+        (await userFileV2Template()).read,
         uri,
         variables,
         ctx,
@@ -206,13 +233,31 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
         server,
       ),
   );
-  server.registerPrompt(
-    'for-class',
-    {
-      description: 'A prompt with argument names that are not identifiers',
-      argsSchema: forClassArgs,
-    },
-    (args) => renderPrompt(promptMessages.forClass, args),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  'for-class': (server) =>
+    server.registerPrompt(
+      'for-class',
+      {
+        description: 'A prompt with argument names that are not identifiers',
+        argsSchema: forClassArgs,
+      },
+      (args) => renderPrompt(promptMessages.forClass, args),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   return server;
 }

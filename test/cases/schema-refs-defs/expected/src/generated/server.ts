@@ -8,46 +8,76 @@ import {
   type McpServerOptions,
 } from '@modelcontextprotocol/server';
 
-import * as legacyTool from '../handlers/tools/legacy.js';
-import * as payTool from '../handlers/tools/pay.js';
 import { promptMessages, resourceContents } from './content.js';
-import { callStructuredTool, callTool, renderPrompt, verifyRequestState } from './runtime.js';
+import {
+  type Register,
+  callStructuredTool,
+  callTool,
+  lazy,
+  reachable,
+  register,
+  renderPrompt,
+  verifyRequestState,
+} from './runtime.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: Implementation = { name: 'schema-refs-defs', version: '1.0.0' };
 
+// Handler modules load on first use (cold start reads none of them).
+const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));
+const payTool = lazy(() => import('../handlers/tools/pay.js'));
+
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {} },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
   requestState: { verify: verifyRequestState },
 };
 
-/**
- * A new server with every tool, resource, template and prompt of the manifest registered.
- * Cheap by design: over HTTP it runs for every 2026-07-28 request, so everything costly is built
- * once above. `ctx.era` tells which protocol era the instance serves.
- */
-export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer(serverInfo, serverOptions);
-  server.registerTool(
-    'legacy',
-    { description: 'A draft-07 schema gets definitions', inputSchema: schemas.legacyInput },
-    (input, ctx) => callTool(legacyTool.handler, input, ctx, server),
-  );
-  server.registerTool(
-    'pay',
-    {
-      description: 'Shared schemas kept as $defs, next to local ones',
-      inputSchema: schemas.payInput,
-      outputSchema: schemas.payOutput,
-    },
-    (input, ctx) => callStructuredTool(payTool.handler, input, ctx, server),
-  );
+/** Every tool, by name. */
+const tools: Record<string, Register> = {
+  legacy: (server) =>
+    server.registerTool(
+      'legacy',
+      { description: 'A draft-07 schema gets definitions', inputSchema: schemas.legacyInput },
+      async (input, ctx) => callTool((await legacyTool()).handler, input, ctx, server),
+    ),
+  pay: (server) =>
+    server.registerTool(
+      'pay',
+      {
+        description: 'Shared schemas kept as $defs, next to local ones',
+        inputSchema: schemas.payInput,
+        outputSchema: schemas.payOutput,
+      },
+      async (input, ctx) => callStructuredTool((await payTool()).handler, input, ctx, server),
+    ),
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
   server.registerResource('readme', 'rd://readme', { mimeType: 'text/plain' }, () => ({
     contents: [resourceContents.readme],
   }));
-  server.registerPrompt('hello', { description: 'Say hello' }, () =>
-    renderPrompt(promptMessages.hello, {}),
-  );
+}
+
+/** Every prompt, by name. */
+const prompts: Record<string, Register> = {
+  hello: (server) =>
+    server.registerPrompt('hello', { description: 'Say hello' }, () =>
+      renderPrompt(promptMessages.hello, {}),
+    ),
+};
+
+/**
+ * A server for the manifest. Over HTTP it runs for every 2026-07-28 request, so everything costly
+ * is built once above, and it registers only what the request can reach: the cost of a request
+ * does not grow with the number of tools. `ctx.era` tells which protocol era the instance serves.
+ */
+export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
+  const server = new McpServer(serverInfo, serverOptions);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
+  if (reach.resources) registerResources(server);
+  register(server, prompts, reach.prompts);
   return server;
 }
