@@ -17,7 +17,7 @@ function rng(seed: number) {
 }
 
 const STRINGS = ['', 'a', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'new\nline', 'tab\t', '\u2028', '${x}', '`tick`', '*/', 'x'.repeat(120), 'émoji 🎉', '</script>'];
-const KEYS = ['a', 'type', 'long_property_name_here', 'with-dash', '1st', '$ref', 'has space', 'default', 'x.y', ''];
+const KEYS = ['a', 'type', 'long_property_name_here', 'with-dash', '1st', '$ref', 'has space', 'default', 'x.y', '', 'k'.repeat(88), 'k'.repeat(93), 'k'.repeat(97), 'k'.repeat(120)];
 
 function randomValue(r: () => number, depth: number): unknown {
   const k = Math.floor(r() * (depth > 3 ? 5 : 8));
@@ -46,6 +46,10 @@ async function expectStable(value: unknown) {
 }
 
 describe('printLiteral is prettier-stable', () => {
+  it('matrices, also nested', async () => {
+    for (const v of [[[1, 2], [3, 4]], [[[1, 2], [3, 4]]], [[1], [2]], [[1, 2], 'x'], { m: [['a', 'b'], ['c', 'd']] }]) await expectStable(v);
+  });
+
   it('strings', async () => {
     for (const s of STRINGS) await expectStable(s);
     expect(printString(`it's`)).toBe(`"it's"`);

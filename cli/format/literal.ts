@@ -43,12 +43,18 @@ function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');
 }
 
+/** A matrix — two or more arrays of two or more elements — is always broken, one row per line. */
+function isMatrix(v: unknown[]): boolean {
+  return v.length > 1 && v.every((e) => Array.isArray(e) && e.length > 1);
+}
+
 function flat(v: unknown, json: boolean): string | null {
   if (v === null || typeof v === 'boolean') return JSON.stringify(v);
   if (typeof v === 'number') return printNumber(v);
   if (typeof v === 'string') return json ? JSON.stringify(v) : printString(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
+    if (isMatrix(v)) return null;
     const parts: string[] = [];
     for (const e of v) {
       const p = flat(e, json);
@@ -88,13 +94,22 @@ function print(value: unknown, indent: number, column: number, suffix: string, j
       const key = printKey(k, json);
       const v = value[k];
       const last = json && i === keys.length - 1 ? '' : ',';
-      // A string that overflows moves below a key that is not short (prettier's
-      // "break-after-operator" layout; keys narrower than tabWidth + 3 never break).
-      if (!json && typeof v === 'string' && key.length >= 5) {
-        const str = printString(v);
-        if (indent + 2 + key.length + 2 + str.length + 1 > WIDTH) return `${pad}${key}:\n${pad}  ${str}`;
+      // A string, `null` or negative number that overflows moves below a key that is not short
+      // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3 never
+      // break); other numbers and booleans never move.
+      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && printNumber(v).startsWith('-')))) {
+        const text = flat(v, json)!;
+        if (indent + 2 + key.length + 2 + text.length + 1 > WIDTH) return `${pad}${key}:\n${pad}  ${text}`;
       }
       const head = `${key}: `;
+      // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
+      // a long key (prettier's "fluid" layout measures up to the value's first possible break).
+      if (!json && (isPlainObject(v) || Array.isArray(v))) {
+        const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
+        if (indent + 2 + head.length + (empty ? 2 + last.length : 1) > WIDTH) {
+          return `${pad}${key}:\n${pad}  ${print(v, indent + 4, indent + 4, last, json)}`;
+        }
+      }
       return `${pad}${head}${print(v, indent + 2, indent + 2 + head.length, last, json)}`;
     });
     return `{\n${joinLines(lines)}\n${close}}`;

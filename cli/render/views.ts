@@ -161,18 +161,26 @@ export function serverView(ir: IR) {
   const handlerImports: { alias: string; path: string }[] = [];
   const types = new Set<string>();
 
+  // What tools/list shows besides the schemas is data (spliced, cli/format/splice.ts); the
+  // registration code per tool differs only in names, so it is formatted once per shape.
+  const toolInfo: Record<string, Record<string, unknown>> = {};
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
-    const f = metaFields(t);
-    if (t.inputType) f.push(field('inputSchema', `schemas.${inputKey(t)}`));
-    if (t.outputType) f.push(field('outputSchema', `schemas.${outputKey(t)}`));
-    if (t.annotations !== null) f.push(field('annotations', jsonLiteral(t.annotations)));
-    const call = need(t.outputType ? 'callStructuredTool' : 'callTool');
-    const handler = `(await ${toolAlias(t)}()).handler`;
-    const callback = t.inputType
-      ? `async (input, ctx) => ${call}(${handler}, input, ctx, server)`
-      : `async (ctx) => ${call}(${handler}, {}, ctx, server)`;
-    return { key: propertyKey(t.name), name: stringLiteral(t.name), config: objectLiteral(f), callback };
+    const info: Record<string, unknown> = {};
+    if (t.title !== null) info.title = t.title;
+    if (t.description !== null) info.description = t.description;
+    if (t.icons.length) info.icons = t.icons;
+    if (t.meta !== null) info._meta = t.meta;
+    if (t.annotations !== null) info.annotations = t.annotations;
+    toolInfo[t.name] = info;
+    return {
+      key: propertyKey(t.name),
+      name: stringLiteral(t.name),
+      alias: toolAlias(t),
+      call: need(t.outputType ? 'callStructuredTool' : 'callTool'),
+      input: t.inputType ? inputKey(t) : null,
+      output: t.outputType ? outputKey(t) : null,
+    };
   });
 
   const resources = ir.resources.map((r) => {
@@ -258,10 +266,11 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : [])].join(', '),
+    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
     subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
-    loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
+    toolInfo,
     runtimeImports: [...runtime].sort().map((name) => (name === 'Register' ? 'type Register' : name)),
     hasResources,
     reachUsed,

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -148,213 +149,281 @@ const serverOptions: McpServerOptions = {
 /** Resources declared with `subscribe: true`. */
 const subscribable: ReadonlySet<string> = new Set(['test://watched-resource']);
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  json_schema_2020_12_tool: {
+    description: 'Tool with JSON Schema 2020-12 features',
+  },
+  test_audio_content: {
+    description: 'Tests audio content response',
+  },
+  test_custom_header: {
+    description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
+  },
+  test_elicitation: {
+    description: 'Tests server-initiated elicitation (user input request)',
+  },
+  test_elicitation_sep1034_defaults: {
+    description: 'Tests elicitation with default values for all primitive types (SEP-1034)',
+  },
+  test_elicitation_sep1330_enums: {
+    description: 'Tests elicitation with enum schema improvements (SEP-1330)',
+  },
+  test_embedded_resource: {
+    description: 'Tests embedded resource content response',
+  },
+  test_error_handling: {
+    description: 'Tests error response handling',
+  },
+  test_image_content: {
+    description: 'Tests image content response',
+  },
+  test_input_required_result_capabilities: {
+    description: 'Asks only for what the client declared it can do',
+  },
+  test_input_required_result_elicitation: {
+    description: "Asks for the user's name with input_required elicitation",
+  },
+  test_input_required_result_list_roots: {
+    description: "Asks for the client's roots with input_required",
+  },
+  test_input_required_result_multi_round: {
+    description: 'Asks twice, over two rounds, with requestState',
+  },
+  test_input_required_result_multiple_inputs: {
+    description: 'Asks for elicitation, sampling and roots in one round',
+  },
+  test_input_required_result_request_state: {
+    description: 'Confirms with input_required and signed requestState',
+  },
+  test_input_required_result_sampling: {
+    description: "Asks the client's model a question with input_required sampling",
+  },
+  test_input_required_result_tampered_state: {
+    description: 'Rejects a tampered requestState',
+  },
+  test_logging_tool: {
+    description: 'Emits a log message at info level',
+  },
+  test_missing_capability: {
+    description: "Needs the client's sampling capability",
+  },
+  test_multiple_content_types: {
+    description: 'Tests response with multiple content types (text, image, resource)',
+  },
+  test_reconnection: {
+    description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
+  },
+  test_sampling: {
+    description: 'Tests server-initiated sampling (LLM completion request)',
+  },
+  test_simple_text: {
+    description: 'Tests simple text content response',
+  },
+  test_slow_operation: {
+    description: 'Waits up to ten seconds, stopping as soon as the request is cancelled',
+  },
+  test_streaming_elicitation: {
+    description: 'Elicits through input_required, never through a request on the response stream',
+  },
+  test_tool_with_logging: {
+    description: 'Tests tool that emits log messages during execution',
+  },
+  test_tool_with_progress: {
+    description: 'Tests tool that reports progress notifications',
+  },
+  test_trigger_prompt_change: {
+    description: 'Changes the prompt list and notifies listeners',
+  },
+  test_trigger_tool_change: {
+    description: 'Changes the tool list and notifies listeners',
+  },
+  test_update_watched_resource: {
+    description: 'Publishes an update of test://watched-resource to subscribers and listeners',
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   json_schema_2020_12_tool: (server) =>
     server.registerTool(
       'json_schema_2020_12_tool',
-      {
-        description: 'Tool with JSON Schema 2020-12 features',
-        inputSchema: schemas.jsonSchema202012ToolInput,
-      },
+      { ...toolInfo['json_schema_2020_12_tool'], inputSchema: schemas.jsonSchema202012ToolInput },
       async (input, ctx) =>
         callTool((await jsonSchema202012ToolTool()).handler, input, ctx, server),
     ),
   test_audio_content: (server) =>
-    server.registerTool(
-      'test_audio_content',
-      { description: 'Tests audio content response' },
-      async (ctx) => callTool((await testAudioContentTool()).handler, {}, ctx, server),
+    server.registerTool('test_audio_content', { ...toolInfo['test_audio_content'] }, async (ctx) =>
+      callTool((await testAudioContentTool()).handler, {}, ctx, server),
     ),
   test_custom_header: (server) =>
     server.registerTool(
       'test_custom_header',
-      {
-        description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
-        inputSchema: schemas.testCustomHeaderInput,
-      },
+      { ...toolInfo['test_custom_header'], inputSchema: schemas.testCustomHeaderInput },
       async (input, ctx) => callTool((await testCustomHeaderTool()).handler, input, ctx, server),
     ),
   test_elicitation: (server) =>
     server.registerTool(
       'test_elicitation',
-      {
-        description: 'Tests server-initiated elicitation (user input request)',
-        inputSchema: schemas.testElicitationInput,
-      },
+      { ...toolInfo['test_elicitation'], inputSchema: schemas.testElicitationInput },
       async (input, ctx) => callTool((await testElicitationTool()).handler, input, ctx, server),
     ),
   test_elicitation_sep1034_defaults: (server) =>
     server.registerTool(
       'test_elicitation_sep1034_defaults',
-      { description: 'Tests elicitation with default values for all primitive types (SEP-1034)' },
+      { ...toolInfo['test_elicitation_sep1034_defaults'] },
       async (ctx) =>
         callTool((await testElicitationSep1034DefaultsTool()).handler, {}, ctx, server),
     ),
   test_elicitation_sep1330_enums: (server) =>
     server.registerTool(
       'test_elicitation_sep1330_enums',
-      { description: 'Tests elicitation with enum schema improvements (SEP-1330)' },
+      { ...toolInfo['test_elicitation_sep1330_enums'] },
       async (ctx) => callTool((await testElicitationSep1330EnumsTool()).handler, {}, ctx, server),
     ),
   test_embedded_resource: (server) =>
     server.registerTool(
       'test_embedded_resource',
-      { description: 'Tests embedded resource content response' },
+      { ...toolInfo['test_embedded_resource'] },
       async (ctx) => callTool((await testEmbeddedResourceTool()).handler, {}, ctx, server),
     ),
   test_error_handling: (server) =>
     server.registerTool(
       'test_error_handling',
-      { description: 'Tests error response handling' },
+      { ...toolInfo['test_error_handling'] },
       async (ctx) => callTool((await testErrorHandlingTool()).handler, {}, ctx, server),
     ),
   test_image_content: (server) =>
-    server.registerTool(
-      'test_image_content',
-      { description: 'Tests image content response' },
-      async (ctx) => callTool((await testImageContentTool()).handler, {}, ctx, server),
+    server.registerTool('test_image_content', { ...toolInfo['test_image_content'] }, async (ctx) =>
+      callTool((await testImageContentTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_capabilities: (server) =>
     server.registerTool(
       'test_input_required_result_capabilities',
-      { description: 'Asks only for what the client declared it can do' },
+      { ...toolInfo['test_input_required_result_capabilities'] },
       async (ctx) =>
         callTool((await testInputRequiredResultCapabilitiesTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_elicitation: (server) =>
     server.registerTool(
       'test_input_required_result_elicitation',
-      { description: "Asks for the user's name with input_required elicitation" },
+      { ...toolInfo['test_input_required_result_elicitation'] },
       async (ctx) =>
         callTool((await testInputRequiredResultElicitationTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_list_roots: (server) =>
     server.registerTool(
       'test_input_required_result_list_roots',
-      { description: "Asks for the client's roots with input_required" },
+      { ...toolInfo['test_input_required_result_list_roots'] },
       async (ctx) =>
         callTool((await testInputRequiredResultListRootsTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_multi_round: (server) =>
     server.registerTool(
       'test_input_required_result_multi_round',
-      { description: 'Asks twice, over two rounds, with requestState' },
+      { ...toolInfo['test_input_required_result_multi_round'] },
       async (ctx) =>
         callTool((await testInputRequiredResultMultiRoundTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_multiple_inputs: (server) =>
     server.registerTool(
       'test_input_required_result_multiple_inputs',
-      { description: 'Asks for elicitation, sampling and roots in one round' },
+      { ...toolInfo['test_input_required_result_multiple_inputs'] },
       async (ctx) =>
         callTool((await testInputRequiredResultMultipleInputsTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_request_state: (server) =>
     server.registerTool(
       'test_input_required_result_request_state',
-      { description: 'Confirms with input_required and signed requestState' },
+      { ...toolInfo['test_input_required_result_request_state'] },
       async (ctx) =>
         callTool((await testInputRequiredResultRequestStateTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_sampling: (server) =>
     server.registerTool(
       'test_input_required_result_sampling',
-      { description: "Asks the client's model a question with input_required sampling" },
+      { ...toolInfo['test_input_required_result_sampling'] },
       async (ctx) =>
         callTool((await testInputRequiredResultSamplingTool()).handler, {}, ctx, server),
     ),
   test_input_required_result_tampered_state: (server) =>
     server.registerTool(
       'test_input_required_result_tampered_state',
-      { description: 'Rejects a tampered requestState' },
+      { ...toolInfo['test_input_required_result_tampered_state'] },
       async (ctx) =>
         callTool((await testInputRequiredResultTamperedStateTool()).handler, {}, ctx, server),
     ),
   test_logging_tool: (server) =>
-    server.registerTool(
-      'test_logging_tool',
-      { description: 'Emits a log message at info level' },
-      async (ctx) => callTool((await testLoggingToolTool()).handler, {}, ctx, server),
+    server.registerTool('test_logging_tool', { ...toolInfo['test_logging_tool'] }, async (ctx) =>
+      callTool((await testLoggingToolTool()).handler, {}, ctx, server),
     ),
   test_missing_capability: (server) =>
     server.registerTool(
       'test_missing_capability',
-      { description: "Needs the client's sampling capability" },
+      { ...toolInfo['test_missing_capability'] },
       async (ctx) => callTool((await testMissingCapabilityTool()).handler, {}, ctx, server),
     ),
   test_multiple_content_types: (server) =>
     server.registerTool(
       'test_multiple_content_types',
-      { description: 'Tests response with multiple content types (text, image, resource)' },
+      { ...toolInfo['test_multiple_content_types'] },
       async (ctx) => callTool((await testMultipleContentTypesTool()).handler, {}, ctx, server),
     ),
   test_reconnection: (server) =>
-    server.registerTool(
-      'test_reconnection',
-      { description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)' },
-      async (ctx) => callTool((await testReconnectionTool()).handler, {}, ctx, server),
+    server.registerTool('test_reconnection', { ...toolInfo['test_reconnection'] }, async (ctx) =>
+      callTool((await testReconnectionTool()).handler, {}, ctx, server),
     ),
   test_sampling: (server) =>
     server.registerTool(
       'test_sampling',
-      {
-        description: 'Tests server-initiated sampling (LLM completion request)',
-        inputSchema: schemas.testSamplingInput,
-      },
+      { ...toolInfo['test_sampling'], inputSchema: schemas.testSamplingInput },
       async (input, ctx) => callTool((await testSamplingTool()).handler, input, ctx, server),
     ),
   test_simple_text: (server) =>
-    server.registerTool(
-      'test_simple_text',
-      { description: 'Tests simple text content response' },
-      async (ctx) => callTool((await testSimpleTextTool()).handler, {}, ctx, server),
+    server.registerTool('test_simple_text', { ...toolInfo['test_simple_text'] }, async (ctx) =>
+      callTool((await testSimpleTextTool()).handler, {}, ctx, server),
     ),
   test_slow_operation: (server) =>
     server.registerTool(
       'test_slow_operation',
-      { description: 'Waits up to ten seconds, stopping as soon as the request is cancelled' },
+      { ...toolInfo['test_slow_operation'] },
       async (ctx) => callTool((await testSlowOperationTool()).handler, {}, ctx, server),
     ),
   test_streaming_elicitation: (server) =>
     server.registerTool(
       'test_streaming_elicitation',
-      {
-        description:
-          'Elicits through input_required, never through a request on the response stream',
-      },
+      { ...toolInfo['test_streaming_elicitation'] },
       async (ctx) => callTool((await testStreamingElicitationTool()).handler, {}, ctx, server),
     ),
   test_tool_with_logging: (server) =>
     server.registerTool(
       'test_tool_with_logging',
-      { description: 'Tests tool that emits log messages during execution' },
+      { ...toolInfo['test_tool_with_logging'] },
       async (ctx) => callTool((await testToolWithLoggingTool()).handler, {}, ctx, server),
     ),
   test_tool_with_progress: (server) =>
     server.registerTool(
       'test_tool_with_progress',
-      { description: 'Tests tool that reports progress notifications' },
+      { ...toolInfo['test_tool_with_progress'] },
       async (ctx) => callTool((await testToolWithProgressTool()).handler, {}, ctx, server),
     ),
   test_trigger_prompt_change: (server) =>
     server.registerTool(
       'test_trigger_prompt_change',
-      { description: 'Changes the prompt list and notifies listeners' },
+      { ...toolInfo['test_trigger_prompt_change'] },
       async (ctx) => callTool((await testTriggerPromptChangeTool()).handler, {}, ctx, server),
     ),
   test_trigger_tool_change: (server) =>
     server.registerTool(
       'test_trigger_tool_change',
-      { description: 'Changes the tool list and notifies listeners' },
+      { ...toolInfo['test_trigger_tool_change'] },
       async (ctx) => callTool((await testTriggerToolChangeTool()).handler, {}, ctx, server),
     ),
   test_update_watched_resource: (server) =>
     server.registerTool(
       'test_update_watched_resource',
-      {
-        description: 'Publishes an update of test://watched-resource to subscribers and listeners',
-      },
+      { ...toolInfo['test_update_watched_resource'] },
       async (ctx) => callTool((await testUpdateWatchedResourceTool()).handler, {}, ctx, server),
     ),
 };

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -62,22 +63,48 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  create_note: {
+    title: 'Create note',
+    description: 'Save a new note and return it',
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: false,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
+  },
+  delete_note: {
+    title: 'Delete note',
+    description: 'Delete a note by id',
+    annotations: {
+      readOnlyHint: false,
+      destructiveHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  },
+  search_notes: {
+    title: 'Search notes',
+    description: 'Find notes whose title or text contains the query, optionally with a tag',
+    annotations: {
+      readOnlyHint: true,
+      openWorldHint: false,
+    },
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   create_note: (server) =>
     server.registerTool(
       'create_note',
       {
-        title: 'Create note',
-        description: 'Save a new note and return it',
+        ...toolInfo['create_note'],
         inputSchema: schemas.createNoteInput,
         outputSchema: schemas.createNoteOutput,
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: false,
-          idempotentHint: false,
-          openWorldHint: false,
-        },
       },
       async (input, ctx) =>
         callStructuredTool((await createNoteTool()).handler, input, ctx, server),
@@ -85,28 +112,16 @@ const tools: Record<string, Register> = {
   delete_note: (server) =>
     server.registerTool(
       'delete_note',
-      {
-        title: 'Delete note',
-        description: 'Delete a note by id',
-        inputSchema: schemas.deleteNoteInput,
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: true,
-          idempotentHint: true,
-          openWorldHint: false,
-        },
-      },
+      { ...toolInfo['delete_note'], inputSchema: schemas.deleteNoteInput },
       async (input, ctx) => callTool((await deleteNoteTool()).handler, input, ctx, server),
     ),
   search_notes: (server) =>
     server.registerTool(
       'search_notes',
       {
-        title: 'Search notes',
-        description: 'Find notes whose title or text contains the query, optionally with a tag',
+        ...toolInfo['search_notes'],
         inputSchema: schemas.searchNotesInput,
         outputSchema: schemas.searchNotesOutput,
-        annotations: { readOnlyHint: true, openWorldHint: false },
       },
       async (input, ctx) =>
         callStructuredTool((await searchNotesTool()).handler, input, ctx, server),

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -69,28 +70,43 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  convert_temperature: {
+    title: 'Convert temperature',
+    description: 'Convert a temperature between Celsius and Fahrenheit',
+    annotations: {
+      readOnlyHint: true,
+      idempotentHint: true,
+      openWorldHint: false,
+    },
+  },
+  get_forecast: {
+    title: 'Get forecast',
+    description: 'Daily forecast for a city, up to 7 days ahead',
+    annotations: {
+      readOnlyHint: true,
+      openWorldHint: true,
+    },
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   convert_temperature: (server) =>
     server.registerTool(
       'convert_temperature',
-      {
-        title: 'Convert temperature',
-        description: 'Convert a temperature between Celsius and Fahrenheit',
-        inputSchema: schemas.convertTemperatureInput,
-        annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-      },
+      { ...toolInfo['convert_temperature'], inputSchema: schemas.convertTemperatureInput },
       async (input, ctx) => callTool((await convertTemperatureTool()).handler, input, ctx, server),
     ),
   get_forecast: (server) =>
     server.registerTool(
       'get_forecast',
       {
-        title: 'Get forecast',
-        description: 'Daily forecast for a city, up to 7 days ahead',
+        ...toolInfo['get_forecast'],
         inputSchema: schemas.getForecastInput,
         outputSchema: schemas.getForecastOutput,
-        annotations: { readOnlyHint: true, openWorldHint: true },
       },
       async (input, ctx) =>
         callStructuredTool((await getForecastTool()).handler, input, ctx, server),

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -72,42 +73,61 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  delete: {
+    title: 'Delete',
+    description: 'A tool named after a reserved word',
+    annotations: {
+      destructiveHint: true,
+      idempotentHint: true,
+    },
+  },
+  echo: {
+    description:
+      'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
+  },
+  'no-input.tool': {
+    description: 'A tool with no input schema and a dotted name',
+  },
+  shapes: {
+    description: 'Uses shared and recursive schemas',
+    icons: [
+      {
+        src: 'https://example.com/shapes.png',
+        mimeType: 'image/png',
+      },
+    ],
+    _meta: {
+      'com.example/category': 'geometry',
+    },
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   delete: (server) =>
     server.registerTool(
       'delete',
-      {
-        title: 'Delete',
-        description: 'A tool named after a reserved word',
-        inputSchema: schemas.delete_Input,
-        annotations: { destructiveHint: true, idempotentHint: true },
-      },
+      { ...toolInfo['delete'], inputSchema: schemas.delete_Input },
       async (input, ctx) => callTool((await delete_Tool()).handler, input, ctx, server),
     ),
   echo: (server) =>
     server.registerTool(
       'echo',
-      {
-        description:
-          'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
-        inputSchema: schemas.echoInput,
-      },
+      { ...toolInfo['echo'], inputSchema: schemas.echoInput },
       async (input, ctx) => callTool((await echoTool()).handler, input, ctx, server),
     ),
   'no-input.tool': (server) =>
-    server.registerTool(
-      'no-input.tool',
-      { description: 'A tool with no input schema and a dotted name' },
-      async (ctx) => callTool((await noInputToolTool()).handler, {}, ctx, server),
+    server.registerTool('no-input.tool', { ...toolInfo['no-input.tool'] }, async (ctx) =>
+      callTool((await noInputToolTool()).handler, {}, ctx, server),
     ),
   shapes: (server) =>
     server.registerTool(
       'shapes',
       {
-        description: 'Uses shared and recursive schemas',
-        icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
-        _meta: { 'com.example/category': 'geometry' },
+        ...toolInfo['shapes'],
         inputSchema: schemas.shapesInput,
         outputSchema: schemas.shapesOutput,
       },

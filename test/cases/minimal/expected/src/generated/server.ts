@@ -6,6 +6,7 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import {
@@ -28,16 +29,22 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  ping: {
+    description: 'Answers pong, to check the server is alive',
+    annotations: {
+      readOnlyHint: true,
+    },
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   ping: (server) =>
-    server.registerTool(
-      'ping',
-      {
-        description: 'Answers pong, to check the server is alive',
-        annotations: { readOnlyHint: true },
-      },
-      async (ctx) => callTool((await pingTool()).handler, {}, ctx, server),
+    server.registerTool('ping', { ...toolInfo['ping'] }, async (ctx) =>
+      callTool((await pingTool()).handler, {}, ctx, server),
     ),
 };
 

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -57,126 +58,156 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  '2fa_verify': {
+    description: 'A tool name with a leading digit',
+  },
+  arrays: {
+    description: 'Arrays of objects and tuples',
+  },
+  class: {
+    description: 'A tool named after a reserved word',
+  },
+  combinators: {
+    description: 'anyOf, oneOf, allOf and const',
+  },
+  defaults: {
+    description: 'Defaults of every type, annotations and vendor keys',
+  },
+  draft07: {
+    description: 'A draft-07 schema with definitions and a tuple written as an items list',
+  },
+  draft2020: {
+    description: 'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
+  },
+  formats: {
+    description: 'Known formats are checked, unknown ones are ignored',
+  },
+  'get-user.v2': {
+    description: 'A tool name with a hyphen and a dot',
+  },
+  keywords: {
+    description: 'Properties named after keywords and with characters that are not identifiers',
+  },
+  maps: {
+    description:
+      'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
+  },
+  no_dialect: {
+    description: 'No $schema at all, a root with no properties',
+  },
+  nullable: {
+    description: 'Nullable fields, type lists and enums of mixed types',
+  },
+  numbers: {
+    description: 'Bounds, including the largest safe integer',
+  },
+  shared: {
+    description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
+  },
+  tagged_union: {
+    description: 'A tagged union of objects',
+  },
+  typeless_free: {
+    description:
+      'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+  },
+  typeless_root: {
+    description: 'Roots without `type` (the SDK advertises them with type object first)',
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   '2fa_verify': (server) =>
     server.registerTool(
       '2fa_verify',
-      { description: 'A tool name with a leading digit', inputSchema: schemas._2faVerifyInput },
+      { ...toolInfo['2fa_verify'], inputSchema: schemas._2faVerifyInput },
       async (input, ctx) => callTool((await _2faVerifyTool()).handler, input, ctx, server),
     ),
   arrays: (server) =>
     server.registerTool(
       'arrays',
-      { description: 'Arrays of objects and tuples', inputSchema: schemas.arraysInput },
+      { ...toolInfo['arrays'], inputSchema: schemas.arraysInput },
       async (input, ctx) => callTool((await arraysTool()).handler, input, ctx, server),
     ),
   class: (server) =>
-    server.registerTool(
-      'class',
-      { description: 'A tool named after a reserved word' },
-      async (ctx) => callTool((await class_Tool()).handler, {}, ctx, server),
+    server.registerTool('class', { ...toolInfo['class'] }, async (ctx) =>
+      callTool((await class_Tool()).handler, {}, ctx, server),
     ),
   combinators: (server) =>
     server.registerTool(
       'combinators',
-      { description: 'anyOf, oneOf, allOf and const', inputSchema: schemas.combinatorsInput },
+      { ...toolInfo['combinators'], inputSchema: schemas.combinatorsInput },
       async (input, ctx) => callTool((await combinatorsTool()).handler, input, ctx, server),
     ),
   defaults: (server) =>
     server.registerTool(
       'defaults',
-      {
-        description: 'Defaults of every type, annotations and vendor keys',
-        inputSchema: schemas.defaultsInput,
-      },
+      { ...toolInfo['defaults'], inputSchema: schemas.defaultsInput },
       async (input, ctx) => callTool((await defaultsTool()).handler, input, ctx, server),
     ),
   draft07: (server) =>
     server.registerTool(
       'draft07',
-      {
-        description: 'A draft-07 schema with definitions and a tuple written as an items list',
-        inputSchema: schemas.draft07Input,
-      },
+      { ...toolInfo['draft07'], inputSchema: schemas.draft07Input },
       async (input, ctx) => callTool((await draft07Tool()).handler, input, ctx, server),
     ),
   draft2020: (server) =>
     server.registerTool(
       'draft2020',
-      {
-        description:
-          'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
-        inputSchema: schemas.draft2020Input,
-      },
+      { ...toolInfo['draft2020'], inputSchema: schemas.draft2020Input },
       async (input, ctx) => callTool((await draft2020Tool()).handler, input, ctx, server),
     ),
   formats: (server) =>
     server.registerTool(
       'formats',
-      {
-        description: 'Known formats are checked, unknown ones are ignored',
-        inputSchema: schemas.formatsInput,
-      },
+      { ...toolInfo['formats'], inputSchema: schemas.formatsInput },
       async (input, ctx) => callTool((await formatsTool()).handler, input, ctx, server),
     ),
   'get-user.v2': (server) =>
     server.registerTool(
       'get-user.v2',
-      { description: 'A tool name with a hyphen and a dot', inputSchema: schemas.getUserV2Input },
+      { ...toolInfo['get-user.v2'], inputSchema: schemas.getUserV2Input },
       async (input, ctx) => callTool((await getUserV2Tool()).handler, input, ctx, server),
     ),
   keywords: (server) =>
     server.registerTool(
       'keywords',
-      {
-        description: 'Properties named after keywords and with characters that are not identifiers',
-        inputSchema: schemas.keywordsInput,
-      },
+      { ...toolInfo['keywords'], inputSchema: schemas.keywordsInput },
       async (input, ctx) => callTool((await keywordsTool()).handler, input, ctx, server),
     ),
   maps: (server) =>
     server.registerTool(
       'maps',
-      {
-        description:
-          'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
-        inputSchema: schemas.mapsInput,
-      },
+      { ...toolInfo['maps'], inputSchema: schemas.mapsInput },
       async (input, ctx) => callTool((await mapsTool()).handler, input, ctx, server),
     ),
   no_dialect: (server) =>
     server.registerTool(
       'no_dialect',
-      {
-        description: 'No $schema at all, a root with no properties',
-        inputSchema: schemas.noDialectInput,
-      },
+      { ...toolInfo['no_dialect'], inputSchema: schemas.noDialectInput },
       async (input, ctx) => callTool((await noDialectTool()).handler, input, ctx, server),
     ),
   nullable: (server) =>
     server.registerTool(
       'nullable',
-      {
-        description: 'Nullable fields, type lists and enums of mixed types',
-        inputSchema: schemas.nullableInput,
-      },
+      { ...toolInfo['nullable'], inputSchema: schemas.nullableInput },
       async (input, ctx) => callTool((await nullableTool()).handler, input, ctx, server),
     ),
   numbers: (server) =>
     server.registerTool(
       'numbers',
-      {
-        description: 'Bounds, including the largest safe integer',
-        inputSchema: schemas.numbersInput,
-      },
+      { ...toolInfo['numbers'], inputSchema: schemas.numbersInput },
       async (input, ctx) => callTool((await numbersTool()).handler, input, ctx, server),
     ),
   shared: (server) =>
     server.registerTool(
       'shared',
       {
-        description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
+        ...toolInfo['shared'],
         inputSchema: schemas.sharedInput,
         outputSchema: schemas.sharedOutput,
       },
@@ -185,15 +216,14 @@ const tools: Record<string, Register> = {
   tagged_union: (server) =>
     server.registerTool(
       'tagged_union',
-      { description: 'A tagged union of objects', inputSchema: schemas.taggedUnionInput },
+      { ...toolInfo['tagged_union'], inputSchema: schemas.taggedUnionInput },
       async (input, ctx) => callTool((await taggedUnionTool()).handler, input, ctx, server),
     ),
   typeless_free: (server) =>
     server.registerTool(
       'typeless_free',
       {
-        description:
-          'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+        ...toolInfo['typeless_free'],
         inputSchema: schemas.typelessFreeInput,
         outputSchema: schemas.typelessFreeOutput,
       },
@@ -204,7 +234,7 @@ const tools: Record<string, Register> = {
     server.registerTool(
       'typeless_root',
       {
-        description: 'Roots without `type` (the SDK advertises them with type object first)',
+        ...toolInfo['typeless_root'],
         inputSchema: schemas.typelessRootInput,
         outputSchema: schemas.typelessRootOutput,
       },

@@ -6,6 +6,7 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
@@ -33,22 +34,29 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** What tools/list shows of each tool besides its schemas. */
+type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+const toolInfo: Record<string, ToolInfo> = {
+  legacy: {
+    description: 'A draft-07 schema gets definitions',
+  },
+  pay: {
+    description: 'Shared schemas kept as $defs, next to local ones',
+  },
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   legacy: (server) =>
     server.registerTool(
       'legacy',
-      { description: 'A draft-07 schema gets definitions', inputSchema: schemas.legacyInput },
+      { ...toolInfo['legacy'], inputSchema: schemas.legacyInput },
       async (input, ctx) => callTool((await legacyTool()).handler, input, ctx, server),
     ),
   pay: (server) =>
     server.registerTool(
       'pay',
-      {
-        description: 'Shared schemas kept as $defs, next to local ones',
-        inputSchema: schemas.payInput,
-        outputSchema: schemas.payOutput,
-      },
+      { ...toolInfo['pay'], inputSchema: schemas.payInput, outputSchema: schemas.payOutput },
       async (input, ctx) => callStructuredTool((await payTool()).handler, input, ctx, server),
     ),
 };
