@@ -9,8 +9,11 @@
 import { unmask } from './mask.js';
 import { spliceData, withJson } from './splice.js';
 
-/** An object literal member, an interface (or type literal) member, or a statement. */
-export type SectionKind = 'member' | 'field' | 'statement';
+/**
+ * An object literal member, an interface (or type literal) member, a statement, or a statement
+ * printed exactly as prettier prints it already (cli/render/handlebars.ts importList): kept as is.
+ */
+export type SectionKind = 'member' | 'field' | 'statement' | 'verbatim';
 
 export interface Section {
   kind: SectionKind;
@@ -22,7 +25,7 @@ export interface Section {
 }
 
 const SECTION = /^( *)__mcpgenShape(\d+)__(?:,|;|: never;)$/;
-const END = { member: ',', field: ': never;', statement: ';' };
+const END = { member: ',', field: ': never;', statement: ';', verbatim: ';' };
 
 export function sectionPlaceholder(index: number, kind: SectionKind, real: string): string {
   const indent = /^ */.exec(real)![0];
@@ -50,6 +53,7 @@ export type Formatter = (content: string) => Promise<string>;
 
 /** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */
 async function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): Promise<string | null> {
+  if (kind === 'verbatim') return section.data.length === 0 ? section.real.replace(/\n$/, '') : null;
   const apart = async (text: string, fmt: Formatter) => {
     const w = wrap(kind, indent, text);
     if (!w) return null;
@@ -67,29 +71,68 @@ async function formatSection(section: Section, kind: SectionKind, indent: number
   return spliceData(text, section.data) ?? (await apart(withJson(section.real, section.data), format));
 }
 
+const RUN = /^( *)__mcpgenShapes(\d+)_(\d+)__(?:,|;|: never;)$/;
+
 /**
- * Puts the formatted sections into the formatted skeleton; null when a placeholder did not stay
- * alone on its line or a section cannot be formatted apart (the caller formats the whole file).
+ * The skeleton prettier sees: a run of adjacent placeholders (one `{{#each}}` of sections) becomes
+ * one line, so the skeleton of a 1000-tool file stays a few lines long.
+ */
+export function collapseSections(skeleton: string): string {
+  const lines = skeleton.split('\n');
+  const out: string[] = [];
+  for (let n = 0; n < lines.length; n++) {
+    const m = SECTION.exec(lines[n]!);
+    if (!m) {
+      out.push(lines[n]!);
+      continue;
+    }
+    const first = Number(m[2]);
+    const end = lines[n]!.slice(lines[n]!.lastIndexOf('__') + 2);
+    let last = first;
+    while (n + 1 < lines.length) {
+      const next = SECTION.exec(lines[n + 1]!);
+      if (!next || next[1] !== m[1] || Number(next[2]) !== last + 1 || !lines[n + 1]!.endsWith(end)) break;
+      last++;
+      n++;
+    }
+    out.push(first === last ? lines[n]! : `${m[1]}__mcpgenShapes${first}_${last}__${end}`);
+  }
+  return out.join('\n');
+}
+
+/**
+ * Puts the formatted sections into the formatted (collapsed) skeleton; null when a placeholder did
+ * not stay alone on its line or a section cannot be formatted apart (the caller formats the whole
+ * file).
  */
 export async function fillSections(skeleton: string, sections: readonly Section[], format: Formatter, formatShape: Formatter): Promise<string | null> {
   const lines = skeleton.split('\n');
-  const jobs: Promise<string | null>[] = [];
+  const jobs: Promise<string | null>[][] = [];
   const at: number[] = [];
+  let count = 0;
   for (let n = 0; n < lines.length; n++) {
-    const m = SECTION.exec(lines[n]!);
     if (!lines[n]!.includes('__mcpgenShape')) continue;
-    if (!m) return null;
-    const section = sections[Number(m[2])];
-    if (!section) return null;
-    jobs.push(formatSection(section, section.kind, m[1]!.length, format, formatShape));
+    const one = SECTION.exec(lines[n]!);
+    const run = one ? null : RUN.exec(lines[n]!);
+    if (!one && !run) return null;
+    const indent = (one ?? run)![1]!.length;
+    const first = Number(one ? one[2] : run![2]);
+    const last = one ? first : Number(run![3]);
+    const group: Promise<string | null>[] = [];
+    for (let i = first; i <= last; i++) {
+      const section = sections[i];
+      if (!section) return null;
+      group.push(formatSection(section, section.kind, indent, format, formatShape));
+    }
+    count += group.length;
+    jobs.push(group);
     at.push(n);
   }
-  if (at.length !== sections.length) return null;
-  const texts = await Promise.all(jobs);
+  if (count !== sections.length) return null;
   for (const [i, n] of at.entries()) {
-    const text = texts[i];
-    if (text === null || text === undefined) return null;
-    lines[n] = text;
+    const texts = await Promise.all(jobs[i]!);
+    if (texts.some((t) => t === null)) return null;
+    lines[n] = texts.join('\n');
   }
   return lines.join('\n');
 }

@@ -36,7 +36,7 @@ function createInstance(): typeof Handlebars {
     if (!sections) return options.fn(this);
     const data: unknown[] = [];
     const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
-    const masked = maskView(this);
+    const masked = kind === 'verbatim' ? null : maskView(this);
     const shape = masked && { content: options.fn(masked.view, { data: { ...options.data, mcpgenData: [] } }), tokens: masked.tokens };
     sections.push({ kind, real, data, shape });
     return sectionPlaceholder(sections.length - 1, kind, real);
@@ -46,6 +46,15 @@ function createInstance(): typeof Handlebars {
   );
   hb.registerHelper('oneLine', (v: unknown) => lineComment(String(v)));
   hb.registerHelper('propKey', (v: unknown) => propertyKey(String(v)));
+  // `import [type] { a, b } from 'module';` exactly as prettier prints it, for {{#shaped "verbatim"}}.
+  hb.registerHelper('importList', (names: unknown, from: unknown, options: { hash: { type?: boolean } }) => {
+    const list = (names as string[]).join(', ');
+    const head = `import ${options.hash.type ? 'type ' : ''}`;
+    const tail = ` from '${String(from)}';`;
+    const one = `${head}{ ${list} }${tail}`;
+    // A lone specifier never breaks.
+    return one.length <= 100 || (names as string[]).length === 1 ? one : `${head}{\n${(names as string[]).map((n) => `  ${n},`).join('\n')}\n}${tail}`;
+  });
   return hb;
 }
 
