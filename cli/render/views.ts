@@ -123,6 +123,20 @@ export function handlersView(ir: IR) {
   return { tools, resources, templates, prompts, typeImports: [...types].sort() };
 }
 
+/** The same metadata as data (for tables spliced into server.ts). */
+function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknown> {
+  const d: Record<string, unknown> = {};
+  if (r.title !== null) d.title = r.title;
+  if (r.description !== null) d.description = r.description;
+  if (r.icons.length) d.icons = r.icons;
+  if (r.meta !== null) d._meta = r.meta;
+  if (r.mimeType !== null) d.mimeType = r.mimeType;
+  if (r.kind === 'resource' && r.size !== null) d.size = r.size;
+  if (r.annotations !== null) d.annotations = r.annotations;
+  if (r.kind === 'resource' && r.cache !== null) d.cacheHint = r.cache;
+  return d;
+}
+
 function resourceMetadata(r: ResourceIR | TemplateIR): string {
   const f = metaFields(r);
   if (r.mimeType !== null) f.push(field('mimeType', stringLiteral(r.mimeType)));
@@ -147,12 +161,6 @@ function completeFields(vars: { name: string; completion: { kind: 'static'; valu
           : `completeWith(async () => (await ${alias}()).complete[${stringLiteral(v.name)}])`,
       ),
     );
-}
-
-/** `, { arg: "default" }` for the optional arguments that have a default, else ''. */
-function promptDefaults(p: PromptIR): string {
-  const d = Object.fromEntries(p.args.filter((a) => a.default !== null).map((a) => [a.name, a.default]));
-  return Object.keys(d).length ? `, ${jsonLiteral(d)}` : '';
 }
 
 export function serverView(ir: IR) {
@@ -183,15 +191,23 @@ export function serverView(ir: IR) {
     };
   });
 
+  // Resources as tools: metadata is data, the registration code differs only in names.
+  const resourceInfo: Record<string, Record<string, unknown>> = {};
   const resources = ir.resources.map((r) => {
-    let callback: string;
-    if (r.content.kind === 'handler') {
+    resourceInfo[r.name] = resourceMetadataData(r);
+    const handler = r.content.kind === 'handler';
+    if (handler) {
       handlerImports.push({ alias: resourceAlias(r), path: `../handlers/${r.handlerPath}.js` });
-      callback = `async (uri, ctx) => ${need('readResource')}((await ${resourceAlias(r)}()).read, uri, ctx, ${r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined'}, server)`;
-    } else {
-      callback = `() => ({ contents: [resourceContents.${r.ident}] })`;
+      need('readResource');
     }
-    return { name: stringLiteral(r.name), uri: stringLiteral(r.uri), metadata: resourceMetadata(r), callback };
+    return {
+      name: stringLiteral(r.name),
+      uri: stringLiteral(r.uri),
+      handler,
+      alias: handler ? resourceAlias(r) : null,
+      mime: r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined',
+      ident: r.ident,
+    };
   });
 
   const templates = ir.templates.map((t) => {
@@ -212,23 +228,36 @@ export function serverView(ir: IR) {
   });
 
   const promptArgs: { constName: string; type: string; key: string; completers: string }[] = [];
+  const promptInfo: Record<string, Record<string, unknown>> = {};
+  const promptDefaults: Record<string, Record<string, unknown>> = {};
   const prompts = ir.prompts.map((p) => {
     if (p.handlerPath) handlerImports.push({ alias: promptAlias(p), path: `../handlers/${p.handlerPath}.js` });
-    const f = metaFields(p);
+    const info: Record<string, unknown> = {};
+    if (p.title !== null) info.title = p.title;
+    if (p.description !== null) info.description = p.description;
+    if (p.icons.length) info.icons = p.icons;
+    if (p.meta !== null) info._meta = p.meta;
+    promptInfo[p.name] = info;
     if (p.argsType) {
       types.add(p.argsType);
       const complete = completeFields(p.args, promptAlias(p));
       for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
       promptArgs.push({ constName: argsKey(p), type: p.argsType, key: argsKey(p), completers: objectLiteral(complete) });
       need('promptArguments');
-      f.push(field('argsSchema', argsKey(p)));
     }
-    const args = p.argsType ? 'args' : '{}';
-    const callback =
-      p.messages !== null
-        ? `(${p.argsType ? 'args' : ''}) => ${need('renderPrompt')}(promptMessages.${p.ident}, ${args}${promptDefaults(p)})`
-        : `async (${p.argsType ? 'args, ' : ''}ctx) => ${need('getPrompt')}((await ${promptAlias(p)}()).get, ${args}, ctx, server)`;
-    return { key: propertyKey(p.name), name: stringLiteral(p.name), config: objectLiteral(f), callback };
+    const declarative = p.messages !== null;
+    need(declarative ? 'renderPrompt' : 'getPrompt');
+    const defaults = Object.fromEntries(p.args.filter((a) => a.default !== null).map((a) => [a.name, a.default]));
+    if (Object.keys(defaults).length) promptDefaults[p.name] = defaults;
+    return {
+      key: propertyKey(p.name),
+      name: stringLiteral(p.name),
+      args: p.argsType ? argsKey(p) : null,
+      declarative,
+      ident: p.ident,
+      alias: p.handlerPath ? promptAlias(p) : null,
+      hasDefaults: Object.keys(defaults).length > 0,
+    };
   });
 
   const s = ir.server;
@@ -266,11 +295,14 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
+    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
     subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
     toolInfo,
+    resourceInfo,
+    promptInfo,
+    promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
     runtimeImports: [...runtime].sort().map((name) => (name === 'Register' ? 'type Register' : name)),
     hasResources,
     reachUsed,

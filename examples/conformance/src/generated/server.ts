@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -428,37 +429,48 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  static_binary: {
+    title: 'Static Binary Resource',
+    description: 'A static binary resource (image) for testing',
+    mimeType: 'image/png',
+    cacheHint: {
+      ttlMs: 3600000,
+      cacheScope: 'public',
+    },
+  },
+  static_text: {
+    title: 'Static Text Resource',
+    description: 'A static text resource for testing',
+    mimeType: 'text/plain',
+  },
+  watched_resource: {
+    title: 'Watched Resource',
+    description: 'A resource that can be subscribed to',
+    mimeType: 'text/plain',
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
     'static_binary',
     'test://static-binary',
-    {
-      title: 'Static Binary Resource',
-      description: 'A static binary resource (image) for testing',
-      mimeType: 'image/png',
-      cacheHint: { ttlMs: 3600000, cacheScope: 'public' },
-    },
+    { ...resourceInfo['static_binary'] },
     () => ({ contents: [resourceContents.staticBinary] }),
   );
   server.registerResource(
     'static_text',
     'test://static-text',
-    {
-      title: 'Static Text Resource',
-      description: 'A static text resource for testing',
-      mimeType: 'text/plain',
-    },
+    { ...resourceInfo['static_text'] },
     () => ({ contents: [resourceContents.staticText] }),
   );
   server.registerResource(
     'watched_resource',
     'test://watched-resource',
-    {
-      title: 'Watched Resource',
-      description: 'A resource that can be subscribed to',
-      mimeType: 'text/plain',
-    },
+    { ...resourceInfo['watched_resource'] },
     async (uri, ctx) =>
       readResource((await watchedResourceResource()).read, uri, ctx, 'text/plain', server),
   );
@@ -483,25 +495,45 @@ function registerResources(server: McpServer): void {
   );
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  test_input_required_result_prompt: {
+    description: 'A prompt that asks for context with input_required',
+  },
+  test_prompt_with_arguments: {
+    description: 'A prompt with required arguments',
+  },
+  test_prompt_with_embedded_resource: {
+    description: 'A prompt that includes an embedded resource',
+  },
+  test_prompt_with_image: {
+    description: 'A prompt that includes image content',
+  },
+  test_simple_prompt: {
+    description: 'A simple prompt without arguments',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   test_input_required_result_prompt: (server) =>
     server.registerPrompt(
       'test_input_required_result_prompt',
-      { description: 'A prompt that asks for context with input_required' },
+      { ...promptInfo['test_input_required_result_prompt'] },
       async (ctx) => getPrompt((await testInputRequiredResultPromptPrompt()).get, {}, ctx, server),
     ),
   test_prompt_with_arguments: (server) =>
     server.registerPrompt(
       'test_prompt_with_arguments',
-      { description: 'A prompt with required arguments', argsSchema: testPromptWithArgumentsArgs },
+      { ...promptInfo['test_prompt_with_arguments'], argsSchema: testPromptWithArgumentsArgs },
       (args) => renderPrompt(promptMessages.testPromptWithArguments, args),
     ),
   test_prompt_with_embedded_resource: (server) =>
     server.registerPrompt(
       'test_prompt_with_embedded_resource',
       {
-        description: 'A prompt that includes an embedded resource',
+        ...promptInfo['test_prompt_with_embedded_resource'],
         argsSchema: testPromptWithEmbeddedResourceArgs,
       },
       async (args, ctx) =>
@@ -510,14 +542,12 @@ const prompts: Record<string, Register> = {
   test_prompt_with_image: (server) =>
     server.registerPrompt(
       'test_prompt_with_image',
-      { description: 'A prompt that includes image content' },
+      { ...promptInfo['test_prompt_with_image'] },
       () => renderPrompt(promptMessages.testPromptWithImage, {}),
     ),
   test_simple_prompt: (server) =>
-    server.registerPrompt(
-      'test_simple_prompt',
-      { description: 'A simple prompt without arguments' },
-      () => renderPrompt(promptMessages.testSimplePrompt, {}),
+    server.registerPrompt('test_simple_prompt', { ...promptInfo['test_simple_prompt'] }, () =>
+      renderPrompt(promptMessages.testSimplePrompt, {}),
     ),
 };
 

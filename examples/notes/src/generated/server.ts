@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -128,37 +129,42 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  guide: {
+    title: 'How to use this server',
+    description: 'A short guide to the tools and resources, as Markdown',
+    mimeType: 'text/markdown',
+  },
+  index: {
+    title: 'All notes',
+    description: 'Titles and ids of every note, as Markdown',
+    mimeType: 'text/markdown',
+  },
+  stats: {
+    title: 'Statistics',
+    description: 'Counts of notes and tags, as JSON',
+    mimeType: 'application/json',
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'guide',
-    'notes://guide',
-    {
-      title: 'How to use this server',
-      description: 'A short guide to the tools and resources, as Markdown',
-      mimeType: 'text/markdown',
-    },
-    () => ({ contents: [resourceContents.guide] }),
-  );
+  server.registerResource('guide', 'notes://guide', { ...resourceInfo['guide'] }, () => ({
+    contents: [resourceContents.guide],
+  }));
   server.registerResource(
     'index',
     'notes://index',
-    {
-      title: 'All notes',
-      description: 'Titles and ids of every note, as Markdown',
-      mimeType: 'text/markdown',
-    },
+    { ...resourceInfo['index'] },
     async (uri, ctx) =>
       readResource((await indexResource()).read, uri, ctx, 'text/markdown', server),
   );
   server.registerResource(
     'stats',
     'notes://stats',
-    {
-      title: 'Statistics',
-      description: 'Counts of notes and tags, as JSON',
-      mimeType: 'application/json',
-    },
+    { ...resourceInfo['stats'] },
     async (uri, ctx) =>
       readResource((await statsResource()).read, uri, ctx, 'application/json', server),
   );
@@ -208,22 +214,30 @@ function registerResources(server: McpServer): void {
   );
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  quick_note: {
+    description: 'Turn a thought into a well-formed note',
+  },
+  summarize_notes: {
+    title: 'Summarize notes',
+    description: 'Ask the model to summarize every note with a tag',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   quick_note: (server) =>
     server.registerPrompt(
       'quick_note',
-      { description: 'Turn a thought into a well-formed note', argsSchema: quickNoteArgs },
+      { ...promptInfo['quick_note'], argsSchema: quickNoteArgs },
       (args) => renderPrompt(promptMessages.quickNote, args),
     ),
   summarize_notes: (server) =>
     server.registerPrompt(
       'summarize_notes',
-      {
-        title: 'Summarize notes',
-        description: 'Ask the model to summarize every note with a tag',
-        argsSchema: summarizeNotesArgs,
-      },
+      { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs },
       async (args, ctx) => getPrompt((await summarizeNotesPrompt()).get, args, ctx, server),
     ),
 };

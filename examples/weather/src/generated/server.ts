@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -113,33 +114,42 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  logo: {
+    title: 'Logo',
+    description: "The server's logo, a PNG image",
+    mimeType: 'image/png',
+  },
+  readme: {
+    title: 'About the weather server',
+    description: 'What this server offers and how to use it, as Markdown',
+    mimeType: 'text/markdown',
+    annotations: {
+      audience: ['user', 'assistant'],
+      priority: 0.8,
+    },
+  },
+  stations: {
+    title: 'Weather stations',
+    description: 'Every known station, as JSON',
+    mimeType: 'application/json',
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'logo',
-    'weather://logo.png',
-    { title: 'Logo', description: "The server's logo, a PNG image", mimeType: 'image/png' },
-    () => ({ contents: [resourceContents.logo] }),
-  );
-  server.registerResource(
-    'readme',
-    'weather://readme',
-    {
-      title: 'About the weather server',
-      description: 'What this server offers and how to use it, as Markdown',
-      mimeType: 'text/markdown',
-      annotations: { audience: ['user', 'assistant'], priority: 0.8 },
-    },
-    () => ({ contents: [resourceContents.readme] }),
-  );
+  server.registerResource('logo', 'weather://logo.png', { ...resourceInfo['logo'] }, () => ({
+    contents: [resourceContents.logo],
+  }));
+  server.registerResource('readme', 'weather://readme', { ...resourceInfo['readme'] }, () => ({
+    contents: [resourceContents.readme],
+  }));
   server.registerResource(
     'stations',
     'weather://stations',
-    {
-      title: 'Weather stations',
-      description: 'Every known station, as JSON',
-      mimeType: 'application/json',
-    },
+    { ...resourceInfo['stations'] },
     async (uri, ctx) =>
       readResource((await stationsResource()).read, uri, ctx, 'application/json', server),
   );
@@ -167,26 +177,31 @@ function registerResources(server: McpServer): void {
   );
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  packing_list: {
+    title: 'Packing list',
+    description: 'Suggest what to pack for a trip, from the forecast',
+  },
+  weather_report: {
+    title: 'Weather report',
+    description: 'Ask for a friendly weather report for a city',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   packing_list: (server) =>
     server.registerPrompt(
       'packing_list',
-      {
-        title: 'Packing list',
-        description: 'Suggest what to pack for a trip, from the forecast',
-        argsSchema: packingListArgs,
-      },
+      { ...promptInfo['packing_list'], argsSchema: packingListArgs },
       async (args, ctx) => getPrompt((await packingListPrompt()).get, args, ctx, server),
     ),
   weather_report: (server) =>
     server.registerPrompt(
       'weather_report',
-      {
-        title: 'Weather report',
-        description: 'Ask for a friendly weather report for a city',
-        argsSchema: weatherReportArgs,
-      },
+      { ...promptInfo['weather_report'], argsSchema: weatherReportArgs },
       (args) => renderPrompt(promptMessages.weatherReport, args),
     ),
 };

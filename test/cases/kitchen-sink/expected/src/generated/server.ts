@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -135,40 +136,59 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  'binary-file': {
+    mimeType: 'image/png',
+  },
+  'data-file': {
+    mimeType: 'application/json',
+  },
+  dynamic: {
+    description: 'Served by a handler',
+    _meta: {
+      'com.example/live': true,
+    },
+    mimeType: 'text/plain',
+  },
+  'inline-text': {
+    title: 'Inline',
+    description: 'Has */ and ${x}',
+    mimeType: 'text/plain',
+    size: 52,
+    annotations: {
+      audience: ['assistant'],
+      priority: 0.5,
+      lastModified: '2026-01-01T00:00:00Z',
+    },
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('binary-file', 'sink://pixel.png', { mimeType: 'image/png' }, () => ({
-    contents: [resourceContents.binaryFile],
-  }));
+  server.registerResource(
+    'binary-file',
+    'sink://pixel.png',
+    { ...resourceInfo['binary-file'] },
+    () => ({ contents: [resourceContents.binaryFile] }),
+  );
   server.registerResource(
     'data-file',
     'sink://data.json',
-    { mimeType: 'application/json' },
+    { ...resourceInfo['data-file'] },
     () => ({ contents: [resourceContents.dataFile] }),
   );
   server.registerResource(
     'dynamic',
     'sink://dynamic',
-    {
-      description: 'Served by a handler',
-      _meta: { 'com.example/live': true },
-      mimeType: 'text/plain',
-    },
+    { ...resourceInfo['dynamic'] },
     async (uri, ctx) =>
       readResource((await dynamicResource()).read, uri, ctx, 'text/plain', server),
   );
-  server.registerResource(
-    'inline-text',
-    'sink://text',
-    {
-      title: 'Inline',
-      description: 'Has */ and ${x}',
-      mimeType: 'text/plain',
-      size: 52,
-      annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
-    },
-    () => ({ contents: [resourceContents.inlineText] }),
-  );
+  server.registerResource('inline-text', 'sink://text', { ...resourceInfo['inline-text'] }, () => ({
+    contents: [resourceContents.inlineText],
+  }));
   server.registerResource(
     '2nd-template',
     new ResourceTemplate('sink://second/{name}', { list: undefined }),
@@ -207,22 +227,30 @@ function registerResources(server: McpServer): void {
   );
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  'by-handler': {
+    description: 'Rendered by code',
+  },
+  declarative: {
+    title: 'Declarative',
+    description: 'Mixes */ ${x} and `ticks`',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'by-handler': (server) =>
     server.registerPrompt(
       'by-handler',
-      { description: 'Rendered by code', argsSchema: byHandlerArgs },
+      { ...promptInfo['by-handler'], argsSchema: byHandlerArgs },
       async (args, ctx) => getPrompt((await byHandlerPrompt()).get, args, ctx, server),
     ),
   declarative: (server) =>
     server.registerPrompt(
       'declarative',
-      {
-        title: 'Declarative',
-        description: 'Mixes */ ${x} and `ticks`',
-        argsSchema: declarativeArgs,
-      },
+      { ...promptInfo['declarative'], argsSchema: declarativeArgs },
       (args) => renderPrompt(promptMessages.declarative, args),
     ),
 };

@@ -7,6 +7,7 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -243,9 +244,17 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  readme: {
+    mimeType: 'text/plain',
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', 'cs://readme', { mimeType: 'text/plain' }, () => ({
+  server.registerResource('readme', 'cs://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
   server.registerResource(
@@ -265,15 +274,20 @@ function registerResources(server: McpServer): void {
   );
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  'for-class': {
+    description: 'A prompt with argument names that are not identifiers',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'for-class': (server) =>
     server.registerPrompt(
       'for-class',
-      {
-        description: 'A prompt with argument names that are not identifiers',
-        argsSchema: forClassArgs,
-      },
+      { ...promptInfo['for-class'], argsSchema: forClassArgs },
       (args) => renderPrompt(promptMessages.forClass, args),
     ),
 };

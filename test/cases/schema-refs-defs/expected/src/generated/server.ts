@@ -6,6 +6,7 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type Prompt,
   type Tool,
 } from '@modelcontextprotocol/server';
 
@@ -61,17 +62,33 @@ const tools: Record<string, Register> = {
     ),
 };
 
+/** What resources/list shows of each resource (and its cache hint). */
+type ResourceInfo = Parameters<McpServer['registerResource']>[2];
+const resourceInfo: Record<string, ResourceInfo> = {
+  readme: {
+    mimeType: 'text/plain',
+  },
+};
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', 'rd://readme', { mimeType: 'text/plain' }, () => ({
+  server.registerResource('readme', 'rd://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
 }
 
+/** What prompts/list shows of each prompt besides its arguments. */
+type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
+const promptInfo: Record<string, PromptInfo> = {
+  hello: {
+    description: 'Say hello',
+  },
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   hello: (server) =>
-    server.registerPrompt('hello', { description: 'Say hello' }, () =>
+    server.registerPrompt('hello', { ...promptInfo['hello'] }, () =>
       renderPrompt(promptMessages.hello, {}),
     ),
 };
