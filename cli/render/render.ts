@@ -52,7 +52,8 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
     gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir)),
     gen('src/generated/content.ts', 'src/generated/content.ts', contentView(ir)),
     gen('src/generated/handlers.ts', 'src/generated/handlers.ts', handlersView(ir)),
-    gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}),
+    // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
+    { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true },
     gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)),
     gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name }),
     gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
