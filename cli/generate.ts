@@ -64,6 +64,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const cache = opts.formatCache === false ? undefined : new FormatCache(opts.outDir, FORMAT_SALT, opts.formatCache !== 'read');
   const keep = (f: OutputFile) => f.owner === 'user' && existsSync(path.join(opts.outDir, f.path));
   const format = async (f: OutputFile): Promise<OutputFile> => {
+    if (f.formatted) return f;
     if (!f.data) return { ...f, content: await formatFile(f.path, f.content, cache) };
     // Data files: format the skeleton, splice the data in; else the whole file the slow way.
     const { data, ...rest } = f;

@@ -23,6 +23,8 @@ export interface OutputFile {
   owner: Owner;
   /** Data values whose placeholders are in `content` (see cli/format/splice.ts); spliced after formatting. */
   data?: unknown[];
+  /** Already printed exactly as prettier would (e.g. types.ts): the format stage leaves it alone. */
+  formatted?: true;
 }
 
 export type Action = 'create' | 'update' | 'unchanged' | 'remove' | 'skip' | 'orphan';
