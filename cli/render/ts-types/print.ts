@@ -1,16 +1,22 @@
 /**
  * Prints type declarations exactly as prettier (mcpgen's options) prints them, so types.ts needs no
- * prettier pass: each type is turned into the same doc (groups, indents, line breaks) that
- * prettier's TypeScript printer builds for it, and prettier's own doc printer lays it out. Parsing
- * and printing the AST, prettier's cost, is skipped; the line-fitting decisions are prettier's.
- * The doc shapes were read off `prettier.__debug.printToDoc`; test/ts-types.test.ts formats
- * thousands of random printed declarations and requires prettier to change nothing.
+ * prettier pass.
+ * - Most lines are fixed by construction and written directly: object types are always expanded
+ *   (prettier keeps an object type expanded when it is written so), and a member or alias whose
+ *   type fits on its line is printed flat, as prettier's group would be.
+ * - Everything else (a union, tuple or intersection that has to break) becomes the same doc —
+ *   groups, indents, line breaks — that prettier's TypeScript printer builds for it, laid out by
+ *   prettier's own doc printer, so the line-fitting decisions are prettier's. The doc shapes were
+ *   read off `prettier.__debug.printToDoc`.
+ * test/ts-types.test.ts prints thousands of random schemas and requires prettier to change nothing.
  */
 import { builders, printer, type builders as B } from 'prettier/doc';
 import { printNumber, printString } from '../../format/literal.js';
 import type { Member, TypeNode } from './schema-type.js';
 
 type Doc = B.Doc;
+const WIDTH = 100;
+const DOC_OPTIONS = { printWidth: WIDTH, tabWidth: 2, useTabs: false } as Parameters<typeof printer.printDocToString>[1];
 const { group, indent, align, line, softline, hardline, ifBreak, indentIfBreak, lineSuffixBoundary, join } = builders;
 
 /** One exported declaration of types.ts. */
@@ -112,11 +118,15 @@ function objectDoc(members: Member[]): Doc {
 }
 
 function memberDoc(m: Member): Doc {
+  return [...jsdoc(m.doc), memberTypeDoc(m)];
+}
+
+function memberTypeDoc(m: Member): Doc {
   const head: Doc =
     m.name === null
       ? ['[', group([indent([softline, 'k', ':', ' ', 'string']), softline]), ']']
       : [propertyKey(m.name), m.optional ? '?' : ''];
-  return [...jsdoc(m.doc), group([head, ':', ' ', annotation(m.type)])];
+  return group([head, ':', ' ', annotation(m.type)]);
 }
 
 /**
@@ -152,8 +162,111 @@ function declarationDoc(d: Declaration): Doc {
   return [...comment, 'export ', group([left, ' =', group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(typeDoc(t), { groupId: id })]), ';'];
 }
 
+/**
+ * The flat (one-line) form of a type, or null when it holds an object (objects are always
+ * expanded). It is what the doc prints when its group fits on the line.
+ */
+function flat(t: TypeNode): string | null {
+  switch (t.kind) {
+    case 'name':
+    case 'literal':
+      return typeDoc(t) as string;
+    case 'object':
+      return t.members.length === 0 ? '{}' : null;
+    case 'array': {
+      const e = flat(t.element);
+      if (e === null) return null;
+      return t.element.kind === 'union' || t.element.kind === 'intersection' ? `(${e})[]` : `${e}[]`;
+    }
+    case 'tuple': {
+      const parts = t.elements.map(flat);
+      if (t.rest) {
+        const rest = flat({ kind: 'array', element: t.rest });
+        parts.push(rest === null ? null : `...${rest}`);
+      }
+      return parts.includes(null) ? null : `[${parts.join(', ')}]`;
+    }
+    case 'union':
+    case 'intersection': {
+      const parts: string[] = [];
+      for (const m of t.members) {
+        const f = flat(m);
+        if (f === null) return null;
+        const nested = t.kind === 'union' ? m.kind === 'intersection' : m.kind === 'union';
+        parts.push(nested ? `(${f})` : f);
+      }
+      return parts.join(t.kind === 'union' ? ' | ' : ' & ');
+    }
+  }
+}
+
+/** Only ASCII text is measured here; anything else is left to the doc printer, which measures wide characters. */
+const ASCII = /^[\x20-\x7e]*$/;
+
+/** Prints a doc at `level` indentation on a line of its own (the rest of the file breaks after it). */
+function printAt(level: number, doc: Doc): string {
+  let d: Doc = [hardline, doc];
+  for (let i = 0; i < level; i++) d = indent(d);
+  return printer.printDocToString(d, DOC_OPTIONS).formatted.slice(1);
+}
+
+/**
+ * Lines of an object's members at `level`. The common shapes — a member whose type fits on its
+ * line, a nested object, an array of objects, `{ … } | null` — are written directly (the layout
+ * prettier's doc gives them is fixed); anything else goes through the doc printer.
+ */
+function membersText(members: Member[], level: number, out: string[]): void {
+  const pad = '  '.repeat(level);
+  for (const m of members) {
+    for (const l of jsdocLines(m.doc)) out.push(pad + l);
+    const head = m.name === null ? '[k: string]: ' : `${propertyKey(m.name)}${m.optional ? '?' : ''}: `;
+    const t = m.type;
+    const f = flat(t);
+    if (f !== null) {
+      const text = `${pad}${head}${f};`;
+      if (text.length <= WIDTH && ASCII.test(text)) {
+        out.push(text);
+        continue;
+      }
+    } else if (pad.length + head.length + 1 <= WIDTH && ASCII.test(head)) {
+      // `{ … }`, `{ … }[]`, `{ … } | null`: the object breaks, the rest stays on its lines.
+      let inner: TypeNode = t;
+      let suffix = ';';
+      if (t.kind === 'union' && hugs(t) && t.members.length === 2 && t.members[0]!.kind === 'object') [inner, suffix] = [t.members[0]!, ' | null;'];
+      while (inner.kind === 'array') [inner, suffix] = [inner.element, `[]${suffix}`];
+      if (inner.kind === 'object' && inner.members.length > 0) {
+        out.push(`${pad}${head}{`);
+        membersText(inner.members, level + 1, out);
+        out.push(`${pad}}${suffix}`);
+        continue;
+      }
+    }
+    out.push(printAt(level, [memberTypeDoc(m), ';']));
+  }
+}
+
+/** JSDoc lines, without indentation. */
+function jsdocLines(lines: string[]): string[] {
+  return jsdoc(lines).filter((p): p is string => typeof p === 'string');
+}
+
+function declarationText(d: Declaration): string {
+  const t = d.type;
+  const comment = jsdocLines(d.doc);
+  if (t.kind === 'object') {
+    if (t.members.length === 0) return [...comment, `export interface ${d.name} {}`].join('\n');
+    const out = [...comment, `export interface ${d.name} {`];
+    membersText(t.members, 1, out);
+    out.push('}');
+    return out.join('\n');
+  }
+  const f = flat(t);
+  const text = f === null ? null : `export type ${d.name} = ${f};`;
+  if (text !== null && text.length <= WIDTH && ASCII.test(text)) return [...comment, text].join('\n');
+  return printer.printDocToString(declarationDoc(d), DOC_OPTIONS).formatted;
+}
+
 /** The declarations, a blank line apart, exactly as prettier would format them. */
 export function printDeclarations(decls: Declaration[]): string {
-  const doc = join([hardline, hardline], decls.map(declarationDoc));
-  return printer.printDocToString(doc, { printWidth: 100, tabWidth: 2, useTabs: false } as never).formatted + '\n';
+  return decls.map(declarationText).join('\n\n') + '\n';
 }

@@ -51,22 +51,30 @@ const isPrimitive = (v: unknown): v is string | number | boolean | null =>
 export function schemaDoc(schema: unknown): string[] {
   if (!isObject(schema)) return [];
   const lines: string[] = [];
-  if (typeof schema.description === 'string' && schema.description.trim() !== '') lines.push(...schema.description.split(/\r\n|[\r\n\u2028\u2029]/));
+  const text = schema.description;
+  if (typeof text === 'string' && text.trim() !== '') lines.push(...(/[\r\n\u2028\u2029]/.test(text) ? text.split(/\r\n|[\r\n\u2028\u2029]/) : [text]));
   if (schema.deprecated === true) lines.push('@deprecated');
   return lines;
 }
 
-/** A union with nested unions flattened and repeated members (same printed form) dropped; `unknown` absorbs all. */
+/**
+ * A union with nested unions flattened and repeated names and literals dropped (`enum: [1, 1]`,
+ * `type: [integer, number]`); `unknown` absorbs all.
+ */
 export function union(members: TypeNode[]): TypeNode {
-  const flat = members.flatMap((m) => (m.kind === 'union' ? m.members : [m]));
-  if (flat.some(isUnknown)) return UNKNOWN;
+  const out: TypeNode[] = [];
   const seen = new Set<string>();
-  const out = flat.filter((m) => {
-    const key = JSON.stringify(m);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  if (members.length === 1 && members[0]!.kind !== 'union') return members[0]!;
+  const all = members.some((m) => m.kind === 'union') ? members.flatMap((m) => (m.kind === 'union' ? m.members : [m])) : members;
+  for (const m of all) {
+    if (isUnknown(m)) return UNKNOWN;
+    const key = m.kind === 'name' ? m.text : m.kind === 'literal' ? `${typeof m.value}:${m.value}` : null;
+    if (key !== null) {
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    out.push(m);
+  }
   if (out.length === 0) return NEVER;
   return out.length === 1 ? out[0]! : { kind: 'union', members: out };
 }
@@ -95,7 +103,7 @@ export function schemaType(schema: unknown): TypeNode {
   // `{ type: object, oneOf: [...] }`: the branches say what the object holds, a free-form
   // `{ [k: string]: unknown } &` in front of them would only add noise.
   if (own && !(parts.length > 0 && isFreeForm(own))) parts.unshift(own);
-  return intersection(parts);
+  return parts.length === 1 ? parts[0]! : intersection(parts);
 }
 
 function isFreeForm(t: TypeNode): boolean {
