@@ -73,15 +73,3 @@ describe('uri templates', () => {
   });
 });
 
-describe('type names agree with json-schema-to-typescript', () => {
-  it.each(['get_forecast', '2nd-template', 'my_schema', 'Point', 'a1b2c3', 'HTTPServer-v2', 'x.y.z', '_private'])('%s', async (name) => {
-    const { compile } = await import('json-schema-to-typescript');
-    const t = typeName(name);
-    const ts = await compile({ $defs: { [t]: { type: 'object', properties: { a: { type: 'string' } } } } } as never, 'Root', {
-      bannerComment: '',
-      unreachableDefinitions: true,
-      format: false,
-    });
-    expect(ts).toContain(`export interface ${t} {`);
-  });
-});
