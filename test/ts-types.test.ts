@@ -5,11 +5,14 @@
  * nesting, weird keys, descriptions with `*\/`, unicode and newlines — and requires
  * prettier.format(printed) === printed.
  */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../cli/format/format.js';
 import { printDeclarations, type Declaration } from '../cli/render/ts-types/print.js';
 import { schemaDoc, schemaType } from '../cli/render/ts-types/schema-type.js';
+import { REPO, run, TSC } from './helpers/project.js';
 
 const fmt = (src: string) => prettier.format(src, { ...PRETTIER_OPTIONS, parser: 'typescript' });
 const print = (schema: unknown, name = 'T') => printDeclarations([{ name, doc: schemaDoc(schema), type: schemaType(schema) }]);
@@ -93,7 +96,7 @@ describe('schemaType', () => {
 
   it('index signatures cover the listed properties; free-form objects and values are unknown', () => {
     expect(print({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } })).toBe(
-      'export interface T {\n  a?: string;\n  [k: string]: number | string;\n}\n',
+      'export interface T {\n  a?: string;\n  [k: string]: number | string | undefined;\n}\n',
     );
     expect(print({ type: 'object', patternProperties: { '^a': { type: 'string' }, '^b': { type: 'number' } } })).toBe(
       'export interface T {\n  [k: string]: string | number;\n}\n',
@@ -121,7 +124,9 @@ describe('schemaType', () => {
   });
 });
 
-describe('printed declarations are prettier-stable', () => {
+describe('printed declarations are prettier-stable and compile', () => {
+  const files: string[] = [];
+
   it('random schemas', async () => {
     const r = rng(Number(process.env.SEED ?? 11));
     const n = Number(process.env.N ?? 1500);
@@ -137,6 +142,21 @@ describe('printed declarations are prettier-stable', () => {
       const printed = printDeclarations(decls);
       const formatted = await fmt(printed);
       if (formatted !== printed) expect({ schemas, printed }).toEqual({ schemas, printed: formatted });
+      files.push(printed);
     }
+  }, 120_000);
+
+  it('the random declarations type-check (tsc --strict)', async () => {
+    const dir = path.join(REPO, '.tmp/ts-types');
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    // The referenced names, declared once; each printed file is a module of its own.
+    const refs = NAMES.map((n) => `export type ${n} = { v: 1 };`).join('\n');
+    files.forEach((f, i) => writeFileSync(path.join(dir, `t${i}.ts`), `import type { ${NAMES.join(', ')} } from './refs.js';\n\n${f}`));
+    writeFileSync(path.join(dir, 'refs.ts'), refs + '\n');
+    const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: [], noUnusedLocals: false };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts'] }));
+    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    expect(r.stdout + r.stderr).toBe('');
   }, 120_000);
 });

@@ -26,7 +26,7 @@ export interface Declaration {
   type: TypeNode;
 }
 
-const KEYWORDS = new Set(['string', 'number', 'boolean', 'null', 'unknown', 'never']);
+const KEYWORDS = new Set(['string', 'number', 'boolean', 'null', 'undefined', 'unknown', 'never']);
 const isObjectType = (t: TypeNode) => t.kind === 'object';
 const isNull = (t: TypeNode) => t.kind === 'name' && t.text === 'null';
 const isReference = (t: TypeNode) => t.kind === 'name' && !KEYWORDS.has(t.text);

@@ -155,9 +155,10 @@ function objectType(schema: JsonSchema): TypeNode {
   // Nothing said about the keys at all: any key, any value.
   if (extra === undefined && members.length === 0 && index.length === 0) index.push(UNKNOWN);
   if (index.length > 0) {
-    // A property's type must fit the index signature (TS2411): the signature widens to cover them.
-    const all = union([...index, ...members.map((m) => m.type)]);
-    const type = isUnknown(union(index)) ? UNKNOWN : all;
+    // A property's type must fit the index signature (TS2411), `undefined` of an optional one
+    // included: the signature widens to cover them.
+    const optional = members.some((m) => m.optional) ? [name('undefined')] : [];
+    const type = isUnknown(union(index)) ? UNKNOWN : union([...index, ...members.map((m) => m.type), ...optional]);
     members.push({ name: null, optional: false, doc: [], type });
   }
   return { kind: 'object', members };
