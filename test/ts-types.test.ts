@@ -78,7 +78,12 @@ function randomSchema(r: () => number, depth: number): unknown {
     case 14: return annotate(r, { anyOf: Array.from({ length: 1 + Math.floor(r() * 5) }, () => randomSchema(r, depth + 1)) });
     case 15: return { oneOf: Array.from({ length: 2 + Math.floor(r() * 4) }, () => randomSchema(r, depth + 1)) };
     case 16: return { allOf: Array.from({ length: 1 + Math.floor(r() * 3) }, () => randomSchema(r, depth + 1)) };
-    case 17: return { anyOf: [randomSchema(r, depth + 1), { type: 'null' }], default: null };
+    case 17: {
+      // Nullable: null after or before the value, also as a type list on an object.
+      const value = randomSchema(r, depth + 1);
+      if (r() < 0.3 && typeof value === 'object' && value !== null && (value as { type?: unknown }).type === 'object') return { ...value, type: ['object', 'null'] };
+      return { anyOf: r() < 0.7 ? [value, { type: 'null' }] : [{ type: 'null' }, value], default: null };
+    }
     default: return { type: 'object', properties: { kind: { const: pick(r, STRINGS) } }, anyOf: [{ required: ['a'] }, { required: ['b'] }] };
   }
 }
