@@ -49,22 +49,21 @@ describe('$ref policy', () => {
     expect(Object.keys(out.properties)).toEqual(['__proto__']);
   });
 
-  it('types see draft-07 tuples, closed arrays without min/max tuples, free-form objects and no titles', () => {
+  it('the types document keeps schemas as written, only references renamed (siblings kept)', () => {
     const s = {
       type: 'object',
       title: 'Root',
       properties: {
         t: { type: 'array', prefixItems: [{ type: 'string' }], items: false, minItems: 1 },
-        l: { type: 'array', items: { type: 'string', title: 'Item' }, maxItems: 30 },
-        f: { type: 'object' },
+        c: { $ref: '#/schemas/City', description: 'Where', properties: { x: { $ref: '#' } } },
       },
     };
     expect(rebaseForTypes(s, 'X').root).toEqual({
       type: 'object',
+      title: 'Root',
       properties: {
-        t: { type: 'array', items: [{ type: 'string' }], additionalItems: false, minItems: 1 },
-        l: { type: 'array', items: { type: 'string' } },
-        f: { type: 'object', additionalProperties: true },
+        t: { type: 'array', prefixItems: [{ type: 'string' }], items: false, minItems: 1 },
+        c: { $ref: '#/$defs/City', description: 'Where', properties: { x: { $ref: '#/$defs/X' } } },
       },
     });
   });

@@ -110,7 +110,9 @@ describe('generated types match the schemas (tsc --strict)', () => {
   });
 
   it('descriptions and deprecation become JSDoc', () => {
-    expect(types).toMatch(/\/\*\*\n \* A postal address\n \*\/\nexport interface Address/);
-    expect(types).toMatch(/@deprecated\n\s*\* Do not use\n\s*\*\/\n\s*old\?: string;/);
+    expect(types).toMatch(/\/\*\* A postal address \*\/\nexport interface Address/);
+    expect(types).toMatch(/\* Do not use\n\s*\* @deprecated\n\s*\*\/\n\s*old\?: string;/);
+    // A description next to a `$ref` documents the property.
+    expect(types).toMatch(/\/\*\* Office \*\/\n\s*work\?: Address;/);
   });
 });

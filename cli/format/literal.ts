@@ -39,7 +39,7 @@ const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v ===
 
 /** One-line form of a value, or null when it cannot be on one line (it holds an object). */
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
-function printNumber(n: number): string {
+export function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');
 }
 

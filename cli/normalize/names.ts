@@ -30,8 +30,8 @@ export function identifier(name: string): string {
 }
 
 /**
- * `get_forecast` → `GetForecast`; `2fa` → `_2Fa`. A letter after a digit is upper-cased, as
- * json-schema-to-typescript does to every name it emits, so the names agree.
+ * `get_forecast` → `GetForecast`; `2fa` → `_2Fa`. A letter after a digit is upper-cased (as the
+ * json-schema-to-typescript that used to print types.ts did), so names stay what users import.
  */
 export function typeName(name: string): string {
   let id = words(name)

@@ -13,8 +13,6 @@ import { typeName } from './names.js';
 
 export type SharedSchemas = Record<string, unknown>;
 
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', 'deprecated', 'readOnly', 'writeOnly', '$comment']);
-
 /** Names of shared schemas that can reach themselves through `$ref`s (they cannot be inlined). */
 export function recursiveSharedNames(shared: SharedSchemas): Set<string> {
   const edges = new Map<string, string[]>();
@@ -122,7 +120,7 @@ export function rebaseForTypes(
   }
   const localName = (n: string): string => names.get(n) ?? `${owner}${typeName(n)}`;
   const rewrite = (s: unknown): unknown =>
-    mapSchema(s, (node) => {
+    mapSchema(s, (node, recurse) => {
       if (typeof node.$ref !== 'string') return undefined;
       const ref = node.$ref;
       const shared = sharedRefName(ref);
@@ -134,60 +132,12 @@ export function rebaseForTypes(
         if (m) target = localName(decodeURIComponent(m[1]!));
       }
       if (target === null) return undefined;
-      // Annotation-only siblings (a local description) would make json-schema-to-typescript emit a
-      // copy of the referenced type (`Point1`); the type is the same, so they are dropped here.
-      const kept = Object.entries(node).filter(([k]) => k !== '$ref' && !ANNOTATIONS.has(k) && !k.startsWith('x-'));
-      return { ...Object.fromEntries(kept), $ref: `#/$defs/${target}` };
+      // Siblings stay (and are rebased too): a local `description` documents the property.
+      const { $ref: _r, ...siblings } = node;
+      return { $ref: `#/$defs/${target}`, ...(recurse(siblings) as object) };
     });
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
   const hoisted: Record<string, unknown> = {};
-  // The definition key names the type; a `title` would override it and break references to it.
-  const untitled = (v: unknown) => (isObject(v) ? (({ title: _t, ...rest }) => rest)(v) : v);
-  for (const [k, v] of Object.entries(local)) hoisted[localName(k)] = stripTypeOnlyNoise(rewrite(untitled(v)));
-  return { root: stripTypeOnlyNoise(rewrite(rest)) as JsonSchema, hoisted };
-}
-
-/**
- * Rewrites that only the types document sees (json-schema-to-typescript reads draft-07 and names
- * things by `title`); the wire schema is never touched:
- * - `$schema`/`$id` inside a subschema confuse its ref resolver: dropped;
- * - a `title` would become a type name of its own (`export type Old = string`) that can collide:
- *   dropped (the description still becomes JSDoc);
- * - 2020-12 tuples (`prefixItems` + `items`) become draft-07 ones (`items: [...]` + `additionalItems`);
- * - `minItems`/`maxItems` of a plain array would turn `T[]` into a union of tuples: dropped there,
- *   kept on tuples where they decide which elements are optional;
- * - an object that says nothing about its keys (`{ type: object }`) is free-form: `{ [k: string]: unknown }`,
- *   not `{}` (the generator's default closes objects that list their properties).
- */
-function stripTypeOnlyNoise(s: unknown): unknown {
-  return mapSchema(s, (node, recurse) => {
-    const next = forTypes(node);
-    return next === node ? undefined : recurse(next);
-  });
-}
-
-/** One shallow rewrite step of stripTypeOnlyNoise; returns `node` itself when nothing changes (so it is idempotent). */
-function forTypes(node: JsonSchema): JsonSchema {
-  if ('$id' in node || '$schema' in node || 'title' in node) {
-    const { $id: _i, $schema: _s, title: _t, ...rest } = node;
-    return rest;
-  }
-  if (Array.isArray(node.prefixItems)) {
-    const entries = Object.entries(node).flatMap(([k, v]): [string, unknown][] => {
-      if (k === 'prefixItems') return [['items', v]];
-      if (k === 'items') return [['additionalItems', v]];
-      return [[k, v]];
-    });
-    return Object.fromEntries(entries);
-  }
-  const tuple = Array.isArray(node.items);
-  if (!tuple && ('minItems' in node || 'maxItems' in node)) {
-    const { minItems: _min, maxItems: _max, ...rest } = node;
-    return rest;
-  }
-  const freeForm =
-    (node.type === 'object' || (Array.isArray(node.type) && node.type.includes('object'))) &&
-    !['properties', 'patternProperties', 'additionalProperties', '$ref', 'allOf', 'anyOf', 'oneOf'].some((k) => k in node);
-  if (freeForm) return { ...node, additionalProperties: true };
-  return node;
+  for (const [k, v] of Object.entries(local)) hoisted[localName(k)] = rewrite(v);
+  return { root: rewrite(rest) as JsonSchema, hoisted };
 }

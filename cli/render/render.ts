@@ -48,7 +48,7 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
   };
 
   const files: OutputFile[] = [
-    { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${await renderTypes(ir)}` },
+    { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true },
     gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir)),
     gen('src/generated/content.ts', 'src/generated/content.ts', contentView(ir)),
     gen('src/generated/handlers.ts', 'src/generated/handlers.ts', handlersView(ir)),

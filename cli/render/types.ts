@@ -1,14 +1,16 @@
 /**
- * types.ts: one json-schema-to-typescript run over a single document whose `$defs` hold every
- * shared schema and every entry schema, so a shared schema becomes exactly one named type.
+ * types.ts: every shared schema and every entry schema becomes one `$defs` member of a single
+ * document (so a shared schema is one named type and `$ref`s are names), then each member is
+ * printed as an exported declaration by mcpgen's own printer (cli/render/ts-types/), already in
+ * prettier's layout: the file skips the format stage.
  */
-import { compile } from 'json-schema-to-typescript';
 import type { IR, JsonSchema } from '../normalize/ir.js';
+import { advertisedSchema } from '../manifest/object-root.js';
 import { rebaseForTypes } from '../normalize/refs.js';
+import { printDeclarations, type Declaration } from './ts-types/print.js';
+import { schemaDoc, schemaType } from './ts-types/schema-type.js';
 
-const ROOT = 'McpgenTypesRoot';
-
-/** The combined document handed to json-schema-to-typescript. */
+/** The combined document: `$defs` maps each exported type name to its schema, in output order. */
 export function typesDocument(ir: IR): JsonSchema {
   const defs: Record<string, unknown> = {};
   // Every named type is reserved first, so a hoisted local definition never takes one's name.
@@ -20,19 +22,14 @@ export function typesDocument(ir: IR): JsonSchema {
   ].filter((n): n is string => n !== null));
   const add = (typeName: string, schema: JsonSchema, description?: string | null) => {
     const { root, hoisted } = rebaseForTypes(schema, typeName, taken);
-    // The definition key names the type; a `title` would override it, so the root title is dropped.
-    const { title: _t, ...rest } = root;
-    // A root that is only a reference would be folded into the referenced type and never named:
-    // say what it is instead (`export type CreateNoteOutput = Note`).
-    const ref = typeof rest.$ref === 'string' && Object.keys(rest).length === 1 ? /^#\/\$defs\/(.+)$/.exec(rest.$ref) : null;
-    const body = ref ? { tsType: ref[1] } : rest;
-    defs[typeName] = description && rest.description === undefined ? { ...body, description } : body;
+    defs[typeName] = description && root.description === undefined ? { ...root, description } : root;
     Object.assign(defs, hoisted);
   };
   for (const s of ir.sharedSchemas) add(s.typeName, s.schema);
   for (const t of ir.tools) {
-    if (t.inputType && t.inputSchema) add(t.inputType, t.inputRaw ?? t.inputSchema, `Input of tool \`${t.name}\`.`);
-    if (t.outputType && t.outputSchema) add(t.outputType, t.outputRaw ?? t.outputSchema, `Output of tool \`${t.name}\`.`);
+    // Typed as served: a root without `type` is an object on the wire (cli/manifest/object-root.ts).
+    if (t.inputType && t.inputSchema) add(t.inputType, advertisedSchema(t.inputRaw ?? t.inputSchema, 'input'), `Input of tool \`${t.name}\`.`);
+    if (t.outputType && t.outputSchema) add(t.outputType, advertisedSchema(t.outputRaw ?? t.outputSchema, 'output'), `Output of tool \`${t.name}\`.`);
   }
   for (const t of ir.templates) {
     const properties: Record<string, unknown> = {};
@@ -48,33 +45,9 @@ export function typesDocument(ir: IR): JsonSchema {
   return { $defs: defs };
 }
 
-export async function renderTypes(ir: IR): Promise<string> {
-  const doc = typesDocument(ir);
-  if (Object.keys(doc.$defs as object).length === 0) return 'export {};\n';
-  const ts = await compile({ ...doc, additionalProperties: false } as never, ROOT, {
-    bannerComment: '',
-    unreachableDefinitions: true,
-    additionalProperties: false,
-    strictIndexSignatures: false,
-    format: false,
-    declareExternallyReferenced: true,
-    enableConstEnums: false,
-    unknownAny: true,
-  });
-  return tidy(ts);
-}
-
-/** Drop the synthetic root type and json-schema-to-typescript's "referenced by" boilerplate. */
-function tidy(ts: string): string {
-  const referenced = /\n? \* ?\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n/g;
-  const onlyReferenced = /\/\*\*\n \* This interface was referenced by `McpgenTypesRoot`'s JSON-Schema\n \* via the `definition` "[^"]*"\.\n \*\/\n/g;
-  const patternRef = /\n *\/\*\*\n *\* This interface was referenced by `[^`]*`'s JSON-Schema definition\n *\* via the `patternProperty` "[^\n]*"\.\n *\*\/(?=\n)/g;
-  return (
-    ts
-      .replace(new RegExp(`export interface ${ROOT} \\{[^}]*\\}\\n?`), '')
-      .replace(onlyReferenced, '')
-      .replace(referenced, '\n')
-      .replace(patternRef, '')
-      .trim() + '\n'
-  );
+/** The body of src/generated/types.ts (after the header), prettier-clean as printed. */
+export function renderTypes(ir: IR): string {
+  const defs = typesDocument(ir).$defs as Record<string, unknown>;
+  const decls: Declaration[] = Object.entries(defs).map(([name, schema]) => ({ name, doc: schemaDoc(schema), type: schemaType(schema) }));
+  return decls.length === 0 ? 'export {};\n' : printDeclarations(decls);
 }

@@ -5,88 +5,66 @@ export interface Point {
   x: number;
   y: number;
 }
-/**
- * A recursive tree
- */
+
+/** A recursive tree */
 export interface TreeNode {
   label: string;
   children?: TreeNode[];
 }
-/**
- * Input of tool `delete`.
- */
+
+/** Input of tool `delete`. */
 export interface DeleteInput {
   id: string;
 }
-/**
- * Input of tool `echo`.
- */
+
+/** Input of tool `echo`. */
 export interface EchoInput {
-  /**
-   * Text * / to echo `${x}`
-   */
+  /** Text *\/ to echo `${x}` */
   text: string;
-  /**
-   * A hyphenated property
-   */
+  /** A hyphenated property */
   'weird-key'?: string;
-  /**
-   * Starts with a digit
-   */
+  /** Starts with a digit */
   '1st'?: number;
-  /**
-   * A reserved word
-   */
+  /** A reserved word */
   class?: 'a' | 'b';
 }
-/**
- * Input of tool `shapes`.
- */
+
+/** Input of tool `shapes`. */
 export interface ShapesInput {
+  /** Where to start */
   origin: Point;
   tree?: TreeNode;
   mode?: 'fast' | number;
   maybe?: string | null;
 }
-/**
- * Output of tool `shapes`.
- */
+
+/** Output of tool `shapes`. */
 export interface ShapesOutput {
   area: number;
   points?: Point[];
 }
-/**
- * Variables of resource template `2nd-template` (sink://second/{name}).
- */
+
+/** Variables of resource template `2nd-template` (sink://second/{name}). */
 export interface _2NdTemplateParams {
   name: string;
 }
-/**
- * Variables of resource template `item` (sink://items/{id}{?fields}).
- */
+
+/** Variables of resource template `item` (sink://items/{id}{?fields}). */
 export interface ItemParams {
   id: string;
   fields: string;
 }
-/**
- * Arguments of prompt `by-handler`.
- */
+
+/** Arguments of prompt `by-handler`. */
 export interface ByHandlerArgs {
-  /**
-   * When
-   */
+  /** When */
   when: string;
 }
-/**
- * Arguments of prompt `declarative`.
- */
+
+/** Arguments of prompt `declarative`. */
 export interface DeclarativeArgs {
-  /**
-   * Topic * /
-   */
+  /** Topic *\/ */
   topic: string;
-  /**
-   * Optional detail
-   */
+  /** Optional detail */
   extra?: string;
 }

@@ -2,33 +2,33 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 export type Currency = 'EUR' | 'USD';
-export type PayInputNote = string;
 
 export interface Money {
   amount: number;
   currency: Currency;
 }
+
 export interface Node {
   value: number;
   next?: Node;
 }
-/**
- * Input of tool `legacy`.
- */
+
+/** Input of tool `legacy`. */
 export interface LegacyInput {
   price: Money;
 }
-/**
- * Input of tool `pay`.
- */
+
+/** Input of tool `pay`. */
 export interface PayInput {
+  /** What to pay */
   price: Money;
   list?: Node;
   note?: PayInputNote;
 }
-/**
- * Output of tool `pay`.
- */
+
+export type PayInputNote = string;
+
+/** Output of tool `pay`. */
 export interface PayOutput {
   paid: Money;
 }
