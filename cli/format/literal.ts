@@ -37,7 +37,6 @@ function printKey(key: string, json: boolean): string {
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** One-line form of a value, or null when it cannot be on one line (it holds an object). */
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
 export function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');
@@ -48,6 +47,7 @@ function isMatrix(v: unknown[]): boolean {
   return v.length > 1 && v.every((e) => Array.isArray(e) && e.length > 1);
 }
 
+/** One-line form of a value, or null when it cannot be on one line (it holds an object). */
 function flat(v: unknown, json: boolean): string | null {
   if (v === null || typeof v === 'boolean') return JSON.stringify(v);
   if (typeof v === 'number') return printNumber(v);

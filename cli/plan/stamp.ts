@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
 
@@ -55,6 +56,12 @@ export function generatorFingerprint(version: string): string {
   walk(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
   walk(path.join(root, 'templates'));
   walk(path.join(root, 'schemas'));
+  // prettier lays out what is formatted (and types.ts follows its layout): a new prettier is a new generator.
+  try {
+    h.update(readFileSync(createRequire(import.meta.url).resolve('prettier/package.json')));
+  } catch {
+    /* not resolvable: the stamp just does not track it */
+  }
   fingerprint = `${version}+${h.digest('hex').slice(0, 16)}`;
   return fingerprint;
 }
