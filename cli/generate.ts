@@ -61,10 +61,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   diagnostics.push(...norm.diagnostics);
   if (!norm.ir) return { files: [], diagnostics };
 
-  const rendered = await renderProject(norm.ir);
-  // A user-owned file that exists is never rewritten, so its new text need not be formatted.
+  // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
+  const exists = (p: string) => existsSync(path.join(opts.outDir, p));
+  const rendered = await renderProject(norm.ir, exists);
+  const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(opts.outDir, FORMAT_SALT, opts.formatCache !== 'read');
-  const keep = (f: OutputFile) => f.owner === 'user' && existsSync(path.join(opts.outDir, f.path));
   // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
   const shapes = new Map<string, Promise<string>>();
   const formatShape = (file: string, content: string) => {

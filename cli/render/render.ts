@@ -21,7 +21,11 @@ import { renderContracts } from './contracts.js';
 import { maskView } from '../format/mask.js';
 import type { Section } from '../format/sections.js';
 
-export async function renderProject(ir: IR): Promise<OutputFile[]> {
+/**
+ * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
+ * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
+ */
+export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false): Promise<OutputFile[]> {
   const header = headerLines(ir);
   const gen = (path: string, template: string, view: object): OutputFile => {
     const data: unknown[] = [];
@@ -32,13 +36,12 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
     if (sections.length) file.sections = sections;
     return file;
   };
-  const user = (path: string, template: string, view: object): OutputFile => ({
-    path,
-    owner: 'user',
-    content: renderTemplate(template, view),
-  });
+  const user = (path: string, template: string, view: () => object): OutputFile =>
+    kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderTemplate(template, view()) };
   // A stub: rendered with its data apart, and once more with its names masked (cli/format/mask.ts).
-  const stub = (path: string, template: string, view: Record<string, unknown>): OutputFile => {
+  const stub = (path: string, template: string, viewOf: () => Record<string, unknown>): OutputFile => {
+    if (kept(path)) return { path, owner: 'user', content: '' };
+    const view = viewOf();
     const data: unknown[] = [];
     const content = renderTemplate(template, { ...view, __data: data });
     const file: OutputFile = data.length ? { path, owner: 'user', content, data } : { path, owner: 'user', content };
@@ -59,22 +62,22 @@ export async function renderProject(ir: IR): Promise<OutputFile[]> {
     gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
     { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true },
     gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
-    user('src/main.ts', 'src/main.ts', projectView(ir)),
-    user('package.json', 'project/package.json', projectView(ir)),
-    user('tsconfig.json', 'project/tsconfig.json', {}),
-    user('.gitignore', 'project/gitignore', {}),
+    user('src/main.ts', 'src/main.ts', () => projectView(ir)),
+    user('package.json', 'project/package.json', () => projectView(ir)),
+    user('tsconfig.json', 'project/tsconfig.json', () => ({})),
+    user('.gitignore', 'project/gitignore', () => ({})),
   ];
 
   for (const t of ir.tools) {
-    files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', toolStub(t)));
-    files.push(stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', toolTestStub(t)));
+    files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t)));
+    files.push(stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t)));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) files.push(stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', resourceStub(r)));
+    if (r.handlerPath) files.push(stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r)));
   }
-  for (const t of ir.templates) files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', templateStub(t)));
+  for (const t of ir.templates) files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t)));
   for (const p of ir.prompts) {
-    if (p.handlerPath) files.push(stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', promptStub(p)));
+    if (p.handlerPath) files.push(stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p)));
   }
   return files;
 }
