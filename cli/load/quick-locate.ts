@@ -1,0 +1,83 @@
+import { isRecord, type JsonPath } from '../manifest/json-path.js';
+import type { ManifestLocator } from './locators.js';
+import { Style, type QuickPositions } from './quick-yaml.js';
+import { rangeInScalar, SourceText } from './source-text.js';
+import type { LocateOptions, Range } from './types.js';
+
+/** Collections with more children than this get an index of them on first lookup (the tools of a large manifest). */
+const SCAN_LIMIT = 16;
+
+/** ManifestLocator over the quick parse (quick-yaml.ts): the same ranges the yaml Document gives. */
+export class QuickLocator implements ManifestLocator {
+  private readonly text: SourceText;
+  /** Node ids of the children of large collections, by the collection's data. */
+  private readonly index = new WeakMap<object, Map<string | number, number>>();
+
+  constructor(
+    private readonly data: unknown,
+    private readonly pos: QuickPositions,
+    source: string,
+  ) {
+    this.text = new SourceText(source);
+  }
+
+  span(start: number, end: number): Range {
+    return this.text.span(start, end);
+  }
+
+  range(path: JsonPath, opts: LocateOptions = {}): Range {
+    const { id, complete } = this.find(path);
+    if (opts.key && complete && this.pos.keyStart[id]! >= 0) return this.text.span(this.pos.keyStart[id]!, this.pos.keyEnd[id]!);
+    return this.text.span(this.pos.start[id]!, this.pos.end[id]!);
+  }
+
+  rangeInString(path: JsonPath, start: number, end: number): Range {
+    const { id, complete, value } = this.find(path);
+    if (!complete || typeof value !== 'string') return this.range(path);
+    const style = this.pos.style[id];
+    const written = { start: this.pos.start[id]!, end: this.pos.end[id]!, plain: style === Style.Plain, quoted: style !== Style.Plain, value };
+    return rangeInScalar(this.text, written, start, end) ?? this.range(path);
+  }
+
+  /** The node at `path` (or the deepest one on the way), walking the data and the ids side by side. */
+  private find(path: JsonPath): { id: number; complete: boolean; value: unknown } {
+    let id = 0;
+    let value = this.data;
+    for (const seg of path) {
+      let child: number | undefined;
+      let next: unknown;
+      if (Array.isArray(value)) {
+        if (typeof seg === 'number' && seg >= 0 && seg < value.length) {
+          child = this.child(id, value, seg);
+          next = value[seg];
+        }
+      } else if (isRecord(value) && Object.prototype.hasOwnProperty.call(value, String(seg))) {
+        child = this.child(id, value, String(seg));
+        next = value[String(seg)];
+      }
+      if (child === undefined) return { id, complete: false, value };
+      id = child;
+      value = next;
+    }
+    return { id, complete: true, value };
+  }
+
+  /** Id of the child `seg` of collection `id` (whose data is `value`): its children follow it in order, each after the subtree before. */
+  private child(id: number, value: object, seg: string | number): number {
+    const keys: (string | number)[] | undefined = Array.isArray(value) ? undefined : Object.keys(value);
+    const count = keys ? keys.length : (value as unknown[]).length;
+    if (count > SCAN_LIMIT) {
+      let byKey = this.index.get(value);
+      if (!byKey) {
+        byKey = new Map();
+        for (let i = 0, c = id + 1; i < count; i++, c += this.pos.size[c]!) byKey.set(keys ? keys[i]! : i, c);
+        this.index.set(value, byKey);
+      }
+      return byKey.get(seg)!;
+    }
+    const n = keys ? keys.indexOf(seg as string) : (seg as number);
+    let c = id + 1;
+    for (let i = 0; i < n; i++) c += this.pos.size[c]!;
+    return c;
+  }
+}
