@@ -64,16 +64,15 @@ export class QuickLocator implements ManifestLocator {
 
   /** Id of the child `seg` of collection `id` (whose data is `value`): its children follow it in order, each after the subtree before. */
   private child(id: number, value: object, seg: string | number): number {
+    const byKey = this.index.get(value);
+    if (byKey) return byKey.get(seg)!;
     const keys: (string | number)[] | undefined = Array.isArray(value) ? undefined : Object.keys(value);
     const count = keys ? keys.length : (value as unknown[]).length;
     if (count > SCAN_LIMIT) {
-      let byKey = this.index.get(value);
-      if (!byKey) {
-        byKey = new Map();
-        for (let i = 0, c = id + 1; i < count; i++, c += this.pos.size[c]!) byKey.set(keys ? keys[i]! : i, c);
-        this.index.set(value, byKey);
-      }
-      return byKey.get(seg)!;
+      const built = new Map<string | number, number>();
+      for (let i = 0, c = id + 1; i < count; i++, c += this.pos.size[c]!) built.set(keys ? keys[i]! : i, c);
+      this.index.set(value, built);
+      return built.get(seg)!;
     }
     const n = keys ? keys.indexOf(seg as string) : (seg as number);
     let c = id + 1;
