@@ -24,6 +24,15 @@ export interface InputProperty {
  * reported once. Never follows a `$ref` to descend (recursive schemas), never throws on odd shapes.
  */
 export function inputProperties(m: LoadedManifest): InputProperty[] {
+  // Several rules ask; a manifest's data does not change once loaded, so it is walked once.
+  let out = found.get(m);
+  if (!out) found.set(m, (out = collect(m)));
+  return out;
+}
+
+const found = new WeakMap<LoadedManifest, InputProperty[]>();
+
+function collect(m: LoadedManifest): InputProperty[] {
   const out: InputProperty[] = [];
   const data = m.data;
   if (!isRecord(data)) return out;

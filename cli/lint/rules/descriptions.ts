@@ -26,6 +26,15 @@ interface Described {
 
 /** Everything that should describe itself: tools, prompts, prompt arguments, resources, templates, tool input properties. */
 function described(m: LoadedManifest): Described[] {
+  // Both description rules ask; the manifest is walked once.
+  let out = seen.get(m);
+  if (!out) seen.set(m, (out = collect(m)));
+  return out;
+}
+
+const seen = new WeakMap<LoadedManifest, Described[]>();
+
+function collect(m: LoadedManifest): Described[] {
   const out: Described[] = [];
   if (!isRecord(m.data)) return out;
   const entry = (path: JsonPath, what: string, v: unknown): void => {
