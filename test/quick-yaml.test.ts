@@ -48,7 +48,7 @@ function difference(source: string): string | undefined {
   const slow = parseManifestYaml(source, 'm.yaml');
   if (slow.diagnostics.length > 0) return `yaml reports ${slow.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ')}`;
   if (!sameData(quick.data, slow.data)) return `data differs: ${JSON.stringify(quick.data).slice(0, 200)}`;
-  const q = new QuickLocator(quick.data, quick.positions, source);
+  const q = new QuickLocator(quick.data, quick.positions, source, quick.lines);
   for (const { path: p, text } of paths(quick.data)) {
     for (const probe of [p, [...p, 'missing'], [...p, 0]]) {
       for (const key of [false, true]) {

@@ -25,7 +25,7 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
   const diagnostics: Diagnostic[] = [];
   if (quick) {
     data = quick.data;
-    locator = new QuickLocator(quick.data, quick.positions, source);
+    locator = new QuickLocator(quick.data, quick.positions, source, quick.lines);
   } else {
     const parsed = parseManifestYaml(source, displayName);
     if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };

@@ -17,8 +17,10 @@ export class QuickLocator implements ManifestLocator {
     private readonly data: unknown,
     private readonly pos: QuickPositions,
     source: string,
+    lines: Int32Array,
   ) {
-    this.text = new SourceText(source);
+    // `lines` ends with one past the end of the text: not a line start.
+    this.text = new SourceText(source, lines.subarray(0, lines.length - 1));
   }
 
   span(start: number, end: number): Range {

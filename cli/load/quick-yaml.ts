@@ -32,6 +32,8 @@ export interface QuickPositions {
 export interface QuickParse {
   data: Record<string, unknown>;
   positions: QuickPositions;
+  /** Line starts (lineStarts()), for turning offsets into lines and columns. */
+  lines: Int32Array;
 }
 
 /** Thrown (and caught in quickParseYaml) when the input leaves the subset. */
@@ -64,8 +66,13 @@ function decline(): never {
 }
 
 class QuickParser {
-  private readonly lines: string[];
-  private readonly starts: number[];
+  private readonly source: string;
+  /** Offset of each line's start, and one past the end (so line i ends at starts[i + 1] - 1). */
+  readonly starts: Int32Array;
+  private readonly count: number;
+  /** The current line's text, sliced once: lines are not kept (a large manifest has a hundred thousand). */
+  private lineIndex = -1;
+  private lineText = '';
   /** Current line. */
   private i = 0;
   private readonly pos: QuickPositions;
@@ -81,15 +88,11 @@ class QuickParser {
   private keyAfter = 0;
 
   constructor(source: string) {
-    this.lines = source.split('\n');
-    this.starts = [];
-    let at = 0;
-    for (const line of this.lines) {
-      this.starts.push(at);
-      at += line.length + 1;
-    }
+    this.source = source;
+    this.starts = lineStarts(source);
+    this.count = this.starts.length - 1;
     // A line holds at most three nodes (`- key: value`: the item mapping, and the value).
-    const n = 3 * this.lines.length + 1;
+    const n = 3 * this.count + 1;
     this.pos = {
       start: new Int32Array(n),
       end: new Int32Array(n),
@@ -103,15 +106,23 @@ class QuickParser {
 
   document(): QuickParse {
     // Comments and blank lines before the first key (a modeline) belong to no node.
-    for (; this.i < this.lines.length; this.i++) {
-      const t = this.lines[this.i]!.trimStart();
+    for (; this.i < this.count; this.i++) {
+      const t = this.line(this.i).trimStart();
       if (t !== '' && !t.startsWith('#')) break;
     }
-    if (this.i >= this.lines.length || indentOf(this.lines[this.i]!) !== 0) decline();
+    if (this.i >= this.count || indentOf(this.line(this.i)) !== 0) decline();
     this.map(0, 0);
     this.skipBlank();
-    if (this.i < this.lines.length) decline();
-    return { data: this.out as Record<string, unknown>, positions: this.pos };
+    if (this.i < this.count) decline();
+    return { data: this.out as Record<string, unknown>, positions: this.pos, lines: this.starts };
+  }
+
+  private line(i: number): string {
+    if (i !== this.lineIndex) {
+      this.lineIndex = i;
+      this.lineText = this.source.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+    }
+    return this.lineText;
   }
 
   private node(style: number, start: number, end: number, tail: number): number {
@@ -126,8 +137,8 @@ class QuickParser {
 
   /** Move to the next line with content; a comment line there could end up inside a range, so decline. */
   private skipBlank(): void {
-    for (; this.i < this.lines.length; this.i++) {
-      const line = this.lines[this.i]!;
+    for (; this.i < this.count; this.i++) {
+      const line = this.line(this.i);
       const n = indentOf(line);
       if (n === line.length) continue;
       if (line.charCodeAt(n) === 35 /* # */) decline();
@@ -138,7 +149,7 @@ class QuickParser {
 
   /** A block node whose first line is the current one, at `indent`. */
   private block(indent: number): number {
-    const line = this.lines[this.i]!;
+    const line = this.line(this.i);
     return isSeqItem(line, indent) ? this.seq(indent) : this.map(indent, indent);
   }
 
@@ -148,7 +159,7 @@ class QuickParser {
     const data: Record<string, unknown> = {};
     let last = id;
     for (;;) {
-      const line = this.lines[this.i]!;
+      const line = this.line(this.i);
       const base = this.starts[this.i]!;
       if (!this.key(line, col, base)) decline();
       const name = this.keyName;
@@ -161,8 +172,8 @@ class QuickParser {
       this.pos.keyEnd[last] = keyEnd;
       data[name] = this.out;
       this.skipBlank();
-      if (this.i >= this.lines.length) break;
-      const next = this.lines[this.i]!;
+      if (this.i >= this.count) break;
+      const next = this.line(this.i);
       const ni = indentOf(next);
       if (ni < indent) break;
       if (ni > indent || isSeqItem(next, ni)) decline();
@@ -185,7 +196,7 @@ class QuickParser {
     const data: unknown[] = [];
     let last = id;
     for (;;) {
-      const line = this.lines[this.i]!;
+      const line = this.line(this.i);
       const base = this.starts[this.i]!;
       let col = indent + 1;
       while (line.charCodeAt(col) === 32) col++;
@@ -193,8 +204,8 @@ class QuickParser {
         // `-` alone: the item is the block below.
         this.i++;
         this.skipBlank();
-        if (this.i >= this.lines.length || indentOf(this.lines[this.i]!) <= indent) decline();
-        last = this.block(indentOf(this.lines[this.i]!));
+        if (this.i >= this.count || indentOf(this.line(this.i)) <= indent) decline();
+        last = this.block(indentOf(this.line(this.i)));
       } else if (isSeqItem(line, col)) {
         decline(); // `- - x`: a list in a list item
       } else if (this.key(line, col, base)) {
@@ -204,8 +215,8 @@ class QuickParser {
       }
       data.push(this.out);
       this.skipBlank();
-      if (this.i >= this.lines.length) break;
-      const next = this.lines[this.i]!;
+      if (this.i >= this.count) break;
+      const next = this.line(this.i);
       const ni = indentOf(next);
       if (ni < indent) break;
       if (ni > indent) decline();
@@ -221,8 +232,8 @@ class QuickParser {
     // Nothing after the colon: a block below, more indented, or a list in the same column.
     this.i++;
     this.skipBlank();
-    if (this.i >= this.lines.length) decline(); // an empty value: yaml places its empty node itself
-    const next = this.lines[this.i]!;
+    if (this.i >= this.count) decline(); // an empty value: yaml places its empty node itself
+    const next = this.line(this.i);
     const ni = indentOf(next);
     if (ni > indent) return this.block(ni);
     if (ni === indent && isSeqItem(next, ni)) return this.seq(ni);
@@ -257,7 +268,7 @@ class QuickParser {
     this.i++;
     // A more indented line after a scalar would continue it (a multi-line scalar) or be an error.
     this.skipBlank();
-    if (this.i < this.lines.length && indentOf(this.lines[this.i]!) > indent) decline();
+    if (this.i < this.count && indentOf(this.line(this.i)) > indent) decline();
     return id;
   }
 
@@ -300,6 +311,17 @@ function lineTail(line: string, after: number, base: number, end: number): numbe
   if (k === line.length) return end;
   if (line.charCodeAt(k) !== 35 /* # */ || k === after) decline();
   return base + line.trimEnd().length;
+}
+
+/** Offsets where lines start, plus one past the end of the text. */
+export function lineStarts(source: string): Int32Array {
+  let n = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) n++;
+  const starts = new Int32Array(n + 1);
+  let k = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts[k++] = i + 1;
+  starts[n] = source.length + 1;
+  return starts;
 }
 
 function indentOf(line: string): number {

@@ -2,16 +2,18 @@ import type { Range } from './types.js';
 
 /** Offsets of the manifest text → 1-based lines and UTF-16 columns (as editors count). */
 export class SourceText {
-  private lineStarts?: number[];
-
-  constructor(readonly source: string) {}
+  /** @param lineStarts offsets where lines start, when already known (the quick parse counts them). */
+  constructor(
+    readonly source: string,
+    private lineStarts?: Int32Array | number[],
+  ) {}
 
   /** Range of an absolute source span [start, end), clamped to the source. */
   span(start: number, end: number): Range {
     const s = clamp(start, this.source.length);
     let e = Math.max(s, clamp(end, this.source.length));
     // A block node's end includes the newline (and indentation) that ends it; editors expect the range on the text.
-    while (e > s && /\s/.test(this.source[e - 1]!)) e--;
+    while (e > s && isSpace(this.source.charCodeAt(e - 1))) e--;
     const a = this.position(s);
     const b = this.position(e);
     return { line: a.line, column: a.col, endLine: b.line, endColumn: b.col };
@@ -36,6 +38,12 @@ export class SourceText {
     }
     return { line: lo + 1, col: offset - starts[lo]! + 1 };
   }
+}
+
+/** `/\s/` without a string per character: ASCII whitespace directly, the rest (NBSP, U+2028…) by the regex. */
+function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return /\s/.test(String.fromCharCode(c));
 }
 
 function clamp(n: number, max: number): number {
