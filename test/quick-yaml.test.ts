@@ -105,6 +105,25 @@ describe('quick YAML path', () => {
     }
   });
 
+  test('comment lines anywhere: declined, or the same as yaml', () => {
+    let a = 7;
+    const r = () => ((a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    let accepted = 0;
+    for (let n = 0; n < 1500; n++) {
+      const lines = blocks[n % blocks.length]!.split('\n');
+      for (let k = 1 + Math.floor(r() * 3); k > 0; k--) {
+        const i = Math.floor(r() * (lines.length + 1));
+        lines.splice(i, 0, `${' '.repeat(Math.floor(r() * 7))}# comment ${k}`);
+      }
+      const text = lines.join('\n');
+      const d = difference(text);
+      if (d === undefined) continue;
+      accepted++;
+      expect(d, text).toBe('');
+    }
+    expect(accepted).toBeGreaterThan(300);
+  });
+
   test('seeded mutants: declined, or the same as yaml', () => {
     let a = 20261129;
     const r = () => {
