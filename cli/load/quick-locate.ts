@@ -4,14 +4,11 @@ import { Style, type QuickPositions } from './quick-yaml.js';
 import { rangeInScalar, SourceText } from './source-text.js';
 import type { LocateOptions, Range } from './types.js';
 
-/** Collections with more children than this get an index of them on first lookup (the tools of a large manifest). */
-const SCAN_LIMIT = 16;
-
 /** ManifestLocator over the quick parse (quick-yaml.ts): the same ranges the yaml Document gives. */
 export class QuickLocator implements ManifestLocator {
   private readonly text: SourceText;
-  /** Node ids of the children of large collections, by the collection's data. */
-  private readonly index = new WeakMap<object, Map<string | number, number>>();
+  /** Node ids of the children of mappings, by the mapping's data. */
+  private readonly index = new WeakMap<object, Map<string, number>>();
 
   constructor(
     private readonly data: unknown,
@@ -64,21 +61,27 @@ export class QuickLocator implements ManifestLocator {
     return { id, complete: true, value };
   }
 
-  /** Id of the child `seg` of collection `id` (whose data is `value`): its children follow it in order, each after the subtree before. */
-  private child(id: number, value: object, seg: string | number): number {
-    const byKey = this.index.get(value);
-    if (byKey) return byKey.get(seg)!;
-    const keys: (string | number)[] | undefined = Array.isArray(value) ? undefined : Object.keys(value);
-    const count = keys ? keys.length : (value as unknown[]).length;
-    if (count > SCAN_LIMIT) {
-      const built = new Map<string | number, number>();
-      for (let i = 0, c = id + 1; i < count; i++, c += this.pos.size[c]!) built.set(keys ? keys[i]! : i, c);
-      this.index.set(value, built);
-      return built.get(seg)!;
+  /**
+   * Id of the child `seg` of collection `id` (whose data is `value`): its children follow it in
+   * order, each after the subtree before. Mappings get an index on first lookup (a diagnostic's
+   * path crosses the same few mappings again and again); lists are counted through.
+   */
+  private child(id: number, value: object, seg: string | number): number | undefined {
+    if (Array.isArray(value)) {
+      let c = id + 1;
+      for (let i = 0; i < (seg as number); i++) c += this.pos.size[c]!;
+      return c;
     }
-    const n = keys ? keys.indexOf(seg as string) : (seg as number);
-    let c = id + 1;
-    for (let i = 0; i < n; i++) c += this.pos.size[c]!;
-    return c;
+    let byKey = this.index.get(value);
+    if (!byKey) {
+      byKey = new Map();
+      let c = id + 1;
+      for (const k of Object.keys(value)) {
+        byKey.set(k, c);
+        c += this.pos.size[c]!;
+      }
+      this.index.set(value, byKey);
+    }
+    return byKey.get(seg as string);
   }
 }
