@@ -37,17 +37,30 @@ export interface QuickParse {
   lines: Int32Array;
 }
 
+/** 1 at the char codes of `chars` (all ASCII): a lookup per character without making a string of it. */
+function charTable(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) t[chars.charCodeAt(i)] = 1;
+  return t;
+}
+
 /** Thrown (and caught in quickParseYaml) when the input leaves the subset. */
 const DECLINE = Symbol('decline');
 
 // Tabs, CR and control characters have rules of their own; the yaml package handles them.
 const UNSUPPORTED_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Characters a plain scalar cannot start with (YAML 1.2 c-indicator), plus `-?:` handled by the caller. */
-const INDICATORS = new Set([...'-?:,[]{}#&*!|>\'"%@`']);
+const INDICATORS = charTable('-?:,[]{}#&*!|>\'"%@`');
 /** Keys of a mapping that build JS objects differently (merge keys, prototypes). */
 const SPECIAL_KEYS = new Set(['<<', '__proto__']);
 /** Array-index-like keys, which JS objects list first whatever the order they were written in. */
 const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+function isSpecialKey(name: string): boolean {
+  const c = name.charCodeAt(0);
+  if (c >= 48 && c <= 57) return INDEX_LIKE.test(name); // 0-9
+  return (c === 60 /* < */ || c === 95) /* _ */ && SPECIAL_KEYS.has(name);
+}
 /** yaml refuses implicit keys longer than 1024 characters. */
 const MAX_KEY = 1000;
 
@@ -74,6 +87,7 @@ class QuickParser {
   /** The current line's text, sliced once: lines are not kept (a large manifest has a hundred thousand). */
   private lineIndex = -1;
   private lineText = '';
+  private lineIndent = 0;
   /** Current line. */
   private i = 0;
   /** Largest indentation of the comment lines passed since the last content line, or -1. */
@@ -113,7 +127,7 @@ class QuickParser {
       const t = this.line(this.i).trimStart();
       if (t !== '' && !t.startsWith('#')) break;
     }
-    if (this.i >= this.count || indentOf(this.line(this.i)) !== 0) decline();
+    if (this.i >= this.count || this.indent() !== 0) decline();
     this.map(0, 0);
     this.skipBlank();
     if (this.i < this.count) decline();
@@ -124,8 +138,15 @@ class QuickParser {
     if (i !== this.lineIndex) {
       this.lineIndex = i;
       this.lineText = this.source.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+      this.lineIndent = indentOf(this.lineText);
     }
     return this.lineText;
+  }
+
+  /** Indentation of the current line. */
+  private indent(): number {
+    this.line(this.i);
+    return this.lineIndent;
   }
 
   private node(style: number, start: number, end: number, tail: number): number {
@@ -142,7 +163,7 @@ class QuickParser {
   private skipBlank(): void {
     for (; this.i < this.count; this.i++) {
       const line = this.line(this.i);
-      const n = indentOf(line);
+      const n = this.indent();
       if (n === line.length) continue;
       if (line.charCodeAt(n) === 35 /* # */) {
         this.comments = Math.max(this.comments, n);
@@ -179,7 +200,7 @@ class QuickParser {
       const base = this.starts[this.i]!;
       if (!this.key(line, col, base)) decline();
       const name = this.keyName;
-      if (Object.prototype.hasOwnProperty.call(data, name) || SPECIAL_KEYS.has(name) || INDEX_LIKE.test(name)) decline();
+      if (Object.prototype.hasOwnProperty.call(data, name) || isSpecialKey(name)) decline();
       if (last === id) this.pos.start[id] = this.keyStart;
       const keyStart = this.keyStart;
       const keyEnd = this.keyEnd;
@@ -188,7 +209,7 @@ class QuickParser {
       this.pos.keyEnd[last] = keyEnd;
       data[name] = this.out;
       this.skipBlank();
-      const ni = this.i < this.count ? indentOf(this.line(this.i)) : -1;
+      const ni = this.i < this.count ? this.indent() : -1;
       if (ni < indent) {
         this.ended(indent);
         break;
@@ -222,8 +243,8 @@ class QuickParser {
         // `-` alone: the item is the block below.
         this.i++;
         this.skipBlank();
-        if (this.comments >= 0 || this.i >= this.count || indentOf(this.line(this.i)) <= indent) decline();
-        last = this.block(indentOf(this.line(this.i)));
+        if (this.comments >= 0 || this.i >= this.count || this.indent() <= indent) decline();
+        last = this.block(this.indent());
       } else if (isSeqItem(line, col)) {
         decline(); // `- - x`: a list in a list item
       } else if (this.key(line, col, base)) {
@@ -233,7 +254,7 @@ class QuickParser {
       }
       data.push(this.out);
       this.skipBlank();
-      const ni = this.i < this.count ? indentOf(this.line(this.i)) : -1;
+      const ni = this.i < this.count ? this.indent() : -1;
       // Less indented, or a key of the mapping this list is the value of (`key:\n- a\nnext: b`).
       if (ni < indent || (ni === indent && !isSeqItem(this.line(this.i), ni))) {
         this.ended(indent);
@@ -255,7 +276,7 @@ class QuickParser {
     if (this.i >= this.count) decline(); // an empty value: yaml places its empty node itself
     this.comments = -1; // comments between a key and its value are outside both
     const next = this.line(this.i);
-    const ni = indentOf(next);
+    const ni = this.indent();
     if (ni > indent) return this.block(ni);
     if (ni === indent && isSeqItem(next, ni)) return this.seq(ni);
     return decline();
@@ -278,7 +299,7 @@ class QuickParser {
       this.out = value;
     } else {
       // `-1` is a number, `-x` text; `- x` would be a list item, and other indicators mean something else.
-      if (INDICATORS.has(c) && !(c === '-' && col + 1 < line.length && line[col + 1] !== ' ')) decline();
+      if (INDICATORS[line.charCodeAt(col)] && !(c === '-' && col + 1 < line.length && line[col + 1] !== ' ')) decline();
       const hash = line.indexOf(' #', col);
       const text = (hash < 0 ? line.slice(col) : line.slice(col, hash)).trimEnd();
       if (text.includes(': ') || text.endsWith(':')) decline();
@@ -289,7 +310,7 @@ class QuickParser {
     this.i++;
     // A more indented line after a scalar would continue it (a multi-line scalar) or be an error.
     this.skipBlank();
-    if (this.i < this.count && indentOf(this.line(this.i)) > indent) decline();
+    if (this.i < this.count && this.indent() > indent) decline();
     return id;
   }
 
@@ -315,7 +336,7 @@ class QuickParser {
     if (colon < 0) return false;
     const text = line.slice(col, colon).trimEnd();
     // A comment before the colon, an indicator, or a key that is not a string (`1:`, `null:`): not for the fast path.
-    if (text === '' || INDICATORS.has(c) || text.includes(' #') || colon - col > MAX_KEY) decline();
+    if (text === '' || INDICATORS[line.charCodeAt(col)] || text.includes(' #') || colon - col > MAX_KEY) decline();
     if (typeof resolvePlain(text) !== 'string') decline();
     this.keyName = text;
     this.keyStart = base + col;
@@ -412,12 +433,12 @@ function quoted(line: string, col: number): string | undefined {
   return value;
 }
 
-const MAYBE_NOT_TEXT = new Set([...'~nNtTfF0123456789+-.']);
+const MAYBE_NOT_TEXT = charTable('~nNtTfF0123456789+-.');
 
 /** A plain scalar's value under the YAML 1.2 core schema, as the yaml package resolves it (schema/core). */
 export function resolvePlain(s: string): unknown {
   // Most scalars are words: only these first characters can start a null, boolean or number.
-  if (s !== '' && !MAYBE_NOT_TEXT.has(s[0]!)) return s;
+  if (s !== '' && !MAYBE_NOT_TEXT[s.charCodeAt(0)]) return s;
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
   if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
