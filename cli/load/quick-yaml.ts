@@ -56,11 +56,13 @@ const SPECIAL_KEYS = new Set(['<<', '__proto__']);
 /** Array-index-like keys, which JS objects list first whatever the order they were written in. */
 const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
 
+/** A key the fast path leaves to yaml (checked by its first character before any regex: there is one per line). */
 function isSpecialKey(name: string): boolean {
   const c = name.charCodeAt(0);
   if (c >= 48 && c <= 57) return INDEX_LIKE.test(name); // 0-9
   return (c === 60 /* < */ || c === 95) /* _ */ && SPECIAL_KEYS.has(name);
 }
+
 /** yaml refuses implicit keys longer than 1024 characters. */
 const MAX_KEY = 1000;
 
@@ -108,7 +110,7 @@ class QuickParser {
     this.source = source;
     this.starts = lineStarts(source);
     this.count = this.starts.length - 1;
-    // A line holds at most three nodes (`- key: value`: the item mapping, and the value).
+    // A line holds at most three nodes (`- key: value` opening a list: the list, the item mapping, the value).
     const n = 3 * this.count + 1;
     this.pos = {
       start: new Int32Array(n),
