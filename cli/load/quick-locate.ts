@@ -7,8 +7,8 @@ import type { LocateOptions, Range } from './types.js';
 /** ManifestLocator over the quick parse (quick-yaml.ts): the same ranges the yaml Document gives. */
 export class QuickLocator implements ManifestLocator {
   private readonly text: SourceText;
-  /** Node ids of the children of mappings, by the mapping's data. */
-  private readonly index = new WeakMap<object, Map<string, number>>();
+  /** Node ids of the children of mappings, by the mapping's data (a Map: weak maps make every garbage collection slower). */
+  private readonly index = new Map<object, Map<string, number>>();
 
   constructor(
     private readonly data: unknown,
