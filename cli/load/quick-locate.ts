@@ -7,7 +7,11 @@ import type { LocateOptions, Range } from './types.js';
 /** ManifestLocator over the quick parse (quick-yaml.ts): the same ranges the yaml Document gives. */
 export class QuickLocator implements ManifestLocator {
   private readonly text: SourceText;
-  /** Node ids of the children of mappings, by the mapping's data (a Map: weak maps make every garbage collection slower). */
+  /**
+   * Node ids of the children of mappings, by the mapping's data. A Map, not a WeakMap: it lives
+   * exactly as long as the locator, and tens of thousands of weak entries add work to every
+   * garbage collection.
+   */
   private readonly index = new Map<object, Map<string, number>>();
 
   constructor(
