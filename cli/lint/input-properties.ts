@@ -24,6 +24,15 @@ export interface InputProperty {
  * reported once. Never follows a `$ref` to descend (recursive schemas), never throws on odd shapes.
  */
 export function inputProperties(m: LoadedManifest): InputProperty[] {
+  // Several rules ask; a manifest's data does not change once loaded, so it is walked once.
+  let out = found.get(m);
+  if (!out) found.set(m, (out = collect(m)));
+  return out;
+}
+
+const found = new WeakMap<LoadedManifest, InputProperty[]>();
+
+function collect(m: LoadedManifest): InputProperty[] {
   const out: InputProperty[] = [];
   const data = m.data;
   if (!isRecord(data)) return out;
@@ -40,9 +49,12 @@ export function inputProperties(m: LoadedManifest): InputProperty[] {
       for (const [name, prop] of recordEntries(node.properties)) {
         if (!isRecord(prop)) continue;
         const propPath = [...path, 'properties', name];
-        const key = toPointer(propPath);
-        if (seen.has(key)) continue;
-        seen.add(key);
+        // Only a shared schema can be reached twice (from several tools); a tool's own paths are unique.
+        if (propPath[0] === 'schemas') {
+          const key = toPointer(propPath);
+          if (seen.has(key)) continue;
+          seen.add(key);
+        }
         out.push({ tool, name, path: propPath, own: prop, effective: effective(prop, base, data), required: required.includes(name) });
         visitObject(prop, propPath, depth + 1);
         if (isRecord(prop.items)) visitObject(prop.items, [...propPath, 'items'], depth + 1);
@@ -54,6 +66,8 @@ export function inputProperties(m: LoadedManifest): InputProperty[] {
 }
 
 function effective(own: Record<string, unknown>, base: EmbeddedSchema, data: unknown): Record<string, unknown> {
+  // Without a `$ref` the property is its own effective schema: no copy (there are thousands).
+  if (typeof own.$ref !== 'string') return own;
   let eff: Record<string, unknown> = { ...own };
   let cur = own;
   let root = base;

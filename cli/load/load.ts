@@ -1,6 +1,9 @@
 import path from 'node:path';
+import type { Diagnostic } from '../diagnostics.js';
 import type { LoadedManifest, LoadResult } from './types.js';
-import { attachLocator } from './locate.js';
+import { attachLocator, type ManifestLocator } from './locators.js';
+import { QuickLocator } from './quick-locate.js';
+import { quickParseYaml } from './quick-yaml.js';
 import { readManifestText } from './read.js';
 import { parseManifestYaml } from './yaml.js';
 
@@ -15,19 +18,31 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
   const read = readManifestText(absPath, displayName);
   if (read.source === undefined) return { diagnostics: read.diagnostics };
   const source = read.source;
-  const parsed = parseManifestYaml(source, displayName);
-  if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };
-  const locator = parsed.locator;
+  // Plain block YAML (most manifests) takes the quick path; everything else the yaml package, with its diagnostics.
+  const quick = quickParseYaml(source);
+  let data: unknown;
+  let locator: ManifestLocator;
+  const diagnostics: Diagnostic[] = [];
+  if (quick) {
+    data = quick.data;
+    locator = new QuickLocator(quick.data, quick.positions, source, quick.lines);
+  } else {
+    const parsed = parseManifestYaml(source, displayName);
+    if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };
+    data = parsed.data;
+    locator = parsed.locator;
+    diagnostics.push(...parsed.diagnostics);
+  }
   const manifest: LoadedManifest = {
     file: displayName,
     absPath,
     dir: path.dirname(absPath),
     source,
-    data: parsed.data,
+    data,
     locate: (p, opts) => locator.range(p, opts),
   };
   attachLocator(manifest, locator);
-  return { manifest, diagnostics: parsed.diagnostics, source };
+  return { manifest, diagnostics, source };
 }
 
 export type { LoadedManifest, LoadResult, LocateOptions, Range } from './types.js';

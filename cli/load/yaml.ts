@@ -1,21 +1,8 @@
-import {
-  isAlias,
-  isCollection,
-  isMap,
-  isScalar,
-  isSeq,
-  LineCounter,
-  parseDocument,
-  visit,
-  type Document,
-  type Node,
-  type Pair,
-  type YAMLError,
-  type YAMLMap,
-} from 'yaml';
+import type { Document, LineCounter, Node, Pair, YAMLError, YAMLMap } from 'yaml';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
 import { isMergeKey, Locator } from './locate.js';
+import { yamlLib } from './yaml-lib.js';
 
 /** Alias expansions allowed when building data: generous for real manifests, fatal for "billion laughs". */
 export const MAX_ALIAS_COUNT = 1000;
@@ -40,6 +27,7 @@ export interface ParsedYaml {
 }
 
 export function parseManifestYaml(source: string, file: string): ParsedYaml {
+  const { LineCounter, parseDocument, isMap, isScalar } = yamlLib();
   const lc = new LineCounter();
   // uniqueKeys off: duplicates are reported below, naming both lines. merge: `<<: *base` is common in
   // hand-written YAML. logLevel 'error' keeps warnings off the console ('silent' would also drop
@@ -52,7 +40,7 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
     logLevel: 'error',
     schema: 'core',
   });
-  const locator = new Locator(doc, lc, source);
+  const locator = new Locator(doc, source);
   const diagnostics: Diagnostic[] = [];
   const at = (code: string, severity: Severity, message: string, start: number, end: number, hint?: string): void => {
     const r = locator.span(start, end);
@@ -150,6 +138,7 @@ type ReportAt = (
  * complex key); duplicate keys still let validation go on (the last one wins, as in JSON.parse).
  */
 function checkNodes(doc: Document, lc: LineCounter, source: string, at: Report): boolean {
+  const { visit, isMap, isAlias } = yamlLib();
   let fatal = false;
   const report: ReportAt = (node, code, message, hint, isFatal = false) => {
     const [s = 0, e = s] = node.range ?? [];
@@ -203,6 +192,7 @@ function checkNodes(doc: Document, lc: LineCounter, source: string, at: Report):
 
 /** Keys of one mapping: merge keys well-formed, keys plain scalars, no duplicates. */
 function checkKeys(doc: Document, lc: LineCounter, map: YAMLMap, report: ReportAt): void {
+  const { isCollection, isScalar } = yamlLib();
   const seen = new Map<string, Node>();
   for (const pair of map.items as Pair<Node | null, Node | null>[]) {
     const k = pair.key;
@@ -242,11 +232,13 @@ function checkKeys(doc: Document, lc: LineCounter, map: YAMLMap, report: ReportA
 
 /** `<<:` takes a mapping, an alias of one, or a list of those. */
 function isMergeSource(doc: Document, value: Node | null): boolean {
+  const { isAlias, isMap, isSeq } = yamlLib();
   const one = (n: unknown): boolean => isMap(n) || (isAlias(n) && isMap(n.resolve(doc)));
   return one(value) || (isSeq(value) && value.items.length > 0 && value.items.every(one));
 }
 
 function findFirstAlias(doc: Document): Node | undefined {
+  const { visit } = yamlLib();
   let found: Node | undefined;
   visit(doc, {
     Alias(_k, node) {
@@ -268,6 +260,7 @@ function shortTag(tag: string): string {
 }
 
 function describeNode(node: Node): string {
+  const { isScalar, isSeq } = yamlLib();
   if (isSeq(node)) return 'a list';
   if (isScalar(node))
     return node.value === null ? 'nothing (null)' : `the ${typeof node.value} ${JSON.stringify(node.value)}`;

@@ -3,7 +3,13 @@ export type JsonPath = readonly (string | number)[];
 
 /** RFC 6901 JSON Pointer of a path (`/tools/get~1forecast/input`), as Diagnostic.path carries it. */
 export function toPointer(path: JsonPath): string {
-  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  let out = '';
+  for (const p of path) {
+    const s = String(p);
+    // Most segments need no escaping; every diagnostic has a pointer.
+    out += '/' + (s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
+  }
+  return out;
 }
 
 /**

@@ -27,18 +27,42 @@ export function formatStylish(diags: readonly Diagnostic[], ctx: ReportContext):
   return out.length ? out.join('\n') + '\n' : '';
 }
 
-/** `  12 |     desc: x` / `     |     ^^^^`; nothing when the line is blank or does not exist. */
-// A manifest gets many diagnostics; split it into lines once, not once per diagnostic.
+/**
+ * The lines of a source, by number, found through an index of line starts built once per source:
+ * a manifest gets thousands of diagnostics, and splitting a large one into strings costs more than
+ * slicing the few lines each frame shows.
+ */
+class Lines {
+  private readonly starts: Int32Array;
+  readonly length: number;
+
+  constructor(private readonly source: string) {
+    let n = 1;
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) n++;
+    this.starts = new Int32Array(n + 1);
+    let k = 1;
+    for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) this.starts[k++] = i + 1;
+    this.starts[n] = source.length + 1;
+    this.length = n;
+  }
+
+  /** Line `n` (1-based) without its newline; '' past the end. */
+  text(n: number): string {
+    return n >= 1 && n <= this.length ? this.source.slice(this.starts[n - 1]!, this.starts[n]! - 1) : '';
+  }
+}
+
 let lastSource: string | undefined;
-let lastLines: string[] = [];
-function linesOf(source: string): string[] {
-  if (source !== lastSource) {
+let lastLines: Lines | undefined;
+function linesOf(source: string): Lines {
+  if (source !== lastSource || !lastLines) {
     lastSource = source;
-    lastLines = source.split('\n');
+    lastLines = new Lines(source);
   }
   return lastLines;
 }
 
+/** `  12 |     desc: x` / `     |     ^^^^`; nothing when the line is blank or does not exist. */
 export function codeFrame(
   source: string,
   d: Diagnostic,
@@ -52,7 +76,7 @@ export function codeFrame(
   const width = String(last).length;
   const out: string[] = [];
   for (let n = r.line; n <= last; n++) {
-    const text = (lines[n - 1] ?? '').replace(/\r$/, '').replace(/\t/g, ' ');
+    const text = lines.text(n).replace(/\r$/, '').replace(/\t/g, ' ');
     if (n === r.line && text.trim() === '') return [];
     const indent = text.length - text.trimStart().length;
     const from = n === r.line ? r.column - 1 : indent;

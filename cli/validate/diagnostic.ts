@@ -22,7 +22,7 @@ export function diagAt(
 ): Diagnostic {
   const r = opts.range ?? m.locate(path, opts.key ? { key: true } : undefined);
   const entry = entryOf(path);
-  return {
+  const d: Diagnostic = {
     code,
     severity: opts.severity ?? 'error',
     message,
@@ -32,9 +32,10 @@ export function diagAt(
     endLine: r.endLine,
     endColumn: r.endColumn,
     path: toPointer(path),
-    ...(entry !== undefined ? { entry } : {}),
-    ...(opts.hint ? { hint: opts.hint } : {}),
   };
+  if (entry !== undefined) d.entry = entry;
+  if (opts.hint) d.hint = opts.hint;
+  return d;
 }
 
 /** The source text of a one-line scalar at `path` (for messages that quote what the user wrote). */

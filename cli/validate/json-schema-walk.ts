@@ -59,21 +59,44 @@ const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
 /**
  * Visit a schema and every subschema reachable through schema keywords (never through data-valued
  * keywords like `const`, `enum`, `default`, `examples`, so a property named `$ref` is not a ref).
+ * `path` is only valid during the call (one array, extended and shortened as the walk goes: large
+ * manifests have hundreds of thousands of subschemas); copy it to keep it.
  */
 export function walkSchema(
   schema: unknown,
   path: JsonPath,
   visit: (node: Record<string, unknown>, path: JsonPath) => void,
 ): void {
+  walk(schema, [...path], visit);
+}
+
+function walk(schema: unknown, path: (string | number)[], visit: (node: Record<string, unknown>, path: JsonPath) => void): void {
   if (!isRecord(schema)) return;
   visit(schema, path);
   for (const k of SCHEMA_MAPS) {
-    for (const [name, sub] of recordEntries(schema[k])) walkSchema(sub, [...path, k, name], visit);
+    const map = schema[k];
+    if (!isRecord(map)) continue;
+    for (const name in map) {
+      if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
+      path.push(k, name);
+      walk(map[name], path, visit);
+      path.length -= 2;
+    }
   }
-  for (const k of SCHEMA_ONE) if (isRecord(schema[k])) walkSchema(schema[k], [...path, k], visit);
+  for (const k of SCHEMA_ONE) {
+    if (!isRecord(schema[k])) continue;
+    path.push(k);
+    walk(schema[k], path, visit);
+    path.length -= 1;
+  }
   for (const k of SCHEMA_LISTS) {
     const list = schema[k];
-    if (Array.isArray(list)) list.forEach((sub, i) => walkSchema(sub, [...path, k, i], visit));
+    if (!Array.isArray(list)) continue;
+    for (let i = 0; i < list.length; i++) {
+      path.push(k, i);
+      walk(list[i], path, visit);
+      path.length -= 2;
+    }
   }
 }
 

@@ -26,6 +26,15 @@ interface Described {
 
 /** Everything that should describe itself: tools, prompts, prompt arguments, resources, templates, tool input properties. */
 function described(m: LoadedManifest): Described[] {
+  // Both description rules ask; the manifest is walked once.
+  let out = seen.get(m);
+  if (!out) seen.set(m, (out = collect(m)));
+  return out;
+}
+
+const seen = new WeakMap<LoadedManifest, Described[]>();
+
+function collect(m: LoadedManifest): Described[] {
   const out: Described[] = [];
   if (!isRecord(m.data)) return out;
   const entry = (path: JsonPath, what: string, v: unknown): void => {
@@ -53,6 +62,22 @@ function described(m: LoadedManifest): Described[] {
     });
   }
   return out;
+}
+
+/** Length in code points (as `[...s].length`, without an array per description). */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length - 1; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
 }
 
 const blank = (d: unknown): boolean => typeof d !== 'string' || d.trim() === '';
@@ -96,7 +121,7 @@ export const descriptionLength: LintRule = {
     const out: Diagnostic[] = [];
     for (const d of described(m)) {
       if (typeof d.own !== 'string' || d.own.trim() === '' || !d.ownPath) continue;
-      const n = [...d.own.trim()].length;
+      const n = codePoints(d.own.trim());
       if (n >= MIN_DESCRIPTION && n <= MAX_DESCRIPTION) continue;
       const short = n < MIN_DESCRIPTION;
       out.push(

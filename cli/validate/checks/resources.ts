@@ -1,5 +1,5 @@
 import type { Diagnostic } from '../../diagnostics.js';
-import { locateInString } from '../../load/locate.js';
+import { locateInString } from '../../load/locators.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';

@@ -1,0 +1,454 @@
+/**
+ * A fast path for the YAML most manifests are made of: block mappings and lists of one-line plain or
+ * quoted scalars (and `{}`, `[]`), with comments between entries. It builds the data and the source
+ * range of every node in one pass, about ten times faster than composing a full yaml Document.
+ * Anything outside that subset, or anything it is not sure about (comments where yaml would extend
+ * a range over them, flow collections, block scalars, anchors, aliases, tags, duplicate keys,
+ * multi-line scalars, odd indentation…), makes it decline: the caller then parses with the yaml
+ * package, which also produces every YAML diagnostic. So the fast path never reports anything
+ * itself; test/quick-yaml.test.ts checks that whenever it accepts, its data and ranges are those the
+ * yaml package gives.
+ */
+
+/** How a node is written: the quoting of a scalar matters to ranges inside strings. */
+export const Style = { Plain: 0, Single: 1, Double: 2, Collection: 3 } as const;
+
+/**
+ * Where the nodes are written, in typed arrays indexed by node id (pre-order: a node, then its
+ * children in order). A large manifest has a few hundred thousand nodes; objects for each would
+ * cost more garbage collection than the whole parse. A node's children are found through the data
+ * (Object.keys order is insertion order: integer-like keys, which JS objects reorder, are declined).
+ */
+export interface QuickPositions {
+  start: Int32Array;
+  end: Int32Array;
+  /** Key range when the node is a mapping's value; -1 otherwise. */
+  keyStart: Int32Array;
+  keyEnd: Int32Array;
+  /** Number of nodes in the subtree, the node included: the next sibling is at id + size. */
+  size: Int32Array;
+  style: Uint8Array;
+}
+
+export interface QuickParse {
+  data: Record<string, unknown>;
+  positions: QuickPositions;
+  /** Line starts (lineStarts()), for turning offsets into lines and columns. */
+  lines: Int32Array;
+}
+
+/** 1 at the char codes of `chars` (all ASCII): a lookup per character without making a string of it. */
+function charTable(chars: string): Uint8Array {
+  const t = new Uint8Array(128);
+  for (let i = 0; i < chars.length; i++) t[chars.charCodeAt(i)] = 1;
+  return t;
+}
+
+/** Thrown (and caught in quickParseYaml) when the input leaves the subset. */
+const DECLINE = Symbol('decline');
+
+// Tabs, CR and control characters have rules of their own; the yaml package handles them.
+const UNSUPPORTED_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+/** Characters a plain scalar cannot start with (YAML 1.2 c-indicator), plus `-?:` handled by the caller. */
+const INDICATORS = charTable('-?:,[]{}#&*!|>\'"%@`');
+/** Keys of a mapping that build JS objects differently (merge keys, prototypes). */
+const SPECIAL_KEYS = new Set(['<<', '__proto__']);
+/** Array-index-like keys, which JS objects list first whatever the order they were written in. */
+const INDEX_LIKE = /^(?:0|[1-9][0-9]*)$/;
+
+/** A key the fast path leaves to yaml (checked by its first character before any regex: there is one per line). */
+function isSpecialKey(name: string): boolean {
+  const c = name.charCodeAt(0);
+  if (c >= 48 && c <= 57) return INDEX_LIKE.test(name); // 0-9
+  return (c === 60 /* < */ || c === 95) /* _ */ && SPECIAL_KEYS.has(name);
+}
+
+/** yaml refuses implicit keys longer than 1024 characters. */
+const MAX_KEY = 1000;
+
+/** Data and node ranges of `source`, or undefined when the fast path does not handle it. */
+export function quickParseYaml(source: string): QuickParse | undefined {
+  if (UNSUPPORTED_CHARS.test(source)) return undefined;
+  try {
+    return new QuickParser(source).document();
+  } catch (err) {
+    if (err === DECLINE) return undefined;
+    throw err;
+  }
+}
+
+function decline(): never {
+  throw DECLINE;
+}
+
+class QuickParser {
+  private readonly source: string;
+  /** Offset of each line's start, and one past the end (so line i ends at starts[i + 1] - 1). */
+  readonly starts: Int32Array;
+  private readonly count: number;
+  /** The current line's text, sliced once: lines are not kept (a large manifest has a hundred thousand). */
+  private lineIndex = -1;
+  private lineText = '';
+  private lineIndent = 0;
+  /** Current line. */
+  private i = 0;
+  /** Largest indentation of the comment lines passed since the last content line, or -1. */
+  private comments = -1;
+  private readonly pos: QuickPositions;
+  /** Where a parent collection's range ends when the node is its last child (a same-line comment included, as in yaml). */
+  private readonly tail: Int32Array;
+  private next = 0;
+  /** The data of the node parsed last. */
+  private out: unknown;
+  /** Set by key(): the key's value, its range, and the column after its colon. */
+  private keyName = '';
+  private keyStart = 0;
+  private keyEnd = 0;
+  private keyAfter = 0;
+
+  constructor(source: string) {
+    this.source = source;
+    this.starts = lineStarts(source);
+    this.count = this.starts.length - 1;
+    // A line holds at most three nodes (`- key: value` opening a list: the list, the item mapping, the value).
+    const n = 3 * this.count + 1;
+    this.pos = {
+      start: new Int32Array(n),
+      end: new Int32Array(n),
+      keyStart: new Int32Array(n).fill(-1),
+      keyEnd: new Int32Array(n).fill(-1),
+      size: new Int32Array(n),
+      style: new Uint8Array(n),
+    };
+    this.tail = new Int32Array(n);
+  }
+
+  document(): QuickParse {
+    // Comments and blank lines before the first key (a modeline) belong to no node.
+    for (; this.i < this.count; this.i++) {
+      const t = this.line(this.i).trimStart();
+      if (t !== '' && !t.startsWith('#')) break;
+    }
+    if (this.i >= this.count || this.indent() !== 0) decline();
+    this.map(0, 0);
+    this.skipBlank();
+    if (this.i < this.count) decline();
+    return { data: this.out as Record<string, unknown>, positions: this.pos, lines: this.starts };
+  }
+
+  private line(i: number): string {
+    if (i !== this.lineIndex) {
+      this.lineIndex = i;
+      this.lineText = this.source.slice(this.starts[i]!, this.starts[i + 1]! - 1);
+      this.lineIndent = indentOf(this.lineText);
+    }
+    return this.lineText;
+  }
+
+  /** Indentation of the current line. */
+  private indent(): number {
+    this.line(this.i);
+    return this.lineIndent;
+  }
+
+  private node(style: number, start: number, end: number, tail: number): number {
+    const id = this.next++;
+    this.pos.style[id] = style;
+    this.pos.start[id] = start;
+    this.pos.end[id] = end;
+    this.pos.size[id] = 1;
+    this.tail[id] = tail;
+    return id;
+  }
+
+  /** Move to the next line with content, noting the comment lines passed (see ended()). */
+  private skipBlank(): void {
+    for (; this.i < this.count; this.i++) {
+      const line = this.line(this.i);
+      const n = this.indent();
+      if (n === line.length) continue;
+      if (line.charCodeAt(n) === 35 /* # */) {
+        this.comments = Math.max(this.comments, n);
+        continue;
+      }
+      if (n === 0 && (line.startsWith('---') || line.startsWith('...'))) decline(); // document markers
+      return;
+    }
+  }
+
+  /**
+   * A collection at `indent` ends with comment lines before the next content (or the end). yaml
+   * keeps them in that collection, so its range would run over them, unless the collection is at
+   * column 0 or every one of them is less indented (then they go to the parent, which decides in
+   * turn). The first case is left to yaml; comments between entries of one collection are harmless.
+   */
+  private ended(indent: number): void {
+    if (this.comments >= indent && indent !== 0) decline();
+  }
+
+  /** A block node whose first line is the current one, at `indent`. */
+  private block(indent: number): number {
+    const line = this.line(this.i);
+    return isSeqItem(line, indent) ? this.seq(indent) : this.map(indent, indent);
+  }
+
+  /** A block mapping at `indent`; its first key is at column `col` of the current line (after `- ` in a list). */
+  private map(indent: number, col: number): number {
+    const id = this.node(Style.Collection, 0, 0, 0);
+    const data: Record<string, unknown> = {};
+    let last = id;
+    for (;;) {
+      const line = this.line(this.i);
+      const base = this.starts[this.i]!;
+      if (!this.key(line, col, base)) decline();
+      const name = this.keyName;
+      if (Object.prototype.hasOwnProperty.call(data, name) || isSpecialKey(name)) decline();
+      if (last === id) this.pos.start[id] = this.keyStart;
+      const keyStart = this.keyStart;
+      const keyEnd = this.keyEnd;
+      last = this.value(line, this.keyAfter, base, indent);
+      this.pos.keyStart[last] = keyStart;
+      this.pos.keyEnd[last] = keyEnd;
+      data[name] = this.out;
+      this.skipBlank();
+      const ni = this.i < this.count ? this.indent() : -1;
+      if (ni < indent) {
+        this.ended(indent);
+        break;
+      }
+      if (ni > indent || isSeqItem(this.line(this.i), ni)) decline();
+      this.comments = -1;
+      col = indent;
+    }
+    return this.close(id, last, data);
+  }
+
+  /** Ends a collection: its range ends where its last child's does, with that child's comment. */
+  private close(id: number, last: number, data: unknown): number {
+    this.pos.end[id] = this.tail[id] = this.tail[last]!;
+    this.pos.size[id] = this.next - id;
+    this.out = data;
+    return id;
+  }
+
+  /** A block list at `indent` (its `-` in that column). */
+  private seq(indent: number): number {
+    const id = this.node(Style.Collection, this.starts[this.i]! + indent, 0, 0);
+    const data: unknown[] = [];
+    let last = id;
+    for (;;) {
+      const line = this.line(this.i);
+      const base = this.starts[this.i]!;
+      let col = indent + 1;
+      while (line.charCodeAt(col) === 32) col++;
+      if (col >= line.length) {
+        // `-` alone: the item is the block below.
+        this.i++;
+        this.skipBlank();
+        if (this.comments >= 0 || this.i >= this.count || this.indent() <= indent) decline();
+        last = this.block(this.indent());
+      } else if (isSeqItem(line, col)) {
+        decline(); // `- - x`: a list in a list item
+      } else if (this.key(line, col, base)) {
+        last = this.map(col, col);
+      } else {
+        last = this.scalarLine(line, col, base, indent);
+      }
+      data.push(this.out);
+      this.skipBlank();
+      const ni = this.i < this.count ? this.indent() : -1;
+      // Less indented, or a key of the mapping this list is the value of (`key:\n- a\nnext: b`).
+      if (ni < indent || (ni === indent && !isSeqItem(this.line(this.i), ni))) {
+        this.ended(indent);
+        break;
+      }
+      if (ni > indent) decline();
+      this.comments = -1;
+    }
+    return this.close(id, last, data);
+  }
+
+  /** The value after `key:` (from column `col` of the current line) of a mapping at `indent`. */
+  private value(line: string, col: number, base: number, indent: number): number {
+    while (line.charCodeAt(col) === 32) col++;
+    if (col < line.length) return this.scalarLine(line, col, base, indent);
+    // Nothing after the colon: a block below, more indented, or a list in the same column.
+    this.i++;
+    this.skipBlank();
+    if (this.i >= this.count) decline(); // an empty value: yaml places its empty node itself
+    this.comments = -1; // comments between a key and its value are outside both
+    const next = this.line(this.i);
+    const ni = this.indent();
+    if (ni > indent) return this.block(ni);
+    if (ni === indent && isSeqItem(next, ni)) return this.seq(ni);
+    return decline();
+  }
+
+  /** A one-line scalar from column `col` to the end of the line (or a comment); the line must end there. */
+  private scalarLine(line: string, col: number, base: number, indent: number): number {
+    const c = line[col]!;
+    const start = base + col;
+    let id: number;
+    if ((c === '{' && line[col + 1] === '}') || (c === '[' && line[col + 1] === ']')) {
+      // `{}` and `[]`, the empty collections block style has no other way to write.
+      id = this.node(Style.Collection, start, start + 2, lineTail(line, col + 2, base, start + 2));
+      this.out = c === '{' ? {} : [];
+    } else if (c === '"' || c === "'") {
+      const value = quoted(line, col);
+      if (value === undefined) decline();
+      const end = base + quotedAfter;
+      id = this.node(c === '"' ? Style.Double : Style.Single, start, end, lineTail(line, quotedAfter, base, end));
+      this.out = value;
+    } else {
+      // `-1` is a number, `-x` text; `- x` would be a list item, and other indicators mean something else.
+      if (INDICATORS[line.charCodeAt(col)] && !(c === '-' && col + 1 < line.length && line[col + 1] !== ' ')) decline();
+      const hash = line.indexOf(' #', col);
+      const text = (hash < 0 ? line.slice(col) : line.slice(col, hash)).trimEnd();
+      if (text.includes(': ') || text.endsWith(':')) decline();
+      const end = start + text.length;
+      id = this.node(Style.Plain, start, end, hash < 0 ? end : base + line.trimEnd().length);
+      this.out = resolvePlain(text);
+    }
+    this.i++;
+    // A more indented line after a scalar would continue it (a multi-line scalar) or be an error.
+    this.skipBlank();
+    if (this.i < this.count && this.indent() > indent) decline();
+    return id;
+  }
+
+  /** A key at column `col`: a plain or quoted scalar followed by `:` and a space or the end of the line (sets key*). */
+  private key(line: string, col: number, base: number): boolean {
+    const c = line[col];
+    if (c === undefined) return false;
+    if (c === '"' || c === "'") {
+      const value = quoted(line, col);
+      if (value === undefined) return false;
+      let at = quotedAfter;
+      while (line.charCodeAt(at) === 32) at++;
+      if (line[at] !== ':' || !(at + 1 === line.length || line[at + 1] === ' ')) return false;
+      if (at - col > MAX_KEY) decline();
+      this.keyName = value;
+      this.keyStart = base + col;
+      this.keyEnd = base + quotedAfter;
+      this.keyAfter = at + 1;
+      return true;
+    }
+    let colon = line.indexOf(':', col);
+    while (colon >= 0 && !(colon + 1 === line.length || line[colon + 1] === ' ')) colon = line.indexOf(':', colon + 1);
+    if (colon < 0) return false;
+    const text = line.slice(col, colon).trimEnd();
+    // A comment before the colon, an indicator, or a key that is not a string (`1:`, `null:`): not for the fast path.
+    if (text === '' || INDICATORS[line.charCodeAt(col)] || text.includes(' #') || colon - col > MAX_KEY) decline();
+    if (typeof resolvePlain(text) !== 'string') decline();
+    this.keyName = text;
+    this.keyStart = base + col;
+    this.keyEnd = base + col + text.length;
+    this.keyAfter = colon + 1;
+    return true;
+  }
+}
+
+/** Where a one-line value ending at column `after` ends with its comment; only spaces or a comment may follow it. */
+function lineTail(line: string, after: number, base: number, end: number): number {
+  let k = after;
+  while (line.charCodeAt(k) === 32) k++;
+  if (k === line.length) return end;
+  if (line.charCodeAt(k) !== 35 /* # */ || k === after) decline();
+  return base + line.trimEnd().length;
+}
+
+/** Offsets where lines start, plus one past the end of the text. */
+export function lineStarts(source: string): Int32Array {
+  let n = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) n++;
+  const starts = new Int32Array(n + 1);
+  let k = 1;
+  for (let i = source.indexOf('\n'); i >= 0; i = source.indexOf('\n', i + 1)) starts[k++] = i + 1;
+  starts[n] = source.length + 1;
+  return starts;
+}
+
+function indentOf(line: string): number {
+  let n = 0;
+  while (line.charCodeAt(n) === 32) n++;
+  return n;
+}
+
+/** `- x` or a lone `-` at column `col`. */
+function isSeqItem(line: string, col: number): boolean {
+  return line[col] === '-' && (col + 1 === line.length || line[col + 1] === ' ');
+}
+
+const ESCAPES: Record<string, string> = {
+  '\\': '\\',
+  '"': '"',
+  '/': '/',
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  '0': '\0',
+  b: '\b',
+  e: '\x1b',
+  f: '\f',
+  a: '\x07',
+  v: '\v',
+};
+
+/** A quoted scalar that closes on its line (else undefined: multi-line quoted scalars fold lines); `quotedAfter` is the column after it. */
+let quotedAfter = 0;
+function quoted(line: string, col: number): string | undefined {
+  const q = line[col]!;
+  let value = '';
+  let k = col + 1;
+  for (;;) {
+    if (k >= line.length) return undefined;
+    const ch = line[k]!;
+    if (q === "'" && ch === "'") {
+      if (line[k + 1] === "'") {
+        value += "'";
+        k += 2;
+        continue;
+      }
+      break;
+    }
+    if (q === '"' && ch === '"') break;
+    if (q === '"' && ch === '\\') {
+      const e = line[k + 1];
+      if (e !== undefined && ESCAPES[e] !== undefined) {
+        value += ESCAPES[e];
+        k += 2;
+        continue;
+      }
+      if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(line.slice(k + 2, k + 6))) {
+        const cp = parseInt(line.slice(k + 2, k + 6), 16);
+        if (cp >= 0xd800 && cp <= 0xdfff) decline(); // surrogate pairs written as escapes
+        value += String.fromCharCode(cp);
+        k += 6;
+        continue;
+      }
+      decline();
+    }
+    value += ch;
+    k++;
+  }
+  quotedAfter = k + 1;
+  return value;
+}
+
+const MAYBE_NOT_TEXT = charTable('~nNtTfF0123456789+-.');
+
+/** A plain scalar's value under the YAML 1.2 core schema, as the yaml package resolves it (schema/core). */
+export function resolvePlain(s: string): unknown {
+  // Most scalars are words: only these first characters can start a null, boolean or number.
+  if (s !== '' && !MAYBE_NOT_TEXT[s.charCodeAt(0)]) return s;
+  if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
+  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
+  if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
+  if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
+  if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
+  if (/^(?:[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN)$/.test(s))
+    return s.slice(-3).toLowerCase() === 'nan' ? NaN : s[0] === '-' ? -Infinity : Infinity;
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$/.test(s)) return parseFloat(s);
+  if (/^[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)$/.test(s)) return parseFloat(s);
+  return s;
+}

@@ -1,0 +1,171 @@
+/**
+ * The quick YAML path (cli/load/quick-yaml.ts) must be invisible: whenever it accepts a text, the
+ * data and every range it gives equal those of the yaml package, which also finds no problem in
+ * it. Checked on every manifest in the repo, their block-style rewrites (the form it is built
+ * for), synthetic benchmark manifests, and seeded mutants of all of them.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
+import { QuickLocator } from '../cli/load/quick-locate.js';
+import { quickParseYaml } from '../cli/load/quick-yaml.js';
+import { parseManifestYaml } from '../cli/load/yaml.js';
+import type { JsonPath } from '../cli/manifest/json-path.js';
+import { syntheticManifest } from '../bench/synthetic.mjs';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+function yamlFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === 'node_modules' ? [] : yamlFiles(p);
+    return /\.ya?ml$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** Every path of the data, with the strings among them. */
+function paths(value: unknown, at: JsonPath = [], out: { path: JsonPath; text?: string }[] = []) {
+  out.push({ path: at, ...(typeof value === 'string' ? { text: value } : {}) });
+  if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
+  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
+  return out;
+}
+
+/** Same keys in the same order, same values (NaN and -0 included). */
+function sameData(a: unknown, b: unknown): boolean {
+  if (typeof a !== 'object' || a === null || typeof b !== 'object' || b === null) return Object.is(a, b);
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  return ka.join('\0') === kb.join('\0') && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+}
+
+/** Undefined when the quick path declined; else the first difference from the yaml package, or ''. */
+function difference(source: string): string | undefined {
+  const quick = quickParseYaml(source);
+  if (!quick) return undefined;
+  const slow = parseManifestYaml(source, 'm.yaml');
+  if (slow.diagnostics.length > 0) return `yaml reports ${slow.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ')}`;
+  if (!sameData(quick.data, slow.data)) return `data differs: ${JSON.stringify(quick.data).slice(0, 200)}`;
+  const q = new QuickLocator(quick.data, quick.positions, source, quick.lines);
+  for (const { path: p, text } of paths(quick.data)) {
+    for (const probe of [p, [...p, 'missing'], [...p, 0]]) {
+      for (const key of [false, true]) {
+        const a = q.range(probe, { key });
+        const b = slow.locator.range(probe, { key });
+        if (JSON.stringify(a) !== JSON.stringify(b)) return `range of ${JSON.stringify(probe)} key=${key}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+      }
+    }
+    if (text !== undefined && text.length > 0) {
+      for (const [s, e] of [[0, 1], [0, text.length], [text.length >> 1, text.length]] as const) {
+        const a = q.rangeInString(p, s, e);
+        const b = slow.locator.rangeInString(p, s, e);
+        if (JSON.stringify(a) !== JSON.stringify(b)) return `range in ${JSON.stringify(p)} [${s},${e}): ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+      }
+    }
+  }
+  return '';
+}
+
+const files = [...yamlFiles(path.join(root, 'examples')), ...yamlFiles(path.join(root, 'test'))];
+const originals = files.map((f) => fs.readFileSync(f, 'utf8'));
+/** Block-style rewrites: no comments, no flow collections — what the quick path is for. */
+const blocks = originals.flatMap((text) => {
+  try {
+    const data = parseManifestYaml(text, 'x').data;
+    return data === undefined ? [] : [stringify(data, { lineWidth: 0, aliasDuplicateObjects: false })];
+  } catch {
+    return [];
+  }
+});
+const synthetic = [syntheticManifest(10), syntheticManifest(60, { seed: 7 })];
+
+describe('quick YAML path', () => {
+  test('accepts the block-style manifests it is made for, with the same data and ranges as yaml', () => {
+    for (const text of synthetic) expect(difference(text), text.slice(0, 300)).toBe('');
+    // Rewrites with block scalars (multi-line text) are left to yaml.
+    const accepted = blocks.filter((text) => difference(text) !== undefined);
+    expect(accepted.length).toBeGreaterThanOrEqual(50);
+    for (const text of accepted) expect(difference(text), text.slice(0, 300)).toBe('');
+  });
+
+  test('every manifest in the repo: declined, or the same as yaml', () => {
+    for (const [i, text] of originals.entries()) {
+      const d = difference(text);
+      if (d !== undefined) expect(d, files[i]).toBe('');
+    }
+  });
+
+  test('scalars: the core schema resolves them as yaml does', () => {
+    const values = ['~', 'null', 'Null', 'NULL', 'nUll', 'true', 'True', 'TRUE', 'tRue', 'false', 'no', 'yes', 'on', '0', '-0', '+12', '007', '0o17', '0o8', '0x1F', '0X1F', '0xg', '1.0', '1.', '.5', '-.5', '1e3', '1E-3', '.1e+2', '1_000', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', 'NaN', 'inf', '12345678901234567890', '1.2.3', '-', '-x', '-1', 'a:b', 'a,b', 'a]', 'x #y', 'x#y', "'s'", "'it''s'", '"d"', '"a\\tb\\u00e9\\\\"', '"\\x41"', '"é🌦️"', '2025-01-01', '0.1.0'];
+    for (const v of values) {
+      const d = difference(`version: 1\nv: ${v}\nlist:\n  - ${v}\nnested:\n  list:\n    - a: ${v} # note\n      b: ${v}  # note\n`);
+      if (d !== undefined) expect(d, v).toBe('');
+    }
+  });
+
+  test('comment lines anywhere: declined, or the same as yaml', () => {
+    let a = 7;
+    const r = () => ((a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    let accepted = 0;
+    for (let n = 0; n < 1500; n++) {
+      const lines = blocks[n % blocks.length]!.split('\n');
+      for (let k = 1 + Math.floor(r() * 3); k > 0; k--) {
+        const i = Math.floor(r() * (lines.length + 1));
+        lines.splice(i, 0, `${' '.repeat(Math.floor(r() * 7))}# comment ${k}`);
+      }
+      const text = lines.join('\n');
+      const d = difference(text);
+      if (d === undefined) continue;
+      accepted++;
+      expect(d, text).toBe('');
+    }
+    expect(accepted).toBeGreaterThan(300);
+  });
+
+  test('seeded mutants: declined, or the same as yaml', () => {
+    let a = 20261129;
+    const r = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = Math.imul(a ^ (a >>> 15), a | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const JUNK = ['#', ' #', '{}', '[]', ' {} #', ':', ': ', '-', '- ', '"', "'", '&a ', '*a', '!', '|', '>', '[', '{', '}', '?', '%', '@', '`', ',', '\\', '\t', '\r', ' ', '  ', 'é', '~', '<<: ', '__proto__: ', '---', '...'];
+    const seeds = [...blocks, ...synthetic.slice(0, 1)];
+    let accepted = 0;
+    for (let n = 0; n < 3000; n++) {
+      const lines = seeds[Math.floor(r() * seeds.length)]!.split('\n');
+      const i = Math.floor(r() * lines.length);
+      const s = lines[i]!;
+      switch (Math.floor(r() * 6)) {
+        case 5:
+          lines[i] = s + (r() < 0.5 ? ' # note' : '  #');
+          break;
+        case 0:
+          lines.splice(i, 1);
+          break;
+        case 1:
+          lines.splice(i, 0, s);
+          break;
+        case 2:
+          lines[i] = (r() < 0.5 ? ' '.repeat(1 + Math.floor(r() * 3)) : '') + s.replace(r() < 0.5 ? /^ {1,2}/ : /$^/, '');
+          break;
+        case 3:
+          lines.splice(i, 0, ' '.repeat(Math.floor(r() * 6)) + (r() < 0.5 ? '# note' : ''));
+          break;
+        default: {
+          const k = Math.floor(r() * (s.length + 1));
+          lines[i] = s.slice(0, k) + JUNK[Math.floor(r() * JUNK.length)] + s.slice(k);
+        }
+      }
+      const text = lines.join('\n');
+      const d = difference(text);
+      if (d === undefined) continue;
+      accepted++;
+      expect(d, text).toBe('');
+    }
+    expect(accepted).toBeGreaterThan(500); // the mutants exercise the quick path, not only the fallback
+  });
+});
