@@ -14,6 +14,8 @@
  *   overflows goes on the next line when its key is 5 characters or wider.
  * Only property values are supported (the data always sits inside an object in generated code).
  */
+import { isRecord as isPlainObject } from '../manifest/json-path.js';
+
 const WIDTH = 100;
 
 function isIdentifier(key: string): boolean {
@@ -34,8 +36,6 @@ function printKey(key: string, json: boolean): string {
   if (json) return JSON.stringify(key);
   return isIdentifier(key) ? key : printString(key);
 }
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
 export function printNumber(n: number): string {

@@ -4,9 +4,9 @@
  * the same way when it is provably object-shaped). mcpgen accepts exactly what the SDK can serve,
  * and shows clients — and its contract tests — exactly what the SDK sends.
  */
-type Schema = Record<string, unknown>;
+import { isRecord } from './json-path.js';
 
-const isRecord = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
+type Schema = Record<string, unknown>;
 
 /** The SDK's rule: object keywords at the root, or combinators whose every branch is an object. */
 export function isObjectShaped(schema: Schema, root: Schema = schema): boolean {

@@ -6,12 +6,12 @@
  * with ajv on random schemas and values.
  */
 
+import { isRecord as isObject } from '../manifest/json-path.js';
+
 type Schema = Record<string, unknown>;
 
 /** Keywords that never change what is valid. */
 const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$defs', 'definitions']);
-
-const isObject = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function typeOk(type: string, v: unknown): boolean | undefined {
   switch (type) {

@@ -18,14 +18,14 @@ export function headerLines(ir: IR): string {
 type Field = { key: string; value: string };
 const field = (key: string, value: string): Field => ({ key: propertyKey(key), value });
 
-/** Fields for the optional metadata every primitive shares, in the spec's order. */
-function metaFields(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Field[] {
-  const f: Field[] = [];
-  if (e.title !== null) f.push(field('title', stringLiteral(e.title)));
-  if (e.description !== null) f.push(field('description', stringLiteral(e.description)));
-  if (e.icons.length) f.push(field('icons', jsonLiteral(e.icons)));
-  if (e.meta !== null) f.push(field('_meta', jsonLiteral(e.meta)));
-  return f;
+/** The optional metadata every primitive shares, as data, in the spec's order. */
+function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
+  const d: Record<string, unknown> = {};
+  if (e.title !== null) d.title = e.title;
+  if (e.description !== null) d.description = e.description;
+  if (e.icons.length) d.icons = e.icons;
+  if (e.meta !== null) d._meta = e.meta;
+  return d;
 }
 
 // Keys into jsonSchemas/schemas: the entry identifier plus what the schema is of.
@@ -123,13 +123,9 @@ export function handlersView(ir: IR) {
   return { tools, resources, templates, prompts, typeImports: [...types].sort() };
 }
 
-/** The same metadata as data (for tables spliced into server.ts). */
+/** A resource's or template's metadata as data (the tables spliced into server.ts). */
 function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknown> {
-  const d: Record<string, unknown> = {};
-  if (r.title !== null) d.title = r.title;
-  if (r.description !== null) d.description = r.description;
-  if (r.icons.length) d.icons = r.icons;
-  if (r.meta !== null) d._meta = r.meta;
+  const d = metaData(r);
   if (r.mimeType !== null) d.mimeType = r.mimeType;
   if (r.kind === 'resource' && r.size !== null) d.size = r.size;
   if (r.annotations !== null) d.annotations = r.annotations;
@@ -137,13 +133,9 @@ function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknow
   return d;
 }
 
+/** The same metadata as an object literal in code (templates are registered inline). */
 function resourceMetadata(r: ResourceIR | TemplateIR): string {
-  const f = metaFields(r);
-  if (r.mimeType !== null) f.push(field('mimeType', stringLiteral(r.mimeType)));
-  if (r.kind === 'resource' && r.size !== null) f.push(field('size', String(r.size)));
-  if (r.annotations !== null) f.push(field('annotations', jsonLiteral(r.annotations)));
-  if (r.kind === 'resource' && r.cache !== null) f.push(field('cacheHint', jsonLiteral(r.cache)));
-  return objectLiteral(f);
+  return objectLiteral(Object.entries(resourceMetadataData(r)).map(([k, v]) => field(k, jsonLiteral(v))));
 }
 
 function objectLiteral(fields: Field[]): string {
@@ -174,13 +166,7 @@ export function serverView(ir: IR) {
   const toolInfo: Record<string, Record<string, unknown>> = {};
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
-    const info: Record<string, unknown> = {};
-    if (t.title !== null) info.title = t.title;
-    if (t.description !== null) info.description = t.description;
-    if (t.icons.length) info.icons = t.icons;
-    if (t.meta !== null) info._meta = t.meta;
-    if (t.annotations !== null) info.annotations = t.annotations;
-    toolInfo[t.name] = info;
+    toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
     return {
       key: propertyKey(t.name),
       name: stringLiteral(t.name),
@@ -232,12 +218,7 @@ export function serverView(ir: IR) {
   const promptDefaults: Record<string, Record<string, unknown>> = {};
   const prompts = ir.prompts.map((p) => {
     if (p.handlerPath) handlerImports.push({ alias: promptAlias(p), path: `../handlers/${p.handlerPath}.js` });
-    const info: Record<string, unknown> = {};
-    if (p.title !== null) info.title = p.title;
-    if (p.description !== null) info.description = p.description;
-    if (p.icons.length) info.icons = p.icons;
-    if (p.meta !== null) info._meta = p.meta;
-    promptInfo[p.name] = info;
+    promptInfo[p.name] = metaData(p);
     if (p.argsType) {
       types.add(p.argsType);
       const complete = completeFields(p.args, promptAlias(p));

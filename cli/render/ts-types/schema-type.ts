@@ -14,6 +14,7 @@
  *   add nothing, so a schema made only of them is `unknown` (never `any`).
  */
 import type { JsonSchema } from '../../normalize/ir.js';
+import { isObject } from '../../normalize/schema-walk.js';
 
 export interface Member {
   /** Property name as on the wire; null for the index signature. */
@@ -37,7 +38,6 @@ const UNKNOWN: TypeNode = { kind: 'name', text: 'unknown' };
 const NEVER: TypeNode = { kind: 'name', text: 'never' };
 const name = (text: string): TypeNode => ({ kind: 'name', text });
 
-const isObject = (v: unknown): v is JsonSchema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isUnknown = (t: TypeNode) => t.kind === 'name' && t.text === 'unknown';
 
 function literal(value: string | number | boolean | null): TypeNode {
