@@ -62,7 +62,12 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   if (!norm.ir) return { files: [], diagnostics };
 
   // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
-  const exists = (p: string) => existsSync(path.join(opts.outDir, p));
+  const seen = new Map<string, boolean>();
+  const exists = (p: string) => {
+    let e = seen.get(p);
+    if (e === undefined) seen.set(p, (e = existsSync(path.join(opts.outDir, p))));
+    return e;
+  };
   const rendered = await renderProject(norm.ir, exists);
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(opts.outDir, FORMAT_SALT, opts.formatCache !== 'read');

@@ -21,26 +21,26 @@ const files: OutputFile[] = [
 ];
 
 describe('plan', () => {
-  it('creates, then is a no-op that touches nothing', async () => {
+  it('creates, then is a no-op that touches nothing', () => {
     const root = tmp();
     const first = planFiles(root, files);
     expect(first.entries.map((e) => `${e.action} ${e.path}`)).toEqual(['create src/generated/server.ts', 'create src/handlers/tools/x.ts']);
-    await applyPlan(first);
+    applyPlan(first);
     const mtime = statSync(path.join(root, 'src/generated/server.ts')).mtimeMs;
     const second = planFiles(root, files);
     expect(second.entries.map((e) => e.action)).toEqual(['unchanged', 'skip']);
-    await applyPlan(second);
+    applyPlan(second);
     expect(statSync(path.join(root, 'src/generated/server.ts')).mtimeMs).toBe(mtime);
   });
 
-  it('never overwrites a user-owned file', async () => {
+  it('never overwrites a user-owned file', () => {
     const root = tmp();
     put(root, 'src/handlers/tools/x.ts', 'my code\n');
-    await applyPlan(planFiles(root, files));
+    applyPlan(planFiles(root, files));
     expect(readFileSync(path.join(root, 'src/handlers/tools/x.ts'), 'utf8')).toBe('my code\n');
   });
 
-  it('updates and removes only files with the header', async () => {
+  it('updates and removes only files with the header', () => {
     const root = tmp();
     put(root, 'src/generated/server.ts', `${H}old\n`);
     put(root, 'src/generated/old.ts', `${H}stale\n`);
@@ -51,11 +51,11 @@ describe('plan', () => {
       'update src/generated/server.ts',
       'create src/handlers/tools/x.ts',
     ]);
-    await applyPlan(plan);
+    applyPlan(plan);
     expect(existsSync(path.join(root, 'src/generated/old.ts'))).toBe(false);
   });
 
-  it('refuses to touch a generated file whose header was removed, or a foreign file', async () => {
+  it('refuses to touch a generated file whose header was removed, or a foreign file', () => {
     const root = tmp();
     put(root, 'src/generated/server.ts', 'hand edited\n');
     put(root, 'test/generated/mine.ts', 'mine\n');
@@ -66,16 +66,16 @@ describe('plan', () => {
     ]);
   });
 
-  it('reports orphaned handlers and never deletes them', async () => {
+  it('reports orphaned handlers and never deletes them', () => {
     const root = tmp();
     put(root, 'src/handlers/tools/gone.ts', 'old\n');
     const plan = planFiles(root, files);
     expect(plan.entries.find((e) => e.path === 'src/handlers/tools/gone.ts')?.action).toBe('orphan');
-    await applyPlan(plan);
+    applyPlan(plan);
     expect(readFileSync(path.join(root, 'src/handlers/tools/gone.ts'), 'utf8')).toBe('old\n');
   });
 
-  it('refuses paths that leave the project, also through symlinks', async () => {
+  it('refuses paths that leave the project, also through symlinks', () => {
     const root = tmp();
     const outside = tmp();
     mkdirSync(path.join(root, 'src'), { recursive: true });

@@ -116,7 +116,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   }
 
   if (!opts.dryRun) {
-    await applyPlan(plan);
+    applyPlan(plan);
     if (stamp) writeStamp(outDir, stamp);
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
