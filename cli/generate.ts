@@ -32,7 +32,7 @@ export interface GenerateOptions {
   displayPath?: string;
   /** Override the version written in headers (null = omit). Default: mcpgen's version, unless the manifest says otherwise. */
   generatorVersion?: string | null;
-  /** The format cache (node_modules/.cache/mcpgen/format): false = unused, 'read' = never written. */
+  /** The format cache (cli/format/cache.ts, per user): false = unused, 'read' = never written. */
   formatCache?: boolean | 'read';
 }
 
@@ -70,7 +70,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   };
   const rendered = await renderProject(norm.ir, exists);
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
-  const cache = opts.formatCache === false ? undefined : new FormatCache(opts.outDir, FORMAT_SALT, opts.formatCache !== 'read');
+  const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
   // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
   const shapes = new Map<string, Promise<string>>();
   const formatShape = (file: string, content: string) => {
@@ -79,7 +79,14 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     if (!formatted) shapes.set(key, (formatted = formatFile(`shape${path.extname(file)}`, content, cache)));
     return formatted;
   };
-  const format = async ({ data, shape, formatted, sections, ...f }: OutputFile): Promise<OutputFile> => {
+  const format = async (file: OutputFile): Promise<OutputFile> => {
+    if (file.shape) {
+      const text = unmask(await formatShape(file.path, file.shape.content), file.shape.tokens);
+      const spliced = file.data ? spliceData(text, file.data) : text;
+      if (spliced !== null) return { path: file.path, owner: file.owner, content: spliced };
+    }
+    // The spread reads `content`: a stub's real text is rendered here, only when its shape fell back.
+    const { data, shape: _s, formatted, sections, ...f } = file;
     if (formatted) return f;
     if (sections) {
       // Skeleton (with its own data) first, then the sections; else the whole file the slow way.
@@ -88,11 +95,6 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
       const filled = skeleton === null ? null : await fillSections(skeleton, sections, (c) => formatFile(f.path, c, cache), (c) => formatShape(f.path, c));
       if (filled !== null) return { ...f, content: filled };
       return { ...f, content: await formatFile(f.path, withJson(withSections(f.content, sections), data ?? []), cache) };
-    }
-    if (shape) {
-      const text = unmask(await formatShape(f.path, shape.content), shape.tokens);
-      const spliced = data ? spliceData(text, data) : text;
-      if (spliced !== null) return { ...f, content: spliced };
     }
     if (!data) return { ...f, content: await formatFile(f.path, f.content, cache) };
     // Data files: format the skeleton, splice the data in; else the whole file the slow way.

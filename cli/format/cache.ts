@@ -1,22 +1,41 @@
 /**
- * A content-addressed cache of formatted text: prettier is by far the slowest stage, and most of
- * what a regenerate formats (the fixed runtime, unchanged stubs) was formatted before. Keyed by a
- * hash of the input, prettier's version and the options, so a stale entry is impossible.
- * Lives in the project's node_modules/.cache/mcpgen/format (never committed); best effort.
+ * A content-addressed cache of formatted text: prettier is by far the slowest stage, and what a
+ * generate formats (skeletons of the generated files, stub shapes) repeats across runs, clones and
+ * projects. Keyed by a hash of the input, prettier's version and the options, so a stale entry is
+ * impossible; a hit means prettier is not even loaded.
+ *
+ * Per user, like other tools' caches: $MCPGEN_CACHE_DIR, else $XDG_CACHE_HOME/mcpgen, else
+ * ~/.cache/mcpgen (macOS: ~/Library/Caches/mcpgen, Windows: %LOCALAPPDATA%\mcpgen\Cache).
+ * Best effort: an unwritable cache only means formatting is not cached.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+
+/** Where the cache lives (the `format/` folder below it holds the entries). */
+export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MCPGEN_CACHE_DIR) return path.resolve(env.MCPGEN_CACHE_DIR);
+  if (env.XDG_CACHE_HOME) return path.join(env.XDG_CACHE_HOME, 'mcpgen');
+  const home = os.homedir();
+  if (process.platform === 'darwin') return path.join(home, 'Library/Caches/mcpgen');
+  if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData/Local'), 'mcpgen/Cache');
+  return path.join(home, '.cache/mcpgen');
+}
+
+/** Entries not written for this long are pruned (now and then, when something new is written). */
+const MAX_AGE_MS = 30 * 24 * 3600 * 1000;
 
 export class FormatCache {
   private readonly dir: string;
+  private pruned = false;
   constructor(
-    projectDir: string,
     private readonly salt: string,
     /** false: read only (dry runs, checks and diffs write nothing, not even to the cache). */
     private readonly writable = true,
+    root = cacheRoot(),
   ) {
-    this.dir = path.join(projectDir, 'node_modules/.cache/mcpgen/format');
+    this.dir = path.join(root, 'format');
   }
 
   private file(file: string, content: string): string {
@@ -42,6 +61,23 @@ export class FormatCache {
       renameSync(tmp, target);
     } catch {
       /* read-only or full disk: formatting just is not cached */
+    }
+    // A miss already paid for prettier; one run in 20 also sweeps one bucket of old entries.
+    if (!this.pruned && Math.random() < 0.05) {
+      this.pruned = true;
+      this.prune(path.dirname(target));
+    }
+  }
+
+  private prune(bucket: string): void {
+    const cutoff = Date.now() - MAX_AGE_MS;
+    try {
+      for (const name of readdirSync(bucket)) {
+        const p = path.join(bucket, name);
+        if (statSync(p).mtimeMs < cutoff) rmSync(p, { force: true });
+      }
+    } catch {
+      /* best effort */
     }
   }
 }

@@ -38,15 +38,24 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
   };
   const user = (path: string, template: string, view: () => object): OutputFile =>
     kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderTemplate(template, view()) };
-  // A stub: rendered with its data apart, and once more with its names masked (cli/format/mask.ts).
+  // A stub: rendered with its names masked (cli/format/mask.ts) and its data apart. The text with
+  // the real names is only needed when the shape path falls back, so it is rendered on first read.
   const stub = (path: string, template: string, viewOf: () => Record<string, unknown>): OutputFile => {
     if (kept(path)) return { path, owner: 'user', content: '' };
     const view = viewOf();
-    const data: unknown[] = [];
-    const content = renderTemplate(template, { ...view, __data: data });
-    const file: OutputFile = data.length ? { path, owner: 'user', content, data } : { path, owner: 'user', content };
     const masked = maskView(view);
-    if (masked) file.shape = { content: renderTemplate(template, { ...masked.view, __data: [] }), tokens: masked.tokens };
+    const data: unknown[] = [];
+    if (!masked) {
+      const content = renderTemplate(template, { ...view, __data: data });
+      return data.length ? { path, owner: 'user', content, data } : { path, owner: 'user', content };
+    }
+    const shape = { content: renderTemplate(template, { ...masked.view, __data: data }), tokens: masked.tokens };
+    let content: string | undefined;
+    const file = { path, owner: 'user', shape, ...(data.length ? { data } : {}) } as OutputFile;
+    Object.defineProperty(file, 'content', {
+      enumerable: true,
+      get: () => (content ??= renderTemplate(template, { ...view, __data: [] })),
+    });
     return file;
   };
 
