@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench` (about ten minutes) / `npm run bench -- --quick` (a smoke run under a minute):
 // runs the generator and generated-server benchmarks and writes bench/RESULTS.md.
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,10 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
 const log = (s) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const started = Date.now();
+
+// mcpgen's per-user format cache: the benchmark's own, empty at the start (never the user's).
+process.env.MCPGEN_CACHE_DIR = path.join(repo, '.tmp/bench/cache');
+rmSync(process.env.MCPGEN_CACHE_DIR, { recursive: true, force: true });
 
 const openapi = quick ? null : await ensureOpenApiGenerator(repo);
 if (!quick && !openapi) log('openapi-mcp-generator could not be installed; its column is left empty');
