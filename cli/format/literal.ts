@@ -18,12 +18,17 @@ import { isRecord as isPlainObject } from '../manifest/json-path.js';
 
 const WIDTH = 100;
 
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+/** Text JSON.stringify leaves alone and that holds no quote: printed as is between single quotes. */
+const PLAIN = /^[^'"\\\x00-\x1f\ud800-\udfff]*$/;
+
 function isIdentifier(key: string): boolean {
-  return /^[A-Za-z_$][A-Za-z0-9_$]*$/.test(key);
+  return IDENTIFIER.test(key);
 }
 
 /** A string literal as prettier prints it: JSON escapes, quotes chosen by prettier's rule. */
 export function printString(s: string): string {
+  if (PLAIN.test(s)) return `'${s}'`;
   const json = JSON.stringify(s);
   const singles = (s.match(/'/g) ?? []).length;
   const doubles = (s.match(/"/g) ?? []).length;
@@ -72,7 +77,9 @@ function flat(v: unknown, json: boolean): string | null {
  * spaces; `suffix` is what follows it on its last line (`,` or `;`), which counts for the width.
  */
 export function printLiteral(value: unknown, indent: number, column: number, suffix: string): string {
-  return print(value, indent, column, suffix, false);
+  const out: string[] = [];
+  print(out, value, indent, column, suffix, false);
+  return out.join('');
 }
 
 /**
@@ -80,49 +87,69 @@ export function printLiteral(value: unknown, indent: number, column: number, suf
  * JSON's double quotes, long strings never move below their key, and there are no trailing commas.
  */
 export function printJson(value: unknown): string {
-  return `${print(value, 0, 0, '', true)}\n`;
+  const out: string[] = [];
+  print(out, value, 0, 0, '', true);
+  out.push('\n');
+  return out.join('');
 }
 
-function print(value: unknown, indent: number, column: number, suffix: string, json: boolean): string {
-  const pad = ' '.repeat(indent + 2);
-  const close = ' '.repeat(indent);
-  const joinLines = (lines: string[]) => (json ? lines.map((l, i) => (i < lines.length - 1 ? `${l},` : l)) : lines.map((l) => `${l},`)).join('\n');
+const pads: string[] = [];
+const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
+
+/** Appends the printed value to `out` (one buffer for the whole literal: nothing is copied twice). */
+function print(out: string[], value: unknown, indent: number, column: number, suffix: string, json: boolean): void {
+  const pad = spaces(indent + 2);
   if (isPlainObject(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 0) return '{}';
-    const lines = keys.map((k, i) => {
+    if (keys.length === 0) return void out.push('{}');
+    out.push('{\n');
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
       const key = printKey(k, json);
       const v = value[k];
       const last = json && i === keys.length - 1 ? '' : ',';
       // A string, `null` or negative number that overflows moves below a key that is not short
       // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3 never
       // break); other numbers and booleans never move.
-      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && printNumber(v).startsWith('-')))) {
+      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0))) {
         const text = flat(v, json)!;
-        if (indent + 2 + key.length + 2 + text.length + 1 > WIDTH) return `${pad}${key}:\n${pad}  ${text}`;
+        out.push(pad, key, indent + 2 + key.length + 2 + text.length + 1 > WIDTH ? `:\n${pad}  ` : ': ', text, last, '\n');
+        continue;
       }
-      const head = `${key}: `;
       // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
       // a long key (prettier's "fluid" layout measures up to the value's first possible break).
-      if (!json && (isPlainObject(v) || Array.isArray(v))) {
+      if (!json && v !== null && typeof v === 'object') {
         const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
-        if (indent + 2 + head.length + (empty ? 2 + last.length : 1) > WIDTH) {
-          return `${pad}${key}:\n${pad}  ${print(v, indent + 4, indent + 4, last, json)}`;
+        if (indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
+          out.push(pad, key, `:\n${pad}  `);
+          print(out, v, indent + 4, indent + 4, last, json);
+          out.push(last, '\n');
+          continue;
         }
       }
-      return `${pad}${head}${print(v, indent + 2, indent + 2 + head.length, last, json)}`;
-    });
-    return `{\n${joinLines(lines)}\n${close}}`;
+      out.push(pad, key, ': ');
+      print(out, v, indent + 2, indent + 2 + key.length + 2, last, json);
+      out.push(last, '\n');
+    }
+    out.push(spaces(indent), '}');
+    return;
   }
   if (Array.isArray(value)) {
-    if (value.length === 0) return '[]';
+    if (value.length === 0) return void out.push('[]');
     const one = flat(value, json);
-    if (one !== null && column + one.length + suffix.length <= WIDTH) return one;
-    if (value.every((e) => typeof e === 'number')) return fillNumbers(value as number[], indent, json);
-    const lines = value.map((e, i) => `${pad}${print(e, indent + 2, indent + 2, json && i === value.length - 1 ? '' : ',', json)}`);
-    return `[\n${joinLines(lines)}\n${close}]`;
+    if (one !== null && column + one.length + suffix.length <= WIDTH) return void out.push(one);
+    if (value.every((e) => typeof e === 'number')) return void out.push(fillNumbers(value as number[], indent, json));
+    out.push('[\n');
+    for (let i = 0; i < value.length; i++) {
+      const last = json && i === value.length - 1 ? '' : ',';
+      out.push(pad);
+      print(out, value[i], indent + 2, indent + 2, last, json);
+      out.push(last, '\n');
+    }
+    out.push(spaces(indent), ']');
+    return;
   }
-  return flat(value, json) ?? 'null';
+  out.push(flat(value, json) ?? 'null');
 }
 
 /** prettier's "fill" for number arrays: as many per line as fit, after a line break. */
