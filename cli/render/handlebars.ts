@@ -4,10 +4,12 @@
  * Handlebars set up for code, not HTML: an isolated instance, no HTML escaping, strict (a
  * misspelled variable is an error, not empty text), and helpers that escape into the right context.
  */
+import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Handlebars from 'handlebars';
+import type Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { placeholder } from '../format/splice.js';
 import { maskView } from '../format/mask.js';
@@ -19,8 +21,13 @@ export type Template = (view: object) => string;
 
 let cache: Map<string, Template> | undefined;
 
-function createInstance(): typeof Handlebars {
-  const hb = Handlebars.create();
+type Instance = typeof Handlebars;
+const require = createRequire(import.meta.url);
+/** Compiled by scripts/precompile-templates.mjs at build time (absent when running from sources). */
+type Precompiled = Record<string, { sha: string; spec: Parameters<Instance['template']>[0] }>;
+const COMPILE_OPTIONS = { noEscape: true, strict: true };
+
+function createInstance(hb: Instance): Instance {
   hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
   hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
   // A data value printed after formatting (cli/format/splice.ts); the renderer supplies __data.
@@ -58,10 +65,22 @@ function createInstance(): typeof Handlebars {
   return hb;
 }
 
-/** All templates under templates/, compiled once, keyed by path relative to templates/ without `.hbs`. */
+/**
+ * All templates under templates/, keyed by path relative to templates/ without `.hbs`: the build's
+ * precompiled form when its source hash matches the file, else compiled from the file (and only
+ * then is handlebars' compiler loaded).
+ */
 export function templates(): Map<string, Template> {
   if (cache) return cache;
-  const hb = createInstance();
+  let precompiled: Precompiled = {};
+  try {
+    precompiled = require('./templates.precompiled.cjs') as Precompiled;
+  } catch {
+    /* running from sources: compile everything */
+  }
+  // The runtime alone (what precompiled templates need) is a fraction of handlebars to load.
+  const runtime = createInstance((require('handlebars/runtime') as Instance).create());
+  let compiler: Instance | undefined;
   const map = new Map<string, Template>();
   const walk = (dir: string) => {
     for (const ent of readdirSync(dir, { withFileTypes: true })) {
@@ -70,7 +89,14 @@ export function templates(): Map<string, Template> {
       else if (ent.name.endsWith('.hbs')) {
         const key = path.relative(TEMPLATES_DIR, p).split(path.sep).join('/').replace(/\.hbs$/, '');
         const source = readFileSync(p, 'utf8');
-        const compiled = hb.compile(source, { noEscape: true, strict: true });
+        const built = precompiled[key];
+        if (built && built.sha === createHash('sha256').update(source).digest('hex')) {
+          const t = runtime.template(built.spec);
+          map.set(key, (view) => t(view));
+          continue;
+        }
+        compiler ??= createInstance((require('handlebars') as Instance).create());
+        const compiled = compiler.compile(source, COMPILE_OPTIONS);
         map.set(key, (view) => compiled(view));
       }
     }
