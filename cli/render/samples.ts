@@ -3,16 +3,17 @@
  * handler. A sample is only used when it really is valid for its schema (checked with ajv here, at
  * generation time), so a generated project never fails its own tests because of a poor guess.
  */
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import { Ajv as AjvDraft07 } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import { createRequire } from 'node:module';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv as AjvDraft07 } from 'ajv';
 import type { JsonSchema } from '../normalize/ir.js';
 import { isObject } from '../normalize/schema-walk.js';
 import { quickCheck } from './sample-check.js';
 
 type Engine = Pick<Ajv2020, 'validate'>;
-const addFormats = addFormatsModule as unknown as (ajv: Engine) => Engine;
 const engines = new Map<string, Engine>();
+// ajv (a hundred modules) is loaded only for a sample the quick check cannot decide.
+const require = createRequire(import.meta.url);
 
 /** One engine per dialect, as the SDK's validator picks them: draft-07 when declared, else 2020-12. */
 function validator(schema: JsonSchema): Engine {
@@ -23,8 +24,11 @@ function validator(schema: JsonSchema): Engine {
     // logger: false — an unknown format is ignored (as in the generated server), not worth a console line here.
     // optimize: false — each validator runs once, on one sample: compiling fast is what counts (≈3×).
     const opts = { strict: false, allErrors: false, validateFormats: true, logger: false, code: { optimize: false } } as const;
-    ajv = dialect === 'draft-07' ? new AjvDraft07(opts) : new Ajv2020(opts);
-    addFormats(ajv);
+    ajv =
+      dialect === 'draft-07'
+        ? new (require('ajv') as { Ajv: typeof AjvDraft07 }).Ajv(opts)
+        : new (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(opts);
+    (require('ajv-formats') as { default: (ajv: Engine) => Engine }).default(ajv);
     engines.set(dialect, ajv);
   }
   return ajv;
