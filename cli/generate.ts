@@ -22,6 +22,7 @@ import { lintManifest } from './lint/lint.js';
 import { VERSION } from './version.js';
 import { generatorFingerprint, sha, type Stamp } from './plan/stamp.js';
 import { optionsKey } from './generate-options.js';
+import { mark } from './timings.js';
 
 export interface GenerateOptions {
   /** Absolute path of the manifest. */
@@ -45,12 +46,16 @@ export interface GenerateResult {
 }
 
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
+  mark('startup');
   const { manifest, diagnostics: loadDiags } = loadManifest(opts.manifest, opts.displayPath);
+  mark('load');
   if (!manifest || hasErrors(loadDiags)) return { files: [], diagnostics: loadDiags };
   const diagnostics = [...loadDiags, ...validateManifest(manifest)];
+  mark('validate');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   // Lint rules the manifest raised to `error` block generation like any other error.
   diagnostics.push(...lintManifest(manifest));
+  mark('lint');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
 
   const manifestPath = path.relative(opts.outDir, opts.manifest).split(path.sep).join('/');
@@ -59,6 +64,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     generatorVersion: opts.generatorVersion === undefined ? VERSION : opts.generatorVersion,
   });
   diagnostics.push(...norm.diagnostics);
+  mark('normalize');
   if (!norm.ir) return { files: [], diagnostics };
 
   // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
@@ -69,6 +75,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     return e;
   };
   const rendered = await renderProject(norm.ir, exists);
+  mark('render');
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
   // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
@@ -102,7 +109,10 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     return { ...f, content: spliced ?? (await formatFile(f.path, withJson(f.content, data), cache)) };
   };
   const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
-  return { files, diagnostics, ir: norm.ir, stamp: stampOf(opts, norm.ir, files) };
+  mark('format');
+  const stamp = stampOf(opts, norm.ir, files);
+  mark('stamp');
+  return { files, diagnostics, ir: norm.ir, stamp };
 }
 
 /** A user file that exists is kept as rendered: only its path and owner matter to the plan. */

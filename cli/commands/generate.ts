@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
 import { contractChanges } from '../render/contracts.js';
+import { mark } from '../timings.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
 
@@ -61,6 +62,7 @@ export async function planProject(
     return { manifest, outDir, exit: EXIT_PROBLEMS };
   }
   const plan = planFiles(outDir, result.files);
+  mark('plan');
   const stamp = result.stamp;
   if (plan.errors.length) {
     for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
@@ -118,6 +120,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   if (!opts.dryRun) {
     applyPlan(plan);
     if (stamp) writeStamp(outDir, stamp);
+    mark('write');
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   printContractChanges(plan, io, rel);

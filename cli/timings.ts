@@ -1,0 +1,31 @@
+/**
+ * MCPGEN_TIMINGS=1: where a run's time goes, stage by stage (wall time; the garbage collector's
+ * total, which V8 reports too late to split by stage), printed to stderr at exit. For finding regressions and for bug reports; off by default
+ * and free when off.
+ */
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+
+const enabled = Boolean(process.env.MCPGEN_TIMINGS);
+const stages: [string, number][] = [];
+let last = 0;
+let gcTotal = 0;
+
+if (enabled) {
+  last = performance.now();
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) gcTotal += e.duration;
+  }).observe({ entryTypes: ['gc'] });
+  process.on('exit', () => {
+    mark('(rest)');
+    const rows = stages.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
+    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n`);
+  });
+}
+
+/** Ends the stage that ran since the previous mark. */
+export function mark(stage: string): void {
+  if (!enabled) return;
+  const now = performance.now();
+  stages.push([stage, now - last]);
+  last = now;
+}
