@@ -28,30 +28,56 @@ export function isObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Rebuild `schema`, letting `visit` replace any subschema (return undefined to keep walking into it).
- * Key order is kept exactly.
+ * Key order is kept exactly. Copy on write: a node none of whose subschemas changed is returned as
+ * is (the result shares it with the input), so a schema without anything to rewrite costs a walk,
+ * not a copy. Neither input nor result is ever mutated.
  */
 export function mapSchema(
   schema: unknown,
   visit: (node: JsonSchema, recurse: (s: unknown) => unknown) => unknown | undefined,
 ): unknown {
+  const mapArray = (v: unknown[]): unknown[] => {
+    let out: unknown[] | null = null;
+    for (let i = 0; i < v.length; i++) {
+      const n = recurse(v[i]);
+      if (n !== v[i] && !out) out = v.slice(0, i);
+      if (out) out.push(n);
+    }
+    return out ?? v;
+  };
+  const mapRecord = (v: Record<string, unknown>): Record<string, unknown> => {
+    let out: [string, unknown][] | null = null;
+    const keys = Object.keys(v);
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const n = recurse(v[k]);
+      if (n !== v[k] && !out) out = keys.slice(0, i).map((p) => [p, v[p]]);
+      if (out) out.push([k, n]);
+    }
+    // fromEntries defines own properties: a property named `__proto__` stays a property.
+    return out ? Object.fromEntries(out) : v;
+  };
   const recurse = (s: unknown): unknown => {
     if (!isObject(s)) return s; // boolean schemas and non-schemas pass through
     const replaced = visit(s, recurse);
     if (replaced !== undefined) return replaced;
-    const out: [string, unknown][] = [];
-    for (const [k, v] of Object.entries(s)) {
-      if (MAP_KEYWORDS.has(k) && isObject(v)) {
-        out.push([k, Object.fromEntries(Object.entries(v).map(([pk, pv]) => [pk, recurse(pv)]))]);
-      } else if (ARRAY_KEYWORDS.has(k) && Array.isArray(v)) {
-        out.push([k, v.map(recurse)]);
+    const keys = Object.keys(s);
+    let out: [string, unknown][] | null = null;
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i]!;
+      const v = s[k];
+      let n = v;
+      if (MAP_KEYWORDS.has(k)) {
+        if (isObject(v)) n = mapRecord(v);
+      } else if (ARRAY_KEYWORDS.has(k)) {
+        if (Array.isArray(v)) n = mapArray(v);
       } else if (SCHEMA_KEYWORDS.has(k)) {
-        out.push([k, Array.isArray(v) ? v.map(recurse) : recurse(v)]);
-      } else {
-        out.push([k, v]);
+        n = Array.isArray(v) ? mapArray(v) : recurse(v);
       }
+      if (n !== v && !out) out = keys.slice(0, i).map((p) => [p, s[p]]);
+      if (out) out.push([k, n]);
     }
-    // fromEntries defines own properties: a property named `__proto__` stays a property.
-    return Object.fromEntries(out);
+    return out ? Object.fromEntries(out) : s;
   };
   return recurse(schema);
 }
