@@ -18,6 +18,8 @@ function generatedFiles(root: string): string[] {
   const out: string[] = [];
   // Generated code, and the stubs of the golden cases (formatted by shape, cli/format/mask.ts).
   const dirs = root.startsWith('test/cases') ? ['src/generated', 'test/generated', 'src/handlers', 'test/handlers'] : ['src/generated', 'test/generated'];
+  // package.json (printJson) and tsconfig.json (written prettier-clean) skip prettier too.
+  if (root.startsWith('test/cases')) for (const f of ['package.json', 'tsconfig.json']) if (existsSync(path.join(REPO, root, f))) out.push(path.join(root, f));
   for (const dir of dirs) {
     const abs = path.join(REPO, root, dir);
     if (!existsSync(abs)) continue;

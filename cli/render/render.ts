@@ -11,6 +11,7 @@ import {
   handlersView,
   headerLines,
   httpView,
+  packageData,
   projectView,
   schemasView,
   serverView,
@@ -19,6 +20,7 @@ import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from '
 import { contractTestView } from './contract-view.js';
 import { renderContracts } from './contracts.js';
 import { maskView } from '../format/mask.js';
+import { printJson } from '../format/literal.js';
 import type { Section } from '../format/sections.js';
 
 /**
@@ -72,8 +74,10 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
     { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true },
     gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
     user('src/main.ts', 'src/main.ts', () => projectView(ir)),
-    user('package.json', 'project/package.json', () => projectView(ir)),
-    user('tsconfig.json', 'project/tsconfig.json', () => ({})),
+    // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
+    // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
+    kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir)), formatted: true },
+    { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true },
     user('.gitignore', 'project/gitignore', () => ({})),
   ];
 

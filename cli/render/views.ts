@@ -316,33 +316,34 @@ export function httpView(ir: IR) {
 
 /** package.json and main.ts: created once, then the user's. */
 export function projectView(ir: IR) {
+  return {
+    name: ir.server.name,
+    nameLiteral: stringLiteral(ir.server.name),
+    hasHttp: ir.transports.http !== null,
+    hasStdio: ir.transports.stdio,
+  };
+}
+
+/** The project's package.json as data (printed by printJson: prettier's layout without prettier). */
+export function packageData(ir: IR): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
   const hasStdio = ir.transports.stdio;
   return {
     name: ir.server.name,
-    nameLiteral: stringLiteral(ir.server.name),
-    packageJson: jsonLiteral(
-      {
-        name: ir.server.name,
-        version: ir.server.version,
-        ...(ir.server.description !== null ? { description: ir.server.description } : {}),
-        private: true,
-        type: 'module',
-        engines: { node: '>=20' },
-        bin: { [ir.server.name.replace(/^@[^/]+\//, '')]: 'dist/src/main.js' },
-        scripts: {
-          build: 'tsc -p tsconfig.json',
-          start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
-          ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
-          typecheck: 'tsc -p tsconfig.json --noEmit',
-          test: 'npm run build && cd dist && node --test',
-        },
-        dependencies: RUNTIME_DEPENDENCIES,
-        devDependencies: Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
-      },
-      2,
-    ),
-    hasHttp,
-    hasStdio,
+    version: ir.server.version,
+    ...(ir.server.description !== null ? { description: ir.server.description } : {}),
+    private: true,
+    type: 'module',
+    engines: { node: '>=20' },
+    bin: { [ir.server.name.replace(/^@[^/]+\//, '')]: 'dist/src/main.js' },
+    scripts: {
+      build: 'tsc -p tsconfig.json',
+      start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
+      ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
+      typecheck: 'tsc -p tsconfig.json --noEmit',
+      test: 'npm run build && cd dist && node --test',
+    },
+    dependencies: RUNTIME_DEPENDENCIES,
+    devDependencies: Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
   };
 }
