@@ -65,3 +65,20 @@ describe('quick sample check agrees with ajv', () => {
     expect(decided).toBeGreaterThan(1500 * VALUES.length * 0.5);
   });
 });
+
+describe('samples fall back to ajv where the quick check cannot decide', () => {
+  // ajv is loaded on demand; the built CLI (dist, what users run) must load it too.
+  it.each([
+    ['sources', '../cli/render/samples.js'],
+    ['the build', '../dist/render/samples.js'],
+  ])('in %s', async (_label, module) => {
+    const { satisfies } = (await import(module)) as typeof import('../cli/render/samples.js');
+    const pattern = { type: 'string', pattern: '^n[0-9]+$' };
+    expect(quickCheck(pattern, 'n1')).toBeUndefined();
+    expect(satisfies(pattern, 'n1')).toBe(true);
+    expect(satisfies(pattern, 'x1')).toBe(false);
+    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', format: 'email', pattern: '@' };
+    expect(satisfies(draft07, 'someone@example.com')).toBe(true);
+    expect(satisfies(draft07, 'nobody')).toBe(false);
+  });
+});

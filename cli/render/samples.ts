@@ -24,11 +24,11 @@ function validator(schema: JsonSchema): Engine {
     // logger: false — an unknown format is ignored (as in the generated server), not worth a console line here.
     // optimize: false — each validator runs once, on one sample: compiling fast is what counts (≈3×).
     const opts = { strict: false, allErrors: false, validateFormats: true, logger: false, code: { optimize: false } } as const;
-    ajv =
-      dialect === 'draft-07'
-        ? new (require('ajv') as { Ajv: typeof AjvDraft07 }).Ajv(opts)
-        : new (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020(opts);
-    (require('ajv-formats') as { default: (ajv: Engine) => Engine }).default(ajv);
+    const { Ajv } = require('ajv') as { Ajv: typeof AjvDraft07 };
+    const { Ajv2020: Ajv2020Class } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
+    const addFormats = (require('ajv-formats') as { default: (ajv: Engine) => Engine }).default;
+    ajv = dialect === 'draft-07' ? new Ajv(opts) : new Ajv2020Class(opts);
+    addFormats(ajv);
     engines.set(dialect, ajv);
   }
   return ajv;
