@@ -7,7 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { hasErrors, type Diagnostic } from './diagnostics.js';
-import { FORMAT_SALT, formatFile } from './format/format.js';
+import { FORMAT_SALT, formatFile as formatText } from './format/format.js';
+import { headerLines } from './render/views.js';
 import { FormatCache } from './format/cache.js';
 import { spliceData, withJson } from './format/splice.js';
 import { unmask } from './format/mask.js';
@@ -78,6 +79,11 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('render');
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
+  // The generated-code header (manifest path, version) is line comments prettier keeps as they
+  // are: what goes through prettier and its cache is the code below it, the same in every project.
+  const head = `${headerLines(norm.ir)}\n\n`;
+  const formatFile = async (file: string, content: string, c?: FormatCache) =>
+    content.startsWith(head) ? head + (await formatText(file, content.slice(head.length), c)) : formatText(file, content, c);
   // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
   const shapes = new Map<string, Promise<string>>();
   const formatShape = (file: string, content: string) => {
