@@ -12,7 +12,7 @@ import { headerLines } from './render/views.js';
 import { FormatCache } from './format/cache.js';
 import { spliceData, withJson } from './format/splice.js';
 import { unmask } from './format/mask.js';
-import { collapseSections, fillSections, withSections } from './format/sections.js';
+import { collapseSections, fillSections, ordinalRuns, withSections } from './format/sections.js';
 import { loadManifest } from './load/load.js';
 import type { IR } from './normalize/ir.js';
 import { normalize } from './normalize/normalize.js';
@@ -103,8 +103,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     if (formatted) return f;
     if (sections) {
       // Skeleton (with its own data) first, then the sections; else the whole file the slow way.
-      const collapsed = collapseSections(f.content);
-      const skeleton = data ? spliceData(await formatFile(f.path, collapsed, cache), data) : await formatFile(f.path, collapsed, cache);
+      const runs = ordinalRuns(collapseSections(f.content));
+      const formattedSkeleton = runs.restore(await formatFile(f.path, runs.text, cache));
+      const skeleton = formattedSkeleton === null ? null : data ? spliceData(formattedSkeleton, data) : formattedSkeleton;
       const filled = skeleton === null ? null : await fillSections(skeleton, sections, (c) => formatFile(f.path, c, cache), (c) => formatShape(f.path, c));
       if (filled !== null) return { ...f, content: filled };
       return { ...f, content: await formatFile(f.path, withJson(withSections(f.content, sections), data ?? []), cache) };

@@ -7,6 +7,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
 const stages: [string, number][] = [];
+const notes = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
 
@@ -18,7 +19,8 @@ if (enabled) {
   process.on('exit', () => {
     mark('(rest)');
     const rows = stages.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
-    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n`);
+    const counts = [...notes].map(([k, n]) => `${k} ${n}`).join(', ');
+    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
   });
 }
 
@@ -29,3 +31,10 @@ export function mark(stage: string): void {
   stages.push([stage, now - last]);
   last = now;
 }
+
+/** Counts something (cache hits, misses…) for the report. */
+export function count(what: string, n = 1): void {
+  if (enabled) notes.set(what, (notes.get(what) ?? 0) + n);
+}
+
+export const timingsEnabled = enabled;

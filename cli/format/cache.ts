@@ -12,6 +12,8 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { count, timingsEnabled } from '../timings.js';
+import { openSeed, type Seed } from './seed.js';
 
 /** Where the cache lives (the `format/` folder below it holds the entries). */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -21,6 +23,18 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   if (process.platform === 'darwin') return path.join(home, 'Library/Caches/mcpgen');
   if (process.platform === 'win32') return path.join(env.LOCALAPPDATA ?? path.join(home, 'AppData/Local'), 'mcpgen/Cache');
   return path.join(home, '.cache/mcpgen');
+}
+
+/**
+ * The entries mcpgen ships with (scripts/format-seed.mjs, built with dist): prettier's output for
+ * the name-free skeletons and shapes of the examples, the golden cases and names of every usual
+ * width, so even a first run on a new machine rarely loads prettier. Same keys as the disk cache;
+ * MCPGEN_FORMAT_SEED=0 turns it off.
+ */
+let seed: Seed | null | undefined;
+function seedEntries(salt: string): Seed | null {
+  if (seed === undefined) seed = process.env.MCPGEN_FORMAT_SEED === '0' ? null : openSeed(new URL('./format-seed.bin', import.meta.url), salt);
+  return seed;
 }
 
 /** Entries not written for this long are pruned (now and then, when something new is written). */
@@ -38,22 +52,35 @@ export class FormatCache {
     this.dir = path.join(root, 'format');
   }
 
-  private file(file: string, content: string): string {
-    const key = createHash('sha256').update(this.salt).update('\0').update(file).update('\0').update(content).digest('hex');
-    return path.join(this.dir, key.slice(0, 2), key.slice(2, 40));
+  private key(file: string, content: string): string {
+    return createHash('sha256').update(this.salt).update('\0').update(file).update('\0').update(content).digest('hex').slice(0, 40);
+  }
+
+  private file(key: string): string {
+    return path.join(this.dir, key.slice(0, 2), key.slice(2));
   }
 
   get(file: string, content: string): string | undefined {
+    const key = this.key(file, content);
+    const seeded = seedEntries(this.salt)?.get(key);
+    if (seeded !== undefined) {
+      count('format seed hits');
+      return seeded;
+    }
     try {
-      return readFileSync(this.file(file, content), 'utf8');
+      const hit = readFileSync(this.file(key), 'utf8');
+      count('format cache hits');
+      return hit;
     } catch {
+      count('format misses');
+      if (timingsEnabled && process.env.MCPGEN_TIMINGS === 'misses') process.stderr.write(`format miss: ${file}\n${content}\n---\n`);
       return undefined;
     }
   }
 
   set(file: string, content: string, formatted: string): void {
     if (!this.writable) return;
-    const target = this.file(file, content);
+    const target = this.file(this.key(file, content));
     try {
       mkdirSync(path.dirname(target), { recursive: true });
       const tmp = `${target}.${process.pid}.tmp`;

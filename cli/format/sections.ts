@@ -101,6 +101,25 @@ export function collapseSections(skeleton: string): string {
 }
 
 /**
+ * The collapsed skeleton with its section placeholders numbered by occurrence instead of by section
+ * (`__mcpgenShapes1_17__` → `__mcpgenRun0__`), and the way back: what prettier (and its cache)
+ * sees is then the same for any number of entries. A placeholder is alone on its line, so its width
+ * changes nothing around it.
+ */
+export function ordinalRuns(collapsed: string): { text: string; restore: (formatted: string) => string | null } {
+  const originals: string[] = [];
+  const text = collapsed.replace(/__mcpgenShapes?\d+(?:_\d+)?__/g, (m) => `__mcpgenRun${originals.push(m) - 1}__`);
+  return {
+    text,
+    restore: (formatted) => {
+      let seen = 0;
+      const out = formatted.replace(/__mcpgenRun(\d+)__/g, (_m, i: string) => (seen++, originals[Number(i)] ?? _m));
+      return seen === originals.length ? out : null;
+    },
+  };
+}
+
+/**
  * Puts the formatted sections into the formatted (collapsed) skeleton; null when a placeholder did
  * not stay alone on its line or a section cannot be formatted apart (the caller formats the whole
  * file).

@@ -4,7 +4,7 @@
  */
 import { findPlaceholders } from '../manifest/placeholders.js';
 import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
-import { jsonLiteral, stringLiteral } from './escape.js';
+import { stringLiteral } from './escape.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { promptArgsSchema } from './views.js';
@@ -165,18 +165,15 @@ export function contractTestView(ir: IR) {
   const strict = ir.tools.find((t) => Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
 
   return {
-    clientName: stringLiteral(`${s.name}-contract-test`),
     // Data, printed after formatting (cli/format/splice.ts): no prettier pass over megabytes of it.
-    expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts },
+    expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
     staticResources,
     declarativePrompts,
     completions,
     reachable,
-    invalidInputTool: strict ? stringLiteral(strict.name) : 'undefined',
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
     bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,
     maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
-    healthBody: jsonLiteral({ status: 'ok', name: s.name, version: s.version }),
   };
 }

@@ -290,7 +290,7 @@ export function serverView(ir: IR) {
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),
-    serverInfo: jsonLiteral(info),
+    serverInfo: info,
     serverOptions: objectLiteral(options),
     promptArgs,
     tools,

@@ -28,6 +28,8 @@ type Expected = {
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
+  /** A tool with required input, to check that invalid input is rejected. */
+  invalidInputTool: string | null;
 };
 const expected: Expected = {
   serverInfo: {
@@ -291,6 +293,7 @@ const expected: Expected = {
       ],
     },
   ],
+  invalidInputTool: 'create_note',
 };
 
 /** Static resources and their contents. */
@@ -418,8 +421,7 @@ const reachable: Reachable[] = [
   },
 ];
 
-/** A tool with required input, to check that invalid input is rejected. */
-const invalidInputTool: string | undefined = 'create_note';
+const invalidInputTool = expected.invalidInputTool;
 
 const INVALID_PARAMS = -32602;
 
@@ -433,7 +435,7 @@ async function assertReachable(call: Promise<unknown>): Promise<void> {
 
 async function connect(transport: Transport, modern: boolean): Promise<Client> {
   const client = new Client(
-    { name: 'notes-contract-test', version: '0.0.0' },
+    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
@@ -492,7 +494,7 @@ for (const [name, open] of connections) {
 
     it(
       'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === undefined },
+      { skip: invalidInputTool === null },
       async () => {
         const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
         assert.equal(result.isError, true);
@@ -577,7 +579,11 @@ describe('HTTP endpoint', () => {
   it('answers GET /health', async () => {
     const res = await send('/health');
     assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(res.body), { status: 'ok', name: 'notes', version: '1.0.0' });
+    assert.deepEqual(JSON.parse(res.body), {
+      status: 'ok',
+      name: expected.serverInfo.name,
+      version: expected.serverInfo.version,
+    });
   });
 
   it('answers 404 off the MCP path', async () => {

@@ -28,6 +28,8 @@ type Expected = {
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
+  /** A tool with required input, to check that invalid input is rejected. */
+  invalidInputTool: string | null;
 };
 const expected: Expected = {
   serverInfo: {
@@ -223,6 +225,7 @@ const expected: Expected = {
       ],
     },
   ],
+  invalidInputTool: 'convert_temperature',
 };
 
 /** Static resources and their contents. */
@@ -363,8 +366,7 @@ const reachable: Reachable[] = [
   },
 ];
 
-/** A tool with required input, to check that invalid input is rejected. */
-const invalidInputTool: string | undefined = 'convert_temperature';
+const invalidInputTool = expected.invalidInputTool;
 
 const INVALID_PARAMS = -32602;
 
@@ -378,7 +380,7 @@ async function assertReachable(call: Promise<unknown>): Promise<void> {
 
 async function connect(transport: Transport, modern: boolean): Promise<Client> {
   const client = new Client(
-    { name: 'weather-contract-test', version: '0.0.0' },
+    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
@@ -437,7 +439,7 @@ for (const [name, open] of connections) {
 
     it(
       'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === undefined },
+      { skip: invalidInputTool === null },
       async () => {
         const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
         assert.equal(result.isError, true);
@@ -522,7 +524,11 @@ describe('HTTP endpoint', () => {
   it('answers GET /health', async () => {
     const res = await send('/health');
     assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(res.body), { status: 'ok', name: 'weather', version: '0.1.0' });
+    assert.deepEqual(JSON.parse(res.body), {
+      status: 'ok',
+      name: expected.serverInfo.name,
+      version: expected.serverInfo.version,
+    });
   });
 
   it('answers 404 off the MCP path', async () => {

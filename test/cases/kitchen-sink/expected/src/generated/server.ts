@@ -45,7 +45,11 @@ export const serverInfo: Implementation = {
       sizes: ['48x48', '96x96'],
       theme: 'light',
     },
-    { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
+    {
+      src: 'https://example.com/icon.svg',
+      mimeType: 'image/svg+xml',
+      sizes: ['any'],
+    },
   ],
 };
 

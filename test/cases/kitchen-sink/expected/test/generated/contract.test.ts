@@ -28,6 +28,8 @@ type Expected = {
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
+  /** A tool with required input, to check that invalid input is rejected. */
+  invalidInputTool: string | null;
 };
 const expected: Expected = {
   serverInfo: {
@@ -277,6 +279,7 @@ const expected: Expected = {
       ],
     },
   ],
+  invalidInputTool: 'delete',
 };
 
 /** Static resources and their contents. */
@@ -442,8 +445,7 @@ const reachable: Reachable[] = [
   },
 ];
 
-/** A tool with required input, to check that invalid input is rejected. */
-const invalidInputTool: string | undefined = 'delete';
+const invalidInputTool = expected.invalidInputTool;
 
 const INVALID_PARAMS = -32602;
 
@@ -457,7 +459,7 @@ async function assertReachable(call: Promise<unknown>): Promise<void> {
 
 async function connect(transport: Transport, modern: boolean): Promise<Client> {
   const client = new Client(
-    { name: 'kitchen-sink-contract-test', version: '0.0.0' },
+    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
@@ -516,7 +518,7 @@ for (const [name, open] of connections) {
 
     it(
       'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === undefined },
+      { skip: invalidInputTool === null },
       async () => {
         const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
         assert.equal(result.isError, true);
@@ -603,8 +605,8 @@ describe('HTTP endpoint', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(JSON.parse(res.body), {
       status: 'ok',
-      name: 'kitchen-sink',
-      version: '1.2.3-beta.1',
+      name: expected.serverInfo.name,
+      version: expected.serverInfo.version,
     });
   });
 

@@ -18,7 +18,10 @@ import {
   verifyRequestState,
 } from './runtime.js';
 
-export const serverInfo: Implementation = { name: 'minimal', version: '1.0.0' };
+export const serverInfo: Implementation = {
+  name: 'minimal',
+  version: '1.0.0',
+};
 
 // Handler modules load on first use (cold start reads none of them).
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));

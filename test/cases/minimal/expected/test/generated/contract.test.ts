@@ -28,6 +28,8 @@ type Expected = {
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
+  /** A tool with required input, to check that invalid input is rejected. */
+  invalidInputTool: string | null;
 };
 const expected: Expected = {
   serverInfo: {
@@ -51,6 +53,7 @@ const expected: Expected = {
   resources: [],
   resourceTemplates: [],
   prompts: [],
+  invalidInputTool: null,
 };
 
 /** Static resources and their contents. */
@@ -83,8 +86,7 @@ const reachable: Reachable[] = [
   },
 ];
 
-/** A tool with required input, to check that invalid input is rejected. */
-const invalidInputTool: string | undefined = undefined;
+const invalidInputTool = expected.invalidInputTool;
 
 const INVALID_PARAMS = -32602;
 
@@ -98,7 +100,7 @@ async function assertReachable(call: Promise<unknown>): Promise<void> {
 
 async function connect(transport: Transport, modern: boolean): Promise<Client> {
   const client = new Client(
-    { name: 'minimal-contract-test', version: '0.0.0' },
+    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
@@ -148,7 +150,7 @@ for (const [name, open] of connections) {
 
     it(
       'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === undefined },
+      { skip: invalidInputTool === null },
       async () => {
         const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
         assert.equal(result.isError, true);

@@ -27,7 +27,10 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
 
-export const serverInfo: Implementation = { name: 'schema-constructs', version: '1.0.0' };
+export const serverInfo: Implementation = {
+  name: 'schema-constructs',
+  version: '1.0.0',
+};
 
 // Handler modules load on first use (cold start reads none of them).
 const userFileV2Template = lazy(() => import('../handlers/templates/user-file_v2.js'));

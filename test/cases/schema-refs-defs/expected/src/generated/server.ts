@@ -23,7 +23,10 @@ import {
 } from './runtime.js';
 import { schemas } from './schemas.js';
 
-export const serverInfo: Implementation = { name: 'schema-refs-defs', version: '1.0.0' };
+export const serverInfo: Implementation = {
+  name: 'schema-refs-defs',
+  version: '1.0.0',
+};
 
 // Handler modules load on first use (cold start reads none of them).
 const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));

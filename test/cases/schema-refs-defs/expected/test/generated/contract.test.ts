@@ -28,6 +28,8 @@ type Expected = {
   resources: ({ uri: string } & Record<string, unknown>)[];
   resourceTemplates: Record<string, unknown>[];
   prompts: Record<string, unknown>[];
+  /** A tool with required input, to check that invalid input is rejected. */
+  invalidInputTool: string | null;
 };
 const expected: Expected = {
   serverInfo: {
@@ -167,6 +169,7 @@ const expected: Expected = {
       description: 'Say hello',
     },
   ],
+  invalidInputTool: 'legacy',
 };
 
 /** Static resources and their contents. */
@@ -218,8 +221,7 @@ type Reachable =
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [];
 
-/** A tool with required input, to check that invalid input is rejected. */
-const invalidInputTool: string | undefined = 'legacy';
+const invalidInputTool = expected.invalidInputTool;
 
 const INVALID_PARAMS = -32602;
 
@@ -233,7 +235,7 @@ async function assertReachable(call: Promise<unknown>): Promise<void> {
 
 async function connect(transport: Transport, modern: boolean): Promise<Client> {
   const client = new Client(
-    { name: 'schema-refs-defs-contract-test', version: '0.0.0' },
+    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
   );
   await client.connect(transport);
@@ -292,7 +294,7 @@ for (const [name, open] of connections) {
 
     it(
       'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === undefined },
+      { skip: invalidInputTool === null },
       async () => {
         const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
         assert.equal(result.isError, true);
@@ -379,8 +381,8 @@ describe('HTTP endpoint', () => {
     assert.equal(res.status, 200);
     assert.deepEqual(JSON.parse(res.body), {
       status: 'ok',
-      name: 'schema-refs-defs',
-      version: '1.0.0',
+      name: expected.serverInfo.name,
+      version: expected.serverInfo.version,
     });
   });
 
