@@ -213,7 +213,7 @@ export function serverView(ir: IR) {
     };
   });
 
-  const promptArgs: { constName: string; type: string; key: string; completers: string }[] = [];
+  const promptArgs: { constName: string; type: string; key: string; completers: string | null }[] = [];
   const promptInfo: Record<string, Record<string, unknown>> = {};
   const promptDefaults: Record<string, Record<string, unknown>> = {};
   const prompts = ir.prompts.map((p) => {
@@ -223,7 +223,8 @@ export function serverView(ir: IR) {
       types.add(p.argsType);
       const complete = completeFields(p.args, promptAlias(p));
       for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
-      promptArgs.push({ constName: argsKey(p), type: p.argsType, key: argsKey(p), completers: objectLiteral(complete) });
+      // Without completers the statement holds only names: it is formatted by shape (cli/format/mask.ts).
+      promptArgs.push({ constName: argsKey(p), type: p.argsType, key: argsKey(p), completers: complete.length ? objectLiteral(complete) : null });
       need('promptArguments');
     }
     const declarative = p.messages !== null;
