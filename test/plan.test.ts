@@ -1,7 +1,8 @@
 /**
  * Ownership rules of the plan stage, on real folders.
  */
-import { mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,32 @@ describe('plan', () => {
     expect(second.entries.map((e) => e.action)).toEqual(['unchanged', 'skip']);
     applyPlan(second);
     expect(statSync(path.join(root, 'src/generated/server.ts')).mtimeMs).toBe(mtime);
+  });
+
+  it('writes new folders whole: staged inside the project, renamed into place, nothing left behind', () => {
+    const root = tmp();
+    put(root, 'src/generated/server.ts', `${H}old\n`);
+    const more: OutputFile[] = [...files, { path: 'test/generated/contract.test.ts', content: `${H}t\n`, owner: 'generated' }, { path: 'package.json', content: '{}\n', owner: 'user' }];
+    applyPlan(planFiles(root, more));
+    for (const f of more) expect(readFileSync(path.join(root, f.path), 'utf8')).toBe(f.content);
+    expect(readdirSync(root).sort()).toEqual(['package.json', 'src', 'test']);
+  });
+
+  it('a failed write leaves no part of a new folder, and no staging folder', () => {
+    const root = tmp();
+    const bad: OutputFile[] = [...files, { path: `test/handlers/${'x'.repeat(300)}.ts`, content: 'too long a name\n', owner: 'user' }];
+    const plan = planFiles(root, bad);
+    expect(() => applyPlan(plan)).toThrow(/ENAMETOOLONG/);
+    expect(existsSync(path.join(root, 'test'))).toBe(false);
+    expect(readdirSync(root).filter((n) => n.startsWith('.mcpgen-staging-'))).toEqual([]);
+  });
+
+  it('sweeps the staging folder of a run that was killed', () => {
+    const root = tmp();
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
+    put(root, `.mcpgen-staging-${dead}/src/half.ts`, 'half\n');
+    applyPlan(planFiles(root, files));
+    expect(readdirSync(root)).toEqual(['src']);
   });
 
   it('never overwrites a user-owned file', () => {
