@@ -42,11 +42,26 @@ function createInstance(hb: Instance): Instance {
     const sections = (options.data.root as { __sections?: Section[] }).__sections;
     if (!sections) return options.fn(this);
     const data: unknown[] = [];
-    const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
     const masked = kind === 'verbatim' ? null : maskView(this);
-    const shape = masked && { content: options.fn(masked.view, { data: { ...options.data, mcpgenData: [] } }), tokens: masked.tokens };
-    sections.push({ kind, real, data, shape });
-    return sectionPlaceholder(sections.length - 1, kind, real);
+    if (!masked) {
+      const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
+      sections.push({ kind, real, data, shape: null });
+      return sectionPlaceholder(sections.length - 1, kind, real);
+    }
+    // Rendered masked (its data collected there); the real text only if formatting falls back to it.
+    const shape = { content: options.fn(masked.view, { data: { ...options.data, mcpgenData: data } }), tokens: masked.tokens };
+    const context = this;
+    const frame = { ...options.data, mcpgenData: [] };
+    let real: string | undefined;
+    sections.push({
+      kind,
+      data,
+      shape,
+      get real() {
+        return (real ??= options.fn(context, { data: frame }));
+      },
+    });
+    return sectionPlaceholder(sections.length - 1, kind, shape.content);
   });
   hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
     docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
