@@ -11,9 +11,9 @@ import type { AddressInfo } from 'node:net';
 
 import {
   hostHeaderValidation,
-  NodeStreamableHTTPServerTransport,
   originValidation,
   toNodeHandler,
+  toWebRequest,
 } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
@@ -29,6 +29,7 @@ import {
   type McpServer,
   type ServerEventBus,
   verifyBearerToken,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
 import { addNotificationSink, connectionSink } from './runtime.js';
@@ -127,7 +128,7 @@ export class MemoryEventStore implements EventStore {
 }
 
 interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   removeSink: () => void;
 }
@@ -150,6 +151,30 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
     body,
   });
   return route.kind === 'legacy';
+}
+
+/**
+ * Writes a web Response to `res` as it comes, event by event for a stream. The SDK's Node
+ * transport holds an SSE answer back for a timer turn when its first event comes early (a
+ * priming event always does), which costs a 2025 session a millisecond per request.
+ */
+async function writeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  // A GET stream may stay quiet for long: the client needs its headers now, not with the first event.
+  if (req.method === 'GET') res.flushHeaders();
+  const reader = response.body.getReader();
+  const closed = new Promise<void>((resolve) => res.once('close', resolve));
+  void closed.then(() => reader.cancel().catch(() => {}));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (!res.write(chunk.value))
+      await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
+  }
+  res.end();
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
@@ -238,7 +263,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
       if (!session) return sendRpcError(res, 404, -32001, 'Session not found');
       sessions.delete(id); // re-inserted: the map's order is the eviction order
       sessions.set(id, session);
-      return session.transport.handleRequest(req, res, body);
+      return serveSession(session.transport, req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return sendRpcError(
@@ -250,25 +275,41 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
     if (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
     const server = createServer({ era: 'legacy' });
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: new MemoryEventStore(maxEvents),
-      retryInterval: 1000,
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, {
-          transport,
-          server,
-          removeSink: addNotificationSink(connectionSink(server, 'legacy')),
-        });
-      },
-      onsessionclosed: (sessionId) => void closeSession(sessionId),
-    });
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: new MemoryEventStore(maxEvents),
+        retryInterval: 1000,
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, {
+            transport,
+            server,
+            removeSink: addNotificationSink(connectionSink(server, 'legacy')),
+          });
+        },
+        onsessionclosed: (sessionId) => void closeSession(sessionId),
+      });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) void closeSession(transport.sessionId);
     };
     transport.onerror = onerror;
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await serveSession(transport, req, res, body);
+  }
+
+  /** One request of a 2025 session, answered by the session's transport. */
+  async function serveSession(
+    transport: WebStandardStreamableHTTPServerTransport,
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body: unknown,
+  ) {
+    const request = await toWebRequest(req, body, { maxRequestBodySize });
+    const response = await transport.handleRequest(request, {
+      authInfo: req.auth,
+      parsedBody: body,
+    });
+    await writeResponse(req, res, response);
   }
 
   /** Sets `req.auth` (read by both legs), or answers the challenge; true when the request may go on. */
