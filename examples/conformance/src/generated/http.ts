@@ -9,12 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import {
-  hostHeaderValidation,
-  originValidation,
-  toNodeHandler,
-  toWebRequest,
-} from '@modelcontextprotocol/node';
+import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
@@ -154,6 +149,22 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
 }
 
 /**
+ * The web Request a 2025 session's transport reads: method, URL and headers. It has no body: the
+ * transport gets the parsed one, and copying it into a request stream would cost more than the rest.
+ */
+function webRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+  });
+}
+
+/**
  * Writes a web Response to `res` as it comes, event by event for a stream. The SDK's Node
  * transport holds an SSE answer back for a timer turn when its first event comes early (a
  * priming event always does), which costs a 2025 session a millisecond per request.
@@ -175,6 +186,20 @@ async function writeResponse(
       await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
   }
   res.end();
+}
+
+/** One request of a 2025 session, answered by the session's transport. */
+async function serveSession(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage & { auth?: AuthInfo },
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const response = await transport.handleRequest(webRequest(req), {
+    authInfo: req.auth,
+    parsedBody: body,
+  });
+  await writeResponse(req, res, response);
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
@@ -295,21 +320,6 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     transport.onerror = onerror;
     await server.connect(transport);
     await serveSession(transport, req, res, body);
-  }
-
-  /** One request of a 2025 session, answered by the session's transport. */
-  async function serveSession(
-    transport: WebStandardStreamableHTTPServerTransport,
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    body: unknown,
-  ) {
-    const request = await toWebRequest(req, body, { maxRequestBodySize });
-    const response = await transport.handleRequest(request, {
-      authInfo: req.auth,
-      parsedBody: body,
-    });
-    await writeResponse(req, res, response);
   }
 
   /** Sets `req.auth` (read by both legs), or answers the challenge; true when the request may go on. */
