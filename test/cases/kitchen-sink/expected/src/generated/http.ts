@@ -9,7 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { hostHeaderValidation, originValidation, toNodeHandler } from '@modelcontextprotocol/node';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
@@ -134,6 +134,9 @@ interface Session {
  */
 function isLegacy(req: IncomingMessage, body: unknown): boolean {
   if (req.headers['mcp-session-id'] !== undefined) return true;
+  // A request or notification that claims a protocol version in `params._meta` (every 2026-07-28
+  // call does) is never legacy: the classifier serves or rejects it as modern, so skip its cost.
+  if (claimsEnvelope(body)) return false;
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
@@ -149,10 +152,10 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
 }
 
 /**
- * The web Request a 2025 session's transport reads: method, URL and headers. It has no body: the
- * transport gets the parsed one, and copying it into a request stream would cost more than the rest.
+ * The web Request the SDK reads: method, URL and headers. It has no body: the SDK gets the parsed
+ * one, and copying that into a request stream would cost more than the rest of the request.
  */
-function webRequest(req: IncomingMessage): Request {
+function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
@@ -161,13 +164,14 @@ function webRequest(req: IncomingMessage): Request {
   return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method: req.method,
     headers,
+    ...(signal ? { signal } : {}),
   });
 }
 
 /**
- * Writes a web Response to `res` as it comes, event by event for a stream. The SDK's Node
- * transport holds an SSE answer back for a timer turn when its first event comes early (a
- * priming event always does), which costs a 2025 session a millisecond per request.
+ * Writes a web Response to `res` as it comes, event by event for a stream. (The SDK's Node
+ * transport holds an SSE answer back for a timer turn when its first event comes early, as a
+ * priming event always does: a millisecond per request of a 2025 session.)
  */
 async function writeResponse(
   req: IncomingMessage,
@@ -200,6 +204,19 @@ async function serveSession(
     parsedBody: body,
   });
   await writeResponse(req, res, response);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** A message other than initialize whose `params._meta` has the per-request protocol version. */
+function claimsEnvelope(body: unknown): boolean {
+  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
+    return false;
+  const meta = isObject(body.params) ? body.params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
@@ -268,7 +285,26 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     onerror,
     ...(options.bus ? { bus: options.bus } : {}),
   });
-  const handleModern = toNodeHandler(modern, { maxRequestBodySize, onerror });
+  // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
+  async function handleModern(
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body: unknown,
+  ) {
+    // A client that goes away ends what its request started (a subscriptions/listen stream).
+    const abort = new AbortController();
+    const onClose = () => abort.abort();
+    res.once('close', onClose);
+    try {
+      const response = await modern.fetch(webRequest(req, abort.signal), {
+        parsedBody: body,
+        ...(req.auth ? { authInfo: req.auth } : {}),
+      });
+      await writeResponse(req, res, response);
+    } finally {
+      res.off('close', onClose);
+    }
+  }
   const removeModernSink = addNotificationSink(modern.notify);
 
   // 2025: one instance per session, kept until DELETE, close, or eviction (least recently used).
