@@ -199,7 +199,7 @@ export function serverView(ir: IR) {
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
     const opts: Field[] = [
-      field('list', t.hasList ? `async (ctx) => ${need('listResources')}((await ${templateAlias(t)}()).list, ctx, server)` : 'undefined'),
+      field('list', t.hasList ? `(ctx) => ${need('listResources')}(${templateAlias(t)}, ctx, server)` : 'undefined'),
     ];
     const complete = completeFields(t.vars, templateAlias(t));
     for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
@@ -209,7 +209,7 @@ export function serverView(ir: IR) {
       name: stringLiteral(t.name),
       template: `new ResourceTemplate(${stringLiteral(t.uriTemplate)}, ${objectLiteral(opts)})`,
       metadata: resourceMetadata(t),
-      callback: `async (uri, variables, ctx) => ${need('readTemplate')}((await ${templateAlias(t)}()).read, uri, variables, ctx, schemas.${paramsKey(t)}${mime})`,
+      callback: `(uri, variables, ctx) => ${need('readTemplate')}(${templateAlias(t)}, uri, variables, ctx, schemas.${paramsKey(t)}${mime})`,
     };
   });
 

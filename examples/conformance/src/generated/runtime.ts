@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import {
   acceptedContent,
   type AudioContent,
+  type AuthInfo,
   type CallToolResult,
   type ClientCapabilities,
   completable,
@@ -16,6 +17,7 @@ import {
   type ImageContent,
   inputRequired,
   type InputRequiredResult,
+  type InputRequiredSpec,
   inputResponse,
   isInputRequiredResult,
   type JsonSchemaType,
@@ -219,13 +221,18 @@ export function installSubscriptions(server: McpServer, subscribable: ReadonlySe
 
 // ---- The registry ----------------------------------------------------------------------------
 
+/** A handler module: a promise while it loads, then the module itself. */
+export type Loader<T> = () => T | Promise<T>;
+
 /**
  * Loads a handler module on first use, then keeps it: a server with a thousand tools starts
- * without reading a thousand files, and a request loads only what it calls.
+ * without reading a thousand files, and a request loads only what it calls. Once loaded, the
+ * module is returned as it is (not in a promise), so calls need no extra await.
  */
-export function lazy<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => (loaded ??= load());
+export function lazy<T>(load: () => Promise<T>): Loader<T> {
+  let module: T | undefined;
+  let loading: Promise<T> | undefined;
+  return () => module ?? (loading ??= load().then((loaded) => (module = loaded)));
 }
 
 /** Registers one tool, prompt, or the resources, on one instance. */
@@ -292,39 +299,95 @@ export function register(
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
-/** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
-export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
-  const progressToken = sdk.mcpReq._meta?.progressToken;
-  const responses = sdk.mcpReq.inputResponses;
-  return {
-    signal: sdk.mcpReq.signal,
-    async progress(progress, total, message) {
+/**
+ * The context handlers get, made for every request from the SDK's. It stores the SDK's context
+ * and the instance and reads everything else when it is used: a call pays for what its handler
+ * touches, not for fifteen closures. The helpers are getters that return functions, so
+ * destructuring (`async (input, { log }) => …`) works as on a plain object.
+ */
+class RequestContext implements HandlerContext {
+  constructor(
+    readonly sdk: ServerContext,
+    private readonly server: McpServer | undefined,
+  ) {}
+
+  get signal(): AbortSignal {
+    return this.sdk.mcpReq.signal;
+  }
+
+  get authInfo(): AuthInfo | undefined {
+    return this.sdk.http?.authInfo;
+  }
+
+  get sessionId(): string | undefined {
+    return this.sdk.sessionId;
+  }
+
+  get notify(): Notify {
+    return notify;
+  }
+
+  get clientCapabilities(): ClientCapabilities {
+    const modern = this.sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as
+      ClientCapabilities | undefined;
+    return modern ?? this.server?.server.getClientCapabilities() ?? {};
+  }
+
+  get progress(): HandlerContext['progress'] {
+    const mcpReq = this.sdk.mcpReq;
+    return async (progress, total, message) => {
+      const progressToken = mcpReq._meta?.progressToken;
       if (progressToken === undefined) return;
-      await sdk.mcpReq.notify({
+      await mcpReq.notify({
         method: 'notifications/progress',
         params: { progressToken, progress, total, message },
       });
-    },
-    log: (level, data, logger) => sdk.mcpReq.log(level, data, logger),
-    authInfo: sdk.http?.authInfo,
-    sessionId: sdk.sessionId,
-    closeStream: () => sdk.http?.closeSSE?.(),
-    get clientCapabilities(): ClientCapabilities {
-      const modern = sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as
-        ClientCapabilities | undefined;
-      return modern ?? server?.server.getClientCapabilities() ?? {};
-    },
-    ask(spec) {
-      throw new InputRequiredSignal(inputRequired(spec));
-    },
-    inputResponse: (key) => inputResponse(responses, key),
-    accepted: <T extends Record<string, unknown>>(key: string) =>
-      acceptedContent<T>(responses, key),
-    requestState: <T,>() => sdk.mcpReq.requestState<T>(),
-    signState: (payload) => requestStateCodec().mint(payload),
-    notify,
-    sdk,
-  };
+    };
+  }
+
+  get log(): HandlerContext['log'] {
+    const mcpReq = this.sdk.mcpReq;
+    return (level, data, logger) => mcpReq.log(level, data, logger);
+  }
+
+  get closeStream(): HandlerContext['closeStream'] {
+    const http = this.sdk.http;
+    return () => http?.closeSSE?.();
+  }
+
+  get ask(): HandlerContext['ask'] {
+    return ask;
+  }
+
+  get inputResponse(): HandlerContext['inputResponse'] {
+    const responses = this.sdk.mcpReq.inputResponses;
+    return (key) => inputResponse(responses, key);
+  }
+
+  get accepted(): HandlerContext['accepted'] {
+    const responses = this.sdk.mcpReq.inputResponses;
+    return <T extends Record<string, unknown>>(key: string) => acceptedContent<T>(responses, key);
+  }
+
+  get requestState(): HandlerContext['requestState'] {
+    const mcpReq = this.sdk.mcpReq;
+    return <T,>() => mcpReq.requestState<T>();
+  }
+
+  get signState(): HandlerContext['signState'] {
+    return signState;
+  }
+}
+
+function ask(spec: InputRequiredSpec): never {
+  throw new InputRequiredSignal(inputRequired(spec));
+}
+
+const signState = (payload: unknown) => requestStateCodec().mint(payload);
+
+/** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
+export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
+  return new RequestContext(sdk, server);
 }
 
 /** A context for calling a handler directly in a unit test: progress, log and notify do nothing. */
@@ -337,9 +400,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     sessionId: undefined,
     closeStream: () => {},
     clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
-    ask(spec) {
-      throw new InputRequiredSignal(inputRequired(spec));
-    },
+    ask,
     inputResponse: () => ({ kind: 'missing' }),
     accepted: () => undefined,
     requestState: () => undefined,
@@ -394,15 +455,54 @@ function base64(data: string | Uint8Array): string {
     : Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('base64');
 }
 
+// ---- Calling handlers ------------------------------------------------------------------------
+
+/** What a call answers: a value when the handler answered synchronously, else a promise of one. */
+type Answer<R> = R | InputRequiredResult | Promise<R | InputRequiredResult>;
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
+}
+
+/** What `ctx.ask()` threw becomes its input_required result; anything else goes on. */
+function askedOrThrow(error: unknown): InputRequiredResult {
+  if (error instanceof InputRequiredSignal) return error.result;
+  throw error;
+}
+
+/**
+ * Calls a handler of a module and shapes its value. Once the module is loaded, a handler that
+ * answers synchronously is answered without a promise or a microtask turn of ours, as a
+ * hand-written SDK callback would be; this runs on every call.
+ */
+function invoke<M, T, R>(
+  load: Loader<M>,
+  call: (module: M) => T | PromiseLike<T>,
+  shape: (value: T) => R,
+): Answer<R> {
+  const module = load();
+  if (module instanceof Promise) return module.then((loaded) => invoke(() => loaded, call, shape));
+  let value: T | PromiseLike<T>;
+  try {
+    value = call(module as M);
+  } catch (error) {
+    return askedOrThrow(error);
+  }
+  const settle = (result: T) => (isInputRequiredResult(result) ? result : shape(result));
+  return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
+}
+
 /** Calls a tool with `output`: its return value is sent as structuredContent and as JSON text. */
-export async function callStructuredTool<I, O>(
-  handler: ToolHandler<I, O>,
+export function callStructuredTool<I, O>(
+  module: Loader<{ handler: ToolHandler<I, O> }>,
   input: I,
   sdk: ServerContext,
   server?: McpServer,
-): Promise<CallToolResult | InputRequiredResult> {
-  const value = await run(() => handler(input, handlerContext(sdk, server)));
-  if (isInputRequiredResult(value)) return value;
+): Answer<CallToolResult> {
+  return invoke(module, (m) => m.handler(input, new RequestContext(sdk, server)), structuredResult);
+}
+
+function structuredResult(value: unknown): CallToolResult {
   if (isToolResult(value)) return value as CallToolResult;
   // The SDK validates structuredContent against the output schema before sending it.
   return {
@@ -412,14 +512,16 @@ export async function callStructuredTool<I, O>(
 }
 
 /** Calls a tool without `output`: a string becomes one text block, an array the content. */
-export async function callTool<I>(
-  handler: ToolHandler<I, ToolContent>,
+export function callTool<I>(
+  module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
   input: I,
   sdk: ServerContext,
   server?: McpServer,
-): Promise<CallToolResult | InputRequiredResult> {
-  const value = await run(() => handler(input, handlerContext(sdk, server)));
-  if (isInputRequiredResult(value)) return value;
+): Answer<CallToolResult> {
+  return invoke(module, (m) => m.handler(input, new RequestContext(sdk, server)), contentResult);
+}
+
+function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (Array.isArray(value)) return { content: value };
   return value as CallToolResult;
@@ -439,15 +541,18 @@ function resourceResult(
 }
 
 /** Reads a dynamic resource. */
-export async function readResource(
-  handler: ResourceHandler,
+export function readResource(
+  module: Loader<{ read: ResourceHandler }>,
   uri: URL,
   sdk: ServerContext,
   mimeType?: string,
   server?: McpServer,
-): Promise<ReadResourceResult | InputRequiredResult> {
-  const body = await run(() => handler(uri, handlerContext(sdk, server)));
-  return isInputRequiredResult(body) ? body : resourceResult(body, uri, mimeType);
+): Answer<ReadResourceResult> {
+  return invoke(
+    module,
+    (m) => m.read(uri, new RequestContext(sdk, server)),
+    (body) => resourceResult(body, uri, mimeType),
+  );
 }
 
 function invalidUri(uri: URL, reason: string): ProtocolError {
@@ -459,7 +564,7 @@ function invalidUri(uri: URL, reason: string): ProtocolError {
 
 /** Reads a resource of a template once the URI's variables are decoded and valid (else -32602). */
 export async function readTemplate<P>(
-  handler: TemplateReader<P>,
+  module: Loader<{ read: TemplateReader<P> }>,
   uri: URL,
   variables: Variables,
   sdk: ServerContext,
@@ -484,17 +589,20 @@ export async function readTemplate<P>(
   const checked = await params['~standard'].validate(decoded);
   if (checked.issues)
     throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
-  const body = await run(() => handler(checked.value, uri, handlerContext(sdk, server)));
-  return isInputRequiredResult(body) ? body : resourceResult(body, uri, mimeType);
+  return invoke(
+    module,
+    (m) => m.read(checked.value, uri, new RequestContext(sdk, server)),
+    (body) => resourceResult(body, uri, mimeType),
+  );
 }
 
 /** Lists the resources of a template. */
 export async function listResources(
-  handler: TemplateLister,
+  module: Loader<{ list: TemplateLister }>,
   sdk: ServerContext,
   server?: McpServer,
 ): Promise<ListResourcesResult> {
-  return { resources: await handler(handlerContext(sdk, server)) };
+  return { resources: await (await module()).list(new RequestContext(sdk, server)) };
 }
 
 /** The SDK's completion callback; it may be called without context. */
@@ -573,14 +681,16 @@ export function renderPrompt(
 }
 
 /** Gets a prompt from its handler: a string becomes one user text message. */
-export async function getPrompt<A>(
-  handler: PromptGetter<A>,
+export function getPrompt<A>(
+  module: Loader<{ get: PromptGetter<A> }>,
   args: A,
   sdk: ServerContext,
   server?: McpServer,
-): Promise<GetPromptResult | InputRequiredResult> {
-  const rendered = await run(() => handler(args, handlerContext(sdk, server)));
-  if (isInputRequiredResult(rendered)) return rendered;
+): Answer<GetPromptResult> {
+  return invoke(module, (m) => m.get(args, new RequestContext(sdk, server)), promptResult);
+}
+
+function promptResult(rendered: string | PromptMessage[]): GetPromptResult {
   return {
     messages:
       typeof rendered === 'string'

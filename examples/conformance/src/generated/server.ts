@@ -251,181 +251,167 @@ const tools: Record<string, Register> = {
     server.registerTool(
       'json_schema_2020_12_tool',
       { ...toolInfo['json_schema_2020_12_tool'], inputSchema: schemas.jsonSchema202012ToolInput },
-      async (input, ctx) =>
-        callTool((await jsonSchema202012ToolTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(jsonSchema202012ToolTool, input, ctx, server),
     ),
   test_audio_content: (server) =>
-    server.registerTool('test_audio_content', { ...toolInfo['test_audio_content'] }, async (ctx) =>
-      callTool((await testAudioContentTool()).handler, {}, ctx, server),
+    server.registerTool('test_audio_content', { ...toolInfo['test_audio_content'] }, (ctx) =>
+      callTool(testAudioContentTool, {}, ctx, server),
     ),
   test_custom_header: (server) =>
     server.registerTool(
       'test_custom_header',
       { ...toolInfo['test_custom_header'], inputSchema: schemas.testCustomHeaderInput },
-      async (input, ctx) => callTool((await testCustomHeaderTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(testCustomHeaderTool, input, ctx, server),
     ),
   test_elicitation: (server) =>
     server.registerTool(
       'test_elicitation',
       { ...toolInfo['test_elicitation'], inputSchema: schemas.testElicitationInput },
-      async (input, ctx) => callTool((await testElicitationTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(testElicitationTool, input, ctx, server),
     ),
   test_elicitation_sep1034_defaults: (server) =>
     server.registerTool(
       'test_elicitation_sep1034_defaults',
       { ...toolInfo['test_elicitation_sep1034_defaults'] },
-      async (ctx) =>
-        callTool((await testElicitationSep1034DefaultsTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testElicitationSep1034DefaultsTool, {}, ctx, server),
     ),
   test_elicitation_sep1330_enums: (server) =>
     server.registerTool(
       'test_elicitation_sep1330_enums',
       { ...toolInfo['test_elicitation_sep1330_enums'] },
-      async (ctx) => callTool((await testElicitationSep1330EnumsTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testElicitationSep1330EnumsTool, {}, ctx, server),
     ),
   test_embedded_resource: (server) =>
     server.registerTool(
       'test_embedded_resource',
       { ...toolInfo['test_embedded_resource'] },
-      async (ctx) => callTool((await testEmbeddedResourceTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testEmbeddedResourceTool, {}, ctx, server),
     ),
   test_error_handling: (server) =>
-    server.registerTool(
-      'test_error_handling',
-      { ...toolInfo['test_error_handling'] },
-      async (ctx) => callTool((await testErrorHandlingTool()).handler, {}, ctx, server),
+    server.registerTool('test_error_handling', { ...toolInfo['test_error_handling'] }, (ctx) =>
+      callTool(testErrorHandlingTool, {}, ctx, server),
     ),
   test_image_content: (server) =>
-    server.registerTool('test_image_content', { ...toolInfo['test_image_content'] }, async (ctx) =>
-      callTool((await testImageContentTool()).handler, {}, ctx, server),
+    server.registerTool('test_image_content', { ...toolInfo['test_image_content'] }, (ctx) =>
+      callTool(testImageContentTool, {}, ctx, server),
     ),
   test_input_required_result_capabilities: (server) =>
     server.registerTool(
       'test_input_required_result_capabilities',
       { ...toolInfo['test_input_required_result_capabilities'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultCapabilitiesTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultCapabilitiesTool, {}, ctx, server),
     ),
   test_input_required_result_elicitation: (server) =>
     server.registerTool(
       'test_input_required_result_elicitation',
       { ...toolInfo['test_input_required_result_elicitation'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultElicitationTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultElicitationTool, {}, ctx, server),
     ),
   test_input_required_result_list_roots: (server) =>
     server.registerTool(
       'test_input_required_result_list_roots',
       { ...toolInfo['test_input_required_result_list_roots'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultListRootsTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultListRootsTool, {}, ctx, server),
     ),
   test_input_required_result_multi_round: (server) =>
     server.registerTool(
       'test_input_required_result_multi_round',
       { ...toolInfo['test_input_required_result_multi_round'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultMultiRoundTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultMultiRoundTool, {}, ctx, server),
     ),
   test_input_required_result_multiple_inputs: (server) =>
     server.registerTool(
       'test_input_required_result_multiple_inputs',
       { ...toolInfo['test_input_required_result_multiple_inputs'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultMultipleInputsTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultMultipleInputsTool, {}, ctx, server),
     ),
   test_input_required_result_request_state: (server) =>
     server.registerTool(
       'test_input_required_result_request_state',
       { ...toolInfo['test_input_required_result_request_state'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultRequestStateTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultRequestStateTool, {}, ctx, server),
     ),
   test_input_required_result_sampling: (server) =>
     server.registerTool(
       'test_input_required_result_sampling',
       { ...toolInfo['test_input_required_result_sampling'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultSamplingTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultSamplingTool, {}, ctx, server),
     ),
   test_input_required_result_tampered_state: (server) =>
     server.registerTool(
       'test_input_required_result_tampered_state',
       { ...toolInfo['test_input_required_result_tampered_state'] },
-      async (ctx) =>
-        callTool((await testInputRequiredResultTamperedStateTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testInputRequiredResultTamperedStateTool, {}, ctx, server),
     ),
   test_logging_tool: (server) =>
-    server.registerTool('test_logging_tool', { ...toolInfo['test_logging_tool'] }, async (ctx) =>
-      callTool((await testLoggingToolTool()).handler, {}, ctx, server),
+    server.registerTool('test_logging_tool', { ...toolInfo['test_logging_tool'] }, (ctx) =>
+      callTool(testLoggingToolTool, {}, ctx, server),
     ),
   test_missing_capability: (server) =>
     server.registerTool(
       'test_missing_capability',
       { ...toolInfo['test_missing_capability'] },
-      async (ctx) => callTool((await testMissingCapabilityTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testMissingCapabilityTool, {}, ctx, server),
     ),
   test_multiple_content_types: (server) =>
     server.registerTool(
       'test_multiple_content_types',
       { ...toolInfo['test_multiple_content_types'] },
-      async (ctx) => callTool((await testMultipleContentTypesTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testMultipleContentTypesTool, {}, ctx, server),
     ),
   test_reconnection: (server) =>
-    server.registerTool('test_reconnection', { ...toolInfo['test_reconnection'] }, async (ctx) =>
-      callTool((await testReconnectionTool()).handler, {}, ctx, server),
+    server.registerTool('test_reconnection', { ...toolInfo['test_reconnection'] }, (ctx) =>
+      callTool(testReconnectionTool, {}, ctx, server),
     ),
   test_sampling: (server) =>
     server.registerTool(
       'test_sampling',
       { ...toolInfo['test_sampling'], inputSchema: schemas.testSamplingInput },
-      async (input, ctx) => callTool((await testSamplingTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(testSamplingTool, input, ctx, server),
     ),
   test_simple_text: (server) =>
-    server.registerTool('test_simple_text', { ...toolInfo['test_simple_text'] }, async (ctx) =>
-      callTool((await testSimpleTextTool()).handler, {}, ctx, server),
+    server.registerTool('test_simple_text', { ...toolInfo['test_simple_text'] }, (ctx) =>
+      callTool(testSimpleTextTool, {}, ctx, server),
     ),
   test_slow_operation: (server) =>
-    server.registerTool(
-      'test_slow_operation',
-      { ...toolInfo['test_slow_operation'] },
-      async (ctx) => callTool((await testSlowOperationTool()).handler, {}, ctx, server),
+    server.registerTool('test_slow_operation', { ...toolInfo['test_slow_operation'] }, (ctx) =>
+      callTool(testSlowOperationTool, {}, ctx, server),
     ),
   test_streaming_elicitation: (server) =>
     server.registerTool(
       'test_streaming_elicitation',
       { ...toolInfo['test_streaming_elicitation'] },
-      async (ctx) => callTool((await testStreamingElicitationTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testStreamingElicitationTool, {}, ctx, server),
     ),
   test_tool_with_logging: (server) =>
     server.registerTool(
       'test_tool_with_logging',
       { ...toolInfo['test_tool_with_logging'] },
-      async (ctx) => callTool((await testToolWithLoggingTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testToolWithLoggingTool, {}, ctx, server),
     ),
   test_tool_with_progress: (server) =>
     server.registerTool(
       'test_tool_with_progress',
       { ...toolInfo['test_tool_with_progress'] },
-      async (ctx) => callTool((await testToolWithProgressTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testToolWithProgressTool, {}, ctx, server),
     ),
   test_trigger_prompt_change: (server) =>
     server.registerTool(
       'test_trigger_prompt_change',
       { ...toolInfo['test_trigger_prompt_change'] },
-      async (ctx) => callTool((await testTriggerPromptChangeTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testTriggerPromptChangeTool, {}, ctx, server),
     ),
   test_trigger_tool_change: (server) =>
     server.registerTool(
       'test_trigger_tool_change',
       { ...toolInfo['test_trigger_tool_change'] },
-      async (ctx) => callTool((await testTriggerToolChangeTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testTriggerToolChangeTool, {}, ctx, server),
     ),
   test_update_watched_resource: (server) =>
     server.registerTool(
       'test_update_watched_resource',
       { ...toolInfo['test_update_watched_resource'] },
-      async (ctx) => callTool((await testUpdateWatchedResourceTool()).handler, {}, ctx, server),
+      (ctx) => callTool(testUpdateWatchedResourceTool, {}, ctx, server),
     ),
 };
 
@@ -471,8 +457,7 @@ function registerResources(server: McpServer): void {
     'watched_resource',
     'test://watched-resource',
     { ...resourceInfo['watched_resource'] },
-    async (uri, ctx) =>
-      readResource((await watchedResourceResource()).read, uri, ctx, 'text/plain', server),
+    (uri, ctx) => readResource(watchedResourceResource, uri, ctx, 'text/plain', server),
   );
   server.registerResource(
     'template_data',
@@ -482,9 +467,9 @@ function registerResources(server: McpServer): void {
       description: 'A resource template with parameter substitution',
       mimeType: 'application/json',
     },
-    async (uri, variables, ctx) =>
+    (uri, variables, ctx) =>
       readTemplate(
-        (await templateDataTemplate()).read,
+        templateDataTemplate,
         uri,
         variables,
         ctx,
@@ -521,7 +506,7 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'test_input_required_result_prompt',
       { ...promptInfo['test_input_required_result_prompt'] },
-      async (ctx) => getPrompt((await testInputRequiredResultPromptPrompt()).get, {}, ctx, server),
+      (ctx) => getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server),
     ),
   test_prompt_with_arguments: (server) =>
     server.registerPrompt(
@@ -536,8 +521,7 @@ const prompts: Record<string, Register> = {
         ...promptInfo['test_prompt_with_embedded_resource'],
         argsSchema: testPromptWithEmbeddedResourceArgs,
       },
-      async (args, ctx) =>
-        getPrompt((await testPromptWithEmbeddedResourcePrompt()).get, args, ctx, server),
+      (args, ctx) => getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server),
     ),
   test_prompt_with_image: (server) =>
     server.registerPrompt(

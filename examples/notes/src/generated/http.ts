@@ -9,12 +9,7 @@ import {
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import {
-  hostHeaderValidation,
-  NodeStreamableHTTPServerTransport,
-  originValidation,
-  toNodeHandler,
-} from '@modelcontextprotocol/node';
+import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
@@ -29,6 +24,7 @@ import {
   type McpServer,
   type ServerEventBus,
   verifyBearerToken,
+  WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
 import { addNotificationSink, connectionSink } from './runtime.js';
@@ -127,7 +123,7 @@ export class MemoryEventStore implements EventStore {
 }
 
 interface Session {
-  transport: NodeStreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
   removeSink: () => void;
 }
@@ -138,6 +134,9 @@ interface Session {
  */
 function isLegacy(req: IncomingMessage, body: unknown): boolean {
   if (req.headers['mcp-session-id'] !== undefined) return true;
+  // A request or notification that claims a protocol version in `params._meta` (every 2026-07-28
+  // call does) is never legacy: the classifier serves or rejects it as modern, so skip its cost.
+  if (claimsEnvelope(body)) return false;
   const header = (name: string) => {
     const value = req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
@@ -150,6 +149,74 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
     body,
   });
   return route.kind === 'legacy';
+}
+
+/**
+ * The web Request the SDK reads: method, URL and headers. It has no body: the SDK gets the parsed
+ * one, and copying that into a request stream would cost more than the rest of the request.
+ */
+function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else if (value !== undefined) headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    ...(signal ? { signal } : {}),
+  });
+}
+
+/**
+ * Writes a web Response to `res` as it comes, event by event for a stream. (The SDK's Node
+ * transport holds an SSE answer back for a timer turn when its first event comes early, as a
+ * priming event always does: a millisecond per request of a 2025 session.)
+ */
+async function writeResponse(
+  req: IncomingMessage,
+  res: ServerResponse,
+  response: Response,
+): Promise<void> {
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (!response.body) return void res.end();
+  // A GET stream may stay quiet for long: the client needs its headers now, not with the first event.
+  if (req.method === 'GET') res.flushHeaders();
+  const reader = response.body.getReader();
+  const closed = new Promise<void>((resolve) => res.once('close', resolve));
+  void closed.then(() => reader.cancel().catch(() => {}));
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+    if (!res.write(chunk.value))
+      await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
+  }
+  res.end();
+}
+
+/** One request of a 2025 session, answered by the session's transport. */
+async function serveSession(
+  transport: WebStandardStreamableHTTPServerTransport,
+  req: IncomingMessage & { auth?: AuthInfo },
+  res: ServerResponse,
+  body: unknown,
+): Promise<void> {
+  const response = await transport.handleRequest(webRequest(req), {
+    authInfo: req.auth,
+    parsedBody: body,
+  });
+  await writeResponse(req, res, response);
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** A message other than initialize whose `params._meta` has the per-request protocol version. */
+function claimsEnvelope(body: unknown): boolean {
+  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
+    return false;
+  const meta = isObject(body.params) ? body.params._meta : undefined;
+  return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
@@ -218,7 +285,26 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     onerror,
     ...(options.bus ? { bus: options.bus } : {}),
   });
-  const handleModern = toNodeHandler(modern, { maxRequestBodySize, onerror });
+  // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
+  async function handleModern(
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body: unknown,
+  ) {
+    // A client that goes away ends what its request started (a subscriptions/listen stream).
+    const abort = new AbortController();
+    const onClose = () => abort.abort();
+    res.once('close', onClose);
+    try {
+      const response = await modern.fetch(webRequest(req, abort.signal), {
+        parsedBody: body,
+        ...(req.auth ? { authInfo: req.auth } : {}),
+      });
+      await writeResponse(req, res, response);
+    } finally {
+      res.off('close', onClose);
+    }
+  }
   const removeModernSink = addNotificationSink(modern.notify);
 
   // 2025: one instance per session, kept until DELETE, close, or eviction (least recently used).
@@ -238,7 +324,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
       if (!session) return sendRpcError(res, 404, -32001, 'Session not found');
       sessions.delete(id); // re-inserted: the map's order is the eviction order
       sessions.set(id, session);
-      return session.transport.handleRequest(req, res, body);
+      return serveSession(session.transport, req, res, body);
     }
     if (req.method !== 'POST' || !isInitializeRequest(body)) {
       return sendRpcError(
@@ -250,25 +336,26 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
     if (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
     const server = createServer({ era: 'legacy' });
-    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      eventStore: new MemoryEventStore(maxEvents),
-      retryInterval: 1000,
-      onsessioninitialized: (sessionId) => {
-        sessions.set(sessionId, {
-          transport,
-          server,
-          removeSink: addNotificationSink(connectionSink(server, 'legacy')),
-        });
-      },
-      onsessionclosed: (sessionId) => void closeSession(sessionId),
-    });
+    const transport: WebStandardStreamableHTTPServerTransport =
+      new WebStandardStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        eventStore: new MemoryEventStore(maxEvents),
+        retryInterval: 1000,
+        onsessioninitialized: (sessionId) => {
+          sessions.set(sessionId, {
+            transport,
+            server,
+            removeSink: addNotificationSink(connectionSink(server, 'legacy')),
+          });
+        },
+        onsessionclosed: (sessionId) => void closeSession(sessionId),
+      });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) void closeSession(transport.sessionId);
     };
     transport.onerror = onerror;
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await serveSession(transport, req, res, body);
   }
 
   /** Sets `req.auth` (read by both legs), or answers the challenge; true when the request may go on. */

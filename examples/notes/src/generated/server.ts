@@ -107,14 +107,13 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.createNoteInput,
         outputSchema: schemas.createNoteOutput,
       },
-      async (input, ctx) =>
-        callStructuredTool((await createNoteTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(createNoteTool, input, ctx, server),
     ),
   delete_note: (server) =>
     server.registerTool(
       'delete_note',
       { ...toolInfo['delete_note'], inputSchema: schemas.deleteNoteInput },
-      async (input, ctx) => callTool((await deleteNoteTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(deleteNoteTool, input, ctx, server),
     ),
   search_notes: (server) =>
     server.registerTool(
@@ -124,8 +123,7 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.searchNotesInput,
         outputSchema: schemas.searchNotesOutput,
       },
-      async (input, ctx) =>
-        callStructuredTool((await searchNotesTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(searchNotesTool, input, ctx, server),
     ),
 };
 
@@ -154,24 +152,16 @@ function registerResources(server: McpServer): void {
   server.registerResource('guide', 'notes://guide', { ...resourceInfo['guide'] }, () => ({
     contents: [resourceContents.guide],
   }));
-  server.registerResource(
-    'index',
-    'notes://index',
-    { ...resourceInfo['index'] },
-    async (uri, ctx) =>
-      readResource((await indexResource()).read, uri, ctx, 'text/markdown', server),
+  server.registerResource('index', 'notes://index', { ...resourceInfo['index'] }, (uri, ctx) =>
+    readResource(indexResource, uri, ctx, 'text/markdown', server),
   );
-  server.registerResource(
-    'stats',
-    'notes://stats',
-    { ...resourceInfo['stats'] },
-    async (uri, ctx) =>
-      readResource((await statsResource()).read, uri, ctx, 'application/json', server),
+  server.registerResource('stats', 'notes://stats', { ...resourceInfo['stats'] }, (uri, ctx) =>
+    readResource(statsResource, uri, ctx, 'application/json', server),
   );
   server.registerResource(
     'note',
     new ResourceTemplate('notes://note/{id}', {
-      list: async (ctx) => listResources((await noteTemplate()).list, ctx, server),
+      list: (ctx) => listResources(noteTemplate, ctx, server),
       complete: { id: completeWith(async () => (await noteTemplate()).complete['id']) },
     }),
     {
@@ -179,16 +169,8 @@ function registerResources(server: McpServer): void {
       description: 'The full text of one note, as Markdown',
       mimeType: 'text/markdown',
     },
-    async (uri, variables, ctx) =>
-      readTemplate(
-        (await noteTemplate()).read,
-        uri,
-        variables,
-        ctx,
-        schemas.noteParams,
-        'text/markdown',
-        server,
-      ),
+    (uri, variables, ctx) =>
+      readTemplate(noteTemplate, uri, variables, ctx, schemas.noteParams, 'text/markdown', server),
   );
   server.registerResource(
     'tag',
@@ -201,16 +183,8 @@ function registerResources(server: McpServer): void {
       description: 'Every note with one tag, as a JSON array',
       mimeType: 'application/json',
     },
-    async (uri, variables, ctx) =>
-      readTemplate(
-        (await tagTemplate()).read,
-        uri,
-        variables,
-        ctx,
-        schemas.tagParams,
-        'application/json',
-        server,
-      ),
+    (uri, variables, ctx) =>
+      readTemplate(tagTemplate, uri, variables, ctx, schemas.tagParams, 'application/json', server),
   );
 }
 
@@ -238,7 +212,7 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'summarize_notes',
       { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs },
-      async (args, ctx) => getPrompt((await summarizeNotesPrompt()).get, args, ctx, server),
+      (args, ctx) => getPrompt(summarizeNotesPrompt, args, ctx, server),
     ),
 };
 

@@ -99,7 +99,7 @@ const tools: Record<string, Register> = {
     server.registerTool(
       'convert_temperature',
       { ...toolInfo['convert_temperature'], inputSchema: schemas.convertTemperatureInput },
-      async (input, ctx) => callTool((await convertTemperatureTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(convertTemperatureTool, input, ctx, server),
     ),
   get_forecast: (server) =>
     server.registerTool(
@@ -109,8 +109,7 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.getForecastInput,
         outputSchema: schemas.getForecastOutput,
       },
-      async (input, ctx) =>
-        callStructuredTool((await getForecastTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(getForecastTool, input, ctx, server),
     ),
 };
 
@@ -150,13 +149,12 @@ function registerResources(server: McpServer): void {
     'stations',
     'weather://stations',
     { ...resourceInfo['stations'] },
-    async (uri, ctx) =>
-      readResource((await stationsResource()).read, uri, ctx, 'application/json', server),
+    (uri, ctx) => readResource(stationsResource, uri, ctx, 'application/json', server),
   );
   server.registerResource(
     'forecast',
     new ResourceTemplate('weather://forecast/{city}/{date}', {
-      list: async (ctx) => listResources((await forecastTemplate()).list, ctx, server),
+      list: (ctx) => listResources(forecastTemplate, ctx, server),
       complete: { city: completeFrom(['Paris', 'London', 'Tokyo', 'New York', 'Sydney']) },
     }),
     {
@@ -164,9 +162,9 @@ function registerResources(server: McpServer): void {
       description: 'The forecast for one city on one day, as JSON',
       mimeType: 'application/json',
     },
-    async (uri, variables, ctx) =>
+    (uri, variables, ctx) =>
       readTemplate(
-        (await forecastTemplate()).read,
+        forecastTemplate,
         uri,
         variables,
         ctx,
@@ -196,7 +194,7 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'packing_list',
       { ...promptInfo['packing_list'], argsSchema: packingListArgs },
-      async (args, ctx) => getPrompt((await packingListPrompt()).get, args, ctx, server),
+      (args, ctx) => getPrompt(packingListPrompt, args, ctx, server),
     ),
   weather_report: (server) =>
     server.registerPrompt(

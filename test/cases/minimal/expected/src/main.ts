@@ -2,7 +2,6 @@
 // once and never changes it.
 import { parseArgs } from 'node:util';
 
-import { startHttp } from './generated/http.js';
 import { serverInfo } from './generated/server.js';
 import { runStdio } from './generated/stdio.js';
 
@@ -40,6 +39,8 @@ if (args.help) {
 } else if (args.http) {
   try {
     const port = args.port === undefined ? undefined : parsePort(args.port);
+    // Loaded here, not above: a stdio server never loads the HTTP stack.
+    const { startHttp } = await import('./generated/http.js');
     const server = await startHttp({ host: args.host, port });
     console.error(`${serverInfo.name}: MCP over Streamable HTTP at ${server.url}`);
     const stop = () => void server.close().then(() => process.exit(0));

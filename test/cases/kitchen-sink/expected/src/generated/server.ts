@@ -116,17 +116,17 @@ const tools: Record<string, Register> = {
     server.registerTool(
       'delete',
       { ...toolInfo['delete'], inputSchema: schemas.delete_Input },
-      async (input, ctx) => callTool((await delete_Tool()).handler, input, ctx, server),
+      (input, ctx) => callTool(delete_Tool, input, ctx, server),
     ),
   echo: (server) =>
     server.registerTool(
       'echo',
       { ...toolInfo['echo'], inputSchema: schemas.echoInput },
-      async (input, ctx) => callTool((await echoTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(echoTool, input, ctx, server),
     ),
   'no-input.tool': (server) =>
-    server.registerTool('no-input.tool', { ...toolInfo['no-input.tool'] }, async (ctx) =>
-      callTool((await noInputToolTool()).handler, {}, ctx, server),
+    server.registerTool('no-input.tool', { ...toolInfo['no-input.tool'] }, (ctx) =>
+      callTool(noInputToolTool, {}, ctx, server),
     ),
   shapes: (server) =>
     server.registerTool(
@@ -136,7 +136,7 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.shapesInput,
         outputSchema: schemas.shapesOutput,
       },
-      async (input, ctx) => callStructuredTool((await shapesTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(shapesTool, input, ctx, server),
     ),
 };
 
@@ -183,12 +183,8 @@ function registerResources(server: McpServer): void {
     { ...resourceInfo['data-file'] },
     () => ({ contents: [resourceContents.dataFile] }),
   );
-  server.registerResource(
-    'dynamic',
-    'sink://dynamic',
-    { ...resourceInfo['dynamic'] },
-    async (uri, ctx) =>
-      readResource((await dynamicResource()).read, uri, ctx, 'text/plain', server),
+  server.registerResource('dynamic', 'sink://dynamic', { ...resourceInfo['dynamic'] }, (uri, ctx) =>
+    readResource(dynamicResource, uri, ctx, 'text/plain', server),
   );
   server.registerResource('inline-text', 'sink://text', { ...resourceInfo['inline-text'] }, () => ({
     contents: [resourceContents.inlineText],
@@ -197,9 +193,9 @@ function registerResources(server: McpServer): void {
     '2nd-template',
     new ResourceTemplate('sink://second/{name}', { list: undefined }),
     {},
-    async (uri, variables, ctx) =>
+    (uri, variables, ctx) =>
       readTemplate(
-        (await _2ndTemplateTemplate()).read,
+        _2ndTemplateTemplate,
         uri,
         variables,
         ctx,
@@ -211,16 +207,16 @@ function registerResources(server: McpServer): void {
   server.registerResource(
     'item',
     new ResourceTemplate('sink://items/{id}{?fields}', {
-      list: async (ctx) => listResources((await itemTemplate()).list, ctx, server),
+      list: (ctx) => listResources(itemTemplate, ctx, server),
       complete: {
         id: completeFrom(['1', '2', '10']),
         fields: completeWith(async () => (await itemTemplate()).complete['fields']),
       },
     }),
     { description: 'An item by id', mimeType: 'application/json' },
-    async (uri, variables, ctx) =>
+    (uri, variables, ctx) =>
       readTemplate(
-        (await itemTemplate()).read,
+        itemTemplate,
         uri,
         variables,
         ctx,
@@ -249,7 +245,7 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'by-handler',
       { ...promptInfo['by-handler'], argsSchema: byHandlerArgs },
-      async (args, ctx) => getPrompt((await byHandlerPrompt()).get, args, ctx, server),
+      (args, ctx) => getPrompt(byHandlerPrompt, args, ctx, server),
     ),
   declarative: (server) =>
     server.registerPrompt(

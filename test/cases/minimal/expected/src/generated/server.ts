@@ -46,8 +46,8 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   ping: (server) =>
-    server.registerTool('ping', { ...toolInfo['ping'] }, async (ctx) =>
-      callTool((await pingTool()).handler, {}, ctx, server),
+    server.registerTool('ping', { ...toolInfo['ping'] }, (ctx) =>
+      callTool(pingTool, {}, ctx, server),
     ),
 };
 

@@ -129,83 +129,83 @@ const tools: Record<string, Register> = {
     server.registerTool(
       '2fa_verify',
       { ...toolInfo['2fa_verify'], inputSchema: schemas._2faVerifyInput },
-      async (input, ctx) => callTool((await _2faVerifyTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(_2faVerifyTool, input, ctx, server),
     ),
   arrays: (server) =>
     server.registerTool(
       'arrays',
       { ...toolInfo['arrays'], inputSchema: schemas.arraysInput },
-      async (input, ctx) => callTool((await arraysTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(arraysTool, input, ctx, server),
     ),
   class: (server) =>
-    server.registerTool('class', { ...toolInfo['class'] }, async (ctx) =>
-      callTool((await class_Tool()).handler, {}, ctx, server),
+    server.registerTool('class', { ...toolInfo['class'] }, (ctx) =>
+      callTool(class_Tool, {}, ctx, server),
     ),
   combinators: (server) =>
     server.registerTool(
       'combinators',
       { ...toolInfo['combinators'], inputSchema: schemas.combinatorsInput },
-      async (input, ctx) => callTool((await combinatorsTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(combinatorsTool, input, ctx, server),
     ),
   defaults: (server) =>
     server.registerTool(
       'defaults',
       { ...toolInfo['defaults'], inputSchema: schemas.defaultsInput },
-      async (input, ctx) => callTool((await defaultsTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(defaultsTool, input, ctx, server),
     ),
   draft07: (server) =>
     server.registerTool(
       'draft07',
       { ...toolInfo['draft07'], inputSchema: schemas.draft07Input },
-      async (input, ctx) => callTool((await draft07Tool()).handler, input, ctx, server),
+      (input, ctx) => callTool(draft07Tool, input, ctx, server),
     ),
   draft2020: (server) =>
     server.registerTool(
       'draft2020',
       { ...toolInfo['draft2020'], inputSchema: schemas.draft2020Input },
-      async (input, ctx) => callTool((await draft2020Tool()).handler, input, ctx, server),
+      (input, ctx) => callTool(draft2020Tool, input, ctx, server),
     ),
   formats: (server) =>
     server.registerTool(
       'formats',
       { ...toolInfo['formats'], inputSchema: schemas.formatsInput },
-      async (input, ctx) => callTool((await formatsTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(formatsTool, input, ctx, server),
     ),
   'get-user.v2': (server) =>
     server.registerTool(
       'get-user.v2',
       { ...toolInfo['get-user.v2'], inputSchema: schemas.getUserV2Input },
-      async (input, ctx) => callTool((await getUserV2Tool()).handler, input, ctx, server),
+      (input, ctx) => callTool(getUserV2Tool, input, ctx, server),
     ),
   keywords: (server) =>
     server.registerTool(
       'keywords',
       { ...toolInfo['keywords'], inputSchema: schemas.keywordsInput },
-      async (input, ctx) => callTool((await keywordsTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(keywordsTool, input, ctx, server),
     ),
   maps: (server) =>
     server.registerTool(
       'maps',
       { ...toolInfo['maps'], inputSchema: schemas.mapsInput },
-      async (input, ctx) => callTool((await mapsTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(mapsTool, input, ctx, server),
     ),
   no_dialect: (server) =>
     server.registerTool(
       'no_dialect',
       { ...toolInfo['no_dialect'], inputSchema: schemas.noDialectInput },
-      async (input, ctx) => callTool((await noDialectTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(noDialectTool, input, ctx, server),
     ),
   nullable: (server) =>
     server.registerTool(
       'nullable',
       { ...toolInfo['nullable'], inputSchema: schemas.nullableInput },
-      async (input, ctx) => callTool((await nullableTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(nullableTool, input, ctx, server),
     ),
   numbers: (server) =>
     server.registerTool(
       'numbers',
       { ...toolInfo['numbers'], inputSchema: schemas.numbersInput },
-      async (input, ctx) => callTool((await numbersTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(numbersTool, input, ctx, server),
     ),
   shared: (server) =>
     server.registerTool(
@@ -215,13 +215,13 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.sharedInput,
         outputSchema: schemas.sharedOutput,
       },
-      async (input, ctx) => callStructuredTool((await sharedTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(sharedTool, input, ctx, server),
     ),
   tagged_union: (server) =>
     server.registerTool(
       'tagged_union',
       { ...toolInfo['tagged_union'], inputSchema: schemas.taggedUnionInput },
-      async (input, ctx) => callTool((await taggedUnionTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(taggedUnionTool, input, ctx, server),
     ),
   typeless_free: (server) =>
     server.registerTool(
@@ -231,8 +231,7 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.typelessFreeInput,
         outputSchema: schemas.typelessFreeOutput,
       },
-      async (input, ctx) =>
-        callStructuredTool((await typelessFreeTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(typelessFreeTool, input, ctx, server),
     ),
   typeless_root: (server) =>
     server.registerTool(
@@ -242,8 +241,7 @@ const tools: Record<string, Register> = {
         inputSchema: schemas.typelessRootInput,
         outputSchema: schemas.typelessRootOutput,
       },
-      async (input, ctx) =>
-        callStructuredTool((await typelessRootTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(typelessRootTool, input, ctx, server),
     ),
 };
 
@@ -264,9 +262,9 @@ function registerResources(server: McpServer): void {
     'user-file.v2',
     new ResourceTemplate('cs://users/{user_id}/files/{file.name}', { list: undefined }),
     {},
-    async (uri, variables, ctx) =>
+    (uri, variables, ctx) =>
       readTemplate(
-        (await userFileV2Template()).read,
+        userFileV2Template,
         uri,
         variables,
         ctx,

@@ -55,13 +55,13 @@ const tools: Record<string, Register> = {
     server.registerTool(
       'legacy',
       { ...toolInfo['legacy'], inputSchema: schemas.legacyInput },
-      async (input, ctx) => callTool((await legacyTool()).handler, input, ctx, server),
+      (input, ctx) => callTool(legacyTool, input, ctx, server),
     ),
   pay: (server) =>
     server.registerTool(
       'pay',
       { ...toolInfo['pay'], inputSchema: schemas.payInput, outputSchema: schemas.payOutput },
-      async (input, ctx) => callStructuredTool((await payTool()).handler, input, ctx, server),
+      (input, ctx) => callStructuredTool(payTool, input, ctx, server),
     ),
 };
 
