@@ -19,7 +19,9 @@ export function lintManifest(m: LoadedManifest, cli: RuleSettings = {}): Diagnos
       const at = `${d.code}|${d.file}|${d.line}:${d.column}-${d.endLine}:${d.endColumn}`;
       if (seen.has(at)) continue;
       seen.add(at);
-      out.push({ ...d, severity: setting === 'error' ? 'error' : 'warning' });
+      // Rules build fresh diagnostics: set the severity in place rather than copy thousands of them.
+      d.severity = setting === 'error' ? 'error' : 'warning';
+      out.push(d);
     }
   }
   return out;
