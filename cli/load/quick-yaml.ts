@@ -598,8 +598,19 @@ const MAYBE_NOT_TEXT = charTable('~nNtTfF0123456789+-.');
 export function resolvePlain(s: string): unknown {
   // Most scalars are words: only these first characters can start a null, boolean or number.
   if (s !== '' && !MAYBE_NOT_TEXT[s.charCodeAt(0)]) return s;
+  // Words starting with n, t or f (`type`, `name`, `format`: every other key) can only be these.
+  switch (s.charCodeAt(0)) {
+    case 110: // n
+    case 78: // N
+      return s === 'null' || s === 'Null' || s === 'NULL' ? null : s;
+    case 116: // t
+    case 84: // T
+      return s === 'true' || s === 'True' || s === 'TRUE' ? true : s;
+    case 102: // f
+    case 70: // F
+      return s === 'false' || s === 'False' || s === 'FALSE' ? false : s;
+  }
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
   if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
   if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);
