@@ -11,16 +11,26 @@ import { lintRules } from './registry.js';
 export function lintManifest(m: LoadedManifest, cli: RuleSettings = {}): Diagnostic[] {
   const settings = effectiveSettings(manifestRuleSettings(m.data), cli);
   const out: Diagnostic[] = [];
-  const seen = new Set<string>();
+  // Diagnostics by where they start; a copy has the same code, file and range. (A key string per
+  // diagnostic cost more than the rest of this loop on a manifest with ten thousand warnings.)
+  const seen = new Map<number, Diagnostic[]>();
   for (const rule of lintRules) {
     const setting = settings[rule.id];
     if (setting === 'off' || setting === undefined) continue;
     for (const d of rule.check(m)) {
-      const at = `${d.code}|${d.file}|${d.line}:${d.column}-${d.endLine}:${d.endColumn}`;
-      if (seen.has(at)) continue;
-      seen.add(at);
-      out.push({ ...d, severity: setting === 'error' ? 'error' : 'warning' });
+      const at = d.line * 16777216 + d.column;
+      const there = seen.get(at);
+      if (there === undefined) seen.set(at, [d]);
+      else if (there.some((o) => sameSpot(o, d))) continue;
+      else there.push(d);
+      // Rules build fresh diagnostics: set the severity in place rather than copy thousands of them.
+      d.severity = setting === 'error' ? 'error' : 'warning';
+      out.push(d);
     }
   }
   return out;
+}
+
+function sameSpot(a: Diagnostic, b: Diagnostic): boolean {
+  return a.code === b.code && a.file === b.file && a.line === b.line && a.column === b.column && a.endLine === b.endLine && a.endColumn === b.endColumn;
 }

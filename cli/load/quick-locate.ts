@@ -8,9 +8,8 @@ import type { LocateOptions, Range } from './types.js';
 export class QuickLocator implements ManifestLocator {
   private readonly text: SourceText;
   /**
-   * Node ids of the children of mappings, by the mapping's data. A Map, not a WeakMap: it lives
-   * exactly as long as the locator, and tens of thousands of weak entries add work to every
-   * garbage collection.
+   * Node ids of the children of large mappings, by the mapping's data. A Map, not a WeakMap: it
+   * lives exactly as long as the locator, and weak entries add work to every garbage collection.
    */
   private readonly index = new Map<object, Map<string, number>>();
 
@@ -67,19 +66,28 @@ export class QuickLocator implements ManifestLocator {
 
   /**
    * Id of the child `seg` of collection `id` (whose data is `value`): its children follow it in
-   * order, each after the subtree before. Mappings get an index on first lookup (a diagnostic's
-   * path crosses the same few mappings again and again); lists are counted through.
+   * order, each after the subtree before. Small mappings are counted through (a diagnostic's path
+   * crosses tens of thousands of them, and an index for each would be garbage-collected again and
+   * again); large ones (the tools of a manifest) get an index on first lookup; lists are counted through.
    */
   private child(id: number, value: object, seg: string | number): number | undefined {
+    let c = id + 1;
     if (Array.isArray(value)) {
-      let c = id + 1;
       for (let i = 0; i < (seg as number); i++) c += this.pos.size[c]!;
       return c;
     }
     let byKey = this.index.get(value);
     if (!byKey) {
+      let n = 0;
+      // for…in lists own keys in Object.keys order (the quick path has no integer-like keys, no prototype keys).
+      for (const k in value) {
+        if (k === seg) return c;
+        c += this.pos.size[c]!;
+        if (++n === SCAN_LIMIT) break;
+      }
+      if (n < SCAN_LIMIT) return undefined;
       byKey = new Map();
-      let c = id + 1;
+      c = id + 1;
       for (const k of Object.keys(value)) {
         byKey.set(k, c);
         c += this.pos.size[c]!;
@@ -89,3 +97,6 @@ export class QuickLocator implements ManifestLocator {
     return byKey.get(seg as string);
   }
 }
+
+/** Mappings with more keys than this are indexed by key instead of counted through. */
+const SCAN_LIMIT = 32;

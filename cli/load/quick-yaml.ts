@@ -1,10 +1,11 @@
 /**
  * A fast path for the YAML most manifests are made of: block mappings and lists of one-line plain or
- * quoted scalars (and `{}`, `[]`), with comments between entries. It builds the data and the source
- * range of every node in one pass, about ten times faster than composing a full yaml Document.
- * Anything outside that subset, or anything it is not sure about (comments where yaml would extend
- * a range over them, flow collections, block scalars, anchors, aliases, tags, duplicate keys,
- * multi-line scalars, odd indentation…), makes it decline: the caller then parses with the yaml
+ * quoted scalars and one-line flow collections (`{ type: string }`, `[a, b]`, nested), with comments
+ * between entries. It builds the data and the source range of every node in one pass, about ten
+ * times faster than composing a full yaml Document. Anything outside that subset, or anything it is
+ * not sure about (comments where yaml would extend a range over them, flow collections over several
+ * lines or with empty entries, trailing commas or implicit pairs, block scalars, anchors, aliases,
+ * tags, duplicate keys, multi-line scalars, odd indentation…), makes it decline: the caller then parses with the yaml
  * package, which also produces every YAML diagnostic. So the fast path never reports anything
  * itself; test/quick-yaml.test.ts checks that whenever it accepts, its data and ranges are those the
  * yaml package gives.
@@ -51,6 +52,8 @@ const DECLINE = Symbol('decline');
 const UNSUPPORTED_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Characters a plain scalar cannot start with (YAML 1.2 c-indicator), plus `-?:` handled by the caller. */
 const INDICATORS = charTable('-?:,[]{}#&*!|>\'"%@`');
+/** Flow indicators: inside `{…}` and `[…]` they end a plain scalar. */
+const FLOW = charTable(',[]{}');
 /** Keys of a mapping that build JS objects differently (merge keys, prototypes). */
 const SPECIAL_KEYS = new Set(['<<', '__proto__']);
 /** Array-index-like keys, which JS objects list first whatever the order they were written in. */
@@ -94,9 +97,11 @@ class QuickParser {
   private i = 0;
   /** Largest indentation of the comment lines passed since the last content line, or -1. */
   private comments = -1;
-  private readonly pos: QuickPositions;
+  /** The last value was a flow collection followed by comment lines more indented than its parent (see ended()). */
+  private flowComments = false;
+  private pos: QuickPositions;
   /** Where a parent collection's range ends when the node is its last child (a same-line comment included, as in yaml). */
-  private readonly tail: Int32Array;
+  private tail: Int32Array;
   private next = 0;
   /** The data of the node parsed last. */
   private out: unknown;
@@ -152,6 +157,7 @@ class QuickParser {
   }
 
   private node(style: number, start: number, end: number, tail: number): number {
+    if (this.next === this.tail.length) this.grow();
     const id = this.next++;
     this.pos.style[id] = style;
     this.pos.start[id] = start;
@@ -159,6 +165,27 @@ class QuickParser {
     this.pos.size[id] = 1;
     this.tail[id] = tail;
     return id;
+  }
+
+  /** Room for more nodes: block lines hold at most three, but a flow collection on one line may hold any number. */
+  private grow(): void {
+    const n = this.tail.length * 2;
+    const more = <T extends Int32Array | Uint8Array>(a: T, fill = 0): T => {
+      const b = new (a.constructor as new (n: number) => T)(n);
+      b.set(a);
+      if (fill !== 0) b.fill(fill, a.length);
+      return b;
+    };
+    const p = this.pos;
+    this.pos = {
+      start: more(p.start),
+      end: more(p.end),
+      keyStart: more(p.keyStart, -1),
+      keyEnd: more(p.keyEnd, -1),
+      size: more(p.size),
+      style: more(p.style),
+    };
+    this.tail = more(this.tail);
   }
 
   /** Move to the next line with content, noting the comment lines passed (see ended()). */
@@ -184,6 +211,8 @@ class QuickParser {
    */
   private ended(indent: number): void {
     if (this.comments >= indent && indent !== 0) decline();
+    // A flow collection's range runs over such comments even at column 0, and so its parent's.
+    if (this.flowComments) decline();
   }
 
   /** A block node whose first line is the current one, at `indent`. */
@@ -218,6 +247,7 @@ class QuickParser {
       }
       if (ni > indent || isSeqItem(this.line(this.i), ni)) decline();
       this.comments = -1;
+      this.flowComments = false;
       col = indent;
     }
     return this.close(id, last, data);
@@ -249,6 +279,8 @@ class QuickParser {
         last = this.block(this.indent());
       } else if (isSeqItem(line, col)) {
         decline(); // `- - x`: a list in a list item
+      } else if (line.charCodeAt(col) === 123 /* { */ || line.charCodeAt(col) === 91 /* [ */) {
+        last = this.scalarLine(line, col, base, indent); // `- { a: 1 }`, `- [a, b]`
       } else if (this.key(line, col, base)) {
         last = this.map(col, col);
       } else {
@@ -264,6 +296,7 @@ class QuickParser {
       }
       if (ni > indent) decline();
       this.comments = -1;
+      this.flowComments = false;
     }
     return this.close(id, last, data);
   }
@@ -284,15 +317,15 @@ class QuickParser {
     return decline();
   }
 
-  /** A one-line scalar from column `col` to the end of the line (or a comment); the line must end there. */
+  /** A one-line scalar or flow collection from column `col` to the end of the line (or a comment); the line must end there. */
   private scalarLine(line: string, col: number, base: number, indent: number): number {
     const c = line[col]!;
     const start = base + col;
     let id: number;
-    if ((c === '{' && line[col + 1] === '}') || (c === '[' && line[col + 1] === ']')) {
-      // `{}` and `[]`, the empty collections block style has no other way to write.
-      id = this.node(Style.Collection, start, start + 2, lineTail(line, col + 2, base, start + 2));
-      this.out = c === '{' ? {} : [];
+    if (c === '{' || c === '[') {
+      id = this.next;
+      const after = this.flow(line, col, base);
+      this.tail[id] = lineTail(line, after, base, base + after);
     } else if (c === '"' || c === "'") {
       const value = quoted(line, col);
       if (value === undefined) decline();
@@ -313,7 +346,92 @@ class QuickParser {
     // A more indented line after a scalar would continue it (a multi-line scalar) or be an error.
     this.skipBlank();
     if (this.i < this.count && this.indent() > indent) decline();
+    this.flowComments = this.comments > indent && this.pos.style[id] === Style.Collection;
     return id;
+  }
+
+  /**
+   * A flow collection opening at column `col` (`{` or `[`) and closing on the same line; returns
+   * the column after its closer. Entries are `key: value` (a space after the colon) in mappings and
+   * values in lists; values are plain or quoted scalars or flow collections. Empty entries, trailing
+   * commas, implicit pairs (`[a: 1]`), keys without a value and comments inside are left to yaml.
+   */
+  private flow(line: string, col: number, base: number): number {
+    const close = line.charCodeAt(col) === 123 /* { */ ? 125 /* } */ : 93; /* ] */
+    const id = this.node(Style.Collection, base + col, 0, 0);
+    const map: Record<string, unknown> | undefined = close === 125 ? {} : undefined;
+    const list: unknown[] | undefined = map ? undefined : [];
+    let k = skipSpaces(line, col + 1);
+    if (line.charCodeAt(k) !== close) {
+      for (;;) {
+        if (map) {
+          k = this.flowKey(line, k, base);
+          const name = this.keyName;
+          if (Object.prototype.hasOwnProperty.call(map, name) || isSpecialKey(name)) decline();
+          const keyStart = this.keyStart;
+          const keyEnd = this.keyEnd;
+          const child = this.next;
+          k = this.flowValue(line, skipSpaces(line, k), base);
+          this.pos.keyStart[child] = keyStart;
+          this.pos.keyEnd[child] = keyEnd;
+          map[name] = this.out;
+        } else {
+          k = this.flowValue(line, k, base);
+          list!.push(this.out);
+        }
+        k = skipSpaces(line, k);
+        const ch = line.charCodeAt(k);
+        if (ch === close) break;
+        if (ch !== 44 /* , */) decline();
+        k = skipSpaces(line, k + 1);
+        if (line.charCodeAt(k) === close) decline(); // a trailing comma
+      }
+    }
+    k++;
+    this.pos.end[id] = this.tail[id] = base + k;
+    this.pos.size[id] = this.next - id;
+    this.out = map ?? list;
+    return k;
+  }
+
+  /** A value inside a flow collection, at column `col`; returns the column after it (sets out). */
+  private flowValue(line: string, col: number, base: number): number {
+    const c = line.charCodeAt(col);
+    if (c === 123 /* { */ || c === 91 /* [ */) return this.flow(line, col, base);
+    if (c === 34 /* " */ || c === 39 /* ' */) {
+      const value = quoted(line, col);
+      if (value === undefined) decline();
+      const end = base + quotedAfter;
+      this.node(c === 34 ? Style.Double : Style.Single, base + col, end, end);
+      this.out = value;
+      return quotedAfter;
+    }
+    const end = flowPlainEnd(line, col);
+    const text = line.slice(col, end);
+    this.node(Style.Plain, base + col, base + end, base + end);
+    this.out = resolvePlain(text);
+    return end;
+  }
+
+  /** A key inside a flow mapping at column `col`, then `: ` (sets key*); returns the column after the colon. */
+  private flowKey(line: string, col: number, base: number): number {
+    const c = line.charCodeAt(col);
+    let end: number;
+    if (c === 34 /* " */ || c === 39 /* ' */) {
+      const value = quoted(line, col);
+      if (value === undefined) decline();
+      this.keyName = value;
+      end = quotedAfter;
+    } else {
+      end = flowPlainEnd(line, col);
+      const text = line.slice(col, end);
+      if (typeof resolvePlain(text) !== 'string') decline();
+      this.keyName = text;
+    }
+    if (line.charCodeAt(end) !== 58 /* : */ || line.charCodeAt(end + 1) !== 32 || end - col > MAX_KEY) decline();
+    this.keyStart = base + col;
+    this.keyEnd = base + end;
+    return end + 1;
   }
 
   /** A key at column `col`: a plain or quoted scalar followed by `:` and a space or the end of the line (sets key*). */
@@ -355,6 +473,45 @@ function lineTail(line: string, after: number, base: number, end: number): numbe
   if (k === line.length) return end;
   if (line.charCodeAt(k) !== 35 /* # */ || k === after) decline();
   return base + line.trimEnd().length;
+}
+
+/**
+ * End (exclusive, trailing spaces dropped) of a plain scalar inside a flow collection starting at
+ * column `col`, as yaml's lexer ends it: at a flow indicator, at `:` before a space or an indicator,
+ * at the end of the line. It must start with a character that can start a plain scalar; a comment
+ * inside a flow collection makes the fast path decline.
+ */
+function flowPlainEnd(line: string, col: number): number {
+  const c = line.charCodeAt(col);
+  if (col >= line.length) decline();
+  if (INDICATORS[c]) {
+    // `-1`, `-x`: a plain scalar; `-` before a space, an indicator or the end is not.
+    const n = line.charCodeAt(col + 1);
+    if (c !== 45 /* - */ || col + 1 >= line.length || n === 32 || FLOW[n]) decline();
+  }
+  let end = col;
+  for (let i = col; i < line.length; i++) {
+    const ch = line.charCodeAt(i);
+    if (ch === 58 /* : */) {
+      const n = line.charCodeAt(i + 1);
+      if (i + 1 >= line.length || n === 32 || FLOW[n]) break;
+      end = i + 1;
+    } else if (ch === 32) {
+      const n = line.charCodeAt(i + 1);
+      if (n === 35 /* # */) decline(); // a comment: the collection goes on below
+      if (FLOW[n]) break;
+    } else if (ch < 128 && FLOW[ch]) {
+      break;
+    } else {
+      end = i + 1;
+    }
+  }
+  return end;
+}
+
+function skipSpaces(line: string, col: number): number {
+  while (line.charCodeAt(col) === 32) col++;
+  return col;
 }
 
 /** Offsets where lines start, plus one past the end of the text. */
@@ -441,8 +598,19 @@ const MAYBE_NOT_TEXT = charTable('~nNtTfF0123456789+-.');
 export function resolvePlain(s: string): unknown {
   // Most scalars are words: only these first characters can start a null, boolean or number.
   if (s !== '' && !MAYBE_NOT_TEXT[s.charCodeAt(0)]) return s;
+  // Words starting with n, t or f (`type`, `name`, `format`: every other key) can only be these.
+  switch (s.charCodeAt(0)) {
+    case 110: // n
+    case 78: // N
+      return s === 'null' || s === 'Null' || s === 'NULL' ? null : s;
+    case 116: // t
+    case 84: // T
+      return s === 'true' || s === 'True' || s === 'TRUE' ? true : s;
+    case 102: // f
+    case 70: // F
+      return s === 'false' || s === 'False' || s === 'FALSE' ? false : s;
+  }
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
-  if (/^(?:[Tt]rue|TRUE|[Ff]alse|FALSE)$/.test(s)) return s[0] === 't' || s[0] === 'T';
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
   if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
   if (/^0x[0-9a-fA-F]+$/.test(s)) return parseInt(s.substring(2), 16);

@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
@@ -71,7 +72,8 @@ function decodeUtf8(bytes: Buffer, file: string): ReadResult {
   const nul = bytes.indexOf(0);
   if (nul >= 0)
     return fail(`${file} is not a text file (it contains a NUL byte)`, nul, 'a manifest is UTF-8 YAML text');
-  const bad = firstInvalidUtf8(bytes);
+  // Node's native check first (a large manifest is megabytes); the scan finds the offending byte.
+  const bad = isUtf8(bytes) ? -1 : firstInvalidUtf8(bytes);
   if (bad >= 0) {
     return fail(
       `${file} is not valid UTF-8 (byte 0x${bytes[bad]!.toString(16).padStart(2, '0')})`,

@@ -3,13 +3,14 @@ export type JsonPath = readonly (string | number)[];
 
 /** RFC 6901 JSON Pointer of a path (`/tools/get~1forecast/input`), as Diagnostic.path carries it. */
 export function toPointer(path: JsonPath): string {
-  let out = '';
+  // Every diagnostic has a pointer: join() makes one flat string, where `+=` would keep a chain of
+  // pieces alive for as long as the diagnostic. Most segments need no escaping.
+  const parts: (string | number)[] = [''];
   for (const p of path) {
     const s = String(p);
-    // Most segments need no escaping; every diagnostic has a pointer.
-    out += '/' + (s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
+    parts.push(s.includes('~') || s.includes('/') ? s.replace(/~/g, '~0').replace(/\//g, '~1') : s);
   }
-  return out;
+  return parts.length === 1 ? '' : parts.join('/');
 }
 
 /**

@@ -6,6 +6,9 @@ const MAX_FRAME_LINES = 3;
 /** Longer source lines are cut to a window around the caret. */
 const MAX_FRAME_WIDTH = 120;
 
+/** `text.trim() === ''` without making the trimmed string: trim() strips exactly what `\s` matches. */
+const NOT_SPACE = /\S/;
+
 const ANSI = { red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
 
 /**
@@ -76,10 +79,12 @@ export function codeFrame(
   const width = String(last).length;
   const out: string[] = [];
   for (let n = r.line; n <= last; n++) {
-    const text = lines.text(n).replace(/\r$/, '').replace(/\t/g, ' ');
-    if (n === r.line && text.trim() === '') return [];
-    const indent = text.length - text.trimStart().length;
-    const from = n === r.line ? r.column - 1 : indent;
+    // Tested before replacing: thousands of frames, and most lines have neither.
+    let text = lines.text(n);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    if (text.includes('\t')) text = text.replace(/\t/g, ' ');
+    if (n === r.line && !NOT_SPACE.test(text)) return [];
+    const from = n === r.line ? r.column - 1 : text.length - text.trimStart().length;
     const to = n === r.endLine ? r.endColumn - 1 : text.length;
     let start = Math.min(Math.max(0, from), text.length);
     let end = Math.max(start + 1, Math.min(to, text.length));

@@ -70,10 +70,26 @@ export function walkSchema(
   walk(schema, [...path], visit);
 }
 
+/** A bit per schema keyword: a node's own keys are read once, and only the keywords among them looked up. */
+const KEYWORD_BITS = new Map<string, number>();
+for (const k of [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS]) if (!KEYWORD_BITS.has(k)) KEYWORD_BITS.set(k, 1 << KEYWORD_BITS.size);
+const bit = (k: string): number => KEYWORD_BITS.get(k)!;
+
+/** The keywords among a node's keys, as bits. Most subschemas are leaves (`{ type: string }`): then 0. */
+function keywordsOf(schema: Record<string, unknown>): number {
+  let mask = 0;
+  // Reading each of twenty keywords from objects of a thousand shapes is slower than listing their few keys.
+  for (const k in schema) mask |= KEYWORD_BITS.get(k) ?? 0;
+  return mask;
+}
+
 function walk(schema: unknown, path: (string | number)[], visit: (node: Record<string, unknown>, path: JsonPath) => void): void {
   if (!isRecord(schema)) return;
   visit(schema, path);
+  const mask = keywordsOf(schema);
+  if (mask === 0) return;
   for (const k of SCHEMA_MAPS) {
+    if ((mask & bit(k)) === 0) continue;
     const map = schema[k];
     if (!isRecord(map)) continue;
     for (const name in map) {
@@ -84,12 +100,13 @@ function walk(schema: unknown, path: (string | number)[], visit: (node: Record<s
     }
   }
   for (const k of SCHEMA_ONE) {
-    if (!isRecord(schema[k])) continue;
+    if ((mask & bit(k)) === 0 || !isRecord(schema[k])) continue;
     path.push(k);
     walk(schema[k], path, visit);
     path.length -= 1;
   }
   for (const k of SCHEMA_LISTS) {
+    if ((mask & bit(k)) === 0) continue;
     const list = schema[k];
     if (!Array.isArray(list)) continue;
     for (let i = 0; i < list.length; i++) {

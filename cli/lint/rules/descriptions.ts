@@ -4,7 +4,7 @@ import { Codes } from '../../manifest/codes.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../../validate/diagnostic.js';
 import { recordEntries } from '../../validate/json-schema-walk.js';
-import { inputProperties } from '../input-properties.js';
+import { inputProperties, type InputProperty } from '../input-properties.js';
 import type { LintRule } from '../rule.js';
 
 /** Shorter than this says too little to choose a tool or fill an argument ("Gets it"). */
@@ -15,13 +15,41 @@ export const MAX_DESCRIPTION = 1024;
 interface Described {
   /** Path of the entry or property; the diagnostic points at its key. */
   path: JsonPath;
-  /** "tool `get`", "property `city` of tool `get`". */
-  what: string;
+  /** "tool `get`", "input property `city` of tool `get`" (made only for what is reported: there are thousands). */
+  what(): string;
+  /** An input property (hints differ). */
+  property: boolean;
   /** The description that applies (for properties: after following `$ref`). */
   description: unknown;
-  /** Where the entry's own description would be, when it has one. */
-  ownPath?: JsonPath;
+  /** Where the entry's own description is or would be: `path` + `description`. */
+  ownPath(): JsonPath;
   own: unknown;
+}
+
+/** An entry's Described, with its words made on demand. */
+class Entry implements Described {
+  constructor(
+    readonly path: JsonPath,
+    private readonly words: string,
+    readonly description: unknown,
+    readonly own: unknown,
+    readonly property = false,
+  ) {}
+  what(): string {
+    return this.words;
+  }
+  ownPath(): JsonPath {
+    return [...this.path, 'description'];
+  }
+}
+
+class Property extends Entry {
+  constructor(private readonly p: InputProperty) {
+    super(p.path, '', p.effective.description, p.own.description, true);
+  }
+  override what(): string {
+    return `input property \`${this.p.name}\` of tool \`${this.p.tool}\``;
+  }
 }
 
 /** Everything that should describe itself: tools, prompts, prompt arguments, resources, templates, tool input properties. */
@@ -40,7 +68,7 @@ function collect(m: LoadedManifest): Described[] {
   const entry = (path: JsonPath, what: string, v: unknown): void => {
     if (!isRecord(v)) return; // not a mapping: the schema reports it
     const d = v.description;
-    out.push({ path, what, description: d, own: d, ownPath: [...path, 'description'] });
+    out.push(new Entry(path, what, d, d));
   };
   for (const [name, t] of recordEntries(m.data.tools)) entry(['tools', name], `tool \`${name}\``, t);
   for (const [name, p] of recordEntries(m.data.prompts)) {
@@ -52,15 +80,7 @@ function collect(m: LoadedManifest): Described[] {
   for (const [name, r] of recordEntries(m.data.resources)) entry(['resources', name], `resource \`${name}\``, r);
   for (const [name, t] of recordEntries(m.data.resourceTemplates))
     entry(['resourceTemplates', name], `resource template \`${name}\``, t);
-  for (const p of inputProperties(m)) {
-    out.push({
-      path: p.path,
-      what: `input property \`${p.name}\` of tool \`${p.tool}\``,
-      description: p.effective.description,
-      own: p.own.description,
-      ownPath: [...p.path, 'description'],
-    });
-  }
+  for (const p of inputProperties(m)) out.push(new Property(p));
   return out;
 }
 
@@ -92,18 +112,18 @@ export const missingDescription: LintRule = {
       .filter((d) => blank(d.description) && (d.description === undefined || typeof d.description === 'string'))
       .map((d) => {
         const empty = typeof d.own === 'string';
-        const isProperty = d.what.startsWith('input property');
+        const what = d.what();
         return diagAt(
           m,
-          empty ? d.ownPath! : d.path,
+          empty ? d.ownPath() : d.path,
           Codes.LINT_MISSING_DESCRIPTION,
-          `${d.what} ${empty ? 'has an empty description' : 'has no description'}`,
+          `${what} ${empty ? 'has an empty description' : 'has no description'}`,
           {
             key: !empty,
             severity: 'warning',
-            hint: isProperty
+            hint: d.property
               ? 'add `description:` saying what the value means and looks like: models fill arguments from it'
-              : d.what.startsWith('tool') || d.what.startsWith('prompt')
+              : what.startsWith('tool') || what.startsWith('prompt')
                 ? 'add `description:` saying what it does and when to use it: models choose by it'
                 : 'add `description:`: clients and models see it in listings',
           },
@@ -120,18 +140,18 @@ export const descriptionLength: LintRule = {
   check(m: LoadedManifest): Diagnostic[] {
     const out: Diagnostic[] = [];
     for (const d of described(m)) {
-      if (typeof d.own !== 'string' || d.own.trim() === '' || !d.ownPath) continue;
+      if (typeof d.own !== 'string' || d.own.trim() === '') continue;
       const n = codePoints(d.own.trim());
       if (n >= MIN_DESCRIPTION && n <= MAX_DESCRIPTION) continue;
       const short = n < MIN_DESCRIPTION;
       out.push(
         diagAt(
           m,
-          d.ownPath,
+          d.ownPath(),
           Codes.LINT_DESCRIPTION_LENGTH,
           short
-            ? `description of ${d.what} is too short (${n} characters; at least ${MIN_DESCRIPTION})`
-            : `description of ${d.what} is too long (${n} characters; at most ${MAX_DESCRIPTION})`,
+            ? `description of ${d.what()} is too short (${n} characters; at least ${MIN_DESCRIPTION})`
+            : `description of ${d.what()} is too long (${n} characters; at most ${MAX_DESCRIPTION})`,
           {
             severity: 'warning',
             hint: short

@@ -4,6 +4,7 @@ import { Codes } from '../../manifest/codes.js';
 import { diagAt } from '../diagnostic.js';
 import { embeddedSchemas, recordEntries, walkSchema } from '../json-schema-walk.js';
 import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
+import { surelyValidSchema } from '../schema/meta-quick.js';
 import { translateErrors } from '../schema/translate.js';
 import { didYouMean } from '../suggest.js';
 
@@ -17,7 +18,12 @@ export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
   for (const root of embeddedSchemas(m.data)) {
     // A root may declare draft-07 (the SDK validates it with draft-07 rules); everything else is 2020-12.
     const draft07 = declaredDialect(root.schema) === 'draft-07';
-    const metaErrors = draft07 ? validateAgainstDraft07MetaSchema(root.schema) : validateAgainstMetaSchema(root.schema);
+    // Most schemas are plainly valid: the quick test spares them the meta-schema validator.
+    const metaErrors = draft07
+      ? validateAgainstDraft07MetaSchema(root.schema)
+      : surelyValidSchema(root.schema)
+        ? []
+        : validateAgainstMetaSchema(root.schema);
     for (const d of translateErrors(m, metaErrors, {
       data: root.schema,
       base: root.path,

@@ -28,6 +28,7 @@ export function translateErrors(
   errors: readonly ErrorObject[],
   opts: TranslateOptions,
 ): Diagnostic[] {
+  if (errors.length === 0) return []; // the usual case, once per embedded schema
   const raw = (p: JsonPath): string | undefined => rawText(m, [...opts.base, ...p]);
   const items = resolveUnions(dedupe(errors), opts.data, raw);
   const out: Diagnostic[] = [];
