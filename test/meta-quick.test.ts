@@ -8,19 +8,13 @@ import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { syntheticManifest } from '../bench/synthetic.mjs';
+import { yamlFiles } from './helpers/files.js';
 import { embeddedSchemas } from '../cli/validate/json-schema-walk.js';
 import { validateAgainstMetaSchema } from '../cli/validate/schema/ajv.js';
 import { surelyValidSchema } from '../cli/validate/schema/meta-quick.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function yamlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : yamlFiles(p);
-    return /\.ya?ml$/.test(e.name) ? [p] : [];
-  });
-}
 
 function schemasOf(text: string): unknown[] {
   try {

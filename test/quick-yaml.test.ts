@@ -14,16 +14,10 @@ import { quickParseYaml } from '../cli/load/quick-yaml.js';
 import { parseManifestYaml } from '../cli/load/yaml.js';
 import type { JsonPath } from '../cli/manifest/json-path.js';
 import { syntheticManifest } from '../bench/synthetic.mjs';
+import { yamlFiles } from './helpers/files.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-function yamlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) return e.name === 'node_modules' ? [] : yamlFiles(p);
-    return /\.ya?ml$/.test(e.name) ? [p] : [];
-  });
-}
 
 /** Every path of the data, with the strings among them. */
 function paths(value: unknown, at: JsonPath = [], out: { path: JsonPath; text?: string }[] = []) {

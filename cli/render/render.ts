@@ -53,12 +53,15 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
     }
     const shape = { content: renderTemplate(template, { ...masked.view, __data: data }), tokens: masked.tokens };
     let content: string | undefined;
-    const file = { path, owner: 'user', shape, ...(data.length ? { data } : {}) } as OutputFile;
-    Object.defineProperty(file, 'content', {
-      enumerable: true,
-      get: () => (content ??= renderTemplate(template, { ...view, __data: [] })),
-    });
-    return file;
+    return {
+      path,
+      owner: 'user',
+      shape,
+      ...(data.length ? { data } : {}),
+      get content() {
+        return (content ??= renderTemplate(template, { ...view, __data: [] }));
+      },
+    };
   };
 
   const files: OutputFile[] = [
