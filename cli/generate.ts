@@ -21,7 +21,7 @@ import { renderProject } from './render/render.js';
 import { validateManifest } from './validate/validate.js';
 import { lintManifest } from './lint/lint.js';
 import { VERSION } from './version.js';
-import { generatorFingerprint, sha, type Stamp } from './plan/stamp.js';
+import { generatorFingerprint, sha, statOf, type Stamp } from './plan/stamp.js';
 import { optionsKey } from './generate-options.js';
 import { mark } from './timings.js';
 
@@ -48,6 +48,8 @@ export interface GenerateResult {
 
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('startup');
+  // Inputs are stat'ed before they are read: one that changes while generating gets no stamp.
+  const readStats = new Map<string, [number, number] | null>([[opts.manifest, statOf(opts.manifest)]]);
   const { manifest, diagnostics: loadDiags } = loadManifest(opts.manifest, opts.displayPath);
   mark('load');
   if (!manifest || hasErrors(loadDiags)) return { files: [], diagnostics: loadDiags };
@@ -63,6 +65,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const norm = normalize(manifest, {
     manifestPath,
     generatorVersion: opts.generatorVersion === undefined ? VERSION : opts.generatorVersion,
+    beforeRead: (abs) => {
+      if (!readStats.has(abs)) readStats.set(abs, statOf(abs));
+    },
   });
   diagnostics.push(...norm.diagnostics);
   mark('normalize');
@@ -117,9 +122,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   };
   const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
   mark('format');
-  const stamp = stampOf(opts, norm.ir, files);
+  const stamp = stampOf(opts, norm.ir, files, readStats);
   mark('stamp');
-  return { files, diagnostics, ir: norm.ir, stamp };
+  return { files, diagnostics, ir: norm.ir, ...(stamp ? { stamp } : {}) };
 }
 
 /** A user file that exists is kept as rendered: only its path and owner matter to the plan. */
@@ -127,13 +132,22 @@ function strip({ data: _d, shape: _s, formatted: _f, sections: _x, ...f }: Outpu
   return f;
 }
 
-/** What this run read and wrote, so an unchanged project is detected cheaply next time (plan/stamp.ts). */
-function stampOf(opts: GenerateOptions, ir: IR, files: OutputFile[]): Stamp {
+/**
+ * What this run read and wrote, so an unchanged project is detected cheaply next time (plan/stamp.ts).
+ * None when an input changed while it was being generated from: the next run must not trust it.
+ */
+function stampOf(opts: GenerateOptions, ir: IR, files: OutputFile[], readStats: Map<string, [number, number] | null>): Stamp | undefined {
   const rel = (abs: string) => path.relative(opts.outDir, abs).split(path.sep).join('/');
-  const inputs: Record<string, string> = { [rel(opts.manifest)]: sha(readFileSync(opts.manifest)) };
-  for (const f of ir.referencedFiles) {
-    const abs = path.resolve(path.dirname(opts.manifest), f);
-    inputs[rel(abs)] = sha(readFileSync(abs));
+  const inputs: Record<string, string> = {};
+  const stats: Record<string, [number, number]> = {};
+  const paths = [opts.manifest, ...ir.referencedFiles.map((f) => path.resolve(path.dirname(opts.manifest), f))];
+  for (const abs of paths) {
+    const before = readStats.get(abs);
+    const r = rel(abs);
+    inputs[r] = sha(readFileSync(abs));
+    const after = statOf(abs);
+    if (!before || !after || before[0] !== after[0] || before[1] !== after[1]) return undefined;
+    stats[r] = after;
   }
   const outputs: Record<string, string> = {};
   for (const f of files) if (f.owner === 'generated') outputs[f.path] = sha(f.content);
@@ -143,5 +157,6 @@ function stampOf(opts: GenerateOptions, ir: IR, files: OutputFile[]): Stamp {
     inputs: Object.fromEntries(Object.entries(inputs).sort()),
     outputs,
     userFiles: files.filter((f) => f.owner === 'user').map((f) => f.path).sort(),
+    stats,
   };
 }

@@ -12,7 +12,6 @@ import { optionsKey } from '../generate-options.js';
 import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
-import { contractChanges } from '../render/contracts.js';
 import { mark } from '../timings.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
@@ -123,16 +122,18 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     mark('write');
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
-  printContractChanges(plan, io, rel);
+  await printContractChanges(plan, io, rel);
   const missing = missingDependencies(outDir);
   if (missing) io.stderr(`${missing}\n`);
   return EXIT_OK;
 }
 
 /** Names the handlers whose generated signature changed: that is where TypeScript errors will be. */
-function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => string): void {
+async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => string): Promise<void> {
   const record = plan.entries.find((e) => e.path === CONTRACTS_PATH && e.action === 'update');
   if (!record?.content) return;
+  // Loaded only when the contracts changed: it brings the renderer's views with it.
+  const { contractChanges } = await import('../render/contracts.js');
   const changes = contractChanges(record.previous, record.content);
   for (const c of changes) {
     const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel).join(' and ');

@@ -35,6 +35,8 @@ export interface NormalizeOptions {
   manifestPath: string;
   /** mcpgen's version, or null to leave it out of headers. */
   generatorVersion: string | null;
+  /** Called with the absolute path of each referenced file just before it is read (the stamp stats it). */
+  beforeRead?: (abs: string) => void;
 }
 
 export function normalize(
@@ -56,7 +58,9 @@ export function normalize(
   const referencedFiles: string[] = [];
   const readFile = (rel: string): Buffer => {
     referencedFiles.push(rel);
-    return readFileSync(path.resolve(loaded.dir, rel));
+    const abs = path.resolve(loaded.dir, rel);
+    opts.beforeRead?.(abs);
+    return readFileSync(abs);
   };
 
   const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown> }, loc: (string | number)[]): EntryIR => ({

@@ -10,7 +10,7 @@
  * Light by design: this module is on the fast path and imports nothing heavy.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -28,13 +28,29 @@ export interface Stamp {
   outputs: Record<string, string>;
   /** User-owned files the plan expects to exist (created once). */
   userFiles: string[];
+  /**
+   * [size, mtimeMs] of inputs and outputs when their hash was taken. A file whose size and mtime
+   * still match, and whose mtime is older than the stamp itself, is not read again (git's index
+   * does the same; a file as new as the stamp could have changed within one clock tick, so it is hashed).
+   */
+  stats?: Record<string, [number, number]>;
+}
+
+/** [size, mtimeMs] of a file, or null when it cannot be stat'ed. */
+export function statOf(abs: string): [number, number] | null {
+  const s = statSync(abs, { throwIfNoEntry: false });
+  return s ? [s.size, s.mtimeMs] : null;
 }
 
 export const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
 let fingerprint: string | undefined;
 
-/** mcpgen's version plus a hash of its compiled code and templates: any change invalidates stamps. */
+/**
+ * mcpgen's version plus a hash of the name, size and mtime of its compiled code, templates and
+ * schemas: any rebuild or edit invalidates stamps. Stats, not contents: this runs on every no-op
+ * generate, and reading ~1.5 MB of code to prove nothing changed cost more than the rest of it.
+ */
 export function generatorFingerprint(version: string): string {
   if (fingerprint) return fingerprint;
   const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -49,7 +65,7 @@ export function generatorFingerprint(version: string): string {
     for (const e of ents) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (/\.(js|hbs|json)$/.test(e.name)) h.update(e.name).update(readFileSync(p));
+      else if (/\.(c?js|hbs|json|ts|bin)$/.test(e.name)) h.update(`${e.name}\0${statOf(p)?.join('\0')}\n`);
     }
   };
   // Compiled code when running from dist/, sources when running from cli/ (tests).
@@ -70,10 +86,20 @@ export function renderStamp(stamp: Stamp): string {
   return `${JSON.stringify(stamp, null, 2)}\n`;
 }
 
-/** Best effort: a stamp that cannot be written only costs the fast path next time. */
+/**
+ * Best effort: a stamp that cannot be written only costs the fast path next time. Outputs were
+ * just written with the content hashed: their stats are taken now. Inputs carry the stats taken
+ * when they were read (stampOf in generate.ts), so an edit made while generating is not hidden.
+ */
 export function writeStamp(projectDir: string, stamp: Stamp): void {
   const abs = path.join(projectDir, STAMP_PATH);
   try {
+    const stats = { ...stamp.stats };
+    for (const rel of Object.keys(stamp.outputs)) {
+      const s = statOf(path.join(projectDir, rel));
+      if (s) stats[rel] = s;
+    }
+    stamp = { ...stamp, stats };
     mkdirSync(path.dirname(abs), { recursive: true });
     const tmp = `${abs}.${process.pid}.tmp`;
     writeFileSync(tmp, renderStamp(stamp));
@@ -124,21 +150,40 @@ export function upToDate(opts: {
   handlerDirs: string[];
 }): { stamp: Stamp } | null {
   let stamp: Stamp;
+  let written: number;
   try {
-    stamp = JSON.parse(readFileSync(path.join(opts.projectDir, STAMP_PATH), 'utf8')) as Stamp;
+    const abs = path.join(opts.projectDir, STAMP_PATH);
+    written = statSync(abs).mtimeMs;
+    stamp = JSON.parse(readFileSync(abs, 'utf8')) as Stamp;
   } catch {
     return null;
   }
+  const same = (abs: string, rel: string, h: string) => {
+    const rec = stamp.stats?.[rel];
+    if (rec) {
+      const now = statOf(abs);
+      if (now && now[0] === rec[0] && now[1] === rec[1] && now[1] < written) return true;
+    }
+    return hashFile(abs) === h;
+  };
   if (stamp.generator !== opts.generator || stamp.options !== opts.options) return null;
   const manifestRel = path.relative(opts.projectDir, opts.manifest).split(path.sep).join('/');
   if (!(manifestRel in stamp.inputs)) return null;
-  for (const [rel, h] of Object.entries(stamp.inputs)) if (hashFile(path.resolve(opts.projectDir, rel)) !== h) return null;
-  for (const [rel, h] of Object.entries(stamp.outputs)) if (hashFile(path.join(opts.projectDir, rel)) !== h) return null;
+  for (const [rel, h] of Object.entries(stamp.inputs)) if (!same(path.resolve(opts.projectDir, rel), rel, h)) return null;
+  for (const [rel, h] of Object.entries(stamp.outputs)) if (!same(path.join(opts.projectDir, rel), rel, h)) return null;
   // Nothing stale or foreign in the generated folders, no user file missing, no orphan to report.
   const outputs = new Set(Object.keys(stamp.outputs));
   for (const dir of opts.generatedDirs) for (const f of listFiles(opts.projectDir, dir)) if (!outputs.has(f)) return null;
-  for (const f of stamp.userFiles) if (!existsSync(path.join(opts.projectDir, f))) return null;
   const user = new Set(stamp.userFiles);
-  for (const dir of opts.handlerDirs) for (const f of listFiles(opts.projectDir, dir)) if (f.endsWith('.ts') && !user.has(f)) return null;
+  // The handler folders are listed anyway: their user files are checked against the listing.
+  const listed = new Set<string>();
+  for (const dir of opts.handlerDirs) {
+    for (const f of listFiles(opts.projectDir, dir)) {
+      listed.add(f);
+      if (f.endsWith('.ts') && !user.has(f)) return null;
+    }
+  }
+  const inHandlerDir = (f: string) => opts.handlerDirs.some((d) => f.startsWith(`${d}/`));
+  for (const f of stamp.userFiles) if (!(inHandlerDir(f) ? listed.has(f) : existsSync(path.join(opts.projectDir, f)))) return null;
   return { stamp };
 }
