@@ -4,23 +4,28 @@
  * and free when off.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { isMainThread } from 'node:worker_threads';
 
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
-const stages: [string, number][] = [];
+export type Stage = [name: string, ms: number];
+const rows: Stage[] = [];
 const notes = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
 
 if (enabled) {
   last = performance.now();
+}
+// A worker reports its stages to the main thread (stages()), which prints them with its own.
+if (enabled && isMainThread) {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcTotal += e.duration;
   }).observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
     mark('(rest)');
-    const rows = stages.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
+    const lines = rows.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
     const counts = [...notes].map(([k, n]) => `${k} ${n}`).join(', ');
-    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
+    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${lines.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
   });
 }
 
@@ -28,8 +33,20 @@ if (enabled) {
 export function mark(stage: string): void {
   if (!enabled) return;
   const now = performance.now();
-  stages.push([stage, now - last]);
+  rows.push([stage, now - last]);
   last = now;
+}
+
+/** The stages marked and the counts so far (a worker sends them to the main thread). */
+export function stages(): { rows: Stage[]; counts: [string, number][] } {
+  return { rows: [...rows], counts: [...notes] };
+}
+
+/** Adds another thread's stages (each name prefixed) and counts to the report. */
+export function addStages(prefix: string, more: ReturnType<typeof stages>): void {
+  if (!enabled) return;
+  for (const [name, ms] of more.rows) rows.push([`${prefix}${name}`, ms]);
+  for (const [k, n] of more.counts) count(k, n);
 }
 
 /** Counts something (cache hits, misses…) for the report. */

@@ -1,0 +1,104 @@
+/**
+ * The build: normalize → render → format, from a loaded manifest to the project's files. Runs in
+ * the main thread after validation (generate.ts), or in a worker while the main thread validates
+ * (build-worker.ts); in the worker the result is only used once validation passed.
+ */
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import type { Diagnostic } from './diagnostics.js';
+import { FORMAT_SALT, formatFile as formatText } from './format/format.js';
+import { headerLines } from './render/views.js';
+import { FormatCache } from './format/cache.js';
+import { spliceData, withJson } from './format/splice.js';
+import { unmask } from './format/mask.js';
+import { collapseSections, fillSections, ordinalRuns, withSections } from './format/sections.js';
+import type { LoadedManifest } from './load/load.js';
+import type { IR } from './normalize/ir.js';
+import { normalize } from './normalize/normalize.js';
+import type { OutputFile } from './plan/plan.js';
+import { renderProject } from './render/render.js';
+import { VERSION } from './version.js';
+import { statOf } from './plan/stamp.js';
+import { mark } from './timings.js';
+import type { GenerateOptions } from './generate.js';
+
+/** What the build (normalize → render → format) hands back, in this thread or from the worker. */
+export interface Built {
+  /** Absent when normalize found errors. */
+  files?: OutputFile[];
+  diagnostics: Diagnostic[];
+  ir?: IR;
+  referencedFiles: string[];
+  /** [size, mtimeMs] of each referenced file (absolute path) just before it was read. */
+  readStats: [string, [number, number] | null][];
+}
+
+export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions): Promise<Built> {
+  const readStats: [string, [number, number] | null][] = [];
+  const manifestPath = path.relative(opts.outDir, opts.manifest).split(path.sep).join('/');
+  const norm = normalize(manifest, {
+    manifestPath,
+    generatorVersion: opts.generatorVersion === undefined ? VERSION : opts.generatorVersion,
+    beforeRead: (abs) => void readStats.push([abs, statOf(abs)]),
+  });
+  mark('normalize');
+  if (!norm.ir) return { diagnostics: norm.diagnostics, referencedFiles: [], readStats };
+  const ir = norm.ir;
+
+  // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
+  const seen = new Map<string, boolean>();
+  const exists = (p: string) => {
+    let e = seen.get(p);
+    if (e === undefined) seen.set(p, (e = existsSync(path.join(opts.outDir, p))));
+    return e;
+  };
+  const rendered = await renderProject(ir, exists);
+  mark('render');
+  const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
+  const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
+  // The generated-code header (manifest path, version) is line comments prettier keeps as they
+  // are: what goes through prettier and its cache is the code below it, the same in every project.
+  const head = `${headerLines(ir)}\n\n`;
+  const formatFile = async (file: string, content: string, c?: FormatCache) =>
+    content.startsWith(head) ? head + (await formatText(file, content.slice(head.length), c)) : formatText(file, content, c);
+  // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
+  const shapes = new Map<string, Promise<string>>();
+  const formatShape = (file: string, content: string) => {
+    const key = `${path.extname(file)}\0${content}`;
+    let formatted = shapes.get(key);
+    if (!formatted) shapes.set(key, (formatted = formatFile(`shape${path.extname(file)}`, content, cache)));
+    return formatted;
+  };
+  const format = async (file: OutputFile): Promise<OutputFile> => {
+    if (file.shape) {
+      const text = unmask(await formatShape(file.path, file.shape.content), file.shape.tokens);
+      const spliced = file.data ? spliceData(text, file.data) : text;
+      if (spliced !== null) return { path: file.path, owner: file.owner, content: spliced };
+    }
+    // The spread reads `content`: a stub's real text is rendered here, only when its shape fell back.
+    const { data, shape: _s, formatted, sections, ...f } = file;
+    if (formatted) return f;
+    if (sections) {
+      // Skeleton (with its own data) first, then the sections; else the whole file the slow way.
+      const runs = ordinalRuns(collapseSections(f.content));
+      const formattedSkeleton = runs.restore(await formatFile(f.path, runs.text, cache));
+      const skeleton = formattedSkeleton === null ? null : data ? spliceData(formattedSkeleton, data) : formattedSkeleton;
+      const filled = skeleton === null ? null : await fillSections(skeleton, sections, (c) => formatFile(f.path, c, cache), (c) => formatShape(f.path, c));
+      if (filled !== null) return { ...f, content: filled };
+      return { ...f, content: await formatFile(f.path, withJson(withSections(f.content, sections), data ?? []), cache) };
+    }
+    if (!data) return { ...f, content: await formatFile(f.path, f.content, cache) };
+    // Data files: format the skeleton, splice the data in; else the whole file the slow way.
+    const spliced = spliceData(await formatFile(f.path, f.content, cache), data);
+    return { ...f, content: spliced ?? (await formatFile(f.path, withJson(f.content, data), cache)) };
+  };
+  const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
+  mark('format');
+  return { files, diagnostics: norm.diagnostics, ir, referencedFiles: ir.referencedFiles, readStats };
+}
+
+/** A user file that exists is kept as rendered: only its path and owner matter to the plan. */
+function strip({ data: _d, shape: _s, formatted: _f, sections: _x, ...f }: OutputFile): OutputFile {
+  return f;
+}
+
