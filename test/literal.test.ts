@@ -4,7 +4,7 @@
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../cli/format/format.js';
-import { printJson, printLiteral, printString } from '../cli/format/literal.js';
+import { Code, printJson, printLiteral, printString } from '../cli/format/literal.js';
 // @ts-expect-error: a plain .mjs module without types
 import { syntheticManifest } from '../bench/synthetic.mjs';
 import { parse } from 'yaml';
@@ -59,6 +59,13 @@ describe('printLiteral is prettier-stable', () => {
   it('random JSON values', async () => {
     const r = rng(Number(process.env.SEED ?? 7));
     for (let i = 0; i < Number(process.env.N ?? 400); i++) await expectStable(randomValue(r, 0));
+  });
+
+  it('code references, at every width around the line end and under keys of every width', async () => {
+    for (let n = 1; n <= 100; n += 3) {
+      const ref = new Code(`jsonSchemas.${'x'.repeat(n)}`);
+      for (const key of ['a', 'abcd', 'abcde', 'inputSchema', 'k'.repeat(40)]) await expectStable({ [key]: ref, list: [ref, ref], tool: { name: 't', [key]: ref } });
+    }
   });
 
   it('real schemas (synthetic 60-tool manifest)', async () => {

@@ -18,6 +18,15 @@ import { isRecord as isPlainObject } from '../manifest/json-path.js';
 
 const WIDTH = 100;
 
+/**
+ * A TypeScript expression inside data, printed as is: a reference to a value the generated code
+ * declares elsewhere (`jsonSchemas.getWeatherInput`), so the data does not repeat it. Laid out as
+ * prettier lays out a member chain, which is how it lays out a string.
+ */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Text JSON.stringify leaves alone and that holds no quote: printed as is between single quotes. */
 const PLAIN = /^[^'"\\\x00-\x1f\ud800-\udfff]*$/;
@@ -55,6 +64,10 @@ function isMatrix(v: unknown[]): boolean {
 /** One-line form of a value, or null when it cannot be on one line (it holds an object). */
 function flat(v: unknown, json: boolean): string | null {
   if (v === null || typeof v === 'boolean') return JSON.stringify(v);
+  if (v instanceof Code) {
+    if (json) throw new Error('internal: code in JSON data');
+    return v.text;
+  }
   if (typeof v === 'number') return printNumber(v);
   if (typeof v === 'string') return json ? JSON.stringify(v) : printString(v);
   if (Array.isArray(v)) {
@@ -99,7 +112,7 @@ const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
 /** Appends the printed value to `out` (one buffer for the whole literal: nothing is copied twice). */
 function print(out: string[], value: unknown, indent: number, column: number, suffix: string, json: boolean): void {
   const pad = spaces(indent + 2);
-  if (isPlainObject(value)) {
+  if (isPlainObject(value) && !(value instanceof Code)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return void out.push('{}');
     out.push('{\n');
@@ -111,14 +124,14 @@ function print(out: string[], value: unknown, indent: number, column: number, su
       // A string, `null` or negative number that overflows moves below a key that is not short
       // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3 never
       // break); other numbers and booleans never move.
-      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0))) {
+      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code)) {
         const text = flat(v, json)!;
         out.push(pad, key, indent + 2 + key.length + 2 + text.length + 1 > WIDTH ? `:\n${pad}  ` : ': ', text, last, '\n');
         continue;
       }
       // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
       // a long key (prettier's "fluid" layout measures up to the value's first possible break).
-      if (!json && v !== null && typeof v === 'object') {
+      if (!json && v !== null && typeof v === 'object' && !(v instanceof Code)) {
         const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
         if (indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
           out.push(pad, key, `:\n${pad}  `);

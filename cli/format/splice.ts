@@ -12,7 +12,7 @@
  * proven).
  */
 import { jsonLiteral } from '../render/escape.js';
-import { printLiteral } from './literal.js';
+import { Code, printLiteral } from './literal.js';
 
 const PLACEHOLDER = /__mcpgenData(\d+)__/g;
 
@@ -26,7 +26,15 @@ export function placeholder(values: unknown[], value: unknown): string {
  * prettier keeps objects expanded, so this prints what splicing prints.
  */
 export function withJson(skeleton: string, values: readonly unknown[]): string {
-  return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonLiteral(values[Number(i)], 2));
+  return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonWithCode(values[Number(i)]));
+}
+
+/** Expanded JSON (jsonLiteral's), with any Code (cli/format/literal.ts) written as its expression. */
+function jsonWithCode(value: unknown): string {
+  if (value === undefined) return jsonLiteral(value);
+  const codes: string[] = [];
+  const json = JSON.stringify(value, (_k, v: unknown) => (v instanceof Code ? `__mcpgenCode${codes.push(v.text) - 1}__` : v), 2);
+  return codes.length ? json.replace(/"__mcpgenCode(\d+)__"/g, (_m, i: string) => codes[Number(i)]!) : json;
 }
 
 /** Splices values into a prettier-formatted skeleton, or null when a placeholder is not in a supported spot. */

@@ -7,7 +7,8 @@ import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { stringLiteral } from './escape.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
-import { promptArgsSchema } from './views.js';
+import { inputKey, outputKey, promptArgsSchema } from './views.js';
+import { Code } from '../format/literal.js';
 
 type Obj = Record<string, unknown>;
 
@@ -80,10 +81,19 @@ export function contractTestView(ir: IR) {
   if (s.websiteUrl !== null) serverInfo.websiteUrl = s.websiteUrl;
   if (s.icons.length) serverInfo.icons = s.icons;
 
+  // A schema clients see as src/generated/schemas.ts declares it is referenced, not repeated: the
+  // test stays small (and quick to type-check) however many tools there are.
+  let referencesSchemas = false;
+  const schema = (declared: Obj | null, key: string, io: 'input' | 'output'): unknown => {
+    const advertised = advertisedSchema(declared!, io);
+    if (advertised !== declared && declared!.type !== 'object') return advertised;
+    referencesSchemas = true;
+    return new Code(`jsonSchemas.${key}`);
+  };
   const tools = ir.tools.map((t) => {
     const o = withMeta({ name: t.name }, t);
-    o.inputSchema = t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {} };
-    if (t.outputSchema) o.outputSchema = advertisedSchema(t.outputSchema, 'output');
+    o.inputSchema = t.inputSchema && t.inputType ? schema(t.inputSchema, inputKey(t), 'input') : t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {} };
+    if (t.outputSchema) o.outputSchema = t.outputType ? schema(t.outputSchema, outputKey(t), 'output') : advertisedSchema(t.outputSchema, 'output');
     if (t.annotations !== null) o.annotations = t.annotations;
     return o;
   });
@@ -171,6 +181,7 @@ export function contractTestView(ir: IR) {
     declarativePrompts,
     completions,
     reachable,
+    referencesSchemas,
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
     bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,

@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -50,69 +51,7 @@ const expected: Expected = {
     {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
-      inputSchema: {
-        type: 'object',
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        $defs: {
-          address: {
-            $anchor: 'addressDef',
-            type: 'object',
-            properties: {
-              street: {
-                type: 'string',
-              },
-              city: {
-                type: 'string',
-              },
-            },
-          },
-        },
-        properties: {
-          name: {
-            type: 'string',
-          },
-          address: {
-            $ref: '#/$defs/address',
-          },
-          contactMethod: {
-            type: 'string',
-            enum: ['phone', 'email'],
-          },
-          phone: {
-            type: 'string',
-          },
-          email: {
-            type: 'string',
-          },
-        },
-        allOf: [
-          {
-            anyOf: [
-              {
-                required: ['phone'],
-              },
-              {
-                required: ['email'],
-              },
-            ],
-          },
-        ],
-        if: {
-          properties: {
-            contactMethod: {
-              const: 'phone',
-            },
-          },
-          required: ['contactMethod'],
-        },
-        then: {
-          required: ['phone'],
-        },
-        else: {
-          required: ['email'],
-        },
-        additionalProperties: false,
-      },
+      inputSchema: jsonSchemas.jsonSchema202012ToolInput,
     },
     {
       name: 'test_audio_content',
@@ -125,30 +64,12 @@ const expected: Expected = {
     {
       name: 'test_custom_header',
       description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          region: {
-            type: 'string',
-            description: 'Region to use',
-            'x-mcp-header': 'Region',
-          },
-        },
-      },
+      inputSchema: jsonSchemas.testCustomHeaderInput,
     },
     {
       name: 'test_elicitation',
       description: 'Tests server-initiated elicitation (user input request)',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          message: {
-            type: 'string',
-            description: 'The message to show the user',
-          },
-        },
-        required: ['message'],
-      },
+      inputSchema: jsonSchemas.testElicitationInput,
     },
     {
       name: 'test_elicitation_sep1034_defaults',
@@ -289,16 +210,7 @@ const expected: Expected = {
     {
       name: 'test_sampling',
       description: 'Tests server-initiated sampling (LLM completion request)',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          prompt: {
-            type: 'string',
-            description: 'The prompt to send to the LLM',
-          },
-        },
-        required: ['prompt'],
-      },
+      inputSchema: jsonSchemas.testSamplingInput,
     },
     {
       name: 'test_simple_text',

@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -45,71 +46,8 @@ const expected: Expected = {
       name: 'create_note',
       title: 'Create note',
       description: 'Save a new note and return it',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          title: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 200,
-            description: 'Note title',
-          },
-          body: {
-            type: 'string',
-            maxLength: 10000,
-            description: 'The text of the note',
-          },
-          tags: {
-            type: 'array',
-            items: {
-              type: 'string',
-              pattern: '^[a-z0-9-]{1,32}$',
-              description: 'A lowercase tag',
-              examples: ['work'],
-            },
-            maxItems: 10,
-            default: [],
-            description: 'Tags to file the note under',
-          },
-        },
-        required: ['title', 'body'],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          id: {
-            type: 'string',
-            pattern: '^n[0-9]+$',
-            description: 'Note identifier, e.g. n1',
-            examples: ['n1'],
-          },
-          title: {
-            type: 'string',
-            description: 'Note title',
-          },
-          body: {
-            type: 'string',
-            description: 'Note text',
-          },
-          tags: {
-            type: 'array',
-            items: {
-              type: 'string',
-              pattern: '^[a-z0-9-]{1,32}$',
-              description: 'A lowercase tag',
-              examples: ['work'],
-            },
-            description: 'Tags',
-          },
-          createdAt: {
-            type: 'string',
-            format: 'date-time',
-            description: 'Creation time',
-          },
-        },
-        required: ['id', 'title', 'body', 'tags', 'createdAt'],
-      },
+      inputSchema: jsonSchemas.createNoteInput,
+      outputSchema: jsonSchemas.createNoteOutput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: false,
@@ -121,19 +59,7 @@ const expected: Expected = {
       name: 'delete_note',
       title: 'Delete note',
       description: 'Delete a note by id',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: {
-            type: 'string',
-            pattern: '^n[0-9]+$',
-            description: 'Note identifier, e.g. n1',
-            examples: ['n1'],
-          },
-        },
-        required: ['id'],
-        additionalProperties: false,
-      },
+      inputSchema: jsonSchemas.deleteNoteInput,
       annotations: {
         readOnlyHint: false,
         destructiveHint: true,
@@ -145,79 +71,8 @@ const expected: Expected = {
       name: 'search_notes',
       title: 'Search notes',
       description: 'Find notes whose title or text contains the query, optionally with a tag',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          query: {
-            type: 'string',
-            maxLength: 200,
-            description: 'Text to look for',
-            'case-insensitive (every note when left out)': null,
-          },
-          tag: {
-            type: 'string',
-            pattern: '^[a-z0-9-]{1,32}$',
-            description: 'Only notes with this tag (any tag when left out)',
-            examples: ['work'],
-          },
-          limit: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 100,
-            default: 20,
-            description: 'Most notes to return',
-          },
-        },
-        additionalProperties: false,
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          notes: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: {
-                  type: 'string',
-                  pattern: '^n[0-9]+$',
-                  description: 'Note identifier, e.g. n1',
-                  examples: ['n1'],
-                },
-                title: {
-                  type: 'string',
-                  description: 'Note title',
-                },
-                body: {
-                  type: 'string',
-                  description: 'Note text',
-                },
-                tags: {
-                  type: 'array',
-                  items: {
-                    type: 'string',
-                    pattern: '^[a-z0-9-]{1,32}$',
-                    description: 'A lowercase tag',
-                    examples: ['work'],
-                  },
-                  description: 'Tags',
-                },
-                createdAt: {
-                  type: 'string',
-                  format: 'date-time',
-                  description: 'Creation time',
-                },
-              },
-              required: ['id', 'title', 'body', 'tags', 'createdAt'],
-            },
-          },
-          total: {
-            type: 'integer',
-            description: 'Matches before the limit',
-          },
-        },
-        required: ['notes', 'total'],
-      },
+      inputSchema: jsonSchemas.searchNotesInput,
+      outputSchema: jsonSchemas.searchNotesOutput,
       annotations: {
         readOnlyHint: true,
         openWorldHint: false,

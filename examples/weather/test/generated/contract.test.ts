@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -53,22 +54,7 @@ const expected: Expected = {
       name: 'convert_temperature',
       title: 'Convert temperature',
       description: 'Convert a temperature between Celsius and Fahrenheit',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          value: {
-            type: 'number',
-            description: 'Temperature to convert',
-          },
-          from: {
-            type: 'string',
-            enum: ['C', 'F'],
-            description: 'Unit of value',
-          },
-        },
-        required: ['value', 'from'],
-        additionalProperties: false,
-      },
+      inputSchema: jsonSchemas.convertTemperatureInput,
       annotations: {
         readOnlyHint: true,
         idempotentHint: true,
@@ -79,74 +65,8 @@ const expected: Expected = {
       name: 'get_forecast',
       title: 'Get forecast',
       description: 'Daily forecast for a city, up to 7 days ahead',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          city: {
-            type: 'string',
-            minLength: 1,
-            maxLength: 100,
-            description: 'City name, e.g. Paris',
-          },
-          days: {
-            type: 'integer',
-            minimum: 1,
-            maximum: 7,
-            default: 3,
-            description: 'Days ahead',
-          },
-          units: {
-            type: 'string',
-            enum: ['metric', 'imperial'],
-            default: 'metric',
-            description: 'Unit system for temperatures',
-          },
-        },
-        required: ['city'],
-        additionalProperties: false,
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          city: {
-            type: 'string',
-            description: 'The city the forecast is for',
-          },
-          units: {
-            type: 'string',
-            enum: ['metric', 'imperial'],
-            default: 'metric',
-            description: 'Unit system for temperatures',
-          },
-          days: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                date: {
-                  type: 'string',
-                  format: 'date',
-                  description: 'Day of the forecast',
-                },
-                high: {
-                  type: 'number',
-                  description: 'Highest temperature',
-                },
-                low: {
-                  type: 'number',
-                  description: 'Lowest temperature',
-                },
-                summary: {
-                  type: 'string',
-                  description: 'One-line summary',
-                },
-              },
-              required: ['date', 'high', 'low', 'summary'],
-            },
-          },
-        },
-        required: ['city', 'units', 'days'],
-      },
+      inputSchema: jsonSchemas.getForecastInput,
+      outputSchema: jsonSchemas.getForecastOutput,
       annotations: {
         readOnlyHint: true,
         openWorldHint: true,

@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -58,15 +59,7 @@ const expected: Expected = {
       name: 'delete',
       title: 'Delete',
       description: 'A tool named after a reserved word',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: {
-            type: 'string',
-          },
-        },
-        required: ['id'],
-      },
+      inputSchema: jsonSchemas.delete_Input,
       annotations: {
         destructiveHint: true,
         idempotentHint: true,
@@ -76,29 +69,7 @@ const expected: Expected = {
       name: 'echo',
       description:
         'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          text: {
-            type: 'string',
-            description: 'Text */ to echo `${x}`',
-          },
-          'weird-key': {
-            type: 'string',
-            description: 'A hyphenated property',
-          },
-          '1st': {
-            type: 'integer',
-            description: 'Starts with a digit',
-          },
-          class: {
-            type: 'string',
-            enum: ['a', 'b'],
-            description: 'A reserved word',
-          },
-        },
-        required: ['text'],
-      },
+      inputSchema: jsonSchemas.echoInput,
     },
     {
       name: 'no-input.tool',
@@ -120,87 +91,8 @@ const expected: Expected = {
       _meta: {
         'com.example/category': 'geometry',
       },
-      inputSchema: {
-        type: 'object',
-        properties: {
-          origin: {
-            type: 'object',
-            properties: {
-              x: {
-                type: 'number',
-              },
-              y: {
-                type: 'number',
-              },
-            },
-            required: ['x', 'y'],
-            description: 'Where to start',
-          },
-          tree: {
-            $ref: '#/$defs/TreeNode',
-          },
-          mode: {
-            anyOf: [
-              {
-                type: 'string',
-                const: 'fast',
-              },
-              {
-                type: 'integer',
-                minimum: 1,
-              },
-            ],
-          },
-          maybe: {
-            type: ['string', 'null'],
-            default: null,
-          },
-        },
-        required: ['origin'],
-        additionalProperties: false,
-        $defs: {
-          TreeNode: {
-            type: 'object',
-            description: 'A recursive tree',
-            properties: {
-              label: {
-                type: 'string',
-              },
-              children: {
-                type: 'array',
-                items: {
-                  $ref: '#/$defs/TreeNode',
-                },
-              },
-            },
-            required: ['label'],
-          },
-        },
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          area: {
-            type: 'number',
-          },
-          points: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                x: {
-                  type: 'number',
-                },
-                y: {
-                  type: 'number',
-                },
-              },
-              required: ['x', 'y'],
-            },
-          },
-        },
-        required: ['area'],
-      },
+      inputSchema: jsonSchemas.shapesInput,
+      outputSchema: jsonSchemas.shapesOutput,
     },
   ],
   resources: [

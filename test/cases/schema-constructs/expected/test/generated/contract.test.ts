@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -41,55 +42,12 @@ const expected: Expected = {
     {
       name: '2fa_verify',
       description: 'A tool name with a leading digit',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          code: {
-            type: 'string',
-            pattern: '^[0-9]{6}$',
-          },
-        },
-        required: ['code'],
-      },
+      inputSchema: jsonSchemas._2faVerifyInput,
     },
     {
       name: 'arrays',
       description: 'Arrays of objects and tuples',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          rows: {
-            type: 'array',
-            items: {
-              type: 'object',
-              properties: {
-                id: {
-                  type: 'integer',
-                },
-                label: {
-                  type: 'string',
-                },
-              },
-              required: ['id'],
-            },
-            minItems: 1,
-            uniqueItems: true,
-          },
-          pair: {
-            type: 'array',
-            prefixItems: [
-              {
-                type: 'string',
-              },
-              {
-                type: 'boolean',
-              },
-            ],
-            items: false,
-          },
-        },
-        required: ['rows'],
-      },
+      inputSchema: jsonSchemas.arraysInput,
     },
     {
       name: 'class',
@@ -102,533 +60,70 @@ const expected: Expected = {
     {
       name: 'combinators',
       description: 'anyOf, oneOf, allOf and const',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: {
-            anyOf: [
-              {
-                type: 'string',
-                format: 'uuid',
-              },
-              {
-                type: 'integer',
-                minimum: 0,
-              },
-            ],
-          },
-          size: {
-            oneOf: [
-              {
-                const: 'small',
-              },
-              {
-                const: 'large',
-              },
-              {
-                type: 'integer',
-                multipleOf: 10,
-              },
-            ],
-          },
-          named: {
-            allOf: [
-              {
-                type: 'object',
-                properties: {
-                  name: {
-                    type: 'string',
-                  },
-                },
-                required: ['name'],
-              },
-              {
-                type: 'object',
-                properties: {
-                  age: {
-                    type: 'integer',
-                  },
-                },
-                required: ['age'],
-              },
-            ],
-          },
-          version: {
-            const: 2,
-          },
-        },
-        required: ['id', 'version'],
-      },
+      inputSchema: jsonSchemas.combinatorsInput,
     },
     {
       name: 'defaults',
       description: 'Defaults of every type, annotations and vendor keys',
-      inputSchema: {
-        type: 'object',
-        title: 'Defaults',
-        'x-vendor': {
-          keep: 'me',
-        },
-        properties: {
-          s: {
-            type: 'string',
-            default: 'hello',
-            examples: ['hi', 'hey'],
-          },
-          i: {
-            type: 'integer',
-            default: 3,
-          },
-          n: {
-            type: 'number',
-            default: 1.5,
-          },
-          b: {
-            type: 'boolean',
-            default: true,
-          },
-          z: {
-            type: 'null',
-            default: null,
-          },
-          arr: {
-            type: 'array',
-            items: {
-              type: 'string',
-            },
-            default: ['a', 'b'],
-          },
-          obj: {
-            type: 'object',
-            properties: {
-              k: {
-                type: 'string',
-              },
-            },
-            default: {
-              k: 'v',
-            },
-          },
-          old: {
-            type: 'string',
-            deprecated: true,
-            title: 'Old',
-            'x-internal': true,
-            description: 'Do not use',
-          },
-        },
-      },
+      inputSchema: jsonSchemas.defaultsInput,
     },
     {
       name: 'draft07',
       description: 'A draft-07 schema with definitions and a tuple written as an items list',
-      inputSchema: {
-        type: 'object',
-        $schema: 'http://json-schema.org/draft-07/schema#',
-        definitions: {
-          pos: {
-            type: 'integer',
-            minimum: 1,
-          },
-        },
-        properties: {
-          pair: {
-            type: 'array',
-            items: [
-              {
-                type: 'string',
-              },
-              {
-                $ref: '#/definitions/pos',
-              },
-            ],
-            additionalItems: false,
-          },
-          count: {
-            $ref: '#/definitions/pos',
-          },
-          big: {
-            type: 'number',
-            exclusiveMinimum: 0,
-          },
-        },
-        required: ['pair'],
-      },
+      inputSchema: jsonSchemas.draft07Input,
     },
     {
       name: 'draft2020',
       description:
         'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
-      inputSchema: {
-        type: 'object',
-        $schema: 'https://json-schema.org/draft/2020-12/schema',
-        $defs: {
-          coord: {
-            type: 'number',
-            minimum: -180,
-            maximum: 180,
-          },
-          point: {
-            type: 'array',
-            prefixItems: [
-              {
-                $ref: '#/$defs/coord',
-              },
-              {
-                $ref: '#/$defs/coord',
-              },
-            ],
-            items: false,
-            minItems: 2,
-          },
-          unused: {
-            type: 'string',
-            description: 'Never referenced',
-          },
-        },
-        properties: {
-          at: {
-            $ref: '#/$defs/point',
-          },
-          path: {
-            type: 'array',
-            items: {
-              $ref: '#/$defs/point',
-            },
-          },
-        },
-        required: ['at'],
-      },
+      inputSchema: jsonSchemas.draft2020Input,
     },
     {
       name: 'formats',
       description: 'Known formats are checked, unknown ones are ignored',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          uri: {
-            type: 'string',
-            format: 'uri',
-          },
-          uuid: {
-            type: 'string',
-            format: 'uuid',
-          },
-          when: {
-            type: 'string',
-            format: 'date-time',
-          },
-          day: {
-            type: 'string',
-            format: 'date',
-          },
-          email: {
-            type: 'string',
-            format: 'email',
-          },
-          small: {
-            type: 'integer',
-            format: 'int32',
-          },
-          json: {
-            type: 'string',
-            format: 'json',
-          },
-        },
-      },
+      inputSchema: jsonSchemas.formatsInput,
     },
     {
       name: 'get-user.v2',
       description: 'A tool name with a hyphen and a dot',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          'user-id': {
-            type: 'string',
-          },
-        },
-        required: ['user-id'],
-      },
+      inputSchema: jsonSchemas.getUserV2Input,
     },
     {
       name: 'keywords',
       description: 'Properties named after keywords and with characters that are not identifiers',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          type: {
-            type: 'string',
-          },
-          function: {
-            type: 'string',
-          },
-          class: {
-            type: 'string',
-          },
-          default: {
-            type: 'string',
-          },
-          'dash-ed': {
-            type: 'string',
-          },
-          'dot.ted': {
-            type: 'string',
-          },
-          'with space': {
-            type: 'string',
-          },
-          '9lives': {
-            type: 'integer',
-          },
-        },
-        required: ['type', 'dash-ed'],
-      },
+      inputSchema: jsonSchemas.keywordsInput,
     },
     {
       name: 'maps',
       description:
         'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          closed: {
-            type: 'object',
-            properties: {
-              x: {
-                type: 'integer',
-              },
-            },
-            additionalProperties: false,
-          },
-          open: {
-            type: 'object',
-            properties: {
-              x: {
-                type: 'integer',
-              },
-            },
-            additionalProperties: true,
-          },
-          counts: {
-            type: 'object',
-            additionalProperties: {
-              type: 'integer',
-            },
-          },
-          named: {
-            type: 'object',
-            propertyNames: {
-              pattern: '^[a-z]+$',
-            },
-            additionalProperties: {
-              type: 'string',
-            },
-          },
-          env: {
-            type: 'object',
-            patternProperties: {
-              '^[A-Z_]+$': {
-                type: 'string',
-              },
-            },
-            additionalProperties: false,
-          },
-          anything: {
-            type: 'object',
-          },
-          value: {},
-        },
-        required: ['closed'],
-        additionalProperties: false,
-      },
+      inputSchema: jsonSchemas.mapsInput,
     },
     {
       name: 'no_dialect',
       description: 'No $schema at all, a root with no properties',
-      inputSchema: {
-        type: 'object',
-      },
+      inputSchema: jsonSchemas.noDialectInput,
     },
     {
       name: 'nullable',
       description: 'Nullable fields, type lists and enums of mixed types',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          a: {
-            type: ['string', 'null'],
-          },
-          b: {
-            anyOf: [
-              {
-                type: 'integer',
-              },
-              {
-                type: 'null',
-              },
-            ],
-            default: null,
-          },
-          flag: {
-            type: ['boolean', 'string'],
-          },
-          mixed: {
-            enum: [1, 'one', true, null],
-          },
-        },
-        required: ['a'],
-      },
+      inputSchema: jsonSchemas.nullableInput,
     },
     {
       name: 'numbers',
       description: 'Bounds, including the largest safe integer',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          id: {
-            type: 'integer',
-            minimum: 0,
-            maximum: 9007199254740991,
-          },
-          big: {
-            type: 'integer',
-            exclusiveMinimum: 2147483647,
-          },
-          ratio: {
-            type: 'number',
-            exclusiveMinimum: 0,
-            maximum: 1,
-          },
-        },
-        required: ['id'],
-      },
+      inputSchema: jsonSchemas.numbersInput,
     },
     {
       name: 'shared',
       description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          home: {
-            type: 'object',
-            description: 'A postal address',
-            properties: {
-              street: {
-                type: 'string',
-              },
-              city: {
-                type: 'string',
-                minLength: 1,
-                description: 'City name',
-              },
-            },
-            required: ['street', 'city'],
-          },
-          work: {
-            type: 'object',
-            description: 'Office',
-            properties: {
-              street: {
-                type: 'string',
-              },
-              city: {
-                type: 'string',
-                minLength: 1,
-                description: 'City name',
-              },
-            },
-            required: ['street', 'city'],
-          },
-          category: {
-            $ref: '#/$defs/Category',
-          },
-        },
-        required: ['home'],
-        $defs: {
-          Category: {
-            type: 'object',
-            properties: {
-              name: {
-                type: 'string',
-              },
-              parent: {
-                $ref: '#/$defs/Category',
-              },
-              subcategories: {
-                type: 'array',
-                items: {
-                  $ref: '#/$defs/Category',
-                },
-              },
-            },
-            required: ['name'],
-          },
-        },
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          addresses: {
-            type: 'array',
-            items: {
-              type: 'object',
-              description: 'A postal address',
-              properties: {
-                street: {
-                  type: 'string',
-                },
-                city: {
-                  type: 'string',
-                  minLength: 1,
-                  description: 'City name',
-                },
-              },
-              required: ['street', 'city'],
-            },
-          },
-        },
-        required: ['addresses'],
-      },
+      inputSchema: jsonSchemas.sharedInput,
+      outputSchema: jsonSchemas.sharedOutput,
     },
     {
       name: 'tagged_union',
       description: 'A tagged union of objects',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          shape: {
-            oneOf: [
-              {
-                type: 'object',
-                properties: {
-                  kind: {
-                    const: 'circle',
-                  },
-                  radius: {
-                    type: 'number',
-                  },
-                },
-                required: ['kind', 'radius'],
-                additionalProperties: false,
-              },
-              {
-                type: 'object',
-                properties: {
-                  kind: {
-                    const: 'square',
-                  },
-                  side: {
-                    type: 'number',
-                  },
-                },
-                required: ['kind', 'side'],
-                additionalProperties: false,
-              },
-            ],
-          },
-        },
-        required: ['shape'],
-      },
+      inputSchema: jsonSchemas.taggedUnionInput,
     },
     {
       name: 'typeless_free',
@@ -657,14 +152,7 @@ const expected: Expected = {
         },
         required: ['q'],
       },
-      outputSchema: {
-        properties: {
-          hits: {
-            type: 'integer',
-          },
-        },
-        type: 'object',
-      },
+      outputSchema: jsonSchemas.typelessRootOutput,
     },
   ],
   resources: [

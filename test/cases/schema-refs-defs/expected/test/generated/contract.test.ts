@@ -17,6 +17,7 @@ import {
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
@@ -41,118 +42,13 @@ const expected: Expected = {
     {
       name: 'legacy',
       description: 'A draft-07 schema gets definitions',
-      inputSchema: {
-        type: 'object',
-        $schema: 'http://json-schema.org/draft-07/schema#',
-        properties: {
-          price: {
-            $ref: '#/definitions/Money',
-          },
-        },
-        required: ['price'],
-        definitions: {
-          Money: {
-            type: 'object',
-            properties: {
-              amount: {
-                type: 'integer',
-                minimum: 0,
-              },
-              currency: {
-                $ref: '#/definitions/Currency',
-              },
-            },
-            required: ['amount', 'currency'],
-          },
-          Currency: {
-            type: 'string',
-            enum: ['EUR', 'USD'],
-          },
-        },
-      },
+      inputSchema: jsonSchemas.legacyInput,
     },
     {
       name: 'pay',
       description: 'Shared schemas kept as $defs, next to local ones',
-      inputSchema: {
-        type: 'object',
-        $defs: {
-          note: {
-            type: 'string',
-            maxLength: 20,
-          },
-          Money: {
-            type: 'object',
-            properties: {
-              amount: {
-                type: 'integer',
-                minimum: 0,
-              },
-              currency: {
-                $ref: '#/$defs/Currency',
-              },
-            },
-            required: ['amount', 'currency'],
-          },
-          Currency: {
-            type: 'string',
-            enum: ['EUR', 'USD'],
-          },
-          Node: {
-            type: 'object',
-            properties: {
-              value: {
-                type: 'integer',
-              },
-              next: {
-                $ref: '#/$defs/Node',
-              },
-            },
-            required: ['value'],
-          },
-        },
-        properties: {
-          price: {
-            $ref: '#/$defs/Money',
-            description: 'What to pay',
-          },
-          list: {
-            $ref: '#/$defs/Node',
-          },
-          note: {
-            $ref: '#/$defs/note',
-          },
-        },
-        required: ['price'],
-      },
-      outputSchema: {
-        type: 'object',
-        properties: {
-          paid: {
-            $ref: '#/$defs/Money',
-          },
-        },
-        required: ['paid'],
-        $defs: {
-          Money: {
-            type: 'object',
-            properties: {
-              amount: {
-                type: 'integer',
-                minimum: 0,
-              },
-              currency: {
-                $ref: '#/$defs/Currency',
-              },
-            },
-            required: ['amount', 'currency'],
-          },
-          Currency: {
-            type: 'string',
-            enum: ['EUR', 'USD'],
-          },
-        },
-      },
+      inputSchema: jsonSchemas.payInput,
+      outputSchema: jsonSchemas.payOutput,
     },
   ],
   resources: [
