@@ -38,7 +38,7 @@ export function startBuildWorker(opts: GenerateOptions): BuildWorker | undefined
     const size = statSync(opts.manifest, { throwIfNoEntry: false })?.size ?? 0;
     if (size < MIN_MANIFEST_BYTES) return undefined;
   }
-  const worker = new Worker(ENTRY, { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: 96 } });
+  const worker = new Worker(ENTRY, { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.MCPGEN_YOUNG_MB ?? 96) } });
   const result = new Promise<{ built: Built | null; sourceSha: string | null }>((resolve, reject) => {
     worker.once('message', (m: BuildMessage) => {
       if ('error' in m) return reject(Object.assign(new Error(m.error.message), { stack: m.error.stack }));

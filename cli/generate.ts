@@ -69,11 +69,25 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('lint');
   if (hasErrors(diagnostics)) return fail(diagnostics);
 
-  const fromWorker = worker ? await worker.result : undefined;
-  if (worker) mark('(build wait)');
-  // The worker read the file itself: its build counts only if it read what was validated here.
-  const built =
-    fromWorker?.built && fromWorker.sourceSha === sha(manifest.source) ? fromWorker.built : await (await import('./build.js')).buildFiles(manifest, opts);
+  const { buildFiles } = await import('./build.js');
+  let built: Built;
+  if (worker) {
+    // The worker builds the large generated files; this thread, done validating, the rest.
+    const mine = await buildFiles(manifest, opts, 'main');
+    mark('build (main part)');
+    if (!mine.files) {
+      worker.cancel();
+      built = mine;
+    } else {
+      const theirs = await worker.result;
+      mark('(build wait)');
+      // The worker read the file itself: its build counts only if it read what was validated here.
+      built =
+        theirs.built?.files && theirs.sourceSha === sha(manifest.source)
+          ? { ...mine, files: [...theirs.built.files, ...mine.files] }
+          : await buildFiles(manifest, opts);
+    }
+  } else built = await buildFiles(manifest, opts);
   diagnostics.push(...built.diagnostics);
   if (!built.files) return { files: [], diagnostics };
   for (const [abs, stat] of built.readStats) if (!readStats.has(abs)) readStats.set(abs, stat);
