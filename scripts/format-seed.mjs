@@ -6,8 +6,9 @@
 //
 // What is formatted is name-free (cli/format/mask.ts: names become same-width tokens; the header
 // stays out), so a corpus covers other projects too: the examples, the golden cases, the `init`
-// manifest and a sweep of entry names of every width up to 48 in the usual spellings (snake_case
-// and kebab-case with 0–3 separators). A user's first generate then needs prettier only for what
+// manifest, one small manifest per combination of the features that change a skeleton, and a sweep
+// of entry names of every width up to 48 in the usual spellings (snake_case and kebab-case with 0–3
+// separators). A user's first generate then needs prettier only for what
 // the corpus has not seen (an unusual option mix, a longer name).
 import { mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
@@ -97,7 +98,49 @@ function sweepManifest(maxWidth) {
   ].join('\n');
 }
 
+/**
+ * Skeletons (a file with its per-entry sections and data taken out) differ by which kinds of
+ * entries a server has and how it is reached, not by how many: one small manifest per combination
+ * of the features that change them covers any project's skeletons.
+ */
+function featureManifests() {
+  const out = [];
+  const pick = (options) => options;
+  for (const tools of pick(['none', 'some']))
+    for (const resources of pick(['none', 'static', 'dynamic', 'both']))
+      for (const templates of pick(['none', 'completed']))
+        for (const prompts of pick(['none', 'declarative', 'handler', 'both']))
+          for (const transport of pick(['default', 'bearer'])) {
+            if (tools === 'none' && resources === 'none' && templates === 'none' && prompts === 'none') continue;
+            const m = ['version: 1', `server: { name: features, version: 1.0.0, description: A mix of features for the format seed }`];
+            if (transport === 'bearer') m.push('transports:', '  http: { auth: { bearer: { tokensEnv: MCP_TOKENS } } }');
+            if (tools === 'some')
+              m.push(
+                'tools:',
+                '  plain_tool: { description: A tool without output, input: { type: object, properties: { q: { type: string, description: The query } }, required: [q] } }',
+                '  output_tool: { description: A tool with output, input: { type: object, properties: { q: { type: string, description: The query } } }, output: { type: object, properties: { ok: { type: boolean } }, required: [ok] }, annotations: { readOnlyHint: true } }',
+              );
+            if (resources !== 'none') m.push('resources:');
+            if (resources === 'static' || resources === 'both') m.push('  static_res: { uri: "features://static", mimeType: text/plain, description: A static text, text: hello }');
+            if (resources === 'dynamic' || resources === 'both') m.push('  dynamic_res: { uri: "features://dynamic", mimeType: application/json, description: Read by a handler }');
+            if (templates === 'completed')
+              m.push('resourceTemplates:', '  item: { uriTemplate: "features://items/{id}", mimeType: application/json, description: One item, params: { id: { type: string, description: The id } }, complete: { id: [a, b, c] } }');
+            if (prompts !== 'none') m.push('prompts:');
+            if (prompts === 'declarative' || prompts === 'both')
+              m.push('  declared: { description: A declared prompt, arguments: { topic: { description: The topic, required: true } }, messages: [{ role: user, text: "Write about {{topic}}" }] }');
+            if (prompts === 'handler' || prompts === 'both') m.push('  handled: { description: A prompt with a handler, arguments: { topic: { description: The topic, required: true } } }');
+            out.push(m.join('\n') + '\n');
+          }
+  return out;
+}
+
 const manifests = [];
+for (const [i, text] of featureManifests().entries()) {
+  const dir = path.join(tmp, `features-${i}`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+  manifests.push(path.join(dir, 'mcpgen.yaml'));
+}
 for (const dir of ['examples', 'test/cases']) {
   for (const name of readdirSync(path.join(repo, dir))) {
     const m = path.join(repo, dir, name, 'mcpgen.yaml');

@@ -75,7 +75,7 @@ export function contentView(ir: IR) {
       if (c.kind === 'blob') contents.blob = c.base64;
       return {
         key: r.ident,
-        comment: lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri),
+        doc: docComment(lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri), '  '),
         contents,
       };
     });

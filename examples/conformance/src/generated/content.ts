@@ -10,14 +10,12 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** test://static-binary, from ./assets/pixel.png */
-
   staticBinary: {
     uri: 'test://static-binary',
     mimeType: 'image/png',
     blob: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   },
   /** test://static-text */
-
   staticText: {
     uri: 'test://static-text',
     mimeType: 'text/plain',

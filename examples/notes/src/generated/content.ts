@@ -10,7 +10,6 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** notes://guide, from ./GUIDE.md */
-
   guide: {
     uri: 'notes://guide',
     mimeType: 'text/markdown',

@@ -10,14 +10,12 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** weather://logo.png, from ./logo.png */
-
   logo: {
     uri: 'weather://logo.png',
     mimeType: 'image/png',
     blob: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   },
   /** weather://readme, from ./docs/about.md */
-
   readme: {
     uri: 'weather://readme',
     mimeType: 'text/markdown',

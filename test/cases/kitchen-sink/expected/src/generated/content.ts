@@ -10,21 +10,18 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** sink://pixel.png, from ./pixel.png */
-
   binaryFile: {
     uri: 'sink://pixel.png',
     mimeType: 'image/png',
     blob: 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==',
   },
   /** sink://data.json, from ./data.json */
-
   dataFile: {
     uri: 'sink://data.json',
     mimeType: 'application/json',
     text: '{"a": 1, "b": "two"}\n',
   },
   /** sink://text */
-
   inlineText: {
     uri: 'sink://text',
     mimeType: 'text/plain',

@@ -10,7 +10,6 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** cs://readme */
-
   readme: {
     uri: 'cs://readme',
     mimeType: 'text/plain',

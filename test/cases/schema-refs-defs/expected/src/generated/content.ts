@@ -10,7 +10,6 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** rd://readme */
-
   readme: {
     uri: 'rd://readme',
     mimeType: 'text/plain',
