@@ -65,14 +65,15 @@ function sweepManifest(maxWidth) {
           `    input: { type: object, properties: { q: { type: string, maxLength: 100, description: The query text } }, required: [q], additionalProperties: false }`,
           ...(variant ? [`    output: { type: object, properties: { ok: { type: boolean, description: Whether it worked } }, required: [ok] }`] : []),
         );
-        if (variant) resources.push(`  ${n}:`, `    uri: "sweep://r/${n}"`, `    mimeType: text/plain`, `    description: A resource read by a handler`);
+        // A resource read by a handler, or static text.
+        resources.push(`  ${n}:`, `    uri: "sweep://r/${n}"`, `    mimeType: text/plain`, ...(variant ? [`    description: A resource read by a handler`] : [`    text: Some text`]));
         templates.push(
           `  ${n}:`,
           `    uriTemplate: "sweep://t/${n}/{id}"`,
           `    mimeType: application/json`,
           `    description: One item by id`,
           `    params: { id: { type: string, maxLength: 40, description: The item id } }`,
-          ...(variant ? [`    list: true`] : []),
+          ...(variant ? [`    list: true`] : [`    complete: { id: [a, b] }`]),
         );
         prompts.push(
           `  ${n}:`,

@@ -133,26 +133,20 @@ function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknow
   return d;
 }
 
-/** The same metadata as an object literal in code (templates are registered inline). */
-function resourceMetadata(r: ResourceIR | TemplateIR): string {
-  return objectLiteral(Object.entries(resourceMetadataData(r)).map(([k, v]) => field(k, jsonLiteral(v))));
-}
-
 function objectLiteral(fields: Field[]): string {
   return `{ ${fields.map((f) => `${f.key}: ${f.value}`).join(', ')} }`;
 }
 
-function completeFields(vars: { name: string; completion: { kind: 'static'; values: string[] } | { kind: 'handler' } | null }[], alias: string): Field[] {
-  return vars
-    .filter((v) => v.completion !== null)
-    .map((v) =>
-      field(
-        v.name,
-        v.completion!.kind === 'static'
-          ? `completeFrom(${jsonLiteral(v.completion!.values)})`
-          : `completeWith(async () => (await ${alias}()).complete[${stringLiteral(v.name)}])`,
-      ),
-    );
+/** Completions as data (runtime.ts `Completions`), or null when nothing completes. */
+function completionsData(vars: { name: string; completion: { kind: 'static'; values: string[] } | { kind: 'handler' } | null }[]): Record<string, unknown> | null {
+  const values: Record<string, string[]> = {};
+  const handled: string[] = [];
+  for (const v of vars) {
+    if (v.completion?.kind === 'static') values[v.name] = v.completion.values;
+    else if (v.completion?.kind === 'handler') handled.push(v.name);
+  }
+  if (!Object.keys(values).length && !handled.length) return null;
+  return { ...(Object.keys(values).length ? { values } : {}), ...(handled.length ? { handled } : {}) };
 }
 
 export function serverView(ir: IR) {
@@ -179,8 +173,10 @@ export function serverView(ir: IR) {
 
   // Resources as tools: metadata is data, the registration code differs only in names.
   const resourceInfo: Record<string, Record<string, unknown>> = {};
+  const resourceUris: Record<string, string> = {};
   const resources = ir.resources.map((r) => {
     resourceInfo[r.name] = resourceMetadataData(r);
+    resourceUris[r.name] = r.uri;
     const handler = r.content.kind === 'handler';
     if (handler) {
       handlerImports.push({ alias: resourceAlias(r), path: `../handlers/${r.handlerPath}.js` });
@@ -188,32 +184,34 @@ export function serverView(ir: IR) {
     }
     return {
       name: stringLiteral(r.name),
-      uri: stringLiteral(r.uri),
       handler,
       alias: handler ? resourceAlias(r) : null,
-      mime: r.mimeType !== null ? stringLiteral(r.mimeType) : 'undefined',
       ident: r.ident,
     };
   });
 
+  // Templates: URI template, metadata and completions are data; the registration differs only in names.
+  const templateInfo: Record<string, Record<string, unknown>> = {};
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
-    const opts: Field[] = [
-      field('list', t.hasList ? `(ctx) => ${need('listResources')}(${templateAlias(t)}, ctx, server)` : 'undefined'),
-    ];
-    const complete = completeFields(t.vars, templateAlias(t));
-    for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
-    if (complete.length) opts.push(field('complete', objectLiteral(complete)));
-    const mime = `, ${t.mimeType !== null ? stringLiteral(t.mimeType) : 'undefined'}, server`;
+    const completions = completionsData(t.vars);
+    templateInfo[t.name] = { uriTemplate: t.uriTemplate, metadata: resourceMetadataData(t), ...(completions ? { completions } : {}) };
+    if (completions) need('completers');
+    need('Completions');
+    if (t.hasList) need('listResources');
+    need('readTemplate');
     return {
       name: stringLiteral(t.name),
-      template: `new ResourceTemplate(${stringLiteral(t.uriTemplate)}, ${objectLiteral(opts)})`,
-      metadata: resourceMetadata(t),
-      callback: `(uri, variables, ctx) => ${need('readTemplate')}(${templateAlias(t)}, uri, variables, ctx, schemas.${paramsKey(t)}${mime})`,
+      alias: templateAlias(t),
+      hasList: t.hasList,
+      complete: completions !== null,
+      handled: completions?.handled !== undefined,
+      params: paramsKey(t),
     };
   });
 
-  const promptArgs: { constName: string; type: string; key: string; completers: string | null }[] = [];
+  const promptArgs: { constName: string; type: string; key: string; name: string; complete: boolean; handled: boolean; alias: string }[] = [];
+  const promptCompletions: Record<string, Record<string, unknown>> = {};
   const promptInfo: Record<string, Record<string, unknown>> = {};
   const promptDefaults: Record<string, Record<string, unknown>> = {};
   const prompts = ir.prompts.map((p) => {
@@ -221,10 +219,18 @@ export function serverView(ir: IR) {
     promptInfo[p.name] = metaData(p);
     if (p.argsType) {
       types.add(p.argsType);
-      const complete = completeFields(p.args, promptAlias(p));
-      for (const c of complete) (c.value.startsWith('completeFrom') ? need('completeFrom') : need('completeWith'));
-      // Without completers the statement holds only names: it is formatted by shape (cli/format/mask.ts).
-      promptArgs.push({ constName: argsKey(p), type: p.argsType, key: argsKey(p), completers: complete.length ? objectLiteral(complete) : null });
+      // Completions are data: the statement holds only names, formatted by shape (cli/format/mask.ts).
+      const completions = completionsData(p.args);
+      if (completions) (promptCompletions[p.name] = completions), need('completers'), need('Completions');
+      promptArgs.push({
+        constName: argsKey(p),
+        type: p.argsType,
+        key: argsKey(p),
+        name: stringLiteral(p.name),
+        complete: completions !== null,
+        handled: completions?.handled !== undefined,
+        alias: promptAlias(p),
+      });
       need('promptArguments');
     }
     const declarative = p.messages !== null;
@@ -248,20 +254,21 @@ export function serverView(ir: IR) {
   if (s.description !== null) info.description = s.description;
   if (s.websiteUrl !== null) info.websiteUrl = s.websiteUrl;
   if (s.icons.length) info.icons = s.icons;
-  const options: Field[] = [];
-  if (s.instructions !== null) options.push(field('instructions', stringLiteral(s.instructions)));
+  // Data (spliced, cli/format/splice.ts): the instructions and URIs are the manifest's text.
+  const declared: Record<string, unknown> = {};
+  if (s.instructions !== null) declared.instructions = s.instructions;
   const subscribable = ir.resources.filter((r) => r.subscribe).map((r) => r.uri);
   // Declared up front (the SDK adds `listChanged`): an instance may register none of them.
-  const capabilities: Field[] = [];
-  if (ir.protocol.logging) capabilities.push(field('logging', '{}'));
-  if (ir.tools.length) capabilities.push(field('tools', '{}'));
-  if (ir.resources.length || ir.templates.length) capabilities.push(field('resources', subscribable.length ? '{ subscribe: true }' : '{}'));
-  if (ir.prompts.length) capabilities.push(field('prompts', '{}'));
+  const capabilities: Record<string, unknown> = {};
+  if (ir.protocol.logging) capabilities.logging = {};
+  if (ir.tools.length) capabilities.tools = {};
+  if (ir.resources.length || ir.templates.length) capabilities.resources = subscribable.length ? { subscribe: true } : {};
+  if (ir.prompts.length) capabilities.prompts = {};
   const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
-  if (completable) capabilities.push(field('completions', '{}'));
-  options.push(field('capabilities', objectLiteral(capabilities)));
-  if (Object.keys(ir.protocol.cache).length) options.push(field('cacheHints', jsonLiteral(ir.protocol.cache)));
-  options.push(field('requestState', `{ verify: ${need('verifyRequestState')} }`));
+  if (completable) capabilities.completions = {};
+  declared.capabilities = capabilities;
+  if (Object.keys(ir.protocol.cache).length) declared.cacheHints = ir.protocol.cache;
+  need('verifyRequestState');
   if (subscribable.length) need('installSubscriptions');
   if (ir.protocol.pageSize > 0) need('paginate');
   const hasResources = ir.resources.length + ir.templates.length > 0;
@@ -278,21 +285,24 @@ export function serverView(ir: IR) {
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
     sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
-    subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
+    subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
     toolInfo,
     resourceInfo,
+    resourceUris,
+    templateInfo,
     promptInfo,
+    promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
-    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' ? 'type Register' : name)),
+    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' || name === 'Completions' ? `type ${name}` : name)),
     hasResources,
     reachUsed,
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),
     serverInfo: info,
-    serverOptions: objectLiteral(options),
+    declared,
     promptArgs,
     tools,
     resources,

@@ -13,9 +13,10 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Completions,
   type Register,
   callTool,
-  completeFrom,
+  completers,
   getPrompt,
   installSubscriptions,
   lazy,
@@ -119,36 +120,66 @@ const testUpdateWatchedResourceTool = lazy(
 );
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
+const promptCompletions: Record<string, Completions> = {
+  test_prompt_with_arguments: {
+    values: {
+      arg1: ['paris', 'park', 'party'],
+    },
+  },
+};
 const testPromptWithArgumentsArgs = promptArguments<TestPromptWithArgumentsArgs>(
   jsonSchemas.testPromptWithArgumentsArgs,
-  { arg1: completeFrom(['paris', 'park', 'party']) },
+  completers(promptCompletions['test_prompt_with_arguments']),
 );
 const testPromptWithEmbeddedResourceArgs = promptArguments<TestPromptWithEmbeddedResourceArgs>(
   jsonSchemas.testPromptWithEmbeddedResourceArgs,
   {},
 );
 
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
   capabilities: {
     logging: {},
     tools: {},
-    resources: { subscribe: true },
+    resources: {
+      subscribe: true,
+    },
     prompts: {},
     completions: {},
   },
   cacheHints: {
-    'tools/list': { ttlMs: 60000, cacheScope: 'public' },
-    'prompts/list': { ttlMs: 60000, cacheScope: 'public' },
-    'resources/list': { ttlMs: 30000, cacheScope: 'public' },
-    'resources/templates/list': { ttlMs: 60000, cacheScope: 'public' },
-    'resources/read': { ttlMs: 5000, cacheScope: 'private' },
+    'tools/list': {
+      ttlMs: 60000,
+      cacheScope: 'public',
+    },
+    'prompts/list': {
+      ttlMs: 60000,
+      cacheScope: 'public',
+    },
+    'resources/list': {
+      ttlMs: 30000,
+      cacheScope: 'public',
+    },
+    'resources/templates/list': {
+      ttlMs: 60000,
+      cacheScope: 'public',
+    },
+    'resources/read': {
+      ttlMs: 5000,
+      cacheScope: 'private',
+    },
   },
+};
+
+/** Options shared by every instance: built once. */
+const serverOptions: McpServerOptions = {
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true`. */
-const subscribable: ReadonlySet<string> = new Set(['test://watched-resource']);
+const subscribableUris: string[] = ['test://watched-resource'];
+const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
@@ -415,7 +446,7 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   static_binary: {
@@ -438,35 +469,56 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'text/plain',
   },
 };
+const resourceUris: Record<string, string> = {
+  static_binary: 'test://static-binary',
+  static_text: 'test://static-text',
+  watched_resource: 'test://watched-resource',
+};
+
+/** Each template's URI template, metadata and completions. */
+type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
+const templateInfo: Record<string, TemplateInfo> = {
+  template_data: {
+    uriTemplate: 'test://template/{id}/data',
+    metadata: {
+      title: 'Template Resource',
+      description: 'A resource template with parameter substitution',
+      mimeType: 'application/json',
+    },
+  },
+};
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
     'static_binary',
-    'test://static-binary',
+    resourceUris['static_binary']!,
     { ...resourceInfo['static_binary'] },
     () => ({ contents: [resourceContents.staticBinary] }),
   );
   server.registerResource(
     'static_text',
-    'test://static-text',
+    resourceUris['static_text']!,
     { ...resourceInfo['static_text'] },
     () => ({ contents: [resourceContents.staticText] }),
   );
   server.registerResource(
     'watched_resource',
-    'test://watched-resource',
+    resourceUris['watched_resource']!,
     { ...resourceInfo['watched_resource'] },
-    (uri, ctx) => readResource(watchedResourceResource, uri, ctx, 'text/plain', server),
+    (uri, ctx) =>
+      readResource(
+        watchedResourceResource,
+        uri,
+        ctx,
+        resourceInfo['watched_resource']!.mimeType,
+        server,
+      ),
   );
   server.registerResource(
     'template_data',
-    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
-    {
-      title: 'Template Resource',
-      description: 'A resource template with parameter substitution',
-      mimeType: 'application/json',
-    },
+    new ResourceTemplate(templateInfo['template_data']!.uriTemplate, { list: undefined }),
+    { ...templateInfo['template_data']!.metadata },
     (uri, variables, ctx) =>
       readTemplate(
         templateDataTemplate,
@@ -474,7 +526,7 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas.templateDataParams,
-        'application/json',
+        templateInfo['template_data']!.metadata.mimeType,
         server,
       ),
   );

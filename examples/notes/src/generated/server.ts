@@ -13,11 +13,11 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Completions,
   type Register,
   callStructuredTool,
   callTool,
-  completeFrom,
-  completeWith,
+  completers,
   getPrompt,
   lazy,
   listResources,
@@ -50,17 +50,36 @@ const deleteNoteTool = lazy(() => import('../handlers/tools/delete_note.js'));
 const searchNotesTool = lazy(() => import('../handlers/tools/search_notes.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
+const promptCompletions: Record<string, Completions> = {
+  summarize_notes: {
+    values: {
+      style: ['bullets', 'paragraph', 'tweet'],
+    },
+    handled: ['tag'],
+  },
+};
 const quickNoteArgs = promptArguments<QuickNoteArgs>(jsonSchemas.quickNoteArgs, {});
-const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(jsonSchemas.summarizeNotesArgs, {
-  tag: completeWith(async () => (await summarizeNotesPrompt()).complete['tag']),
-  style: completeFrom(['bullets', 'paragraph', 'tweet']),
-});
+const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
+  jsonSchemas.summarizeNotesArgs,
+  completers(promptCompletions['summarize_notes'], summarizeNotesPrompt),
+);
+
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  instructions:
+    'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+    completions: {},
+  },
+};
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  instructions:
-    'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
@@ -127,7 +146,7 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   guide: {
@@ -146,45 +165,91 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'application/json',
   },
 };
+const resourceUris: Record<string, string> = {
+  guide: 'notes://guide',
+  index: 'notes://index',
+  stats: 'notes://stats',
+};
 
-/** The resources and templates: registered together, as resources/read may match either. */
-function registerResources(server: McpServer): void {
-  server.registerResource('guide', 'notes://guide', { ...resourceInfo['guide'] }, () => ({
-    contents: [resourceContents.guide],
-  }));
-  server.registerResource('index', 'notes://index', { ...resourceInfo['index'] }, (uri, ctx) =>
-    readResource(indexResource, uri, ctx, 'text/markdown', server),
-  );
-  server.registerResource('stats', 'notes://stats', { ...resourceInfo['stats'] }, (uri, ctx) =>
-    readResource(statsResource, uri, ctx, 'application/json', server),
-  );
-  server.registerResource(
-    'note',
-    new ResourceTemplate('notes://note/{id}', {
-      list: (ctx) => listResources(noteTemplate, ctx, server),
-      complete: { id: completeWith(async () => (await noteTemplate()).complete['id']) },
-    }),
-    {
+/** Each template's URI template, metadata and completions. */
+type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
+const templateInfo: Record<string, TemplateInfo> = {
+  note: {
+    uriTemplate: 'notes://note/{id}',
+    metadata: {
       title: 'One note',
       description: 'The full text of one note, as Markdown',
       mimeType: 'text/markdown',
     },
-    (uri, variables, ctx) =>
-      readTemplate(noteTemplate, uri, variables, ctx, schemas.noteParams, 'text/markdown', server),
-  );
-  server.registerResource(
-    'tag',
-    new ResourceTemplate('notes://tag/{tag}', {
-      list: undefined,
-      complete: { tag: completeWith(async () => (await tagTemplate()).complete['tag']) },
-    }),
-    {
+    completions: {
+      handled: ['id'],
+    },
+  },
+  tag: {
+    uriTemplate: 'notes://tag/{tag}',
+    metadata: {
       title: 'Notes with a tag',
       description: 'Every note with one tag, as a JSON array',
       mimeType: 'application/json',
     },
+    completions: {
+      handled: ['tag'],
+    },
+  },
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
+  server.registerResource('guide', resourceUris['guide']!, { ...resourceInfo['guide'] }, () => ({
+    contents: [resourceContents.guide],
+  }));
+  server.registerResource(
+    'index',
+    resourceUris['index']!,
+    { ...resourceInfo['index'] },
+    (uri, ctx) => readResource(indexResource, uri, ctx, resourceInfo['index']!.mimeType, server),
+  );
+  server.registerResource(
+    'stats',
+    resourceUris['stats']!,
+    { ...resourceInfo['stats'] },
+    (uri, ctx) => readResource(statsResource, uri, ctx, resourceInfo['stats']!.mimeType, server),
+  );
+  server.registerResource(
+    'note',
+    new ResourceTemplate(templateInfo['note']!.uriTemplate, {
+      list: (ctx) => listResources(noteTemplate, ctx, server),
+      complete: completers(templateInfo['note']!.completions, noteTemplate),
+    }),
+    { ...templateInfo['note']!.metadata },
     (uri, variables, ctx) =>
-      readTemplate(tagTemplate, uri, variables, ctx, schemas.tagParams, 'application/json', server),
+      readTemplate(
+        noteTemplate,
+        uri,
+        variables,
+        ctx,
+        schemas.noteParams,
+        templateInfo['note']!.metadata.mimeType,
+        server,
+      ),
+  );
+  server.registerResource(
+    'tag',
+    new ResourceTemplate(templateInfo['tag']!.uriTemplate, {
+      list: undefined,
+      complete: completers(templateInfo['tag']!.completions, tagTemplate),
+    }),
+    { ...templateInfo['tag']!.metadata },
+    (uri, variables, ctx) =>
+      readTemplate(
+        tagTemplate,
+        uri,
+        variables,
+        ctx,
+        schemas.tagParams,
+        templateInfo['tag']!.metadata.mimeType,
+        server,
+      ),
   );
 }
 

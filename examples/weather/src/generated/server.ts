@@ -13,11 +13,11 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Completions,
   type Register,
   callStructuredTool,
   callTool,
-  completeFrom,
-  completeWith,
+  completers,
   getPrompt,
   lazy,
   listResources,
@@ -55,19 +55,42 @@ const convertTemperatureTool = lazy(() => import('../handlers/tools/convert_temp
 const getForecastTool = lazy(() => import('../handlers/tools/get_forecast.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
-const packingListArgs = promptArguments<PackingListArgs>(jsonSchemas.packingListArgs, {
-  city: completeWith(async () => (await packingListPrompt()).complete['city']),
-});
-const weatherReportArgs = promptArguments<WeatherReportArgs>(jsonSchemas.weatherReportArgs, {
-  city: completeFrom(['Paris', 'London', 'Tokyo']),
-  style: completeFrom(['short', 'detailed']),
-});
+const promptCompletions: Record<string, Completions> = {
+  packing_list: {
+    handled: ['city'],
+  },
+  weather_report: {
+    values: {
+      city: ['Paris', 'London', 'Tokyo'],
+      style: ['short', 'detailed'],
+    },
+  },
+};
+const packingListArgs = promptArguments<PackingListArgs>(
+  jsonSchemas.packingListArgs,
+  completers(promptCompletions['packing_list'], packingListPrompt),
+);
+const weatherReportArgs = promptArguments<WeatherReportArgs>(
+  jsonSchemas.weatherReportArgs,
+  completers(promptCompletions['weather_report']),
+);
+
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  instructions:
+    "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+    completions: {},
+  },
+};
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  instructions:
-    "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
@@ -113,7 +136,7 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   logo: {
@@ -136,32 +159,52 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'application/json',
   },
 };
+const resourceUris: Record<string, string> = {
+  logo: 'weather://logo.png',
+  readme: 'weather://readme',
+  stations: 'weather://stations',
+};
 
-/** The resources and templates: registered together, as resources/read may match either. */
-function registerResources(server: McpServer): void {
-  server.registerResource('logo', 'weather://logo.png', { ...resourceInfo['logo'] }, () => ({
-    contents: [resourceContents.logo],
-  }));
-  server.registerResource('readme', 'weather://readme', { ...resourceInfo['readme'] }, () => ({
-    contents: [resourceContents.readme],
-  }));
-  server.registerResource(
-    'stations',
-    'weather://stations',
-    { ...resourceInfo['stations'] },
-    (uri, ctx) => readResource(stationsResource, uri, ctx, 'application/json', server),
-  );
-  server.registerResource(
-    'forecast',
-    new ResourceTemplate('weather://forecast/{city}/{date}', {
-      list: (ctx) => listResources(forecastTemplate, ctx, server),
-      complete: { city: completeFrom(['Paris', 'London', 'Tokyo', 'New York', 'Sydney']) },
-    }),
-    {
+/** Each template's URI template, metadata and completions. */
+type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
+const templateInfo: Record<string, TemplateInfo> = {
+  forecast: {
+    uriTemplate: 'weather://forecast/{city}/{date}',
+    metadata: {
       title: "One day's forecast",
       description: 'The forecast for one city on one day, as JSON',
       mimeType: 'application/json',
     },
+    completions: {
+      values: {
+        city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'],
+      },
+    },
+  },
+};
+
+/** The resources and templates: registered together, as resources/read may match either. */
+function registerResources(server: McpServer): void {
+  server.registerResource('logo', resourceUris['logo']!, { ...resourceInfo['logo'] }, () => ({
+    contents: [resourceContents.logo],
+  }));
+  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
+    contents: [resourceContents.readme],
+  }));
+  server.registerResource(
+    'stations',
+    resourceUris['stations']!,
+    { ...resourceInfo['stations'] },
+    (uri, ctx) =>
+      readResource(stationsResource, uri, ctx, resourceInfo['stations']!.mimeType, server),
+  );
+  server.registerResource(
+    'forecast',
+    new ResourceTemplate(templateInfo['forecast']!.uriTemplate, {
+      list: (ctx) => listResources(forecastTemplate, ctx, server),
+      complete: completers(templateInfo['forecast']!.completions),
+    }),
+    { ...templateInfo['forecast']!.metadata },
     (uri, variables, ctx) =>
       readTemplate(
         forecastTemplate,
@@ -169,7 +212,7 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas.forecastParams,
-        'application/json',
+        templateInfo['forecast']!.metadata.mimeType,
         server,
       ),
   );

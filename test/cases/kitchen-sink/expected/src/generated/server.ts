@@ -13,11 +13,11 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Completions,
   type Register,
   callStructuredTool,
   callTool,
-  completeFrom,
-  completeWith,
+  completers,
   getPrompt,
   lazy,
   listResources,
@@ -64,17 +64,40 @@ const noInputToolTool = lazy(() => import('../handlers/tools/no-input_tool.js'))
 const shapesTool = lazy(() => import('../handlers/tools/shapes.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
-const byHandlerArgs = promptArguments<ByHandlerArgs>(jsonSchemas.byHandlerArgs, {
-  when: completeWith(async () => (await byHandlerPrompt()).complete['when']),
-});
-const declarativeArgs = promptArguments<DeclarativeArgs>(jsonSchemas.declarativeArgs, {
-  topic: completeFrom(['cats', 'dogs']),
-});
+const promptCompletions: Record<string, Completions> = {
+  'by-handler': {
+    handled: ['when'],
+  },
+  declarative: {
+    values: {
+      topic: ['cats', 'dogs'],
+    },
+  },
+};
+const byHandlerArgs = promptArguments<ByHandlerArgs>(
+  jsonSchemas.byHandlerArgs,
+  completers(promptCompletions['by-handler'], byHandlerPrompt),
+);
+const declarativeArgs = promptArguments<DeclarativeArgs>(
+  jsonSchemas.declarativeArgs,
+  completers(promptCompletions['declarative']),
+);
+
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  instructions: 'Line one\nLine two with */ and ${injected}',
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+    completions: {},
+  },
+};
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  instructions: 'Line one\nLine two with */ and ${injected}',
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
@@ -140,7 +163,7 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   'binary-file': {
@@ -168,31 +191,66 @@ const resourceInfo: Record<string, ResourceInfo> = {
     },
   },
 };
+const resourceUris: Record<string, string> = {
+  'binary-file': 'sink://pixel.png',
+  'data-file': 'sink://data.json',
+  dynamic: 'sink://dynamic',
+  'inline-text': 'sink://text',
+};
+
+/** Each template's URI template, metadata and completions. */
+type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
+const templateInfo: Record<string, TemplateInfo> = {
+  '2nd-template': {
+    uriTemplate: 'sink://second/{name}',
+    metadata: {},
+  },
+  item: {
+    uriTemplate: 'sink://items/{id}{?fields}',
+    metadata: {
+      description: 'An item by id',
+      mimeType: 'application/json',
+    },
+    completions: {
+      values: {
+        id: ['1', '2', '10'],
+      },
+      handled: ['fields'],
+    },
+  },
+};
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
     'binary-file',
-    'sink://pixel.png',
+    resourceUris['binary-file']!,
     { ...resourceInfo['binary-file'] },
     () => ({ contents: [resourceContents.binaryFile] }),
   );
   server.registerResource(
     'data-file',
-    'sink://data.json',
+    resourceUris['data-file']!,
     { ...resourceInfo['data-file'] },
     () => ({ contents: [resourceContents.dataFile] }),
   );
-  server.registerResource('dynamic', 'sink://dynamic', { ...resourceInfo['dynamic'] }, (uri, ctx) =>
-    readResource(dynamicResource, uri, ctx, 'text/plain', server),
+  server.registerResource(
+    'dynamic',
+    resourceUris['dynamic']!,
+    { ...resourceInfo['dynamic'] },
+    (uri, ctx) =>
+      readResource(dynamicResource, uri, ctx, resourceInfo['dynamic']!.mimeType, server),
   );
-  server.registerResource('inline-text', 'sink://text', { ...resourceInfo['inline-text'] }, () => ({
-    contents: [resourceContents.inlineText],
-  }));
+  server.registerResource(
+    'inline-text',
+    resourceUris['inline-text']!,
+    { ...resourceInfo['inline-text'] },
+    () => ({ contents: [resourceContents.inlineText] }),
+  );
   server.registerResource(
     '2nd-template',
-    new ResourceTemplate('sink://second/{name}', { list: undefined }),
-    {},
+    new ResourceTemplate(templateInfo['2nd-template']!.uriTemplate, { list: undefined }),
+    { ...templateInfo['2nd-template']!.metadata },
     (uri, variables, ctx) =>
       readTemplate(
         _2ndTemplateTemplate,
@@ -200,20 +258,17 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas._2ndTemplateParams,
-        undefined,
+        templateInfo['2nd-template']!.metadata.mimeType,
         server,
       ),
   );
   server.registerResource(
     'item',
-    new ResourceTemplate('sink://items/{id}{?fields}', {
+    new ResourceTemplate(templateInfo['item']!.uriTemplate, {
       list: (ctx) => listResources(itemTemplate, ctx, server),
-      complete: {
-        id: completeFrom(['1', '2', '10']),
-        fields: completeWith(async () => (await itemTemplate()).complete['fields']),
-      },
+      complete: completers(templateInfo['item']!.completions, itemTemplate),
     }),
-    { description: 'An item by id', mimeType: 'application/json' },
+    { ...templateInfo['item']!.metadata },
     (uri, variables, ctx) =>
       readTemplate(
         itemTemplate,
@@ -221,7 +276,7 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas.itemParams,
-        'application/json',
+        templateInfo['item']!.metadata.mimeType,
         server,
       ),
   );

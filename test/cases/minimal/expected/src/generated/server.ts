@@ -26,9 +26,17 @@ export const serverInfo: Implementation = {
 // Handler modules load on first use (cold start reads none of them).
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));
 
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  capabilities: {
+    logging: {},
+    tools: {},
+  },
+};
+
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {}, tools: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 

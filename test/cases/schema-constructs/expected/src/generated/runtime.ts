@@ -626,6 +626,27 @@ export function completeWith<A>(load: () => Promise<Completer<A>>): SdkCompleter
     });
 }
 
+/** The completions of a template's variables or a prompt's arguments, as data (server.ts). */
+export interface Completions {
+  /** Static values, by variable or argument name. */
+  values?: Readonly<Record<string, readonly string[]>>;
+  /** Names completed by the handler module's `complete`. */
+  handled?: readonly string[];
+}
+
+/** Completers from data: static values complete by prefix, the rest through the handler (loaded on first use). */
+export function completers(
+  completions: Completions | undefined,
+  module?: Loader<{ complete: Readonly<Record<string, Completer<never>>> }>,
+): Record<string, SdkCompleter> {
+  const out: Record<string, SdkCompleter> = {};
+  for (const [name, values] of Object.entries(completions?.values ?? {}))
+    out[name] = completeFrom(values);
+  for (const name of completions?.handled ?? [])
+    out[name] = completeWith(async () => (await module!()).complete[name]!);
+  return out;
+}
+
 /**
  * The argsSchema of a prompt: its JSON Schema validates, a `completable` per argument completes.
  * The SDK looks completers up in `argsSchema.shape`, a zod object's layout, so the schema gets one

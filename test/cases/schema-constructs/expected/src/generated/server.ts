@@ -13,6 +13,7 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type Completions,
   type Register,
   callStructuredTool,
   callTool,
@@ -56,9 +57,19 @@ const typelessRootTool = lazy(() => import('../handlers/tools/typeless_root.js')
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {});
 
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+  },
+};
+
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
@@ -245,23 +256,35 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   readme: {
     mimeType: 'text/plain',
   },
 };
+const resourceUris: Record<string, string> = {
+  readme: 'cs://readme',
+};
+
+/** Each template's URI template, metadata and completions. */
+type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
+const templateInfo: Record<string, TemplateInfo> = {
+  'user-file.v2': {
+    uriTemplate: 'cs://users/{user_id}/files/{file.name}',
+    metadata: {},
+  },
+};
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', 'cs://readme', { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
   server.registerResource(
     'user-file.v2',
-    new ResourceTemplate('cs://users/{user_id}/files/{file.name}', { list: undefined }),
-    {},
+    new ResourceTemplate(templateInfo['user-file.v2']!.uriTemplate, { list: undefined }),
+    { ...templateInfo['user-file.v2']!.metadata },
     (uri, variables, ctx) =>
       readTemplate(
         userFileV2Template,
@@ -269,7 +292,7 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas.userFileV2Params,
-        undefined,
+        templateInfo['user-file.v2']!.metadata.mimeType,
         server,
       ),
   );

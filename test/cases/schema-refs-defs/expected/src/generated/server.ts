@@ -32,9 +32,19 @@ export const serverInfo: Implementation = {
 const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));
 const payTool = lazy(() => import('../handlers/tools/pay.js'));
 
+/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
+const declared: McpServerOptions = {
+  capabilities: {
+    logging: {},
+    tools: {},
+    resources: {},
+    prompts: {},
+  },
+};
+
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+  ...declared,
   requestState: { verify: verifyRequestState },
 };
 
@@ -65,17 +75,20 @@ const tools: Record<string, Register> = {
     ),
 };
 
-/** What resources/list shows of each resource (and its cache hint). */
+/** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   readme: {
     mimeType: 'text/plain',
   },
 };
+const resourceUris: Record<string, string> = {
+  readme: 'rd://readme',
+};
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', 'rd://readme', { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
 }
