@@ -53,8 +53,8 @@ const SCHEMA_ONE = [
 /** Keywords whose value is a list of subschemas (`items` as a list is draft-07 tuple syntax). */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords that apply their subschemas to the same instance, so a `$ref` cycle through them never ends. */
-const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
-const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
+export const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
+export const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
 
 /**
  * Visit a schema and every subschema reachable through schema keywords (never through data-valued
