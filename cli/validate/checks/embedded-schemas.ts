@@ -2,8 +2,10 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { diagAt } from '../diagnostic.js';
-import { recordEntries, type EmbeddedSchema } from '../json-schema-walk.js';
-import type { JsonPath } from '../../manifest/json-path.js';
+import type { EmbeddedSchema } from '../json-schema-walk.js';
+import { isRecord, type JsonPath } from '../../manifest/json-path.js';
+
+const NONE: readonly string[] = [];
 import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
 import { surelyValidSchema } from '../schema/meta-quick.js';
 import { translateErrors } from '../schema/translate.js';
@@ -83,7 +85,9 @@ export function embeddedSchemaNode(
         ),
       );
   }
-  for (const [re] of recordEntries(node.patternProperties)) {
+  // Object.keys, and only when present: this runs at every node of every embedded schema.
+  const patterns = isRecord(node.patternProperties) ? Object.keys(node.patternProperties) : NONE;
+  for (const re of patterns) {
     const problem = regexProblem(re);
     if (problem) {
       out.push(
