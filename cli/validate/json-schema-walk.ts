@@ -65,9 +65,9 @@ export const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
 export function walkSchema(
   schema: unknown,
   path: JsonPath,
-  visit: (node: Record<string, unknown>, path: JsonPath) => void,
+  visit: (node: Record<string, unknown>, path: JsonPath, depth: number) => void,
 ): void {
-  walk(schema, [...path], visit);
+  walk(schema, [...path], visit, 0);
 }
 
 /** A bit per schema keyword: a node's own keys are read once, and only the keywords among them looked up. */
@@ -83,9 +83,15 @@ function keywordsOf(schema: Record<string, unknown>): number {
   return mask;
 }
 
-function walk(schema: unknown, path: (string | number)[], visit: (node: Record<string, unknown>, path: JsonPath) => void): void {
+/** `depth`: subschemas between `schema` and the root the walk started at. */
+function walk(
+  schema: unknown,
+  path: (string | number)[],
+  visit: (node: Record<string, unknown>, path: JsonPath, depth: number) => void,
+  depth: number,
+): void {
   if (!isRecord(schema)) return;
-  visit(schema, path);
+  visit(schema, path, depth);
   const mask = keywordsOf(schema);
   if (mask === 0) return;
   for (const k of SCHEMA_MAPS) {
@@ -95,14 +101,14 @@ function walk(schema: unknown, path: (string | number)[], visit: (node: Record<s
     for (const name in map) {
       if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
       path.push(k, name);
-      walk(map[name], path, visit);
+      walk(map[name], path, visit, depth + 1);
       path.length -= 2;
     }
   }
   for (const k of SCHEMA_ONE) {
     if ((mask & bit(k)) === 0 || !isRecord(schema[k])) continue;
     path.push(k);
-    walk(schema[k], path, visit);
+    walk(schema[k], path, visit, depth + 1);
     path.length -= 1;
   }
   for (const k of SCHEMA_LISTS) {
@@ -111,7 +117,7 @@ function walk(schema: unknown, path: (string | number)[], visit: (node: Record<s
     if (!Array.isArray(list)) continue;
     for (let i = 0; i < list.length; i++) {
       path.push(k, i);
-      walk(list[i], path, visit);
+      walk(list[i], path, visit, depth + 1);
       path.length -= 2;
     }
   }

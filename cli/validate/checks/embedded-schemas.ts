@@ -7,7 +7,6 @@ import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 
 const NONE: readonly string[] = [];
 import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
-import { surelyValidSchema } from '../schema/meta-quick.js';
 import { translateErrors } from '../schema/translate.js';
 import { didYouMean } from '../suggest.js';
 import { checkSchemaNodes } from './schema-nodes.js';
@@ -20,17 +19,20 @@ export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
   return checkSchemaNodes(m, { embedded: true }).embedded;
 }
 
+/** A root may declare draft-07 (the SDK validates it with draft-07 rules); everything else is 2020-12. */
+export function isDraft07(root: EmbeddedSchema): boolean {
+  return declaredDialect(root.schema) === 'draft-07';
+}
+
 /**
- * The meta-schema check of one embedded schema root (the first part of checkEmbeddedSchemas, before
- * its nodes are walked); returns whether the root declares draft-07.
+ * The meta-schema check of one embedded schema root (the part of checkEmbeddedSchemas before the
+ * rules at its nodes). `surelyValid`: surelyValidSchema(root.schema), found by the caller's walk.
  */
-export function checkMetaSchema(m: LoadedManifest, root: EmbeddedSchema, out: Diagnostic[]): boolean {
-  // A root may declare draft-07 (the SDK validates it with draft-07 rules); everything else is 2020-12.
-  const draft07 = declaredDialect(root.schema) === 'draft-07';
+export function checkMetaSchema(m: LoadedManifest, root: EmbeddedSchema, draft07: boolean, surelyValid: boolean, out: Diagnostic[]): void {
   // Most schemas are plainly valid: the quick test spares them the meta-schema validator.
   const metaErrors = draft07
     ? validateAgainstDraft07MetaSchema(root.schema)
-    : surelyValidSchema(root.schema)
+    : surelyValid
       ? []
       : validateAgainstMetaSchema(root.schema);
   for (const d of translateErrors(m, metaErrors, {
@@ -43,7 +45,6 @@ export function checkMetaSchema(m: LoadedManifest, root: EmbeddedSchema, out: Di
       d.hint = 'for a tuple, use `prefixItems` (JSON Schema 2020-12)';
     out.push(d);
   }
-  return draft07;
 }
 
 let formats: string[] | undefined;

@@ -1,7 +1,8 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { embeddedSchemas, walkSchema } from '../json-schema-walk.js';
-import { checkMetaSchema, embeddedSchemaNode } from './embedded-schemas.js';
+import { surelyValidNode } from '../schema/meta-quick.js';
+import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schemas.js';
 import { refNode } from './refs.js';
 import { requiredNode } from './required-properties.js';
 
@@ -26,12 +27,23 @@ export function checkSchemaNodes(
   const embedded: Diagnostic[] = [];
   const required: Diagnostic[] = [];
   for (const root of embeddedSchemas(m.data)) {
-    const draft07 = which.embedded ? checkMetaSchema(m, root, embedded) : false;
-    walkSchema(root.schema, root.path, (node, path) => {
+    const draft07 = which.embedded === true && isDraft07(root);
+    // surelyValidSchema(root.schema), node by node on this walk; the meta-schema check then comes
+    // before the rules at the nodes, as in checkEmbeddedSchemas alone.
+    let surelyValid = true;
+    const nodes: Diagnostic[] = [];
+    walkSchema(root.schema, root.path, (node, path, depth) => {
       if (which.refs) refNode(m, root, node, path, refs);
-      if (which.embedded) embeddedSchemaNode(m, root, draft07, node, path, embedded);
+      if (which.embedded) {
+        if (surelyValid && !draft07) surelyValid = surelyValidNode(node, depth);
+        embeddedSchemaNode(m, root, draft07, node, path, nodes);
+      }
       if (which.required) requiredNode(m, node, path, required);
     });
+    if (which.embedded) {
+      checkMetaSchema(m, root, draft07, surelyValid, embedded);
+      for (const d of nodes) embedded.push(d);
+    }
   }
   return { refs, embedded, required };
 }
