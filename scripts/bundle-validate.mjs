@@ -11,6 +11,12 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const entry = path.join(root, 'dist/commands/validate.js');
 const SHARED = ['diagnostics.js', 'io.js', 'version.js'].map((f) => path.join(root, 'dist', f));
+// The few small CommonJS files of packages the precompiled validators and ajv.js use (ajv's runtime
+// helpers, ajv-formats' formats): bundled too. Loaded on their own, through createRequire and the ESM
+// loader's CommonJS translation, they cost more time to resolve, read and compile than they hold.
+const INLINED = /^(?:ajv\/dist\/runtime\/(?:equal|ucs2length)|ajv-formats\/dist\/formats|fast-deep-equal)(?:\.js)?$/;
+const COMPILED = /[\\/]validate[\\/]schema[\\/]compiled-[^\\/]+\.js$/;
+const CREATE_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
 
 let rolldown;
 try {
@@ -27,11 +33,24 @@ const bundle = await rolldown({
   platform: 'node',
   // Packages (and node: builtins) stay imports; so do the modules main.js shares with the command.
   external: (id, importer) => {
+    if (INLINED.test(id)) return false;
     if (!id.startsWith('.') && !path.isAbsolute(id)) return true;
     const abs = importer && !path.isAbsolute(id) ? path.resolve(path.dirname(importer), id) : id;
     return SHARED.includes(abs);
   },
   logLevel: 'warn',
+  plugins: [
+    {
+      // The generated validators require() their runtime helpers through createRequire; without it,
+      // `require` is the bundler's, which bundles them (with CommonJS semantics, as before).
+      name: 'inline-validator-requires',
+      transform(code, id) {
+        if (!COMPILED.test(id)) return null;
+        if (!code.includes(CREATE_REQUIRE)) throw new Error(`bundle-validate: ${id} no longer starts with createRequire; update the plugin`);
+        return { code: code.replace(CREATE_REQUIRE, ''), map: null };
+      },
+    },
+  ],
 });
 await bundle.write({
   file: entry,

@@ -9,9 +9,10 @@ import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
 import { syntheticManifest } from '../bench/synthetic.mjs';
 import { yamlFiles } from './helpers/files.js';
-import { embeddedSchemas } from '../cli/validate/json-schema-walk.js';
+import { embeddedSchemas, walkSchema } from '../cli/validate/json-schema-walk.js';
+import { isRecord } from '../cli/manifest/json-path.js';
 import { validateAgainstMetaSchema } from '../cli/validate/schema/ajv.js';
-import { surelyValidSchema } from '../cli/validate/schema/meta-quick.js';
+import { surelyValidNode, surelyValidSchema } from '../cli/validate/schema/meta-quick.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -39,7 +40,19 @@ function parts(v: unknown, out: unknown[] = []): unknown[] {
   return out;
 }
 
-const agrees = (s: unknown): string => (surelyValidSchema(s) && validateAgainstMetaSchema(s).length > 0 ? JSON.stringify(s).slice(0, 400) : '');
+/** surelyValidSchema as checkSchemaNodes computes it: surelyValidNode at every node walkSchema visits. */
+function surelyValidByWalk(s: unknown): boolean {
+  let ok = isRecord(s);
+  walkSchema(s, [], (node, _path, depth) => {
+    if (ok) ok = surelyValidNode(node, depth);
+  });
+  return ok;
+}
+
+const agrees = (s: unknown): string => {
+  if (isRecord(s) && surelyValidByWalk(s) !== surelyValidSchema(s)) return `walk disagrees: ${JSON.stringify(s).slice(0, 400)}`;
+  return surelyValidSchema(s) && validateAgainstMetaSchema(s).length > 0 ? JSON.stringify(s).slice(0, 400) : '';
+};
 
 describe('quick meta-schema test', () => {
   test('accepts only what the meta-schema accepts, and most real schemas', () => {

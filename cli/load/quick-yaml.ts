@@ -551,45 +551,55 @@ const ESCAPES: Record<string, string> = {
   v: '\v',
 };
 
-/** A quoted scalar that closes on its line (else undefined: multi-line quoted scalars fold lines); `quotedAfter` is the column after it. */
+/**
+ * A quoted scalar that closes on its line (else undefined: multi-line quoted scalars fold lines); `quotedAfter` is the column after it.
+ * The value is sliced from the line between escapes (usually one slice): adding it up a character
+ * at a time made a chain of hundreds of thousands of concatenated strings on a large manifest,
+ * kept alive with the data and flattened again by whoever read it.
+ */
 let quotedAfter = 0;
 function quoted(line: string, col: number): string | undefined {
-  const q = line[col]!;
+  const q = line.charCodeAt(col);
   let value = '';
-  let k = col + 1;
+  let from = col + 1; // start of the text not yet added to value
+  let k = from;
   for (;;) {
     if (k >= line.length) return undefined;
-    const ch = line[k]!;
-    if (q === "'" && ch === "'") {
-      if (line[k + 1] === "'") {
-        value += "'";
-        k += 2;
-        continue;
+    const ch = line.charCodeAt(k);
+    if (q === 39 /* ' */) {
+      if (ch === 39) {
+        if (line.charCodeAt(k + 1) === 39) {
+          value += line.slice(from, k + 1); // `''` is one quote
+          k += 2;
+          from = k;
+          continue;
+        }
+        break;
       }
+    } else if (ch === 34 /* " */) {
       break;
-    }
-    if (q === '"' && ch === '"') break;
-    if (q === '"' && ch === '\\') {
+    } else if (ch === 92 /* \ */) {
       const e = line[k + 1];
       if (e !== undefined && ESCAPES[e] !== undefined) {
-        value += ESCAPES[e];
+        value += line.slice(from, k) + ESCAPES[e];
         k += 2;
+        from = k;
         continue;
       }
       if (e === 'u' && /^[0-9a-fA-F]{4}$/.test(line.slice(k + 2, k + 6))) {
         const cp = parseInt(line.slice(k + 2, k + 6), 16);
         if (cp >= 0xd800 && cp <= 0xdfff) decline(); // surrogate pairs written as escapes
-        value += String.fromCharCode(cp);
+        value += line.slice(from, k) + String.fromCharCode(cp);
         k += 6;
+        from = k;
         continue;
       }
       decline();
     }
-    value += ch;
     k++;
   }
   quotedAfter = k + 1;
-  return value;
+  return value === '' ? line.slice(from, k) : value + line.slice(from, k);
 }
 
 const MAYBE_NOT_TEXT = charTable('~nNtTfF0123456789+-.');

@@ -53,8 +53,8 @@ const SCHEMA_ONE = [
 /** Keywords whose value is a list of subschemas (`items` as a list is draft-07 tuple syntax). */
 const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords that apply their subschemas to the same instance, so a `$ref` cycle through them never ends. */
-const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
-const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
+export const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
+export const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
 
 /**
  * Visit a schema and every subschema reachable through schema keywords (never through data-valued
@@ -65,9 +65,9 @@ const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];
 export function walkSchema(
   schema: unknown,
   path: JsonPath,
-  visit: (node: Record<string, unknown>, path: JsonPath) => void,
+  visit: (node: Record<string, unknown>, path: JsonPath, depth: number) => void,
 ): void {
-  walk(schema, [...path], visit);
+  walk(schema, [...path], visit, 0);
 }
 
 /** A bit per schema keyword: a node's own keys are read once, and only the keywords among them looked up. */
@@ -83,9 +83,15 @@ function keywordsOf(schema: Record<string, unknown>): number {
   return mask;
 }
 
-function walk(schema: unknown, path: (string | number)[], visit: (node: Record<string, unknown>, path: JsonPath) => void): void {
+/** `depth`: subschemas between `schema` and the root the walk started at. */
+function walk(
+  schema: unknown,
+  path: (string | number)[],
+  visit: (node: Record<string, unknown>, path: JsonPath, depth: number) => void,
+  depth: number,
+): void {
   if (!isRecord(schema)) return;
-  visit(schema, path);
+  visit(schema, path, depth);
   const mask = keywordsOf(schema);
   if (mask === 0) return;
   for (const k of SCHEMA_MAPS) {
@@ -95,14 +101,14 @@ function walk(schema: unknown, path: (string | number)[], visit: (node: Record<s
     for (const name in map) {
       if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
       path.push(k, name);
-      walk(map[name], path, visit);
+      walk(map[name], path, visit, depth + 1);
       path.length -= 2;
     }
   }
   for (const k of SCHEMA_ONE) {
     if ((mask & bit(k)) === 0 || !isRecord(schema[k])) continue;
     path.push(k);
-    walk(schema[k], path, visit);
+    walk(schema[k], path, visit, depth + 1);
     path.length -= 1;
   }
   for (const k of SCHEMA_LISTS) {
@@ -111,7 +117,7 @@ function walk(schema: unknown, path: (string | number)[], visit: (node: Record<s
     if (!Array.isArray(list)) continue;
     for (let i = 0; i < list.length; i++) {
       path.push(k, i);
-      walk(list[i], path, visit);
+      walk(list[i], path, visit, depth + 1);
       path.length -= 2;
     }
   }

@@ -8,6 +8,7 @@ import { checkRefCycles } from './ref-cycles.js';
 import { checkRefs } from './refs.js';
 import { checkRequiredProperties } from './required-properties.js';
 import { checkResources } from './resources.js';
+import { checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 
@@ -16,11 +17,10 @@ export type Check = (m: LoadedManifest) => Diagnostic[];
 
 /** The semantic checks (MCPG2xx), run after the schema check; order does not matter (output is sorted). */
 export const semanticChecks: readonly Check[] = [
-  checkRefs,
+  // checkRefs, checkEmbeddedSchemas and checkRequiredProperties, in one walk of the embedded schemas.
+  checkSchemaNodesAll,
   checkRefCycles,
-  checkEmbeddedSchemas,
   checkToolSchemaRoots,
-  checkRequiredProperties,
   checkResources,
   checkTemplates,
   checkPrompts,

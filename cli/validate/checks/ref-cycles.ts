@@ -3,7 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord, toPointer, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
-import { embeddedSchemas, inPlaceRefs, recordEntries, type EmbeddedSchema } from '../json-schema-walk.js';
+import { embeddedSchemas, IN_PLACE_LISTS, IN_PLACE_ONE, inPlaceRefs, recordEntries, type EmbeddedSchema } from '../json-schema-walk.js';
 import { resolveRef } from '../refs.js';
 
 interface Node {
@@ -81,13 +81,28 @@ export function checkRefCycles(m: LoadedManifest): Diagnostic[] {
         starts.push({ path: [...root.path, defs, name], schema: s, root });
     }
     for (const s of starts) {
-      if (state.has(toPointer(s.path))) continue;
+      // A schema without in-place refs has no edges: visiting it would only mark it done (a later
+      // ref to it visits it then, with the same result). Most schemas are such, and a pointer each costs.
+      if (!hasInPlaceRef(s.schema) || state.has(toPointer(s.path))) continue;
       stack.push({ node: s });
       visit(s);
       stack.pop();
     }
   }
   return out;
+}
+
+/** Whether inPlaceRefs(schema) would find any, without making the list. */
+function hasInPlaceRef(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  if (typeof schema.$ref === 'string') return true;
+  for (const k of IN_PLACE_ONE) if (hasInPlaceRef(schema[k])) return true;
+  for (const k of IN_PLACE_LISTS) {
+    const list = schema[k];
+    if (Array.isArray(list) && list.some(hasInPlaceRef)) return true;
+  }
+  for (const [, sub] of recordEntries(schema.dependentSchemas)) if (hasInPlaceRef(sub)) return true;
+  return false;
 }
 
 /** `#/schemas/A` for shared schemas; `tools.x.input#/$defs/a` for local definitions. */

@@ -97,6 +97,44 @@ function isSchema(s: unknown, depth: number): boolean {
   return true;
 }
 
+/**
+ * surelyValidSchema's test of one node at `depth` (0: the root), without going into subschemas:
+ * they only have to be mappings or booleans here, as each mapping is a node of its own. Over the
+ * nodes walkSchema visits (it goes into every subschema this does, and into others only below a
+ * keyword this refuses), these all being true is surelyValidSchema; checkSchemaNodes tests them
+ * on its walk rather than walking every schema twice. test/meta-quick.test.ts checks they agree.
+ */
+export function surelyValidNode(o: Record<string, unknown>, depth: number): boolean {
+  if (depth > MAX_DEPTH) return false;
+  for (const k in o) {
+    if (!Object.prototype.hasOwnProperty.call(o, k)) return false;
+    const kind = KEYWORDS.get(k);
+    if (kind === undefined || !fitsShallow(kind, o[k])) return false;
+  }
+  return true;
+}
+
+function isSub(v: unknown): boolean {
+  return typeof v === 'boolean' || (typeof v === 'object' && v !== null && !Array.isArray(v));
+}
+
+function fitsShallow(kind: Kind, v: unknown): boolean {
+  switch (kind) {
+    case Kind.Schema:
+      return isSub(v);
+    case Kind.SchemaMap: {
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
+      const map = v as Record<string, unknown>;
+      for (const name in map) if (!Object.prototype.hasOwnProperty.call(map, name) || !isSub(map[name])) return false;
+      return true;
+    }
+    case Kind.SchemaList:
+      return Array.isArray(v) && v.length > 0 && v.every(isSub);
+    default:
+      return fits(kind, v, 0);
+  }
+}
+
 function fits(kind: Kind, v: unknown, depth: number): boolean {
   switch (kind) {
     case Kind.Any:

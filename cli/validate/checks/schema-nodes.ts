@@ -1,0 +1,55 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { embeddedSchemas, walkSchema } from '../json-schema-walk.js';
+import { surelyValidNode } from '../schema/meta-quick.js';
+import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schemas.js';
+import { refNode } from './refs.js';
+import { requiredNode } from './required-properties.js';
+
+/** Which of the per-node checks to run. */
+export interface NodeChecks {
+  refs?: boolean;
+  embedded?: boolean;
+  required?: boolean;
+}
+
+/**
+ * The checks that look at every node of every embedded schema ($ref targets, the embedded-schema
+ * rules, `required` names), in one walk: a large manifest has hundreds of thousands of subschemas,
+ * and walking them once per check was most of their cost. Each check's diagnostics come out in the
+ * order its own walk made them.
+ */
+export function checkSchemaNodes(
+  m: LoadedManifest,
+  which: NodeChecks = { refs: true, embedded: true, required: true },
+): { refs: Diagnostic[]; embedded: Diagnostic[]; required: Diagnostic[] } {
+  const refs: Diagnostic[] = [];
+  const embedded: Diagnostic[] = [];
+  const required: Diagnostic[] = [];
+  for (const root of embeddedSchemas(m.data)) {
+    const draft07 = which.embedded === true && isDraft07(root);
+    // surelyValidSchema(root.schema), node by node on this walk; the meta-schema check then comes
+    // before the rules at the nodes, as in checkEmbeddedSchemas alone.
+    let surelyValid = true;
+    const nodes: Diagnostic[] = [];
+    walkSchema(root.schema, root.path, (node, path, depth) => {
+      if (which.refs) refNode(m, root, node, path, refs);
+      if (which.embedded) {
+        if (surelyValid && !draft07) surelyValid = surelyValidNode(node, depth);
+        embeddedSchemaNode(m, root, draft07, node, path, nodes);
+      }
+      if (which.required) requiredNode(m, node, path, required);
+    });
+    if (which.embedded) {
+      checkMetaSchema(m, root, draft07, surelyValid, embedded);
+      for (const d of nodes) embedded.push(d);
+    }
+  }
+  return { refs, embedded, required };
+}
+
+/** refs, the embedded-schema rules and `required` names, as one semantic check (their codes differ: sorting orders them). */
+export function checkSchemaNodesAll(m: LoadedManifest): Diagnostic[] {
+  const r = checkSchemaNodes(m);
+  return [...r.refs, ...r.embedded, ...r.required];
+}
