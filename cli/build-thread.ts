@@ -1,10 +1,11 @@
 /**
- * The main thread's side of the build worker (build-worker.ts): on a large manifest, generate
- * builds the files in a worker while this thread validates and lints — two cores, and the worker
- * gets a young generation sized for a build that keeps most of what it allocates (fewer, cheaper
- * scavenges). The worker's result is used only once validation passed; on errors it is stopped.
+ * The main thread's side of the build worker (build-worker.ts): on a large manifest and a machine
+ * with a second core, generate builds the large generated files in a worker while this thread
+ * validates, lints and builds the rest. The worker's result is used only once validation passed;
+ * on errors it is stopped.
  */
 import { existsSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Built } from './build.js';
@@ -29,16 +30,18 @@ export type BuildMessage =
 
 /**
  * Starts the worker when it can run (dist, not the TypeScript sources tests run) and pays off:
- * MCPGEN_THREADS=0 turns it off, =1 uses it for any manifest size.
+ * MCPGEN_THREADS=0 turns it off, =1 uses it whatever the manifest's size and the cores.
  */
 export function startBuildWorker(opts: GenerateOptions): BuildWorker | undefined {
   const setting = process.env.MCPGEN_THREADS;
   if (setting === '0' || !existsSync(fileURLToPath(ENTRY))) return undefined;
   if (setting !== '1') {
+    // One core: the two threads would take turns, and the worker's own start-up is pure cost.
+    if (availableParallelism() < 2) return undefined;
     const size = statSync(opts.manifest, { throwIfNoEntry: false })?.size ?? 0;
     if (size < MIN_MANIFEST_BYTES) return undefined;
   }
-  const worker = new Worker(ENTRY, { workerData: opts, resourceLimits: { maxYoungGenerationSizeMb: Number(process.env.MCPGEN_YOUNG_MB ?? 96) } });
+  const worker = new Worker(ENTRY, { workerData: opts });
   const result = new Promise<{ built: Built | null; sourceSha: string | null }>((resolve, reject) => {
     worker.once('message', (m: BuildMessage) => {
       if ('error' in m) return reject(Object.assign(new Error(m.error.message), { stack: m.error.stack }));
