@@ -171,7 +171,7 @@ export function serverView(ir: IR) {
       key: propertyKey(t.name),
       name: stringLiteral(t.name),
       alias: toolAlias(t),
-      call: need(t.outputType ? 'callStructuredTool' : 'callTool'),
+      call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       input: t.inputType ? inputKey(t) : null,
       output: t.outputType ? outputKey(t) : null,
     };
@@ -268,6 +268,7 @@ export function serverView(ir: IR) {
   const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
   if (reachUsed) need('reachable');
   if (ir.tools.length || ir.prompts.length) (need('register'), need('Register'));
+  if (ir.tools.length) need('ToolInfo');
   if (handlerImports.length) need('lazy');
 
   const contentImports = [
@@ -277,7 +278,7 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
+    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : [])].join(', '),
     subscribable: subscribable.length ? jsonLiteral(subscribable) : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
@@ -285,7 +286,7 @@ export function serverView(ir: IR) {
     resourceInfo,
     promptInfo,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
-    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' ? 'type Register' : name)),
+    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' || name === 'ToolInfo' ? `type ${name}` : name)),
     hasResources,
     reachUsed,
     contentImports,
