@@ -87,9 +87,6 @@ export function toolTestStub(t: ToolIR) {
   return {
     title: stringLiteral(`${t.name} handler`),
     handlerModule: stringLiteral(`../../../src/handlers/${t.handlerPath}.js`),
-    // The declared input type, imported as it is: cheaper to check than Parameters<typeof handler>.
-    inputType: t.inputType ?? 'NoInput',
-    inputModule: stringLiteral(`../../../src/generated/${t.inputType ? 'types' : 'handlers'}.js`),
     sample: t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {},
   };
 }

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
-import type { NoInput as Input } from '../../../src/generated/handlers.js';
 import { handler } from '../../../src/handlers/tools/no-input_tool.js';
+
+type Input = Parameters<typeof handler>[0];
 
 // Calls the handler directly, without a client: test/generated covers the protocol side.
 // This file is yours: replace the input and the expectation with real ones.
