@@ -165,7 +165,7 @@ export function serverView(ir: IR) {
       key: propertyKey(t.name),
       name: stringLiteral(t.name),
       alias: toolAlias(t),
-      call: need(t.outputType ? 'callStructuredTool' : 'callTool'),
+      call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       input: t.inputType ? inputKey(t) : null,
       output: t.outputType ? outputKey(t) : null,
     };
@@ -275,6 +275,7 @@ export function serverView(ir: IR) {
   const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
   if (reachUsed) need('reachable');
   if (ir.tools.length || ir.prompts.length) (need('register'), need('Register'));
+  if (ir.tools.length) need('ToolInfo');
   if (handlerImports.length) need('lazy');
 
   const contentImports = [
@@ -284,7 +285,7 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : []), ...(ir.tools.length ? ['type Tool'] : [])].join(', '),
+    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : [])].join(', '),
     subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
@@ -295,7 +296,7 @@ export function serverView(ir: IR) {
     promptInfo,
     promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
-    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' || name === 'Completions' ? `type ${name}` : name)),
+    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' || name === 'ToolInfo' || name === 'Completions' ? `type ${name}` : name)),
     hasResources,
     reachUsed,
     contentImports,

@@ -8,15 +8,15 @@ import {
   type McpServerOptions,
   ResourceTemplate,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
   type Register,
-  callTool,
+  type ToolInfo,
   completers,
+  contentTool,
   getPrompt,
   installSubscriptions,
   lazy,
@@ -182,7 +182,6 @@ const subscribableUris: string[] = ['test://watched-resource'];
 const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   json_schema_2020_12_tool: {
     description: 'Tool with JSON Schema 2020-12 features',
@@ -279,170 +278,244 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   json_schema_2020_12_tool: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'json_schema_2020_12_tool',
-      { ...toolInfo['json_schema_2020_12_tool'], inputSchema: schemas.jsonSchema202012ToolInput },
-      (input, ctx) => callTool(jsonSchema202012ToolTool, input, ctx, server),
+      toolInfo['json_schema_2020_12_tool'],
+      schemas.jsonSchema202012ToolInput,
+      jsonSchema202012ToolTool,
     ),
   test_audio_content: (server) =>
-    server.registerTool('test_audio_content', { ...toolInfo['test_audio_content'] }, (ctx) =>
-      callTool(testAudioContentTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_audio_content',
+      toolInfo['test_audio_content'],
+      undefined,
+      testAudioContentTool,
     ),
   test_custom_header: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_custom_header',
-      { ...toolInfo['test_custom_header'], inputSchema: schemas.testCustomHeaderInput },
-      (input, ctx) => callTool(testCustomHeaderTool, input, ctx, server),
+      toolInfo['test_custom_header'],
+      schemas.testCustomHeaderInput,
+      testCustomHeaderTool,
     ),
   test_elicitation: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_elicitation',
-      { ...toolInfo['test_elicitation'], inputSchema: schemas.testElicitationInput },
-      (input, ctx) => callTool(testElicitationTool, input, ctx, server),
+      toolInfo['test_elicitation'],
+      schemas.testElicitationInput,
+      testElicitationTool,
     ),
   test_elicitation_sep1034_defaults: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_elicitation_sep1034_defaults',
-      { ...toolInfo['test_elicitation_sep1034_defaults'] },
-      (ctx) => callTool(testElicitationSep1034DefaultsTool, {}, ctx, server),
+      toolInfo['test_elicitation_sep1034_defaults'],
+      undefined,
+      testElicitationSep1034DefaultsTool,
     ),
   test_elicitation_sep1330_enums: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_elicitation_sep1330_enums',
-      { ...toolInfo['test_elicitation_sep1330_enums'] },
-      (ctx) => callTool(testElicitationSep1330EnumsTool, {}, ctx, server),
+      toolInfo['test_elicitation_sep1330_enums'],
+      undefined,
+      testElicitationSep1330EnumsTool,
     ),
   test_embedded_resource: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_embedded_resource',
-      { ...toolInfo['test_embedded_resource'] },
-      (ctx) => callTool(testEmbeddedResourceTool, {}, ctx, server),
+      toolInfo['test_embedded_resource'],
+      undefined,
+      testEmbeddedResourceTool,
     ),
   test_error_handling: (server) =>
-    server.registerTool('test_error_handling', { ...toolInfo['test_error_handling'] }, (ctx) =>
-      callTool(testErrorHandlingTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_error_handling',
+      toolInfo['test_error_handling'],
+      undefined,
+      testErrorHandlingTool,
     ),
   test_image_content: (server) =>
-    server.registerTool('test_image_content', { ...toolInfo['test_image_content'] }, (ctx) =>
-      callTool(testImageContentTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_image_content',
+      toolInfo['test_image_content'],
+      undefined,
+      testImageContentTool,
     ),
   test_input_required_result_capabilities: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_capabilities',
-      { ...toolInfo['test_input_required_result_capabilities'] },
-      (ctx) => callTool(testInputRequiredResultCapabilitiesTool, {}, ctx, server),
+      toolInfo['test_input_required_result_capabilities'],
+      undefined,
+      testInputRequiredResultCapabilitiesTool,
     ),
   test_input_required_result_elicitation: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_elicitation',
-      { ...toolInfo['test_input_required_result_elicitation'] },
-      (ctx) => callTool(testInputRequiredResultElicitationTool, {}, ctx, server),
+      toolInfo['test_input_required_result_elicitation'],
+      undefined,
+      testInputRequiredResultElicitationTool,
     ),
   test_input_required_result_list_roots: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_list_roots',
-      { ...toolInfo['test_input_required_result_list_roots'] },
-      (ctx) => callTool(testInputRequiredResultListRootsTool, {}, ctx, server),
+      toolInfo['test_input_required_result_list_roots'],
+      undefined,
+      testInputRequiredResultListRootsTool,
     ),
   test_input_required_result_multi_round: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_multi_round',
-      { ...toolInfo['test_input_required_result_multi_round'] },
-      (ctx) => callTool(testInputRequiredResultMultiRoundTool, {}, ctx, server),
+      toolInfo['test_input_required_result_multi_round'],
+      undefined,
+      testInputRequiredResultMultiRoundTool,
     ),
   test_input_required_result_multiple_inputs: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_multiple_inputs',
-      { ...toolInfo['test_input_required_result_multiple_inputs'] },
-      (ctx) => callTool(testInputRequiredResultMultipleInputsTool, {}, ctx, server),
+      toolInfo['test_input_required_result_multiple_inputs'],
+      undefined,
+      testInputRequiredResultMultipleInputsTool,
     ),
   test_input_required_result_request_state: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_request_state',
-      { ...toolInfo['test_input_required_result_request_state'] },
-      (ctx) => callTool(testInputRequiredResultRequestStateTool, {}, ctx, server),
+      toolInfo['test_input_required_result_request_state'],
+      undefined,
+      testInputRequiredResultRequestStateTool,
     ),
   test_input_required_result_sampling: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_sampling',
-      { ...toolInfo['test_input_required_result_sampling'] },
-      (ctx) => callTool(testInputRequiredResultSamplingTool, {}, ctx, server),
+      toolInfo['test_input_required_result_sampling'],
+      undefined,
+      testInputRequiredResultSamplingTool,
     ),
   test_input_required_result_tampered_state: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_input_required_result_tampered_state',
-      { ...toolInfo['test_input_required_result_tampered_state'] },
-      (ctx) => callTool(testInputRequiredResultTamperedStateTool, {}, ctx, server),
+      toolInfo['test_input_required_result_tampered_state'],
+      undefined,
+      testInputRequiredResultTamperedStateTool,
     ),
   test_logging_tool: (server) =>
-    server.registerTool('test_logging_tool', { ...toolInfo['test_logging_tool'] }, (ctx) =>
-      callTool(testLoggingToolTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_logging_tool',
+      toolInfo['test_logging_tool'],
+      undefined,
+      testLoggingToolTool,
     ),
   test_missing_capability: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_missing_capability',
-      { ...toolInfo['test_missing_capability'] },
-      (ctx) => callTool(testMissingCapabilityTool, {}, ctx, server),
+      toolInfo['test_missing_capability'],
+      undefined,
+      testMissingCapabilityTool,
     ),
   test_multiple_content_types: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_multiple_content_types',
-      { ...toolInfo['test_multiple_content_types'] },
-      (ctx) => callTool(testMultipleContentTypesTool, {}, ctx, server),
+      toolInfo['test_multiple_content_types'],
+      undefined,
+      testMultipleContentTypesTool,
     ),
   test_reconnection: (server) =>
-    server.registerTool('test_reconnection', { ...toolInfo['test_reconnection'] }, (ctx) =>
-      callTool(testReconnectionTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_reconnection',
+      toolInfo['test_reconnection'],
+      undefined,
+      testReconnectionTool,
     ),
   test_sampling: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_sampling',
-      { ...toolInfo['test_sampling'], inputSchema: schemas.testSamplingInput },
-      (input, ctx) => callTool(testSamplingTool, input, ctx, server),
+      toolInfo['test_sampling'],
+      schemas.testSamplingInput,
+      testSamplingTool,
     ),
   test_simple_text: (server) =>
-    server.registerTool('test_simple_text', { ...toolInfo['test_simple_text'] }, (ctx) =>
-      callTool(testSimpleTextTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_simple_text',
+      toolInfo['test_simple_text'],
+      undefined,
+      testSimpleTextTool,
     ),
   test_slow_operation: (server) =>
-    server.registerTool('test_slow_operation', { ...toolInfo['test_slow_operation'] }, (ctx) =>
-      callTool(testSlowOperationTool, {}, ctx, server),
+    contentTool(
+      server,
+      'test_slow_operation',
+      toolInfo['test_slow_operation'],
+      undefined,
+      testSlowOperationTool,
     ),
   test_streaming_elicitation: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_streaming_elicitation',
-      { ...toolInfo['test_streaming_elicitation'] },
-      (ctx) => callTool(testStreamingElicitationTool, {}, ctx, server),
+      toolInfo['test_streaming_elicitation'],
+      undefined,
+      testStreamingElicitationTool,
     ),
   test_tool_with_logging: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_tool_with_logging',
-      { ...toolInfo['test_tool_with_logging'] },
-      (ctx) => callTool(testToolWithLoggingTool, {}, ctx, server),
+      toolInfo['test_tool_with_logging'],
+      undefined,
+      testToolWithLoggingTool,
     ),
   test_tool_with_progress: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_tool_with_progress',
-      { ...toolInfo['test_tool_with_progress'] },
-      (ctx) => callTool(testToolWithProgressTool, {}, ctx, server),
+      toolInfo['test_tool_with_progress'],
+      undefined,
+      testToolWithProgressTool,
     ),
   test_trigger_prompt_change: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_trigger_prompt_change',
-      { ...toolInfo['test_trigger_prompt_change'] },
-      (ctx) => callTool(testTriggerPromptChangeTool, {}, ctx, server),
+      toolInfo['test_trigger_prompt_change'],
+      undefined,
+      testTriggerPromptChangeTool,
     ),
   test_trigger_tool_change: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_trigger_tool_change',
-      { ...toolInfo['test_trigger_tool_change'] },
-      (ctx) => callTool(testTriggerToolChangeTool, {}, ctx, server),
+      toolInfo['test_trigger_tool_change'],
+      undefined,
+      testTriggerToolChangeTool,
     ),
   test_update_watched_resource: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'test_update_watched_resource',
-      { ...toolInfo['test_update_watched_resource'] },
-      (ctx) => callTool(testUpdateWatchedResourceTool, {}, ctx, server),
+      toolInfo['test_update_watched_resource'],
+      undefined,
+      testUpdateWatchedResourceTool,
     ),
 };
 

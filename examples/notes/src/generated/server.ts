@@ -8,16 +8,15 @@ import {
   type McpServerOptions,
   ResourceTemplate,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
   type Register,
-  callStructuredTool,
-  callTool,
+  type ToolInfo,
   completers,
+  contentTool,
   getPrompt,
   lazy,
   listResources,
@@ -27,6 +26,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  structuredTool,
   verifyRequestState,
 } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -84,7 +84,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   create_note: {
     title: 'Create note',
@@ -119,30 +118,30 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   create_note: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'create_note',
-      {
-        ...toolInfo['create_note'],
-        inputSchema: schemas.createNoteInput,
-        outputSchema: schemas.createNoteOutput,
-      },
-      (input, ctx) => callStructuredTool(createNoteTool, input, ctx, server),
+      toolInfo['create_note'],
+      schemas.createNoteInput,
+      schemas.createNoteOutput,
+      createNoteTool,
     ),
   delete_note: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'delete_note',
-      { ...toolInfo['delete_note'], inputSchema: schemas.deleteNoteInput },
-      (input, ctx) => callTool(deleteNoteTool, input, ctx, server),
+      toolInfo['delete_note'],
+      schemas.deleteNoteInput,
+      deleteNoteTool,
     ),
   search_notes: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'search_notes',
-      {
-        ...toolInfo['search_notes'],
-        inputSchema: schemas.searchNotesInput,
-        outputSchema: schemas.searchNotesOutput,
-      },
-      (input, ctx) => callStructuredTool(searchNotesTool, input, ctx, server),
+      toolInfo['search_notes'],
+      schemas.searchNotesInput,
+      schemas.searchNotesOutput,
+      searchNotesTool,
     ),
 };
 

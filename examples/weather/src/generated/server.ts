@@ -8,16 +8,15 @@ import {
   type McpServerOptions,
   ResourceTemplate,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
   type Register,
-  callStructuredTool,
-  callTool,
+  type ToolInfo,
   completers,
+  contentTool,
   getPrompt,
   lazy,
   listResources,
@@ -27,6 +26,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  structuredTool,
   verifyRequestState,
 } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -95,7 +95,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   convert_temperature: {
     title: 'Convert temperature',
@@ -119,20 +118,21 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   convert_temperature: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'convert_temperature',
-      { ...toolInfo['convert_temperature'], inputSchema: schemas.convertTemperatureInput },
-      (input, ctx) => callTool(convertTemperatureTool, input, ctx, server),
+      toolInfo['convert_temperature'],
+      schemas.convertTemperatureInput,
+      convertTemperatureTool,
     ),
   get_forecast: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'get_forecast',
-      {
-        ...toolInfo['get_forecast'],
-        inputSchema: schemas.getForecastInput,
-        outputSchema: schemas.getForecastOutput,
-      },
-      (input, ctx) => callStructuredTool(getForecastTool, input, ctx, server),
+      toolInfo['get_forecast'],
+      schemas.getForecastInput,
+      schemas.getForecastOutput,
+      getForecastTool,
     ),
 };
 

@@ -8,16 +8,15 @@ import {
   type McpServerOptions,
   ResourceTemplate,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
   type Register,
-  callStructuredTool,
-  callTool,
+  type ToolInfo,
   completers,
+  contentTool,
   getPrompt,
   lazy,
   listResources,
@@ -27,6 +26,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  structuredTool,
   verifyRequestState,
 } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -102,7 +102,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   delete: {
     title: 'Delete',
@@ -136,30 +135,18 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   delete: (server) =>
-    server.registerTool(
-      'delete',
-      { ...toolInfo['delete'], inputSchema: schemas.delete_Input },
-      (input, ctx) => callTool(delete_Tool, input, ctx, server),
-    ),
-  echo: (server) =>
-    server.registerTool(
-      'echo',
-      { ...toolInfo['echo'], inputSchema: schemas.echoInput },
-      (input, ctx) => callTool(echoTool, input, ctx, server),
-    ),
+    contentTool(server, 'delete', toolInfo['delete'], schemas.delete_Input, delete_Tool),
+  echo: (server) => contentTool(server, 'echo', toolInfo['echo'], schemas.echoInput, echoTool),
   'no-input.tool': (server) =>
-    server.registerTool('no-input.tool', { ...toolInfo['no-input.tool'] }, (ctx) =>
-      callTool(noInputToolTool, {}, ctx, server),
-    ),
+    contentTool(server, 'no-input.tool', toolInfo['no-input.tool'], undefined, noInputToolTool),
   shapes: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'shapes',
-      {
-        ...toolInfo['shapes'],
-        inputSchema: schemas.shapesInput,
-        outputSchema: schemas.shapesOutput,
-      },
-      (input, ctx) => callStructuredTool(shapesTool, input, ctx, server),
+      toolInfo['shapes'],
+      schemas.shapesInput,
+      schemas.shapesOutput,
+      shapesTool,
     ),
 };
 

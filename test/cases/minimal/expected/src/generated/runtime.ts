@@ -34,6 +34,7 @@ import {
   type ServerNotifier,
   type StandardSchemaWithJSON,
   type TextContent,
+  type Tool,
   type Variables,
 } from '@modelcontextprotocol/server';
 
@@ -62,7 +63,10 @@ export class NotImplementedError extends Error {
 declare const toolResultBrand: unique symbol;
 
 /** A complete tools/call result, made with {@link toolResult}. */
-export type ToolResult<O> = Pick<CallToolResult, '_meta' | 'content' | 'isError'> & {
+export type ToolResult<O> = {
+  _meta?: CallToolResult['_meta'];
+  content: CallToolResult['content'];
+  isError?: CallToolResult['isError'];
   structuredContent?: O extends ToolContent ? CallToolResult['structuredContent'] : O;
   readonly [toolResultBrand]: true;
 };
@@ -492,14 +496,31 @@ function invoke<M, T, R>(
   return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
 }
 
-/** Calls a tool with `output`: its return value is sent as structuredContent and as JSON text. */
-export function callStructuredTool<I, O>(
+/** What tools/list shows of a tool besides its schemas. */
+export type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+
+/**
+ * Registers a tool with `output`: its return value is sent as structuredContent and as JSON text.
+ * One generic call per tool with plain parameter types: the SDK's overloaded, conditional
+ * `registerTool` signature is checked here once, not once per tool in server.ts.
+ */
+export function structuredTool<I, O>(
+  server: McpServer,
+  name: string,
+  info: ToolInfo | undefined,
+  input: StandardSchemaWithJSON<I> | undefined,
+  output: StandardSchemaWithJSON<O>,
   module: Loader<{ handler: ToolHandler<I, O> }>,
-  input: I,
-  sdk: ServerContext,
-  server?: McpServer,
-): Answer<CallToolResult> {
-  return invoke(module, (m) => m.handler(input, new RequestContext(sdk, server)), structuredResult);
+): void {
+  const call = (args: I, sdk: ServerContext) =>
+    invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), structuredResult);
+  if (input) {
+    server.registerTool(name, { ...info, inputSchema: input, outputSchema: output }, call);
+  } else {
+    server.registerTool(name, { ...info, outputSchema: output }, (sdk: ServerContext) =>
+      call({} as I, sdk),
+    );
+  }
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -511,14 +532,18 @@ function structuredResult(value: unknown): CallToolResult {
   };
 }
 
-/** Calls a tool without `output`: a string becomes one text block, an array the content. */
-export function callTool<I>(
+/** Registers a tool without `output`: a string becomes one text block, an array the content. */
+export function contentTool<I>(
+  server: McpServer,
+  name: string,
+  info: ToolInfo | undefined,
+  input: StandardSchemaWithJSON<I> | undefined,
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
-  input: I,
-  sdk: ServerContext,
-  server?: McpServer,
-): Answer<CallToolResult> {
-  return invoke(module, (m) => m.handler(input, new RequestContext(sdk, server)), contentResult);
+): void {
+  const call = (args: I, sdk: ServerContext) =>
+    invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), contentResult);
+  if (input) server.registerTool(name, { ...info, inputSchema: input }, call);
+  else server.registerTool(name, { ...info }, (sdk: ServerContext) => call({} as I, sdk));
 }
 
 function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolResult {

@@ -6,12 +6,12 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import {
   type Register,
-  callTool,
+  type ToolInfo,
+  contentTool,
   lazy,
   reachable,
   register,
@@ -41,7 +41,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   ping: {
     description: 'Answers pong, to check the server is alive',
@@ -53,10 +52,7 @@ const toolInfo: Record<string, ToolInfo> = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  ping: (server) =>
-    server.registerTool('ping', { ...toolInfo['ping'] }, (ctx) =>
-      callTool(pingTool, {}, ctx, server),
-    ),
+  ping: (server) => contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool),
 };
 
 /**

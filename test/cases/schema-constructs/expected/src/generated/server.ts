@@ -8,21 +8,21 @@ import {
   type McpServerOptions,
   ResourceTemplate,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
   type Register,
-  callStructuredTool,
-  callTool,
+  type ToolInfo,
+  contentTool,
   lazy,
   promptArguments,
   reachable,
   readTemplate,
   register,
   renderPrompt,
+  structuredTool,
   verifyRequestState,
 } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -74,7 +74,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   '2fa_verify': {
     description: 'A tool name with a leading digit',
@@ -137,122 +136,89 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   '2fa_verify': (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       '2fa_verify',
-      { ...toolInfo['2fa_verify'], inputSchema: schemas._2faVerifyInput },
-      (input, ctx) => callTool(_2faVerifyTool, input, ctx, server),
+      toolInfo['2fa_verify'],
+      schemas._2faVerifyInput,
+      _2faVerifyTool,
     ),
   arrays: (server) =>
-    server.registerTool(
-      'arrays',
-      { ...toolInfo['arrays'], inputSchema: schemas.arraysInput },
-      (input, ctx) => callTool(arraysTool, input, ctx, server),
-    ),
-  class: (server) =>
-    server.registerTool('class', { ...toolInfo['class'] }, (ctx) =>
-      callTool(class_Tool, {}, ctx, server),
-    ),
+    contentTool(server, 'arrays', toolInfo['arrays'], schemas.arraysInput, arraysTool),
+  class: (server) => contentTool(server, 'class', toolInfo['class'], undefined, class_Tool),
   combinators: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'combinators',
-      { ...toolInfo['combinators'], inputSchema: schemas.combinatorsInput },
-      (input, ctx) => callTool(combinatorsTool, input, ctx, server),
+      toolInfo['combinators'],
+      schemas.combinatorsInput,
+      combinatorsTool,
     ),
   defaults: (server) =>
-    server.registerTool(
-      'defaults',
-      { ...toolInfo['defaults'], inputSchema: schemas.defaultsInput },
-      (input, ctx) => callTool(defaultsTool, input, ctx, server),
-    ),
+    contentTool(server, 'defaults', toolInfo['defaults'], schemas.defaultsInput, defaultsTool),
   draft07: (server) =>
-    server.registerTool(
-      'draft07',
-      { ...toolInfo['draft07'], inputSchema: schemas.draft07Input },
-      (input, ctx) => callTool(draft07Tool, input, ctx, server),
-    ),
+    contentTool(server, 'draft07', toolInfo['draft07'], schemas.draft07Input, draft07Tool),
   draft2020: (server) =>
-    server.registerTool(
-      'draft2020',
-      { ...toolInfo['draft2020'], inputSchema: schemas.draft2020Input },
-      (input, ctx) => callTool(draft2020Tool, input, ctx, server),
-    ),
+    contentTool(server, 'draft2020', toolInfo['draft2020'], schemas.draft2020Input, draft2020Tool),
   formats: (server) =>
-    server.registerTool(
-      'formats',
-      { ...toolInfo['formats'], inputSchema: schemas.formatsInput },
-      (input, ctx) => callTool(formatsTool, input, ctx, server),
-    ),
+    contentTool(server, 'formats', toolInfo['formats'], schemas.formatsInput, formatsTool),
   'get-user.v2': (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'get-user.v2',
-      { ...toolInfo['get-user.v2'], inputSchema: schemas.getUserV2Input },
-      (input, ctx) => callTool(getUserV2Tool, input, ctx, server),
+      toolInfo['get-user.v2'],
+      schemas.getUserV2Input,
+      getUserV2Tool,
     ),
   keywords: (server) =>
-    server.registerTool(
-      'keywords',
-      { ...toolInfo['keywords'], inputSchema: schemas.keywordsInput },
-      (input, ctx) => callTool(keywordsTool, input, ctx, server),
-    ),
-  maps: (server) =>
-    server.registerTool(
-      'maps',
-      { ...toolInfo['maps'], inputSchema: schemas.mapsInput },
-      (input, ctx) => callTool(mapsTool, input, ctx, server),
-    ),
+    contentTool(server, 'keywords', toolInfo['keywords'], schemas.keywordsInput, keywordsTool),
+  maps: (server) => contentTool(server, 'maps', toolInfo['maps'], schemas.mapsInput, mapsTool),
   no_dialect: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'no_dialect',
-      { ...toolInfo['no_dialect'], inputSchema: schemas.noDialectInput },
-      (input, ctx) => callTool(noDialectTool, input, ctx, server),
+      toolInfo['no_dialect'],
+      schemas.noDialectInput,
+      noDialectTool,
     ),
   nullable: (server) =>
-    server.registerTool(
-      'nullable',
-      { ...toolInfo['nullable'], inputSchema: schemas.nullableInput },
-      (input, ctx) => callTool(nullableTool, input, ctx, server),
-    ),
+    contentTool(server, 'nullable', toolInfo['nullable'], schemas.nullableInput, nullableTool),
   numbers: (server) =>
-    server.registerTool(
-      'numbers',
-      { ...toolInfo['numbers'], inputSchema: schemas.numbersInput },
-      (input, ctx) => callTool(numbersTool, input, ctx, server),
-    ),
+    contentTool(server, 'numbers', toolInfo['numbers'], schemas.numbersInput, numbersTool),
   shared: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'shared',
-      {
-        ...toolInfo['shared'],
-        inputSchema: schemas.sharedInput,
-        outputSchema: schemas.sharedOutput,
-      },
-      (input, ctx) => callStructuredTool(sharedTool, input, ctx, server),
+      toolInfo['shared'],
+      schemas.sharedInput,
+      schemas.sharedOutput,
+      sharedTool,
     ),
   tagged_union: (server) =>
-    server.registerTool(
+    contentTool(
+      server,
       'tagged_union',
-      { ...toolInfo['tagged_union'], inputSchema: schemas.taggedUnionInput },
-      (input, ctx) => callTool(taggedUnionTool, input, ctx, server),
+      toolInfo['tagged_union'],
+      schemas.taggedUnionInput,
+      taggedUnionTool,
     ),
   typeless_free: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'typeless_free',
-      {
-        ...toolInfo['typeless_free'],
-        inputSchema: schemas.typelessFreeInput,
-        outputSchema: schemas.typelessFreeOutput,
-      },
-      (input, ctx) => callStructuredTool(typelessFreeTool, input, ctx, server),
+      toolInfo['typeless_free'],
+      schemas.typelessFreeInput,
+      schemas.typelessFreeOutput,
+      typelessFreeTool,
     ),
   typeless_root: (server) =>
-    server.registerTool(
+    structuredTool(
+      server,
       'typeless_root',
-      {
-        ...toolInfo['typeless_root'],
-        inputSchema: schemas.typelessRootInput,
-        outputSchema: schemas.typelessRootOutput,
-      },
-      (input, ctx) => callStructuredTool(typelessRootTool, input, ctx, server),
+      toolInfo['typeless_root'],
+      schemas.typelessRootInput,
+      schemas.typelessRootOutput,
+      typelessRootTool,
     ),
 };
 

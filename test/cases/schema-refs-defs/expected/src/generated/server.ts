@@ -7,18 +7,18 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   type Prompt,
-  type Tool,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Register,
-  callStructuredTool,
-  callTool,
+  type ToolInfo,
+  contentTool,
   lazy,
   reachable,
   register,
   renderPrompt,
+  structuredTool,
   verifyRequestState,
 } from './runtime.js';
 import { schemas } from './schemas.js';
@@ -49,7 +49,6 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
 const toolInfo: Record<string, ToolInfo> = {
   legacy: {
     description: 'A draft-07 schema gets definitions',
@@ -62,17 +61,9 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   legacy: (server) =>
-    server.registerTool(
-      'legacy',
-      { ...toolInfo['legacy'], inputSchema: schemas.legacyInput },
-      (input, ctx) => callTool(legacyTool, input, ctx, server),
-    ),
+    contentTool(server, 'legacy', toolInfo['legacy'], schemas.legacyInput, legacyTool),
   pay: (server) =>
-    server.registerTool(
-      'pay',
-      { ...toolInfo['pay'], inputSchema: schemas.payInput, outputSchema: schemas.payOutput },
-      (input, ctx) => callStructuredTool(payTool, input, ctx, server),
-    ),
+    structuredTool(server, 'pay', toolInfo['pay'], schemas.payInput, schemas.payOutput, payTool),
 };
 
 /** What resources/list shows of each resource and template (and its cache hint). */
