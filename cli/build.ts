@@ -1,7 +1,6 @@
 /**
- * The build: normalize → render → format, from a loaded manifest to the project's files. Runs in
- * the main thread after validation (generate.ts), or in a worker while the main thread validates
- * (build-worker.ts); in the worker the result is only used once validation passed.
+ * The build: normalize → render → format, from a validated manifest to the project's files
+ * (generate.ts loads this module only then).
  */
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { statOf } from './plan/stamp.js';
 import { mark } from './timings.js';
 import type { GenerateOptions } from './generate.js';
 
-/** What the build (normalize → render → format) hands back, in this thread or from the worker. */
+/** What the build (normalize → render → format) hands back. */
 export interface Built {
   /** Absent when normalize found errors. */
   files?: OutputFile[];
@@ -33,20 +32,7 @@ export interface Built {
   readStats: [string, [number, number] | null][];
 }
 
-/**
- * Two threads share a build (cli/generate.ts): the worker takes the large generated files; the
- * main thread, once it has validated, the types, the contracts and the user-owned stubs. Split by
- * measured cost on the 1000-tool bench manifest, so that both finish at about the same time.
- */
-const MAIN_THREAD_FILES = new Set(['src/generated/types.ts', 'src/generated/contracts.json']);
-const inWorker = (p: string) => (p.startsWith('src/generated/') || p.startsWith('test/generated/')) && !MAIN_THREAD_FILES.has(p);
-export const PARTS = {
-  all: () => true,
-  worker: inWorker,
-  main: (p: string) => !inWorker(p),
-} satisfies Record<string, (path: string) => boolean>;
-
-export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions, part: keyof typeof PARTS = 'all'): Promise<Built> {
+export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions): Promise<Built> {
   const readStats: [string, [number, number] | null][] = [];
   const manifestPath = path.relative(opts.outDir, opts.manifest).split(path.sep).join('/');
   const norm = normalize(manifest, {
@@ -65,7 +51,7 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
     if (e === undefined) seen.set(p, (e = existsSync(path.join(opts.outDir, p))));
     return e;
   };
-  const rendered = await renderProject(ir, exists, PARTS[part]);
+  const rendered = await renderProject(ir, exists);
   mark('render');
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');

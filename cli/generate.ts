@@ -15,8 +15,6 @@ import { lintManifest } from './lint/lint.js';
 import { VERSION } from './version.js';
 import { generatorFingerprint, sha, statOf, type Stamp } from './plan/stamp.js';
 import { optionsKey } from './generate-options.js';
-import { startBuildWorker } from './build-thread.js';
-import type { Built } from './build.js';
 import { mark } from './timings.js';
 
 export interface GenerateOptions {
@@ -30,17 +28,11 @@ export interface GenerateOptions {
   generatorVersion?: string | null;
   /** The format cache (cli/format/cache.ts, per user): false = unused, 'read' = never written. */
   formatCache?: boolean | 'read';
-  /**
-   * Build the files in a worker thread while this thread validates (cli/build-worker.ts), when the
-   * worker is available (dist, not sources) and the manifest is large enough to pay for it.
-   */
-  threads?: boolean;
 }
 
 export interface GenerateResult {
   files: OutputFile[];
   diagnostics: Diagnostic[];
-  /** Present when the files were built in this thread. */
   ir?: IR;
   /** Files the manifest references (`file:` resources), relative to its folder. */
   referencedFiles?: string[];
@@ -52,12 +44,7 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('startup');
   // Inputs are stat'ed before they are read: one that changes while generating gets no stamp.
   const readStats = new Map<string, [number, number] | null>([[opts.manifest, statOf(opts.manifest)]]);
-  // Started first: it loads its modules and parses the manifest while this thread checks it.
-  const worker = opts.threads ? startBuildWorker(opts) : undefined;
-  const fail = (diagnostics: Diagnostic[]): GenerateResult => {
-    worker?.cancel();
-    return { files: [], diagnostics };
-  };
+  const fail = (diagnostics: Diagnostic[]): GenerateResult => ({ files: [], diagnostics });
   const { manifest, diagnostics: loadDiags } = loadManifest(opts.manifest, opts.displayPath);
   mark('load');
   if (!manifest || hasErrors(loadDiags)) return fail(loadDiags);
@@ -69,25 +56,8 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('lint');
   if (hasErrors(diagnostics)) return fail(diagnostics);
 
-  const { buildFiles } = await import('./build.js');
-  let built: Built;
-  if (worker) {
-    // The worker builds the large generated files; this thread, done validating, the rest.
-    const mine = await buildFiles(manifest, opts, 'main');
-    mark('build (main part)');
-    if (!mine.files) {
-      worker.cancel();
-      built = mine;
-    } else {
-      const theirs = await worker.result;
-      mark('(build wait)');
-      // The worker read the file itself: its build counts only if it read what was validated here.
-      built =
-        theirs.built?.files && theirs.sourceSha === sha(manifest.source)
-          ? { ...mine, files: [...theirs.built.files, ...mine.files] }
-          : await buildFiles(manifest, opts);
-    }
-  } else built = await buildFiles(manifest, opts);
+  // The build's modules (renderer, templates, formatter) load only for a valid manifest.
+  const built = await (await import('./build.js')).buildFiles(manifest, opts);
   diagnostics.push(...built.diagnostics);
   if (!built.files) return { files: [], diagnostics };
   for (const [abs, stat] of built.readStats) if (!readStats.has(abs)) readStats.set(abs, stat);

@@ -4,20 +4,15 @@
  * and free when off.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
-import { isMainThread } from 'node:worker_threads';
 
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
-export type Stage = [name: string, ms: number];
-const rows: Stage[] = [];
+const rows: [string, number][] = [];
 const notes = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
 
 if (enabled) {
   last = performance.now();
-}
-// A worker reports its stages to the main thread (stages()), which prints them with its own.
-if (enabled && isMainThread) {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) gcTotal += e.duration;
   }).observe({ entryTypes: ['gc'] });
@@ -35,18 +30,6 @@ export function mark(stage: string): void {
   const now = performance.now();
   rows.push([stage, now - last]);
   last = now;
-}
-
-/** The stages marked and the counts so far (a worker sends them to the main thread). */
-export function stages(): { rows: Stage[]; counts: [string, number][] } {
-  return { rows: [...rows], counts: [...notes] };
-}
-
-/** Adds another thread's stages (each name prefixed) and counts to the report. */
-export function addStages(prefix: string, more: ReturnType<typeof stages>): void {
-  if (!enabled) return;
-  for (const [name, ms] of more.rows) rows.push([`${prefix}${name}`, ms]);
-  for (const [k, n] of more.counts) count(k, n);
 }
 
 /** Counts something (cache hits, misses…) for the report. */

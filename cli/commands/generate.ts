@@ -47,8 +47,6 @@ export async function planProject(
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
     // Dry runs, checks and diffs write nothing, not even to the format cache.
     ...(opts.writes === false ? { formatCache: 'read' as const } : {}),
-    // Watch keeps the IR (it needs the build in this thread); everyone else may use the worker.
-    threads: !opts.onIR,
   });
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);

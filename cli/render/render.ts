@@ -23,14 +23,11 @@ import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
 import type { Section } from '../format/sections.js';
 
-/** Which files to render, by path (two threads share a build: cli/build.ts). */
-export type Part = (path: string) => boolean;
-
 /**
  * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
-export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false, part: Part = () => true): Promise<OutputFile[]> {
+export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false): Promise<OutputFile[]> {
   const header = headerLines(ir);
   const gen = (path: string, template: string, view: object): OutputFile => {
     const data: unknown[] = [];
@@ -68,9 +65,7 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
   };
 
   const files: OutputFile[] = [];
-  const add = (path: string, make: (path: string) => OutputFile) => {
-    if (part(path)) files.push(make(path));
-  };
+  const add = (path: string, make: (path: string) => OutputFile) => void files.push(make(path));
   add('src/generated/types.ts', (path) => ({ path, owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true }));
   add('src/generated/schemas.ts', (path) => gen(path, 'src/generated/schemas.ts', schemasView(ir)));
   add('src/generated/content.ts', (path) => gen(path, 'src/generated/content.ts', contentView(ir)));
