@@ -6,7 +6,7 @@
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
-const rows: [string, number][] = [];
+const stages: [string, number][] = [];
 const notes = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
@@ -18,9 +18,9 @@ if (enabled) {
   }).observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
     mark('(rest)');
-    const lines = rows.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
+    const rows = stages.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
     const counts = [...notes].map(([k, n]) => `${k} ${n}`).join(', ');
-    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${lines.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
+    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
   });
 }
 
@@ -28,7 +28,7 @@ if (enabled) {
 export function mark(stage: string): void {
   if (!enabled) return;
   const now = performance.now();
-  rows.push([stage, now - last]);
+  stages.push([stage, now - last]);
   last = now;
 }
 

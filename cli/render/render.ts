@@ -64,36 +64,36 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
     };
   };
 
-  const files: OutputFile[] = [];
-  const add = (path: string, make: (path: string) => OutputFile) => void files.push(make(path));
-  add('src/generated/types.ts', (path) => ({ path, owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true }));
-  add('src/generated/schemas.ts', (path) => gen(path, 'src/generated/schemas.ts', schemasView(ir)));
-  add('src/generated/content.ts', (path) => gen(path, 'src/generated/content.ts', contentView(ir)));
-  add('src/generated/handlers.ts', (path) => gen(path, 'src/generated/handlers.ts', handlersView(ir)));
-  // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
-  add('src/generated/runtime.ts', (path) => ({ ...gen(path, 'src/generated/runtime.ts', {}), formatted: true }));
-  add('src/generated/server.ts', (path) => gen(path, 'src/generated/server.ts', serverView(ir)));
-  add('src/generated/stdio.ts', (path) => gen(path, 'src/generated/stdio.ts', { serverName: ir.server.name }));
-  add('src/generated/http.ts', (path) => gen(path, 'src/generated/http.ts', httpView(ir)));
-  add('src/generated/contracts.json', (path) => ({ path, owner: 'generated', content: renderContracts(ir, header), formatted: true }));
-  add('test/generated/contract.test.ts', (path) => gen(path, 'test/generated/contract.test.ts', contractTestView(ir)));
-  add('src/main.ts', (path) => user(path, 'src/main.ts', () => projectView(ir)));
-  // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
-  // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
-  add('package.json', (path) => (kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: printJson(packageData(ir)), formatted: true }));
-  add('tsconfig.json', (path) => ({ ...user(path, 'project/tsconfig.json', () => ({})), formatted: true }));
-  add('.gitignore', (path) => user(path, 'project/gitignore', () => ({})));
+  const files: OutputFile[] = [
+    { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true },
+    gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir)),
+    gen('src/generated/content.ts', 'src/generated/content.ts', contentView(ir)),
+    gen('src/generated/handlers.ts', 'src/generated/handlers.ts', handlersView(ir)),
+    // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
+    { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true },
+    gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)),
+    gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name }),
+    gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
+    { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true },
+    gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
+    user('src/main.ts', 'src/main.ts', () => projectView(ir)),
+    // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
+    // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
+    kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir)), formatted: true },
+    { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true },
+    user('.gitignore', 'project/gitignore', () => ({})),
+  ];
 
   for (const t of ir.tools) {
-    add(`src/handlers/${t.handlerPath}.ts`, (path) => stub(path, 'src/handlers/tool.ts', () => toolStub(t)));
-    add(`test/handlers/${t.handlerPath}.test.ts`, (path) => stub(path, 'test/handlers/tool.test.ts', () => toolTestStub(t)));
+    files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t)));
+    files.push(stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t)));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) add(`src/handlers/${r.handlerPath}.ts`, (path) => stub(path, 'src/handlers/resource.ts', () => resourceStub(r)));
+    if (r.handlerPath) files.push(stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r)));
   }
-  for (const t of ir.templates) add(`src/handlers/${t.handlerPath}.ts`, (path) => stub(path, 'src/handlers/template.ts', () => templateStub(t)));
+  for (const t of ir.templates) files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t)));
   for (const p of ir.prompts) {
-    if (p.handlerPath) add(`src/handlers/${p.handlerPath}.ts`, (path) => stub(path, 'src/handlers/prompt.ts', () => promptStub(p)));
+    if (p.handlerPath) files.push(stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p)));
   }
   return files;
 }
