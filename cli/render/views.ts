@@ -14,10 +14,6 @@ export function headerLines(ir: IR): string {
   ].join('\n');
 }
 
-/** `key: value` pairs of an object literal whose values are already code. */
-type Field = { key: string; value: string };
-const field = (key: string, value: string): Field => ({ key: propertyKey(key), value });
-
 /** The optional metadata every primitive shares, as data, in the spec's order. */
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
@@ -131,10 +127,6 @@ function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknow
   if (r.annotations !== null) d.annotations = r.annotations;
   if (r.kind === 'resource' && r.cache !== null) d.cacheHint = r.cache;
   return d;
-}
-
-function objectLiteral(fields: Field[]): string {
-  return `{ ${fields.map((f) => `${f.key}: ${f.value}`).join(', ')} }`;
 }
 
 /** Completions as data (runtime.ts `Completions`), or null when nothing completes. */
