@@ -34,8 +34,6 @@ export interface GenerateResult {
   files: OutputFile[];
   diagnostics: Diagnostic[];
   ir?: IR;
-  /** Files the manifest references (`file:` resources), relative to its folder. */
-  referencedFiles?: string[];
   /** Set when files were generated; the command writes it after applying the plan. */
   stamp?: Stamp;
 }
@@ -67,7 +65,6 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
     files: built.files,
     diagnostics,
     ...(built.ir ? { ir: built.ir } : {}),
-    referencedFiles: built.referencedFiles,
     ...(stamp ? { stamp } : {}),
   };
 }
