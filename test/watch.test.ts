@@ -12,16 +12,18 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
   const dir = scratch('watch');
   for (const f of ['mcpgen.yaml', 'logo.png', 'docs']) cpSync(path.join(REPO, 'examples/weather', f), path.join(dir, f), { recursive: true });
   const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'watch', '-q'], { cwd: dir });
+  // Two pipes: what arrives on one is not ordered with what arrives on the other.
   let out = '';
+  let err = '';
   child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  /** Waits (bounded) until the output since `from` matches. */
-  const waitFor = async (re: RegExp, from: number) => {
+  child.stderr.on('data', (d) => (err += d));
+  /** Waits (bounded) until stdout (or stderr) since `from` matches. */
+  const waitFor = async (re: RegExp, from: number, stream: 'out' | 'err' = 'out') => {
     for (let i = 0; i < 200; i++) {
-      if (re.test(out.slice(from))) return;
+      if (re.test((stream === 'out' ? out : err).slice(from))) return;
       await new Promise((r) => setTimeout(r, 50));
     }
-    throw new Error(`timed out waiting for ${re}; output:\n${out}`);
+    throw new Error(`timed out waiting for ${re} on std${stream}; stdout:\n${out}\nstderr:\n${err}`);
   };
   try {
     await waitFor(/watching mcpgen\.yaml and 2 referenced file/, 0);
@@ -39,8 +41,10 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
     expect(readFileSync(path.join(dir, 'src/generated/content.ts'), 'utf8')).toContain('# Changed');
 
     mark = out.length;
+    const errMark = err.length;
     writeFileSync(manifest, original.replace('  version: 0.1.0', '  version: [1]'));
-    await waitFor(/error MCPG1\d\d[\s\S]*nothing was written[\s\S]*watching/, mark);
+    await waitFor(/error MCPG1\d\d[\s\S]*nothing was written/, errMark, 'err');
+    await waitFor(/change detected[\s\S]*watching/, mark);
     expect(child.exitCode).toBeNull();
 
     mark = out.length;
