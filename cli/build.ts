@@ -17,31 +17,26 @@ import { normalize } from './normalize/normalize.js';
 import type { OutputFile } from './plan/plan.js';
 import { renderProject } from './render/render.js';
 import { VERSION } from './version.js';
-import { statOf } from './plan/stamp.js';
 import { mark } from './timings.js';
 import type { GenerateOptions } from './generate.js';
 
-/** What the build (normalize → render → format) hands back. */
+/** What the build (normalize → render → format) hands back; no files (nor IR) when normalize found errors. */
 export interface Built {
-  /** Absent when normalize found errors. */
   files?: OutputFile[];
   diagnostics: Diagnostic[];
   ir?: IR;
-  referencedFiles: string[];
-  /** [size, mtimeMs] of each referenced file (absolute path) just before it was read. */
-  readStats: [string, [number, number] | null][];
 }
 
-export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions): Promise<Built> {
-  const readStats: [string, [number, number] | null][] = [];
+/** `beforeRead` is called with each file the manifest references, just before it is read (the stamp stats it). */
+export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions, beforeRead?: (abs: string) => void): Promise<Built> {
   const manifestPath = path.relative(opts.outDir, opts.manifest).split(path.sep).join('/');
   const norm = normalize(manifest, {
     manifestPath,
     generatorVersion: opts.generatorVersion === undefined ? VERSION : opts.generatorVersion,
-    beforeRead: (abs) => void readStats.push([abs, statOf(abs)]),
+    ...(beforeRead ? { beforeRead } : {}),
   });
   mark('normalize');
-  if (!norm.ir) return { diagnostics: norm.diagnostics, referencedFiles: [], readStats };
+  if (!norm.ir) return { diagnostics: norm.diagnostics };
   const ir = norm.ir;
 
   // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
@@ -93,7 +88,7 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
   };
   const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
   mark('format');
-  return { files, diagnostics: norm.diagnostics, ir, referencedFiles: ir.referencedFiles, readStats };
+  return { files, diagnostics: norm.diagnostics, ir };
 }
 
 /** A user file that exists is kept as rendered: only its path and owner matter to the plan. */

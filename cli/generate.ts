@@ -42,42 +42,37 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('startup');
   // Inputs are stat'ed before they are read: one that changes while generating gets no stamp.
   const readStats = new Map<string, [number, number] | null>([[opts.manifest, statOf(opts.manifest)]]);
-  const fail = (diagnostics: Diagnostic[]): GenerateResult => ({ files: [], diagnostics });
   const { manifest, diagnostics: loadDiags } = loadManifest(opts.manifest, opts.displayPath);
   mark('load');
-  if (!manifest || hasErrors(loadDiags)) return fail(loadDiags);
+  if (!manifest || hasErrors(loadDiags)) return { files: [], diagnostics: loadDiags };
   const diagnostics = [...loadDiags, ...validateManifest(manifest)];
   mark('validate');
-  if (hasErrors(diagnostics)) return fail(diagnostics);
+  if (hasErrors(diagnostics)) return { files: [], diagnostics };
   // Lint rules the manifest raised to `error` block generation like any other error.
   diagnostics.push(...lintManifest(manifest));
   mark('lint');
-  if (hasErrors(diagnostics)) return fail(diagnostics);
+  if (hasErrors(diagnostics)) return { files: [], diagnostics };
 
   // The build's modules (renderer, templates, formatter) load only for a valid manifest.
-  const built = await (await import('./build.js')).buildFiles(manifest, opts);
+  const built = await (await import('./build.js')).buildFiles(manifest, opts, (abs) => {
+    if (!readStats.has(abs)) readStats.set(abs, statOf(abs));
+  });
   diagnostics.push(...built.diagnostics);
-  if (!built.files) return { files: [], diagnostics };
-  for (const [abs, stat] of built.readStats) if (!readStats.has(abs)) readStats.set(abs, stat);
-  const stamp = stampOf(opts, built.referencedFiles, built.files, readStats);
+  if (!built.files || !built.ir) return { files: [], diagnostics };
+  const stamp = stampOf(opts, built.ir, built.files, readStats);
   mark('stamp');
-  return {
-    files: built.files,
-    diagnostics,
-    ...(built.ir ? { ir: built.ir } : {}),
-    ...(stamp ? { stamp } : {}),
-  };
+  return { files: built.files, diagnostics, ir: built.ir, ...(stamp ? { stamp } : {}) };
 }
 
 /**
  * What this run read and wrote, so an unchanged project is detected cheaply next time (plan/stamp.ts).
  * None when an input changed while it was being generated from: the next run must not trust it.
  */
-function stampOf(opts: GenerateOptions, referencedFiles: string[], files: OutputFile[], readStats: Map<string, [number, number] | null>): Stamp | undefined {
+function stampOf(opts: GenerateOptions, ir: IR, files: OutputFile[], readStats: Map<string, [number, number] | null>): Stamp | undefined {
   const rel = (abs: string) => path.relative(opts.outDir, abs).split(path.sep).join('/');
   const inputs: Record<string, string> = {};
   const stats: Record<string, [number, number]> = {};
-  const paths = [opts.manifest, ...referencedFiles.map((f) => path.resolve(path.dirname(opts.manifest), f))];
+  const paths = [opts.manifest, ...ir.referencedFiles.map((f) => path.resolve(path.dirname(opts.manifest), f))];
   for (const abs of paths) {
     const before = readStats.get(abs);
     const r = rel(abs);
