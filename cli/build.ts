@@ -15,7 +15,7 @@ import type { LoadedManifest } from './load/load.js';
 import type { IR } from './normalize/ir.js';
 import { normalize } from './normalize/normalize.js';
 import type { OutputFile } from './plan/plan.js';
-import { renderProject } from './render/render.js';
+import { renderFiles } from './render/render.js';
 import { VERSION } from './version.js';
 import { mark } from './timings.js';
 import type { GenerateOptions } from './generate.js';
@@ -46,8 +46,6 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
     if (e === undefined) seen.set(p, (e = existsSync(path.join(opts.outDir, p))));
     return e;
   };
-  const rendered = await renderProject(ir, exists);
-  mark('render');
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
   // The generated-code header (manifest path, version) is line comments prettier keeps as they
@@ -86,8 +84,10 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
     const spliced = spliceData(await formatFile(f.path, f.content, cache), data);
     return { ...f, content: spliced ?? (await formatFile(f.path, withJson(f.content, data), cache)) };
   };
-  const files = await Promise.all(rendered.map(async (f) => (keep(f) ? strip(f) : format(f))));
-  mark('format');
+  // One file at a time, rendered then formatted (see renderFiles).
+  const files: OutputFile[] = [];
+  for (const f of renderFiles(ir, exists)) files.push(keep(f) ? strip(f) : await format(f));
+  mark('render+format');
   return { files, diagnostics: norm.diagnostics, ir };
 }
 

@@ -23,11 +23,20 @@ import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
 import type { Section } from '../format/sections.js';
 
+/** Every file of the project, rendered (see renderFiles). */
+export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false): Promise<OutputFile[]> {
+  return [...renderFiles(ir, kept)];
+}
+
 /**
+ * The project's files, each rendered when it is pulled: the build formats one before rendering the
+ * next, so a file's intermediate text dies young instead of being carried (and copied by the
+ * garbage collector) until all 2000 files are rendered.
+ *
  * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
-export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false): Promise<OutputFile[]> {
+export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => false): Generator<OutputFile> {
   const header = headerLines(ir);
   const gen = (path: string, template: string, view: object): OutputFile => {
     const data: unknown[] = [];
@@ -64,36 +73,33 @@ export async function renderProject(ir: IR, kept: (path: string) => boolean = ()
     };
   };
 
-  const files: OutputFile[] = [
-    { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true },
-    gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir)),
-    gen('src/generated/content.ts', 'src/generated/content.ts', contentView(ir)),
-    gen('src/generated/handlers.ts', 'src/generated/handlers.ts', handlersView(ir)),
-    // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
-    { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true },
-    gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)),
-    gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name }),
-    gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir)),
-    { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true },
-    gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir)),
-    user('src/main.ts', 'src/main.ts', () => projectView(ir)),
-    // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
-    // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
-    kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir)), formatted: true },
-    { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true },
-    user('.gitignore', 'project/gitignore', () => ({})),
-  ];
+  yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true };
+  yield gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir));
+  yield gen('src/generated/content.ts', 'src/generated/content.ts', contentView(ir));
+  yield gen('src/generated/handlers.ts', 'src/generated/handlers.ts', handlersView(ir));
+  // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
+  yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
+  yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
+  yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
+  yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
+  yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
+  yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
+  // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
+  // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
+  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir)), formatted: true };
+  yield { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true };
+  yield user('.gitignore', 'project/gitignore', () => ({}));
 
   for (const t of ir.tools) {
-    files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t)));
-    files.push(stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t)));
+    yield stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));
+    yield stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) files.push(stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r)));
+    if (r.handlerPath) yield stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r));
   }
-  for (const t of ir.templates) files.push(stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t)));
+  for (const t of ir.templates) yield stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t));
   for (const p of ir.prompts) {
-    if (p.handlerPath) files.push(stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p)));
+    if (p.handlerPath) yield stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p));
   }
-  return files;
 }
