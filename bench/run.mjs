@@ -21,6 +21,13 @@ rmSync(process.env.MCPGEN_CACHE_DIR, { recursive: true, force: true });
 const openapi = quick ? null : await ensureOpenApiGenerator(repo);
 if (!quick && !openapi) log('openapi-mcp-generator could not be installed; its column is left empty');
 
+// Timed processes start without NODE_EXTRA_CA_CERTS (after the install above, which may need it):
+// Node 20 reads that CA bundle at every start, before any code runs — 40–50 ms per process on
+// the VM that set it — and no process timed here makes a TLS connection. Both sides of every
+// comparison start the same way.
+const caNote = process.env.NODE_EXTRA_CA_CERTS ? ' NODE_EXTRA_CA_CERTS was unset for the timed processes (Node reads that bundle at every start; nothing timed uses TLS).' : '';
+delete process.env.NODE_EXTRA_CA_CERTS;
+
 log('generator benchmarks');
 const gen = await generatorBench({
   repo,
@@ -37,7 +44,7 @@ const cpu = os.cpus();
 const md = [
   '# Benchmark results',
   '',
-  `Run ${new Date().toISOString().slice(0, 16)}Z${quick ? ' (--quick: smoke run, small sizes, one run — not for comparison)' : ''} on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, Node ${process.version}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; took ${((Date.now() - started) / 1000).toFixed(0)} s.`,
+  `Run ${new Date().toISOString().slice(0, 16)}Z${quick ? ' (--quick: smoke run, small sizes, one run — not for comparison)' : ''} on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, Node ${process.version}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; took ${((Date.now() - started) / 1000).toFixed(0)} s.${caNote}`,
   'Reproduce with `npm run bench` (write-up in README.md § Benchmarks).',
   '',
   gen.md,
