@@ -143,7 +143,7 @@ describe('quick YAML path', () => {
   });
 
   test('scalars: the core schema resolves them as yaml does', () => {
-    const values = ['~', 'null', 'Null', 'NULL', 'nUll', 'true', 'True', 'TRUE', 'tRue', 'false', 'no', 'yes', 'on', '0', '-0', '+12', '007', '0o17', '0o8', '0x1F', '0X1F', '0xg', '1.0', '1.', '.5', '-.5', '1e3', '1E-3', '.1e+2', '1_000', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', 'NaN', 'inf', '12345678901234567890', '1.2.3', '-', '-x', '-1', 'a:b', 'a,b', 'a]', 'x #y', 'x#y', "'s'", "'it''s'", '"d"', '"a\\tb\\u00e9\\\\"', '"\\x41"', '"é🌦️"', '2025-01-01', '0.1.0'];
+    const values = ['~', 'null', 'Null', 'NULL', 'nUll', 'true', 'True', 'TRUE', 'tRue', 'false', 'no', 'yes', 'on', '0', '-0', '+12', '007', '0o17', '0o8', '0x1F', '0X1F', '0xg', '1.0', '1.', '.5', '-.5', '1e3', '1E-3', '.1e+2', '1_000', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', 'NaN', 'inf', '12345678901234567890', '999999999999999', '9007199254740993', '00', '200', '1.2.3', '-', '-x', '-1', 'a:b', 'a,b', 'a]', 'x #y', 'x#y', "'s'", "'it''s'", '"d"', '"a\\tb\\u00e9\\\\"', '"\\x41"', '"é🌦️"', '2025-01-01', '0.1.0'];
     for (const v of values) {
       const d = difference(`version: 1\nv: ${v}\nlist:\n  - ${v}\nnested:\n  list:\n    - a: ${v} # note\n      b: ${v}  # note\n`);
       if (d !== undefined) expect(d, v).toBe('');

@@ -620,6 +620,18 @@ export function resolvePlain(s: string): unknown {
     case 70: // F
       return s === 'false' || s === 'False' || s === 'FALSE' ? false : s;
   }
+  // Small decimal integers (`maxLength: 200`, a schema's most common number) without a regex:
+  // digits only, fewer than 16 of them, so the sum is exact.
+  if (s.length > 0 && s.length < 16) {
+    let n = 0;
+    let k = 0;
+    for (; k < s.length; k++) {
+      const d = s.charCodeAt(k) - 48;
+      if (d < 0 || d > 9) break;
+      n = n * 10 + d;
+    }
+    if (k === s.length) return n;
+  }
   if (/^(?:~|[Nn]ull|NULL)?$/.test(s)) return null;
   if (/^0o[0-7]+$/.test(s)) return parseInt(s.substring(2), 8);
   if (/^[-+]?[0-9]+$/.test(s)) return parseInt(s, 10);
