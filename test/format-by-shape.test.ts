@@ -12,6 +12,7 @@ import { generate } from '../cli/generate.js';
 import { formatFile } from '../cli/format/format.js';
 import { collapseSections, fillSections, withSections } from '../cli/format/sections.js';
 import { spliceData, withJson } from '../cli/format/splice.js';
+import { unmask } from '../cli/format/mask.js';
 import { loadManifest } from '../cli/load/load.js';
 import { normalize } from '../cli/normalize/normalize.js';
 import { renderProject } from '../cli/render/render.js';
@@ -90,5 +91,19 @@ describe('formatting by shape is what prettier prints', () => {
     const manifest = path.join(dir, 'mcpgen.yaml');
     writeFileSync(manifest, awkwardManifest());
     await expectSameAsPlain(manifest);
+  });
+});
+
+describe('unmask', () => {
+  const a = String.fromCharCode(0x100);
+  const b = String.fromCharCode(0x101);
+  const c = String.fromCharCode(0x102);
+  it('puts every kind of token back in one pass, never rescanning real text', () => {
+    const tokens: [string, string][] = [[a.repeat(3), 'foo'], [`'${b}-${b}'`, "'a-b'"], [`/** ${c} */`, `/** ${a.repeat(3)} */`]];
+    expect(unmask(`${a.repeat(3)}(${`'${b}-${b}'`});\n/** ${c} */`, tokens)).toBe(`foo('a-b');\n/** ${a.repeat(3)} */`);
+  });
+  it('tokens side by side, or an identifier token the template quoted, go token by token', () => {
+    const tokens: [string, string][] = [[a.repeat(2), 'ab'], [b.repeat(3), 'cde']];
+    expect(unmask(`${a.repeat(2)}${b.repeat(3)} '${a.repeat(2)}'`, tokens)).toBe(`abcde 'ab'`);
   });
 });

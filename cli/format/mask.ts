@@ -93,11 +93,29 @@ export function maskView(view: Record<string, unknown>): Masked | null {
   return { view: masked, tokens };
 }
 
+/**
+ * Every token in a shape: a JSDoc token, a quoted string token, or a run of slot letters (an
+ * identifier token). Slot letters never occur in templates, so each match should be one token.
+ */
+const TOKEN = /\/\*\* [\u0100-\u017f] \*\/|'[\u0100-\u017f][-\u0100-\u017f]*'|[\u0100-\u017f]+/g;
+
 /** The formatted shape with the real names put back. */
 export function unmask(formatted: string, tokens: readonly [string, string][]): string {
   if (tokens.length === 0) return formatted;
-  // One pass, longest token first: a real text (a description may hold any letter) is never rescanned.
+  // One pass with one regex; a real text (a description may hold any letter) is never rescanned.
   const real = new Map(tokens);
+  let whole = true;
+  const out = formatted.replace(TOKEN, (t) => {
+    const r = real.get(t);
+    if (r !== undefined) return r;
+    whole = false;
+    return t;
+  });
+  return whole ? out : unmaskEach(formatted, real);
+}
+
+/** Tokens side by side (`{{a}}{{b}}`), or a name quoted by the template: longest token first. */
+function unmaskEach(formatted: string, real: Map<string, string>): string {
   const escaped = [...real.keys()].sort((a, b) => b.length - a.length).map((t) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
   return formatted.replace(new RegExp(escaped.join('|'), 'g'), (t) => real.get(t)!);
 }
