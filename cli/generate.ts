@@ -14,7 +14,7 @@ import { validateManifest } from './validate/validate.js';
 import { lintManifest } from './lint/lint.js';
 import { VERSION } from './version.js';
 import { generatorFingerprint, sha, statOf, type Stamp } from './plan/stamp.js';
-import { optionsKey } from './generate-options.js';
+import { optionsKey, SHOWN_WARNINGS } from './generate-options.js';
 import { mark } from './timings.js';
 
 export interface GenerateOptions {
@@ -48,8 +48,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const diagnostics = [...loadDiags, ...validateManifest(manifest)];
   mark('validate');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
-  // Lint rules the manifest raised to `error` block generation like any other error.
-  diagnostics.push(...lintManifest(manifest));
+  // Lint rules the manifest raised to `error` block generation like any other error. Warnings are
+  // shown only when few (commands/generate.ts): past that they are counted, not located.
+  diagnostics.push(...lintManifest(manifest, {}, { locateUpTo: SHOWN_WARNINGS }));
   mark('lint');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
 

@@ -218,3 +218,42 @@ describe('registry', () => {
     for (const r of lintRules) expect(fs.existsSync(path.join(root, 'test/cases', `invalid-lint-${r.id}`, 'mcpgen.yaml'))).toBe(true);
   });
 });
+
+describe('counted, not located (generate past a few warnings)', () => {
+  // Same findings as the located run, one for one, on every manifest at hand: the golden cases,
+  // the examples, a synthetic 100-tool manifest, and one that reaches a property through `$ref`
+  // from two tools (found once, as when located).
+  const manifests = [
+    ...fs.readdirSync(path.join(root, 'test/cases')).map((c) => path.join(root, 'test/cases', c, 'mcpgen.yaml')),
+    ...fs.readdirSync(path.join(root, 'examples')).map((e) => path.join(root, 'examples', e, 'mcpgen.yaml')),
+  ].filter((f) => fs.existsSync(f) && fs.statSync(f).isFile());
+  test('every golden case and example', () => {
+    let counted = 0;
+    for (const file of manifests) {
+      const { manifest } = loadManifest(file, 'mcpgen.yaml');
+      if (!manifest) continue;
+      const located = lintManifest(manifest).map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`).sort();
+      const quick = lintManifest(manifest, {}, { locateUpTo: 0 });
+      if (manifest.aliasFree && located.length > 0 && !located.some((d) => d.startsWith('error'))) {
+        counted++;
+        expect(quick.every((d) => d.line === 1 && d.column === 1), file).toBe(true);
+      }
+      expect(quick.map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`).sort(), file).toEqual(located);
+    }
+    expect(counted).toBeGreaterThan(20);
+  });
+  test('a synthetic manifest with thousands of warnings, and a property shared through $ref', async () => {
+    const { syntheticManifest } = (await import(path.join(root, 'bench/synthetic.mjs'))) as { syntheticManifest: (n: number) => string };
+    const shared = `${HEAD}schemas:\n  Shared:\n    type: object\n    properties:\n      q: { type: string }\ntools:\n  a_tool:\n    description: Tool a does a thing\n    input: { $ref: '#/schemas/Shared' }\n  b_tool:\n    description: Tool b does a thing\n    input: { $ref: '#/schemas/Shared' }\n`;
+    for (const yaml of [syntheticManifest(100), shared]) {
+      const file = path.join(tmp, `m${n++}.yaml`);
+      fs.writeFileSync(file, yaml);
+      const { manifest } = loadManifest(file, 'mcpgen.yaml');
+      expect(manifest?.aliasFree).toBe(true);
+      const located = lintManifest(manifest!).map((d) => `${d.code} ${d.path} ${d.message}`).sort();
+      const quick = lintManifest(manifest!, {}, { locateUpTo: 0 });
+      expect(quick.every((d) => d.line === 1)).toBe(true);
+      expect(quick.map((d) => `${d.code} ${d.path} ${d.message}`).sort()).toEqual(located);
+    }
+  });
+});

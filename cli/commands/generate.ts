@@ -8,7 +8,7 @@ import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { GENERATED_DIRS, HANDLER_DIRS, planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
 import { generatorFingerprint, upToDate, writeStamp, type Stamp } from '../plan/stamp.js';
-import { optionsKey } from '../generate-options.js';
+import { optionsKey, SHOWN_WARNINGS } from '../generate-options.js';
 import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
@@ -52,7 +52,7 @@ export async function planProject(
   const diags = sortDiagnostics(result.diagnostics);
   // Errors in full; warnings in full only when few (validate shows them all, with code frames).
   const warnings = diags.filter((d) => d.severity !== 'error');
-  const shown = hasErrors(diags) || warnings.length > 10 ? diags.filter((d) => d.severity === 'error') : diags;
+  const shown = hasErrors(diags) || warnings.length > SHOWN_WARNINGS ? diags.filter((d) => d.severity === 'error') : diags;
   for (const d of shown) io.stderr(`${formatDiagnostic(d)}\n`);
   if (shown.length < diags.length) io.stderr(`! ${warnings.length} warning${warnings.length === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
   if (hasErrors(diags)) {

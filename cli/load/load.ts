@@ -40,6 +40,7 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
     source,
     data,
     locate: (p, opts) => locator.range(p, opts),
+    ...(quick ? { aliasFree: true as const } : {}),
   };
   attachLocator(manifest, locator);
   return { manifest, diagnostics, source };

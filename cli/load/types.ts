@@ -28,6 +28,8 @@ export interface LoadedManifest {
    * key's range. Falls back to the nearest existing ancestor.
    */
   locate(path: JsonPath, opts?: LocateOptions): Range;
+  /** Set when the source has no aliases (the quick parse declines them): no node is reachable twice. */
+  aliasFree?: true;
 }
 
 export interface LoadResult {
