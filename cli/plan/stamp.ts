@@ -14,6 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
+import { sha256hex } from '../hash.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
 
@@ -42,7 +43,7 @@ export function statOf(abs: string): [number, number] | null {
   return s ? [s.size, s.mtimeMs] : null;
 }
 
-export const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
+export const sha = (data: string | Buffer) => sha256hex(data).slice(0, 16);
 
 let fingerprint: string | undefined;
 

@@ -4,7 +4,7 @@
  * handlers whose contract changed, so the user knows which TypeScript errors to expect, and where.
  */
 import { printJson } from '../format/literal.js';
-import { createHash } from 'node:crypto';
+import { sha256hex } from '../hash.js';
 import type { IR } from '../normalize/ir.js';
 import { promptArgsSchema } from './views.js';
 
@@ -19,7 +19,7 @@ export interface ContractEntry {
 
 export type Contracts = Record<string, ContractEntry>;
 
-const hash = (v: unknown) => createHash('sha256').update(JSON.stringify(v ?? null)).digest('hex').slice(0, 12);
+const hash = (v: unknown) => sha256hex(JSON.stringify(v ?? null)).slice(0, 12);
 
 /** Keyed `<kind> <name>` (e.g. `tool get_forecast`). Only entries with a handler file are recorded. */
 export function contractsOf(ir: IR): Contracts {
