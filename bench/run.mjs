@@ -38,7 +38,7 @@ const gen = await generatorBench({
 log('schema-heavy scale');
 const scale = await schemaScaleBench({ repo, tools: quick ? 20 : 500, runs: 1 });
 log('server benchmarks');
-const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log });
+const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log, ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}) });
 
 const cpu = os.cpus();
 const md = [

@@ -81,10 +81,10 @@ async function connect(target, transport, modern) {
 }
 
 /** One measurement of one target: everything but cold start. */
-async function measure(target, transport, modern, calls) {
+async function measure(target, transport, modern, calls, warmUp) {
   const { client, pid, stop } = await connect(target, transport, modern);
   try {
-    for (let i = 0; i < Math.min(50, calls >> 2); i++) await client.callTool({ name: 'echo', arguments: { text: 'warm' } }); // warm-up (JIT, validators)
+    for (let i = 0; i < warmUp; i++) await client.callTool({ name: 'echo', arguments: { text: 'warm' } }); // warm-up (JIT, validators)
     const cpu0 = procStats(pid).cpuMs;
     const lat = [];
     let t0 = performance.now();
@@ -128,7 +128,18 @@ async function coldStart(target) {
   return ms;
 }
 
-export async function serverBench({ repo, toolCounts, runs, calls, log }) {
+/**
+ * Calls made before measuring. Steady state, not start-up: the SDK's own code (JSON-RPC parsing,
+ * zod) reaches optimized code only after a few thousand calls over stdio, and until then a server
+ * measures mostly its JIT warm-up — a hand-written server that builds its schemas at start-up has
+ * warmed part of that code before the first call, a lazy one has not (cold start measures that
+ * side). With 50 calls a hand-written server did ~2,000 calls/s here; warm, ~6,000. Over HTTP a
+ * call costs ~10× more, so fewer calls warm the same code; the slow hand-written 1000-tool HTTP
+ * server, which makes few calls, warms with a quarter of them.
+ */
+export const WARM_UP = { stdio: 3000, http: 300 };
+
+export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp = WARM_UP }) {
   const baseline = path.join(repo, 'bench/baselines/handwritten-server.mjs');
   const out = [];
   const raw = {};
@@ -153,7 +164,8 @@ export async function serverBench({ repo, toolCounts, runs, calls, log }) {
         // fewer calls keep the run near ten minutes. The generated servers make as many calls at 1000
         // tools as at 1, so their 1000-vs-1 ratio compares like with like (warm-up weighs the same).
         const n = (k) => (transport === 'http' && tools > 1 && k === 'handwritten' ? Math.max(50, calls >> 5) : calls);
-        for (let r = 0; r < runs; r++) for (const [k, t] of Object.entries(targets)) m[k].push(await measure(t, transport, modern, n(k)));
+        const warm = (k) => (n(k) < calls ? Math.min(warmUp[transport], n(k) >> 2) : warmUp[transport]);
+        for (let r = 0; r < runs; r++) for (const [k, t] of Object.entries(targets)) m[k].push(await measure(t, transport, modern, n(k), warm(k)));
         raw[label] = m;
         out.push({ label, tools, transport, modern, m, cold });
       }
