@@ -1,7 +1,7 @@
 // Generated server vs the hand-written baseline (bench/baselines/handwritten-server.mjs), same tools,
 // same SDK: cold start, sequential and concurrent tools/call throughput, latency, server CPU per
 // call, peak RSS and resources/read throughput; over stdio and HTTP; 2025-11-25 and 2026-07-28
-// clients; 1 tool and many. Targets are interleaved (A B A' per round) and A' — a second copy of
+// clients; 1 tool and many. Targets are interleaved (A B A' per round, rotated each round) and A' — a second copy of
 // the generated server — is the noise control: a ratio counts only outside the A/A spread.
 import { spawn } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -139,6 +139,17 @@ async function coldStart(target) {
  */
 export const WARM_UP = { stdio: 3000, http: 300 };
 
+/**
+ * The targets in round `r`'s order: each round starts one further along (A B A', B A' A, A' A B),
+ * so no target always runs first or right after a given one — on this VM the position in a round
+ * alone moved a ratio by up to 0.3.
+ */
+function rotated(targets, r) {
+  const entries = Object.entries(targets);
+  const k = r % entries.length;
+  return [...entries.slice(k), ...entries.slice(0, k)];
+}
+
 export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp = WARM_UP }) {
   const baseline = path.join(repo, 'bench/baselines/handwritten-server.mjs');
   const out = [];
@@ -153,7 +164,7 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
     };
     // Cold start: interleaved, several times.
     const cold = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
-    for (let i = 0; i < runs * 3; i++) for (const [k, t] of Object.entries(targets)) cold[k].push(await coldStart(t));
+    for (let i = 0; i < runs * 3; i++) for (const [k, t] of rotated(targets, i)) cold[k].push(await coldStart(t));
     raw[`cold-${tools}`] = cold;
     for (const transport of ['stdio', 'http']) {
       for (const modern of [false, true]) {
@@ -165,7 +176,7 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
         // tools as at 1, so their 1000-vs-1 ratio compares like with like (warm-up weighs the same).
         const n = (k) => (transport === 'http' && tools > 1 && k === 'handwritten' ? Math.max(50, calls >> 5) : calls);
         const warm = (k) => (n(k) < calls ? Math.min(warmUp[transport], n(k) >> 2) : warmUp[transport]);
-        for (let r = 0; r < runs; r++) for (const [k, t] of Object.entries(targets)) m[k].push(await measure(t, transport, modern, n(k), warm(k)));
+        for (let r = 0; r < runs; r++) for (const [k, t] of rotated(targets, r)) m[k].push(await measure(t, transport, modern, n(k), warm(k)));
         raw[label] = m;
         out.push({ label, tools, transport, modern, m, cold });
       }
