@@ -21,10 +21,23 @@ export interface Masked {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 /** Printable ASCII without quotes or backslashes: prettier prints such a literal as `'…'`, unchanged. */
 const PLAIN = /^[\x20-\x7e]*$/;
-const SLOT_CHARS = 128;
+/**
+ * Token letters: the letters of Latin-1 (ª µ º À–Ö Ø–ö ø–ÿ), one column wide, legal in identifiers,
+ * never in templates. Latin-1, so a shape — and the text unmasked from it — stays a one-byte
+ * string: with letters above U+00FF every generated file was a two-byte string, twice the memory
+ * to copy, join, hash and encode.
+ */
+const SLOT_LETTERS = '\u00aa\u00b5\u00ba' + range(0xc0, 0xd6) + range(0xd8, 0xf6) + range(0xf8, 0xff);
+const SLOT_CHARS = SLOT_LETTERS.length;
 
-/** The token letter of slot `k`: Latin Extended-A, one column wide, legal in identifiers, never in templates. */
-const slotChar = (k: number) => String.fromCharCode(0x100 + k);
+function range(from: number, to: number): string {
+  let s = '';
+  for (let c = from; c <= to; c++) s += String.fromCharCode(c);
+  return s;
+}
+
+/** The token letter of slot `k`. */
+const slotChar = (k: number) => SLOT_LETTERS[k]!;
 
 export function maskView(view: Record<string, unknown>): Masked | null {
   const tokens: [string, string][] = [];
@@ -97,7 +110,7 @@ export function maskView(view: Record<string, unknown>): Masked | null {
  * Every token in a shape: a JSDoc token, a quoted string token, or a run of slot letters (an
  * identifier token). Slot letters never occur in templates, so each match should be one token.
  */
-const TOKEN = /\/\*\* [\u0100-\u017f] \*\/|'[\u0100-\u017f][-\u0100-\u017f]*'|[\u0100-\u017f]+/g;
+const TOKEN = /\/\*\* [\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff] \*\/|'[\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff][-\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]*'|[\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]+/g;
 
 /** The formatted shape with the real names put back. */
 export function unmask(formatted: string, tokens: readonly [string, string][]): string {

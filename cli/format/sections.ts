@@ -51,6 +51,9 @@ function wrap(kind: SectionKind, indent: number, text: string): { text: string; 
 
 export type Formatter = (content: string) => Promise<string>;
 
+/** Unwrapped formatted shapes, per shape formatter (one per build) and kind, indentation and shape. */
+const apartShapes = new WeakMap<Formatter, Map<string, Promise<string | null>>>();
+
 /** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */
 async function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): Promise<string | null> {
   if (kind === 'verbatim') return section.data.length === 0 ? section.real.replace(/\n$/, '') : null;
@@ -62,7 +65,13 @@ async function formatSection(section: Section, kind: SectionKind, indent: number
   };
   let text: string | null = null;
   if (section.shape) {
-    const shaped = await apart(section.shape.content, formatShape);
+    // Sections of one shape are many (one per tool): the shape is wrapped, formatted and unwrapped once.
+    let shapes = apartShapes.get(formatShape);
+    if (!shapes) apartShapes.set(formatShape, (shapes = new Map()));
+    const key = `${kind} ${indent}\0${section.shape.content}`;
+    let apartShape = shapes.get(key);
+    if (!apartShape) shapes.set(key, (apartShape = apart(section.shape.content, formatShape)));
+    const shaped = await apartShape;
     text = shaped === null ? null : unmask(shaped, section.shape.tokens);
   }
   text ??= await apart(section.real, format);

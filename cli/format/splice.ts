@@ -39,21 +39,32 @@ function jsonWithCode(value: unknown): string {
 
 /** Splices values into a prettier-formatted skeleton, or null when a placeholder is not in a supported spot. */
 export function spliceData(formatted: string, values: readonly unknown[]): string | null {
-  const lines = formatted.split('\n');
+  // Placeholder by placeholder, each checked on its own line: the text around them is copied once,
+  // never split into lines (sections and stubs are spliced by the thousand).
+  let out = '';
+  let from = 0;
   let seen = 0;
-  for (let n = 0; n < lines.length; n++) {
-    const line = lines[n]!;
-    if (!line.includes('__mcpgenData')) continue;
-    const m =
-      /^( *)((?:[A-Za-z_$][A-Za-z0-9_$]*|'(?:[^'\\]|\\.)*'): )__mcpgenData(\d+)__(,)$/.exec(line) ??
-      /^( *)((?:export )?(?:const|let) [A-Za-z_$][A-Za-z0-9_$]*(?:: [^=]+)? = )__mcpgenData(\d+)__((?: as [A-Za-z_$][A-Za-z0-9_$]*)?;)$/.exec(line);
+  for (let at = formatted.indexOf('__mcpgenData'); at >= 0; at = formatted.indexOf('__mcpgenData', at + 1)) {
+    const start = formatted.lastIndexOf('\n', at) + 1;
+    if (start < from) return null; // two placeholders on one line
+    const nl = formatted.indexOf('\n', at);
+    const end = nl < 0 ? formatted.length : nl;
+    const line = formatted.slice(start, end);
+    const m = LINE_PROPERTY.exec(line) ?? LINE_DECLARATION.exec(line);
     if (!m) return null;
     const value = values[Number(m[3])];
     if (typeof value !== 'object' || value === null) return null;
     const indent = m[1]!.length;
     const head = m[2]!;
-    lines[n] = `${m[1]}${head}${printLiteral(value, indent, indent + head.length, m[4]!)}${m[4]}`;
+    out += `${formatted.slice(from, start)}${m[1]}${head}${printLiteral(value, indent, indent + head.length, m[4]!)}${m[4]}`;
+    from = end;
     seen++;
   }
-  return seen === values.length ? lines.join('\n') : null;
+  if (seen !== values.length) return null;
+  return seen === 0 ? formatted : out + formatted.slice(from);
 }
+
+/** `<indent><key>: <placeholder>,`: an object property. */
+const LINE_PROPERTY = /^( *)((?:[A-Za-z_$][A-Za-z0-9_$]*|'(?:[^'\\]|\\.)*'): )__mcpgenData(\d+)__(,)$/;
+/** `<indent>const <name>: <Type> = <placeholder>;` (or `… as <Type>;`): a declaration. */
+const LINE_DECLARATION = /^( *)((?:export )?(?:const|let) [A-Za-z_$][A-Za-z0-9_$]*(?:: [^=]+)? = )__mcpgenData(\d+)__((?: as [A-Za-z_$][A-Za-z0-9_$]*)?;)$/;
