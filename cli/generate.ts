@@ -36,6 +36,8 @@ export interface GenerateResult {
   ir?: IR;
   /** Set when files were generated; the command writes it after applying the plan. */
   stamp?: Stamp;
+  /** Lint warnings found but not in `diagnostics`: past SHOWN_WARNINGS generate only counts them. */
+  warningsNotListed?: number;
 }
 
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
@@ -50,19 +52,24 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   // Lint rules the manifest raised to `error` block generation like any other error. Warnings are
   // shown only when few (commands/generate.ts): past that they are counted, not located.
-  diagnostics.push(...lintManifest(manifest, {}, { locateUpTo: SHOWN_WARNINGS }));
+  const lint = lintManifest(manifest, {}, { locateUpTo: SHOWN_WARNINGS });
+  // That many are only counted: the count is kept, not ten thousand diagnostics for the whole run.
+  const onlyCounted = lint.length > SHOWN_WARNINGS && !hasErrors(lint);
+  if (!onlyCounted) diagnostics.push(...lint);
+  const warningsNotListed = onlyCounted ? lint.length : 0;
   mark('lint');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
+  const counted = warningsNotListed ? { warningsNotListed } : {};
 
   // The build's modules (renderer, templates, formatter) load only for a valid manifest.
   const built = await (await import('./build.js')).buildFiles(manifest, opts, (abs) => {
     if (!readStats.has(abs)) readStats.set(abs, statOf(abs));
   });
   diagnostics.push(...built.diagnostics);
-  if (!built.files || !built.ir) return { files: [], diagnostics };
+  if (!built.files || !built.ir) return { files: [], diagnostics, ...counted };
   const stamp = stampOf(opts, built.ir, built.files, readStats);
   mark('stamp');
-  return { files: built.files, diagnostics, ir: built.ir, ...(stamp ? { stamp } : {}) };
+  return { files: built.files, diagnostics, ir: built.ir, ...counted, ...(stamp ? { stamp } : {}) };
 }
 
 /**

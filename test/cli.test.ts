@@ -210,3 +210,27 @@ describe('generate, regenerate, diff, check', () => {
     expect(existsSync(path.join(src, 'src'))).toBe(false);
   });
 });
+
+describe('warnings during generate', () => {
+  const manifest = (tools: number) =>
+    ['version: 1', 'server: { name: warn-count, version: 1.0.0 }', 'tools:', ...Array.from({ length: tools }, (_, i) => `  tool_${i}:\n    input: { type: object, properties: { q: { type: string } } }`)].join('\n') + '\n';
+
+  it('a few are listed with their positions; many are counted, as many as validate reports', async () => {
+    const few = scratch('cli-warn-few');
+    writeFileSync(path.join(few, 'mcpgen.yaml'), manifest(1));
+    const a = await cli(few, 'generate', '-q');
+    expect(a.code).toBe(0);
+    expect(a.err).toMatch(/mcpgen\.yaml:4:3: warning MCPG301/);
+    expect(a.err).not.toContain('to see them');
+
+    const many = scratch('cli-warn-many');
+    writeFileSync(path.join(many, 'mcpgen.yaml'), manifest(12));
+    const b = await cli(many, 'generate', '-q');
+    expect(b.code).toBe(0);
+    const v = await cli(many, 'validate', '--format', 'json');
+    const count = (JSON.parse(v.out) as unknown[]).length;
+    expect(count).toBeGreaterThan(10);
+    expect(b.err).toContain(`! ${count} warnings in mcpgen.yaml; run mcpgen validate to see them`);
+    expect(b.err).not.toMatch(/warning MCPG/);
+  });
+});

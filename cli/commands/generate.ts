@@ -51,10 +51,10 @@ export async function planProject(
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
   // Errors in full; warnings in full only when few (validate shows them all, with code frames).
-  const warnings = diags.filter((d) => d.severity !== 'error');
-  const shown = hasErrors(diags) || warnings.length > SHOWN_WARNINGS ? diags.filter((d) => d.severity === 'error') : diags;
-  for (const d of shown) io.stderr(`${formatDiagnostic(d)}\n`);
-  if (shown.length < diags.length) io.stderr(`! ${warnings.length} warning${warnings.length === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
+  const warnings = diags.filter((d) => d.severity !== 'error').length + (result.warningsNotListed ?? 0);
+  const listed = !hasErrors(diags) && warnings <= SHOWN_WARNINGS;
+  for (const d of listed ? diags : diags.filter((d) => d.severity === 'error')) io.stderr(`${formatDiagnostic(d)}\n`);
+  if (!listed && warnings > 0) io.stderr(`! ${warnings} warning${warnings === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
   if (hasErrors(diags)) {
     const n = diags.filter((d) => d.severity === 'error').length;
     io.stderr(`✖ ${n} error${n === 1 ? '' : 's'} in ${display}; nothing was written\n`);
