@@ -42,6 +42,25 @@ export function recursiveSharedNames(shared: SharedSchemas): Set<string> {
   return recursive;
 }
 
+/**
+ * False when no key anywhere in the value is `$ref`, so there is nothing to rewrite: most schemas
+ * of a large manifest, told apart by one native serialization instead of a walk (a false positive —
+ * `"$ref"` as a string value — only costs the walk).
+ */
+function mayHaveRef(schema: unknown): boolean {
+  if (typeof schema !== 'object' || schema === null) return false;
+  try {
+    return JSON.stringify(schema).includes('"$ref"');
+  } catch {
+    return true; // not serializable: walk it as before
+  }
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 /** Merge `$ref` siblings (e.g. a local `description`) over the referenced schema. */
 function withSiblings(target: unknown, node: JsonSchema): unknown {
   const { $ref: _ref, ...siblings } = node;
@@ -62,6 +81,8 @@ function defsKeyword(schema: JsonSchema): '$defs' | 'definitions' {
  * one with `options.refs: defs`), which are moved to the root's `$defs` and referred to there.
  */
 export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep: Set<string>): JsonSchema {
+  // Nothing shared, or no reference in this schema: nothing to inline.
+  if (!hasKeys(shared) || !mayHaveRef(schema)) return schema;
   const hoisted = new Map<string, unknown>();
   const defsKey = defsKeyword(schema);
   const existingDefs = isObject(schema[defsKey]) ? (schema[defsKey] as Record<string, unknown>) : {};
@@ -120,7 +141,7 @@ export function rebaseForTypes(
   }
   const localName = (n: string): string => names.get(n) ?? `${owner}${typeName(n)}`;
   const rewrite = (s: unknown): unknown =>
-    mapSchema(s, (node, recurse) => {
+    !mayHaveRef(s) ? s : mapSchema(s, (node, recurse) => {
       if (typeof node.$ref !== 'string') return undefined;
       const ref = node.$ref;
       const shared = sharedRefName(ref);
