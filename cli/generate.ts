@@ -51,9 +51,9 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   mark('validate');
   if (hasErrors(diagnostics)) return { files: [], diagnostics };
   // Lint rules the manifest raised to `error` block generation like any other error. Warnings are
-  // shown only when few (commands/generate.ts): past that they are counted, not located.
+  // listed only when few (commands/generate.ts); past that, lint does not locate them and only
+  // their count is kept, not ten thousand diagnostics for the whole run.
   const lint = lintManifest(manifest, {}, { locateUpTo: SHOWN_WARNINGS });
-  // That many are only counted: the count is kept, not ten thousand diagnostics for the whole run.
   const onlyCounted = lint.length > SHOWN_WARNINGS && !hasErrors(lint);
   if (!onlyCounted) diagnostics.push(...lint);
   const warningsNotListed = onlyCounted ? lint.length : 0;

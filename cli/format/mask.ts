@@ -106,11 +106,13 @@ export function maskView(view: Record<string, unknown>): Masked | null {
   return { view: masked, tokens };
 }
 
+/** SLOT_LETTERS as the body of a regex character class. */
+const LETTERS = '\\u00aa\\u00b5\\u00ba\\u00c0-\\u00d6\\u00d8-\\u00f6\\u00f8-\\u00ff';
 /**
  * Every token in a shape: a JSDoc token, a quoted string token, or a run of slot letters (an
  * identifier token). Slot letters never occur in templates, so each match should be one token.
  */
-const TOKEN = /\/\*\* [\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff] \*\/|'[\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff][-\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]*'|[\u00aa\u00b5\u00ba\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u00ff]+/g;
+const TOKEN = new RegExp(`/\\*\\* [${LETTERS}] \\*/|'[${LETTERS}][-${LETTERS}]*'|[${LETTERS}]+`, 'g');
 
 /** The formatted shape with the real names put back. */
 export function unmask(formatted: string, tokens: readonly [string, string][]): string {
