@@ -15,7 +15,7 @@ import { spliceData, withJson } from '../cli/format/splice.js';
 import { unmask } from '../cli/format/mask.js';
 import { loadManifest } from '../cli/load/load.js';
 import { normalize } from '../cli/normalize/normalize.js';
-import { renderProject } from '../cli/render/render.js';
+import { renderFiles } from '../cli/render/render.js';
 import { REPO } from './helpers/project.js';
 
 /** Every file the slow way: the whole rendered text, data as JSON, through prettier. */
@@ -23,7 +23,7 @@ async function plainWay(manifest: string): Promise<Map<string, string>> {
   const { manifest: m } = loadManifest(manifest);
   const { ir } = normalize(m!, { manifestPath: 'mcpgen.yaml', generatorVersion: null });
   const out = new Map<string, string>();
-  for (const f of await renderProject(ir!)) {
+  for (const f of renderFiles(ir!)) {
     // The fast path must really be taken: every stub has a shape, every section fits its file.
     if (f.owner === 'user' && f.path.includes('handlers/')) expect(f.shape, f.path).toBeDefined();
     if (f.sections) {

@@ -51,7 +51,7 @@ function wrap(kind: SectionKind, indent: number, text: string): { text: string; 
 
 export type Formatter = (content: string) => Promise<string>;
 
-/** Unwrapped formatted shapes, per shape formatter (one per build) and kind, indentation and shape. */
+/** Unwrapped formatted shapes, per shape formatter (the build makes one per file) and kind, indentation and shape. */
 const apartShapes = new WeakMap<Formatter, Map<string, Promise<string | null>>>();
 
 /** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */

@@ -8,7 +8,7 @@
  * - user-owned files (handlers, main.ts, package.json, …) are created when missing and never touched after;
  * - nothing is ever planned outside the project folder, through `..` or through symlinks.
  */
-import { lstatSync, readFileSync, realpathSync, existsSync } from 'node:fs';
+import { lstatSync, readFileSync, realpathSync, existsSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
@@ -72,16 +72,16 @@ export function planFiles(root: string, files: OutputFile[]): Plan {
 
   const realRoot = existsSync(absRoot) ? realpathSync(absRoot) : absRoot;
   const planned = new Set<string>();
-  const folders = new Map<string, FolderCheck>();
+  const folders = new Map<string, Found>();
   for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     planned.add(f.path);
-    const unsafe = unsafePath(realRoot, absRoot, f.path, folders);
-    if (unsafe) {
-      problem(f.path, unsafe);
+    const walked = walkPath(realRoot, absRoot, f.path, folders);
+    if (walked.unsafe) {
+      problem(f.path, walked.unsafe);
       continue;
     }
     const abs = path.join(absRoot, f.path);
-    const onDisk = readIfFile(abs);
+    const onDisk = walked.stat ? contentIfFile(abs, walked.stat) : null;
     if (onDisk === 'not-a-file') {
       problem(f.path, `${f.path} exists but is not a regular file`, 'move it away and run mcpgen generate again');
       continue;
@@ -122,35 +122,37 @@ export function planFiles(root: string, files: OutputFile[]): Plan {
   return { root, entries, errors };
 }
 
-/** What the walk found at a folder: why it is unsafe, that it does not exist, or that it is fine. */
-type FolderCheck = string | 'missing' | null;
+/** What is at a path: nothing, a symlink that leads outside the project, or this (lstat). */
+type Found = 'missing' | 'outside' | Stats;
 
 /**
- * Why a relative output path is unsafe, or null. `folders` remembers the folders checked: a
- * 1000-tool project has 2000 files in a handful of folders.
+ * Walks `rel` from the project root: why writing it is unsafe, or what is there (the file's own
+ * lstat; none when it or a folder above it does not exist). `folders` remembers the folders seen:
+ * a 1000-tool project has 2000 files in a handful of folders.
  */
-function unsafePath(realRoot: string, absRoot: string, rel: string, folders: Map<string, FolderCheck>): string | null {
-  if (path.isAbsolute(rel) || rel.split('/').some((s) => s === '..' || s === '')) return `refusing to write ${rel}: path leaves the project folder`;
+function walkPath(realRoot: string, absRoot: string, rel: string, folders: Map<string, Found>): { unsafe?: string; stat?: Stats } {
+  if (path.isAbsolute(rel) || rel.split('/').some((s) => s === '..' || s === '')) return { unsafe: `refusing to write ${rel}: path leaves the project folder` };
   // Walk existing ancestors: a symlink anywhere on the way must still resolve inside the root.
   const segs = rel.split('/');
   let cur = absRoot;
   for (let i = 0; i < segs.length; i++) {
     cur = path.join(cur, segs[i]!);
     const folder = i < segs.length - 1;
-    let check = folder ? folders.get(cur) : undefined;
-    if (check === undefined) {
-      check = checkEntry(realRoot, absRoot, cur);
-      if (folder) folders.set(cur, check);
+    let found = folder ? folders.get(cur) : undefined;
+    if (found === undefined) {
+      found = look(realRoot, cur);
+      if (folder) folders.set(cur, found);
     }
-    if (check === 'missing') return null; // the rest does not exist yet; it will be created inside the root
-    if (check !== null) return check.replace('\0', rel);
+    // A missing folder: the rest does not exist yet; it will be created inside the root.
+    if (found === 'missing') return {};
+    if (found === 'outside') return { unsafe: `refusing to write ${rel}: ${path.relative(absRoot, cur)} is a symlink that leads outside the project folder` };
+    if (!folder) return { stat: found };
   }
-  return null;
+  return {}; // not reached: rel has at least one segment
 }
 
-/** One entry on the way: missing, a symlink leading outside (the message, `\0` for the path), or fine. */
-function checkEntry(realRoot: string, absRoot: string, abs: string): FolderCheck {
-  let st;
+function look(realRoot: string, abs: string): Found {
+  let st: Stats | undefined;
   try {
     // No exception for a path that does not exist (most of them on a first generate).
     st = lstatSync(abs, { throwIfNoEntry: false });
@@ -158,11 +160,9 @@ function checkEntry(realRoot: string, absRoot: string, abs: string): FolderCheck
     return 'missing'; // ENOTDIR and the like: nothing there, as for ENOENT
   }
   if (!st) return 'missing';
-  if (!st.isSymbolicLink()) return null;
+  if (!st.isSymbolicLink()) return st;
   const real = realpathSafe(abs);
-  if (real === null || (real !== realRoot && !real.startsWith(realRoot + path.sep)))
-    return `refusing to write \0: ${path.relative(absRoot, abs)} is a symlink that leads outside the project folder`;
-  return null;
+  return real === null || (real !== realRoot && !real.startsWith(realRoot + path.sep)) ? 'outside' : st;
 }
 
 function realpathSafe(p: string): string | null {
@@ -180,9 +180,12 @@ function readIfFile(abs: string): string | null | 'not-a-file' {
   } catch {
     return null; // not a folder on the way (ENOTDIR), unreadable: as before, nothing there to keep
   }
-  if (!st) return null;
-  if (!st.isFile()) return 'not-a-file';
-  return readFileSync(abs, 'utf8');
+  return st ? contentIfFile(abs, st) : null;
+}
+
+/** The text of what `st` (its lstat) says is a regular file; `not-a-file` for anything else. */
+function contentIfFile(abs: string, st: Stats): string | 'not-a-file' {
+  return st.isFile() ? readFileSync(abs, 'utf8') : 'not-a-file';
 }
 
 export function summarize(plan: Plan): Record<Action, number> {

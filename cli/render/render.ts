@@ -23,11 +23,6 @@ import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
 import type { Section } from '../format/sections.js';
 
-/** Every file of the project, rendered (see renderFiles). */
-export async function renderProject(ir: IR, kept: (path: string) => boolean = () => false): Promise<OutputFile[]> {
-  return [...renderFiles(ir, kept)];
-}
-
 /**
  * The project's files, each rendered when it is pulled: the build formats one before rendering the
  * next, so a file's intermediate text dies young instead of being carried (and copied by the
