@@ -10,10 +10,11 @@ import { unmask } from './mask.js';
 import { spliceData, withJson } from './splice.js';
 
 /**
- * An object literal member, an interface (or type literal) member, a statement, or a statement
- * printed exactly as prettier prints it already (cli/render/handlebars.ts importList): kept as is.
+ * An object literal member, an interface (or type literal) member, a statement, or text printed
+ * exactly as prettier prints it already, kept as is: statements (cli/render/handlebars.ts
+ * importList) or object members (`printed`: members printed directly, cli/render/views.ts).
  */
-export type SectionKind = 'member' | 'field' | 'statement' | 'verbatim';
+export type SectionKind = 'member' | 'field' | 'statement' | 'verbatim' | 'printed';
 
 export interface Section {
   kind: SectionKind;
@@ -25,7 +26,7 @@ export interface Section {
 }
 
 const SECTION = /^( *)__mcpgenShape(\d+)__(?:,|;|: never;)$/;
-const END = { member: ',', field: ': never;', statement: ';', verbatim: ';' };
+const END = { member: ',', field: ': never;', statement: ';', verbatim: ';', printed: ',' };
 
 export function sectionPlaceholder(index: number, kind: SectionKind, real: string): string {
   const indent = /^ */.exec(real)![0];
@@ -51,33 +52,54 @@ function wrap(kind: SectionKind, indent: number, text: string): { text: string; 
 
 export type Formatter = (content: string) => Promise<string>;
 
-/** Unwrapped formatted shapes, per shape formatter (the build makes one per file) and kind, indentation and shape. */
-const apartShapes = new WeakMap<Formatter, Map<string, Promise<string | null>>>();
+/**
+ * Unwrapped formatted shapes, per shape formatter (the build makes one per file) and kind,
+ * indentation and shape: pending while prettier (or its cache) runs, then the text itself, so the
+ * thousands of sections of a shape already seen are done synchronously, without a promise each.
+ */
+const apartShapes = new WeakMap<Formatter, Map<string, Promise<string | null> | { done: string | null }>>();
 
 /** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */
-async function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): Promise<string | null> {
-  if (kind === 'verbatim') return section.data.length === 0 ? section.real.replace(/\n$/, '') : null;
-  const apart = async (text: string, fmt: Formatter) => {
-    const w = wrap(kind, indent, text);
-    if (!w) return null;
-    const lines = w.lines(await fmt(w.text));
-    return lines && lines.join('\n');
-  };
-  let text: string | null = null;
+function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): string | null | Promise<string | null> {
+  if (kind === 'verbatim' || kind === 'printed') return section.data.length === 0 ? section.real.replace(/\n$/, '') : null;
   if (section.shape) {
     // Sections of one shape are many (one per tool): the shape is wrapped, formatted and unwrapped once.
     let shapes = apartShapes.get(formatShape);
     if (!shapes) apartShapes.set(formatShape, (shapes = new Map()));
     const key = `${kind} ${indent}\0${section.shape.content}`;
-    let apartShape = shapes.get(key);
-    if (!apartShape) shapes.set(key, (apartShape = apart(section.shape.content, formatShape)));
-    const shaped = await apartShape;
-    text = shaped === null ? null : unmask(shaped, section.shape.tokens);
+    const known = shapes.get(key);
+    if (known && !(known instanceof Promise)) return known.done === null ? formatReal(section, kind, indent, format) : filled(known.done, section, kind, indent, format);
+    let pending = known;
+    if (!pending) {
+      const started = apart(kind, indent, section.shape.content, formatShape).then((done) => (shapes.set(key, { done }), done));
+      shapes.set(key, started);
+      pending = started;
+    }
+    return pending.then((done) => (done === null ? formatReal(section, kind, indent, format) : filled(done, section, kind, indent, format)));
   }
-  text ??= await apart(section.real, format);
-  if (text === null) return null;
+  return formatReal(section, kind, indent, format);
+}
+
+/** A section formatted apart from its file: wrapped, formatted, unwrapped; null when that is not possible. */
+async function apart(kind: SectionKind, indent: number, text: string, fmt: Formatter): Promise<string | null> {
+  const w = wrap(kind, indent, text);
+  if (!w) return null;
+  const lines = w.lines(await fmt(w.text));
+  return lines && lines.join('\n');
+}
+
+/** The formatted shape with the section's names put back and its data spliced in. */
+function filled(shaped: string, section: Section, kind: SectionKind, indent: number, format: Formatter): string | null | Promise<string | null> {
+  const text = unmask(shaped, section.shape!.tokens);
   if (section.data.length === 0) return text;
-  return spliceData(text, section.data) ?? (await apart(withJson(section.real, section.data), format));
+  return spliceData(text, section.data) ?? apart(kind, indent, withJson(section.real, section.data), format);
+}
+
+/** A section whose shape could not be used: its real text, formatted apart. */
+async function formatReal(section: Section, kind: SectionKind, indent: number, format: Formatter): Promise<string | null> {
+  const text = await apart(kind, indent, section.real, format);
+  if (text === null || section.data.length === 0) return text;
+  return spliceData(text, section.data) ?? (await apart(kind, indent, withJson(section.real, section.data), format));
 }
 
 const RUN = /^( *)__mcpgenShapes(\d+)_(\d+)__(?:,|;|: never;)$/;
@@ -135,7 +157,7 @@ export function ordinalRuns(collapsed: string): { text: string; restore: (format
  */
 export async function fillSections(skeleton: string, sections: readonly Section[], format: Formatter, formatShape: Formatter): Promise<string | null> {
   const lines = skeleton.split('\n');
-  const jobs: Promise<string | null>[][] = [];
+  const jobs: (string | null | Promise<string | null>)[][] = [];
   const at: number[] = [];
   let count = 0;
   for (let n = 0; n < lines.length; n++) {
@@ -146,7 +168,7 @@ export async function fillSections(skeleton: string, sections: readonly Section[
     const indent = (one ?? run)![1]!.length;
     const first = Number(one ? one[2] : run![2]);
     const last = one ? first : Number(run![3]);
-    const group: Promise<string | null>[] = [];
+    const group: (string | null | Promise<string | null>)[] = [];
     for (let i = first; i <= last; i++) {
       const section = sections[i];
       if (!section) return null;
@@ -158,8 +180,9 @@ export async function fillSections(skeleton: string, sections: readonly Section[
   }
   if (count !== sections.length) return null;
   for (const [i, n] of at.entries()) {
-    const texts = await Promise.all(jobs[i]!);
-    if (texts.some((t) => t === null)) return null;
+    const group = jobs[i]!;
+    const texts = group.some((t) => t instanceof Promise) ? await Promise.all(group) : (group as (string | null)[]);
+    if (texts.includes(null)) return null;
     lines[n] = texts.join('\n');
   }
   return lines.join('\n');

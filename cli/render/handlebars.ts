@@ -42,7 +42,7 @@ function createInstance(hb: Instance): Instance {
     const sections = (options.data.root as { __sections?: Section[] }).__sections;
     if (!sections) return options.fn(this);
     const data: unknown[] = [];
-    const masked = kind === 'verbatim' ? null : maskView(this);
+    const masked = kind === 'verbatim' || kind === 'printed' ? null : maskView(this);
     if (!masked) {
       const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
       sections.push({ kind, real, data, shape: null });

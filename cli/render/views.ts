@@ -5,6 +5,8 @@
 import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+import { printLiteral } from '../format/literal.js';
+import { isRecord } from '../manifest/json-path.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -42,6 +44,23 @@ export function promptArgsSchema(p: PromptIR): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
+const WIDTH = 100;
+
+/**
+ * Object members printed directly, one text for all of them; null when one of them is not in a
+ * layout the printer is sure of (`fits`), and the template's per-member sections are used.
+ */
+function printedMembers<E>(entries: E[], print: (e: E) => string, fits: (e: E, text: string) => boolean): string | null {
+  if (entries.length === 0) return null;
+  const out: string[] = [];
+  for (const e of entries) {
+    const text = print(e);
+    if (!fits(e, text)) return null;
+    out.push(text);
+  }
+  return out.join('\n');
+}
+
 export function schemasView(ir: IR) {
   const entries: { key: string; comment: string; schema: unknown; type: string; validator: boolean }[] = [];
   for (const t of ir.tools) {
@@ -53,9 +72,14 @@ export function schemasView(ir: IR) {
     if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: promptArgsSchema(p), type: p.argsType, validator: false });
   }
   const validators = entries.filter((e) => e.validator);
+  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema }));
   return {
-    jsonSchemas: entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema })),
+    jsonSchemas,
     validators: validators.map((e) => ({ key: e.key, type: e.type })),
+    // Both lists printed as prettier prints them (a section each, kept as is): thousands of
+    // members that would otherwise be rendered, masked and spliced one by one.
+    printedSchemas: printedMembers(jsonSchemas, (e) => `${e.doc}  ${e.key}: ${printLiteral(e.schema, 2, 4 + e.key.length, ',')},`, (e) => isRecord(e.schema) && 4 + e.key.length + 1 <= WIDTH),
+    printedValidators: printedMembers(validators, (e) => `  ${e.key}: compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key}),`, (e, text) => text.length <= WIDTH),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
 }
