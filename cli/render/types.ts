@@ -7,12 +7,15 @@
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { rebaseForTypes } from '../normalize/refs.js';
-import { printDeclarations, type Declaration } from './ts-types/print.js';
+import { printDeclaration } from './ts-types/print.js';
 import { schemaDoc, schemaType } from './ts-types/schema-type.js';
 
-/** The combined document: `$defs` maps each exported type name to its schema, in output order. */
-export function typesDocument(ir: IR): JsonSchema {
-  const defs: Record<string, unknown> = {};
+/**
+ * Every exported type in output order: each shared schema and entry schema as one `$defs` member of
+ * a combined document (its local definitions hoisted right after it), handed to `emit` one by one
+ * so a caller can print each and let it go (the schemas of 1000 tools are not all kept rebased).
+ */
+function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): void {
   // Every named type is reserved first, so a hoisted local definition never takes one's name.
   const taken = new Set<string>([
     ...ir.sharedSchemas.map((s) => s.typeName),
@@ -22,8 +25,8 @@ export function typesDocument(ir: IR): JsonSchema {
   ].filter((n): n is string => n !== null));
   const add = (typeName: string, schema: JsonSchema, description?: string | null) => {
     const { root, hoisted } = rebaseForTypes(schema, typeName, taken);
-    defs[typeName] = description && root.description === undefined ? { ...root, description } : root;
-    Object.assign(defs, hoisted);
+    emit(typeName, description && root.description === undefined ? { ...root, description } : root);
+    for (const [name, def] of Object.entries(hoisted)) emit(name, def);
   };
   for (const s of ir.sharedSchemas) add(s.typeName, s.schema);
   for (const t of ir.tools) {
@@ -42,12 +45,19 @@ export function typesDocument(ir: IR): JsonSchema {
     for (const a of p.args) properties[a.name] = a.description ? { type: 'string', description: a.description } : { type: 'string' };
     add(p.argsType, { type: 'object', properties, required: p.args.filter((a) => a.required).map((a) => a.name), additionalProperties: false }, `Arguments of prompt \`${p.name}\`.`);
   }
-  return { $defs: defs };
 }
 
-/** The body of src/generated/types.ts (after the header), prettier-clean as printed. */
+/**
+ * The body of src/generated/types.ts (after the header), prettier-clean as printed. Each type is
+ * printed as soon as it is rebased: its schema and type tree die young instead of all 2000 being
+ * kept (and copied by the garbage collector) until the last is built.
+ */
 export function renderTypes(ir: IR): string {
-  const defs = typesDocument(ir).$defs as Record<string, unknown>;
-  const decls: Declaration[] = Object.entries(defs).map(([name, schema]) => ({ name, doc: schemaDoc(schema), type: schemaType(schema) }));
-  return decls.length === 0 ? 'export {};\n' : printDeclarations(decls);
+  const texts = new Map<string, string>();
+  forEachType(ir, (name, schema) => {
+    // Names are unique by construction; were one repeated, the later schema would win in its
+    // first place, as in an object.
+    texts.set(name, printDeclaration({ name, doc: schemaDoc(schema), type: schemaType(schema) }));
+  });
+  return texts.size === 0 ? 'export {};\n' : [...texts.values()].join('\n\n') + '\n';
 }

@@ -250,7 +250,8 @@ function jsdocLines(lines: string[]): string[] {
   return jsdoc(lines).filter((p): p is string => typeof p === 'string');
 }
 
-function declarationText(d: Declaration): string {
+/** One declaration, exactly as prettier would format it. */
+export function printDeclaration(d: Declaration): string {
   const t = d.type;
   const comment = jsdocLines(d.doc);
   if (t.kind === 'object') {
@@ -268,5 +269,5 @@ function declarationText(d: Declaration): string {
 
 /** The declarations, a blank line apart, exactly as prettier would format them. */
 export function printDeclarations(decls: Declaration[]): string {
-  return decls.map(declarationText).join('\n\n') + '\n';
+  return decls.map(printDeclaration).join('\n\n') + '\n';
 }
