@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-import { runCli } from '../dist/main.js';
+import { tuneTiering } from '../dist/tiering.js';
 
+// Before the CLI's own modules load, so their functions start with the tuned budget.
+tuneTiering();
+const { runCli } = await import('../dist/main.js');
 process.exitCode = await runCli(process.argv.slice(2));

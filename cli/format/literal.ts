@@ -46,9 +46,14 @@ export function printString(s: string): string {
   return `'${json.slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
+/** Printed keys: a schema document repeats a few dozen keys thousands of times. */
+const printedKeys = new Map<string, string>();
+
 function printKey(key: string, json: boolean): string {
   if (json) return JSON.stringify(key);
-  return isIdentifier(key) ? key : printString(key);
+  let printed = printedKeys.get(key);
+  if (printed === undefined) printedKeys.set(key, (printed = isIdentifier(key) ? key : printString(key)));
+  return printed;
 }
 
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
@@ -111,28 +116,34 @@ const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
 
 /** Appends the printed value to `out` (one buffer for the whole literal: nothing is copied twice). */
 function print(out: string[], value: unknown, indent: number, column: number, suffix: string, json: boolean): void {
+  if (typeof value !== 'object' || value === null || value instanceof Code) return void out.push(flat(value, json) ?? 'null');
   const pad = spaces(indent + 2);
-  if (isPlainObject(value) && !(value instanceof Code)) {
+  if (!Array.isArray(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return void out.push('{}');
     out.push('{\n');
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const key = printKey(k, json);
-      const v = value[k];
+      const v = (value as Record<string, unknown>)[k];
       const last = json && i === keys.length - 1 ? '' : ',';
-      // A string, `null` or negative number that overflows moves below a key that is not short
-      // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3 never
-      // break); other numbers and booleans never move.
-      if (!json && key.length >= 5 && (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code)) {
+      if (typeof v !== 'object' || v === null || v instanceof Code) {
         const text = flat(v, json)!;
-        out.push(pad, key, indent + 2 + key.length + 2 + text.length + 1 > WIDTH ? `:\n${pad}  ` : ': ', text, last, '\n');
+        // A string, `null` or negative number that overflows moves below a key that is not short
+        // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3
+        // never break); other numbers and booleans never move.
+        const below =
+          !json &&
+          key.length >= 5 &&
+          (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
+          indent + 2 + key.length + 2 + text.length + 1 > WIDTH;
+        out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
         continue;
       }
       // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
       // a long key (prettier's "fluid" layout measures up to the value's first possible break).
-      if (!json && v !== null && typeof v === 'object' && !(v instanceof Code)) {
-        const empty = Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0;
+      if (!json) {
+        const empty = Array.isArray(v) ? v.length === 0 : !hasKeys(v);
         if (indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
           out.push(pad, key, `:\n${pad}  `);
           print(out, v, indent + 4, indent + 4, last, json);
@@ -147,22 +158,23 @@ function print(out: string[], value: unknown, indent: number, column: number, su
     out.push(spaces(indent), '}');
     return;
   }
-  if (Array.isArray(value)) {
-    if (value.length === 0) return void out.push('[]');
-    const one = flat(value, json);
-    if (one !== null && column + one.length + suffix.length <= WIDTH) return void out.push(one);
-    if (value.every((e) => typeof e === 'number')) return void out.push(fillNumbers(value as number[], indent, json));
-    out.push('[\n');
-    for (let i = 0; i < value.length; i++) {
-      const last = json && i === value.length - 1 ? '' : ',';
-      out.push(pad);
-      print(out, value[i], indent + 2, indent + 2, last, json);
-      out.push(last, '\n');
-    }
-    out.push(spaces(indent), ']');
-    return;
+  if (value.length === 0) return void out.push('[]');
+  const one = flat(value, json);
+  if (one !== null && column + one.length + suffix.length <= WIDTH) return void out.push(one);
+  if (value.every((e) => typeof e === 'number')) return void out.push(fillNumbers(value as number[], indent, json));
+  out.push('[\n');
+  for (let i = 0; i < value.length; i++) {
+    const last = json && i === value.length - 1 ? '' : ',';
+    out.push(pad);
+    print(out, value[i], indent + 2, indent + 2, last, json);
+    out.push(last, '\n');
   }
-  out.push(flat(value, json) ?? 'null');
+  out.push(spaces(indent), ']');
+}
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
 }
 
 /** prettier's "fill" for number arrays: as many per line as fit, after a line break. */
