@@ -65,11 +65,14 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
   const formatFile = async (file: string, content: string, c?: FormatCache) =>
     content.startsWith(head) ? head + (await formatText(file, content.slice(head.length), c)) : formatText(file, content, c);
   // Stubs of one shape (cli/format/mask.ts) are formatted once per run.
-  const shapes = new Map<string, Promise<string>>();
+  // Keyed by extension, then by the shape's text as it is (no key string built per stub).
+  const shapes = new Map<string, Map<string, Promise<string>>>();
   const formatShape = (file: string, content: string) => {
-    const key = `${path.extname(file)}\0${content}`;
-    let formatted = shapes.get(key);
-    if (!formatted) shapes.set(key, (formatted = formatFile(`shape${path.extname(file)}`, content, cache)));
+    const ext = path.extname(file);
+    let byText = shapes.get(ext);
+    if (!byText) shapes.set(ext, (byText = new Map()));
+    let formatted = byText.get(content);
+    if (!formatted) byText.set(content, (formatted = formatFile(`shape${ext}`, content, cache)));
     return formatted;
   };
   const format = async (file: OutputFile): Promise<OutputFile> => {

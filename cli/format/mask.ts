@@ -47,7 +47,7 @@ export function maskView(view: Record<string, unknown>): Masked | null {
     if (slots >= SLOT_CHARS) return null;
     const c = slotChar(slots++);
     // A whole JSDoc block on its own lines: prettier reprints it as is, at its indentation.
-    const doc = /^( *)\/\*\*[\s\S]*\*\/\n$/.exec(value);
+    const doc = value.endsWith('*/\n') ? /^( *)\/\*\*[\s\S]*\*\/\n$/.exec(value) : null;
     if (doc) {
       const indent = doc[1]!;
       const token = `/** ${c} */`;

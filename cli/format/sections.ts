@@ -29,8 +29,9 @@ const SECTION = /^( *)__mcpgenShape(\d+)__(?:,|;|: never;)$/;
 const END = { member: ',', field: ': never;', statement: ';', verbatim: ';', printed: ',' };
 
 export function sectionPlaceholder(index: number, kind: SectionKind, real: string): string {
-  const indent = /^ */.exec(real)![0];
-  return `${indent}__mcpgenShape${index}__${END[kind]}\n`;
+  let indent = 0;
+  while (real.charCodeAt(indent) === 32) indent++;
+  return `${real.slice(0, indent)}__mcpgenShape${index}__${END[kind]}\n`;
 }
 
 /** The wrapper that gives a section the context it has in its file, and how to take it out again. */
@@ -57,16 +58,20 @@ export type Formatter = (content: string) => Promise<string>;
  * indentation and shape: pending while prettier (or its cache) runs, then the text itself, so the
  * thousands of sections of a shape already seen are done synchronously, without a promise each.
  */
-const apartShapes = new WeakMap<Formatter, Map<string, Promise<string | null> | { done: string | null }>>();
+const apartShapes = new WeakMap<Formatter, Map<string, Map<string, Promise<string | null> | { done: string | null }>>>();
 
 /** One section, formatted and with its data spliced; null when it cannot be done apart from its file. */
 function formatSection(section: Section, kind: SectionKind, indent: number, format: Formatter, formatShape: Formatter): string | null | Promise<string | null> {
   if (kind === 'verbatim' || kind === 'printed') return section.data.length === 0 ? section.real.replace(/\n$/, '') : null;
   if (section.shape) {
     // Sections of one shape are many (one per tool): the shape is wrapped, formatted and unwrapped once.
-    let shapes = apartShapes.get(formatShape);
-    if (!shapes) apartShapes.set(formatShape, (shapes = new Map()));
-    const key = `${kind} ${indent}\0${section.shape.content}`;
+    let byPlace = apartShapes.get(formatShape);
+    if (!byPlace) apartShapes.set(formatShape, (byPlace = new Map()));
+    // Keyed by place, then by the shape's text as it is (no key string built per section).
+    const place = `${kind} ${indent}`;
+    let shapes = byPlace.get(place);
+    if (!shapes) byPlace.set(place, (shapes = new Map()));
+    const key = section.shape.content;
     const known = shapes.get(key);
     if (known && !(known instanceof Promise)) return known.done === null ? formatReal(section, kind, indent, format) : filled(known.done, section, kind, indent, format);
     let pending = known;
