@@ -81,6 +81,9 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
     oaTsc = t.timedOut ? 'did not finish in 60 s' : `${t.ms.toFixed(0)} ms (exit ${t.code})`;
   }
   tscRows.push([`openapi-mcp-generator, ${largest} operations`, oaTsc]);
+
+  // Reference points on the largest manifest: what its parts cost done the plainest way.
+  const refs = await referencePoints({ work, manifest: path.join(work, `mcpgen-${largest}`, 'cold-0', 'mcpgen.yaml'), tree: path.join(work, `mcpgen-${largest}`, 'cold-0'), runs: Math.max(3, runs) });
   rmSync(work, { recursive: true, force: true });
 
   const md = [
@@ -91,8 +94,38 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
     '### `tsc --noEmit` (TypeScript 7) on the generated project',
     '',
     table(['project', 'time'], tscRows),
+    '',
+    `### Reference points: parts of a cold generate of ${largest} tools done the plainest way (median (min–max) of ${Math.max(3, runs)} runs)`,
+    '',
+    table(['task', 'time'], refs.rows),
   ].join('\n');
-  return { md, results, tscMs };
+  return { md, results, tscMs, references: refs.results };
+}
+
+/**
+ * Floors for the cold generate: an empty Node process, the manifest parsed by the `yaml` library
+ * and (as JSON text) by JSON.parse, and the generated tree's files written anew by plain
+ * writeFileSync calls. Each written tree is a fresh folder; none is deleted before the end (a
+ * deletion slows the next creations on ext4, see above).
+ */
+async function referencePoints({ work, manifest, tree, runs }) {
+  const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'reference-tasks.mjs');
+  const r = { node: [], yaml: [], json: [], write: [], files: 0 };
+  for (let i = 0; i < runs; i++) {
+    r.node.push((await timeProcess(process.execPath, ['-e', ''])).ms);
+    r.yaml.push(Number((await timeProcess(process.execPath, [script, 'yaml', manifest])).out.trim()));
+    r.json.push(Number((await timeProcess(process.execPath, [script, 'json', manifest])).out.trim()));
+    const [ms, files] = (await timeProcess(process.execPath, [script, 'write', tree, path.join(work, `rewrite-${i}`)])).out.trim().split(' ');
+    r.write.push(Number(ms));
+    r.files = Number(files);
+  }
+  const rows = [
+    ['an empty Node process (`node -e ""`), whole process', fmt(r.node)],
+    ['the `yaml` library loaded and the manifest parsed (in process)', fmt(r.yaml)],
+    ['the same data as JSON text, `JSON.parse` (in process)', fmt(r.json)],
+    [`the generated project's ${r.files} files written by \`writeFileSync\` (in process)`, fmt(r.write)],
+  ];
+  return { rows, results: r };
 }
 
 /** Installs openapi-mcp-generator 4.0.1 and what its output imports into .tmp/bench-tools/openapi (once). */

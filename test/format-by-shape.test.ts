@@ -30,7 +30,7 @@ async function plainWay(manifest: string): Promise<Map<string, string>> {
       const skeleton = await formatFile(f.path, collapseSections(f.content));
       const filled = await fillSections(f.data ? spliceData(skeleton, f.data)! : skeleton, f.sections, (c) => formatFile(f.path, c), (c) => formatFile(f.path, c));
       expect(filled, f.path).not.toBeNull();
-      expect(f.sections.every((x) => x.shape !== null || x.kind === 'verbatim'), f.path).toBe(true);
+      expect(f.sections.every((x) => x.shape !== null || x.kind === 'verbatim' || x.kind === 'printed'), f.path).toBe(true);
     }
     const text = withJson(f.sections ? withSections(f.content, f.sections) : f.content, f.data ?? []);
     out.set(f.path, await formatFile(f.path, text));
@@ -48,9 +48,9 @@ async function expectSameAsPlain(manifest: string) {
 }
 
 /** Names of widths 1–90 and of every kind a manifest allows: hyphens, dots, digits first, reserved words. */
-function awkwardManifest(): string {
+function awkwardManifest({ overlong = true } = {}): string {
   const tools: Record<string, unknown> = {};
-  const names = ['a', 'class', 'default', '1st', 'get-user', 'x.y', `max-${'m'.repeat(124)}`];
+  const names = ['a', 'class', 'default', '1st', 'get-user', 'x.y', ...(overlong ? [`max-${'m'.repeat(124)}`] : [])];
   for (let w = 2; w <= 90; w += 3) names.push(`t${'x'.repeat(w - 2)}${w % 2 ? '-' : '_'}`);
   for (const [i, name] of names.entries()) {
     tools[name] = {
@@ -91,6 +91,21 @@ describe('formatting by shape is what prettier prints', () => {
     const manifest = path.join(dir, 'mcpgen.yaml');
     writeFileSync(manifest, awkwardManifest());
     await expectSameAsPlain(manifest);
+  });
+
+  // Without the name too long to print directly, schemas.ts's jsonSchemas members are printed
+  // directly (views.ts printedMembers) at every width; its validators, some of which no longer fit
+  // on their line, are not.
+  it('members printed directly, keys of every width that fits', async () => {
+    const dir = path.join(REPO, '.tmp/format-by-shape-printed');
+    mkdirSync(dir, { recursive: true });
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(manifest, awkwardManifest({ overlong: false }));
+    await expectSameAsPlain(manifest);
+    const { manifest: m } = loadManifest(manifest);
+    const { ir } = normalize(m!, { manifestPath: 'mcpgen.yaml', generatorVersion: null });
+    const schemas = [...renderFiles(ir!)].find((f) => f.path === 'src/generated/schemas.ts')!;
+    expect(schemas.sections!.filter((x) => x.kind === 'printed').map((x) => x.real.includes(': compiledOnFirstUse<'))).toEqual([false]);
   });
 });
 
