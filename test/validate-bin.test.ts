@@ -1,6 +1,6 @@
 /**
  * The built command (bin/mcpgen.js → dist, where the validate command is one bundled module, see
- * scripts/bundle-validate.mjs) prints exactly the golden output of every test/cases/invalid-* case,
+ * scripts/bundle-commands.mjs) prints exactly the golden output of every test/cases/invalid-* case,
  * as the in-process runs of validate-cases.test.ts do. Needs `npm run build` (npm test runs it).
  */
 import { execFile } from 'node:child_process';

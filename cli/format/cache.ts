@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { count, timingsEnabled } from '../timings.js';
 import { openSeed, type Seed } from './seed.js';
+import { CODE_DIR } from '../paths.js';
 
 /** Where the cache lives (the `format/` folder below it holds the entries). */
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
@@ -33,7 +34,7 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
  */
 let seed: Seed | null | undefined;
 function seedEntries(salt: string): Seed | null {
-  if (seed === undefined) seed = process.env.MCPGEN_FORMAT_SEED === '0' ? null : openSeed(new URL('./format-seed.bin', import.meta.url), salt);
+  if (seed === undefined) seed = process.env.MCPGEN_FORMAT_SEED === '0' ? null : openSeed(path.join(CODE_DIR, 'format/format-seed.bin'), salt);
   return seed;
 }
 

@@ -12,9 +12,9 @@
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { sha256hex } from '../hash.js';
+import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
 
@@ -54,7 +54,6 @@ let fingerprint: string | undefined;
  */
 export function generatorFingerprint(version: string): string {
   if (fingerprint) return fingerprint;
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
   const h = createHash('sha256').update(version);
   const walk = (dir: string) => {
     let ents;
@@ -70,9 +69,9 @@ export function generatorFingerprint(version: string): string {
     }
   };
   // Compiled code when running from dist/, sources when running from cli/ (tests).
-  walk(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
-  walk(path.join(root, 'templates'));
-  walk(path.join(root, 'schemas'));
+  walk(CODE_DIR);
+  walk(path.join(PACKAGE_ROOT, 'templates'));
+  walk(path.join(PACKAGE_ROOT, 'schemas'));
   // prettier lays out what is formatted (and types.ts follows its layout): a new prettier is a new generator.
   try {
     h.update(readFileSync(createRequire(import.meta.url).resolve('prettier/package.json')));

@@ -8,14 +8,14 @@ import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { placeholder } from '../format/splice.js';
 import { maskView } from '../format/mask.js';
 import { sectionPlaceholder, type Section, type SectionKind } from '../format/sections.js';
+import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
-export const TEMPLATES_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../templates');
+export const TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
 
 export type Template = (view: object) => string;
 
@@ -89,12 +89,13 @@ export function templates(): Map<string, Template> {
   if (cache) return cache;
   let precompiled: Precompiled = {};
   try {
-    precompiled = require('./templates.precompiled.cjs') as Precompiled;
+    precompiled = require(path.join(CODE_DIR, 'render/templates.precompiled.cjs')) as Precompiled;
   } catch {
     /* running from sources: compile everything */
   }
-  // The runtime alone (what precompiled templates need) is a fraction of handlebars to load.
-  const runtime = createInstance((require('handlebars/runtime') as Instance).create());
+  // The runtime alone (what precompiled templates need) is a fraction of handlebars to load; its
+  // one-file build, not the 28 modules handlebars/runtime requires.
+  const runtime = createInstance((require('handlebars/dist/handlebars.runtime.js') as Instance).create());
   let compiler: Instance | undefined;
   const map = new Map<string, Template>();
   const walk = (dir: string) => {

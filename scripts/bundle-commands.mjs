@@ -1,0 +1,78 @@
+// After `tsc`: bundles the commands whose runs are timed against their targets — validate (the
+// ~55 modules of load/, validate/, lint/ and report/) and generate (those, plan/ and write/, and the
+// build's normalize/, render/ and format/, loaded as before only when needed: its own chunk). Loading
+// an ES module costs about a millisecond of resolving, reading and linking: for a CI check of a large
+// manifest that was a fifth of the run, and a cold generate of 10 tools loaded 91 modules. main.js
+// still loads a command on demand. Kept as modules: packages, and what main.js shares with the
+// commands (UsageError must stay one class for `instanceof`, and so on), and cli/paths.ts, from whose
+// place mcpgen finds its templates, precompiled templates and format seed.
+// Without the bundler (a production install), dist keeps the modules tsc wrote: the same program.
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const SHARED = ['diagnostics.js', 'io.js', 'version.js', 'paths.js'].map((f) => path.join(root, 'dist', f));
+// The few small CommonJS files of packages the precompiled validators and ajv.js use (ajv's runtime
+// helpers, ajv-formats' formats): bundled too. Loaded on their own, through createRequire and the ESM
+// loader's CommonJS translation, they cost more time to resolve, read and compile than they hold.
+const INLINED = /^(?:ajv\/dist\/runtime\/(?:equal|ucs2length)|ajv-formats\/dist\/formats|fast-deep-equal)(?:\.js)?$/;
+const COMPILED = /[\\/]validate[\\/]schema[\\/]compiled-[^\\/]+\.js$/;
+const CREATE_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
+
+let rolldown;
+try {
+  ({ rolldown } = await import('rolldown'));
+} catch {
+  console.error('bundle-commands: rolldown is not installed; dist/commands/ stays unbundled');
+  process.exit(0);
+}
+
+for (const command of ['validate', 'generate']) {
+  const entry = path.join(root, `dist/commands/${command}.js`);
+  if (!existsSync(entry)) throw new Error(`bundle-commands: ${path.relative(root, entry)} is missing: run tsc first`);
+  if (readFileSync(entry, 'utf8').startsWith('// Bundled')) throw new Error('bundle-commands: already bundled; run tsc again first');
+  const bundle = await rolldown({
+    input: entry,
+    platform: 'node',
+    // Packages (and node: builtins) stay imports; so do the modules main.js shares with the command.
+    external: (id, importer) => {
+      if (INLINED.test(id)) return false;
+      if (!id.startsWith('.') && !path.isAbsolute(id)) return true;
+      const abs = importer && !path.isAbsolute(id) ? path.resolve(path.dirname(importer), id) : id;
+      return SHARED.includes(abs);
+    },
+    logLevel: 'warn',
+    plugins: [
+      {
+        // The generated validators require() their runtime helpers through createRequire; without it,
+        // `require` is the bundler's, which bundles them (with CommonJS semantics, as before).
+        name: 'inline-validator-requires',
+        transform(code, id) {
+          if (!COMPILED.test(id)) return null;
+          if (!code.includes(CREATE_REQUIRE)) throw new Error(`bundle-commands: ${id} no longer starts with createRequire; update the plugin`);
+          return { code: code.replace(CREATE_REQUIRE, ''), map: null };
+        },
+      },
+    ],
+  });
+  await bundle.write({
+    dir: path.dirname(entry),
+    entryFileNames: `${command}.js`,
+    chunkFileNames: `${command}.[name].js`,
+    // What generate imports on demand stays on demand, in two chunks beside it: a no-op generate
+    // loads neither, an invalid manifest does not load the build (normalize, render, format).
+    // Without groups, every module shared by two of them became a chunk of its own.
+    codeSplitting: command === 'validate' ? false : {
+      groups: [
+        { name: 'core', tags: ['$initial'], test: (id) => id !== entry, priority: 3 },
+        { name: 'build', test: (id) => /[\\/]dist[\\/](?:build\.js|normalize[\\/]|render[\\/]|format[\\/])/.test(id), priority: 2 },
+        { name: 'manifest', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
+      ],
+    },
+    format: 'esm',
+    sourcemap: true,
+    banner: '// Bundled by scripts/bundle-commands.mjs from the modules tsc wrote to dist/ (see there).',
+  });
+  await bundle.close();
+}

@@ -1,0 +1,67 @@
+/**
+ * The built command (bin/mcpgen.js → dist, where generate is bundled into a few chunks, see
+ * scripts/bundle-commands.mjs) writes exactly the golden tree of every test/cases/ case, as the
+ * in-process runs of generate-cases.test.ts produce it: the bundle finds its templates,
+ * precompiled templates and format seed as the modules tsc wrote do. Needs `npm run build`.
+ */
+import { execFile } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const casesDir = path.join(root, 'test/cases');
+const bin = path.join(root, 'bin/mcpgen.js');
+
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (err, stdout, stderr) => {
+      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function listTree(dir: string, rel = ''): string[] {
+  return fs.readdirSync(path.join(dir, rel), { withFileTypes: true }).flatMap((e) => {
+    const r = rel ? `${rel}/${e.name}` : e.name;
+    if (e.isDirectory()) return r === 'node_modules' ? [] : listTree(dir, r);
+    return [r];
+  });
+}
+
+const cases = fs
+  .readdirSync(casesDir, { withFileTypes: true })
+  .filter((d) => d.isDirectory() && !d.name.startsWith('invalid-') && fs.existsSync(path.join(casesDir, d.name, 'mcpgen.yaml')))
+  .map((d) => d.name)
+  .sort();
+
+describe('built generate command', () => {
+  test('dist holds the bundled command', () => {
+    expect(fs.readFileSync(path.join(root, 'dist/commands/generate.js'), 'utf8')).toMatch(/^\/\/ Bundled/);
+  });
+
+  test.each(cases)('writes the golden tree of %s', async (name) => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), `mcpgen-bin-${name}-`));
+    try {
+      const src = path.join(casesDir, name);
+      // The case without its expected tree: the manifest and the files it references.
+      for (const f of fs.readdirSync(src)) if (f !== 'expected') fs.cpSync(path.join(src, f), path.join(work, f), { recursive: true });
+      // An empty format cache: what is not in the seed goes through prettier, as on a new machine.
+      const { code, stderr } = await run(work, ['generate', '-q', '--no-header-version'], { MCPGEN_CACHE_DIR: path.join(work, '.cache'), MCPGEN_TIMINGS: '1' });
+      expect(stderr.split('\n').filter((l) => l.includes('error')), name).toEqual([]);
+      expect(code, name).toBe(0);
+      // The bundle found the format seed beside its modules (cli/paths.ts).
+      expect(Number(/format seed hits +(\d+)/.exec(stderr)?.[1] ?? 0), name).toBeGreaterThan(0);
+      const expectedDir = path.join(src, 'expected');
+      const inputs = new Set(fs.readdirSync(src).filter((f) => f !== 'expected'));
+      const written = listTree(work).filter((p) => !inputs.has(p) && !p.startsWith('.cache/')).sort();
+      expect(written, name).toEqual(listTree(expectedDir).sort());
+      for (const p of written) expect(fs.readFileSync(path.join(work, p), 'utf8'), `${name}: ${p}`).toBe(fs.readFileSync(path.join(expectedDir, p), 'utf8'));
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
