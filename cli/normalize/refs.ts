@@ -44,16 +44,22 @@ export function recursiveSharedNames(shared: SharedSchemas): Set<string> {
 
 /**
  * False when no key anywhere in the value is `$ref`, so there is nothing to rewrite: most schemas
- * of a large manifest, told apart by one native serialization instead of a walk (a false positive —
- * `"$ref"` as a string value — only costs the walk).
+ * of a large manifest. A walk that stops at the first one (it was a JSON.stringify: a fifth of
+ * rendering types.ts went to serializing schemas only to search the text).
  */
-function mayHaveRef(schema: unknown): boolean {
+function mayHaveRef(schema: unknown, depth = 0): boolean {
   if (typeof schema !== 'object' || schema === null) return false;
-  try {
-    return JSON.stringify(schema).includes('"$ref"');
-  } catch {
-    return true; // not serializable: walk it as before
+  // Deeper than any real schema (or a cycle through YAML aliases): walk it as before.
+  if (depth > 256) return true;
+  if (Array.isArray(schema)) {
+    for (const v of schema) if (mayHaveRef(v, depth + 1)) return true;
+    return false;
   }
+  for (const k in schema) {
+    if (k === '$ref') return true;
+    if (mayHaveRef((schema as Record<string, unknown>)[k], depth + 1)) return true;
+  }
+  return false;
 }
 
 function hasKeys(o: object): boolean {

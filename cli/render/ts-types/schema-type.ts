@@ -37,6 +37,11 @@ export type TypeNode =
 const UNKNOWN: TypeNode = { kind: 'name', text: 'unknown' };
 const NEVER: TypeNode = { kind: 'name', text: 'never' };
 const name = (text: string): TypeNode => ({ kind: 'name', text });
+// Shared: type trees are only read (print.ts), never changed.
+const STRING = name('string');
+const BOOLEAN = name('boolean');
+const NULL = name('null');
+const NUMBER = name('number');
 
 const isUnknown = (t: TypeNode) => t.kind === 'name' && t.text === 'unknown';
 
@@ -89,6 +94,8 @@ function intersection(members: TypeNode[]): TypeNode {
 export function schemaType(schema: unknown): TypeNode {
   if (schema === false) return NEVER;
   if (!isObject(schema)) return UNKNOWN;
+  // Most schemas combine nothing: their own type is the type.
+  if (typeof schema.$ref !== 'string' && !Array.isArray(schema.anyOf) && !Array.isArray(schema.oneOf) && !Array.isArray(schema.allOf)) return ownType(schema) ?? UNKNOWN;
   const parts: TypeNode[] = [];
   if (typeof schema.$ref === 'string') {
     const m = /^#\/\$defs\/(.+)$/.exec(schema.$ref);
@@ -114,31 +121,35 @@ function isFreeForm(t: TypeNode): boolean {
 function ownType(schema: JsonSchema): TypeNode | null {
   if ('const' in schema && isPrimitive(schema.const)) return literal(schema.const);
   if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isPrimitive)) return union(schema.enum.map(literal));
-  let types: unknown[];
-  if (typeof schema.type === 'string') types = [schema.type];
-  else if (Array.isArray(schema.type)) types = schema.type;
-  else if (['properties', 'additionalProperties', 'patternProperties'].some((k) => k in schema)) types = ['object'];
-  else if (['items', 'prefixItems'].some((k) => k in schema)) types = ['array'];
+  let one: unknown;
+  if (typeof schema.type === 'string') one = schema.type;
+  else if (Array.isArray(schema.type)) return union(schema.type.map((t) => typeOf(t, schema)));
+  else if ('properties' in schema || 'additionalProperties' in schema || 'patternProperties' in schema) one = 'object';
+  else if ('items' in schema || 'prefixItems' in schema) one = 'array';
   else return null;
-  return union(
-    types.map((t): TypeNode => {
-      switch (t) {
-        case 'string':
-        case 'boolean':
-        case 'null':
-          return name(t);
-        case 'integer':
-        case 'number':
-          return name('number');
-        case 'array':
-          return arrayType(schema);
-        case 'object':
-          return objectType(schema);
-        default:
-          return UNKNOWN;
-      }
-    }),
-  );
+  const t = typeOf(one, schema);
+  return t.kind === 'union' ? union([t]) : t;
+}
+
+/** The type one `type` name gives the schema. */
+function typeOf(t: unknown, schema: JsonSchema): TypeNode {
+  switch (t) {
+    case 'string':
+      return STRING;
+    case 'boolean':
+      return BOOLEAN;
+    case 'null':
+      return NULL;
+    case 'integer':
+    case 'number':
+      return NUMBER;
+    case 'array':
+      return arrayType(schema);
+    case 'object':
+      return objectType(schema);
+    default:
+      return UNKNOWN;
+  }
 }
 
 function objectType(schema: JsonSchema): TypeNode {
