@@ -5,15 +5,16 @@
  * to change nothing.
  *
  * The rules followed (prettier 3, typescript parser, printWidth 100, singleQuote, trailingComma all):
- * - a non-empty object is printed expanded (prettier keeps an object expanded when its first key
- *   starts a new line in the source), one `key: value,` per line;
+ * - an object or array goes on one line when it fits (measured as prettier measures text) and holds
+ *   nothing that always breaks; otherwise one `key: value,` or element per line, except all-number
+ *   arrays, which fill lines. Always broken: a matrix (two or more arrays of two or more elements)
+ *   and a list of records (two or more objects of two or more keys);
  * - keys are bare when they are identifiers, else single-quoted (quoteProps: as-needed);
- * - an array goes on one line when it fits and holds no object; otherwise one element per line,
- *   except all-number arrays, which fill lines;
  * - strings take single quotes unless they hold more single than double quotes; a string value that
  *   overflows goes on the next line when its key is 5 characters or wider.
  * Only property values are supported (the data always sits inside an object in generated code).
  */
+import { createRequire } from 'node:module';
 import { isRecord as isPlainObject } from '../manifest/json-path.js';
 
 const WIDTH = 100;
@@ -66,7 +67,22 @@ function isMatrix(v: unknown[]): boolean {
   return v.length > 1 && v.every((e) => Array.isArray(e) && e.length > 1);
 }
 
-/** One-line form of a value, or null when it cannot be on one line (it holds an object). */
+/** Two or more objects of two or more keys each: prettier always breaks such an array, one per line. */
+function isRecordList(v: unknown[]): boolean {
+  return v.length > 1 && v.every((e) => isPlainObject(e) && !(e instanceof Code) && hasTwoKeys(e));
+}
+
+function hasTwoKeys(o: object): boolean {
+  let n = 0;
+  for (const _ in o) if (++n > 1) return true;
+  return false;
+}
+
+/**
+ * One-line form of a value, or null when it cannot be on one line: a matrix or list of records, a
+ * JSON object (printJson keeps every object expanded, as prettier keeps JSON it finds expanded),
+ * or an array or object longer than a line (it could never be used).
+ */
 function flat(v: unknown, json: boolean): string | null {
   if (v === null || typeof v === 'boolean') return JSON.stringify(v);
   if (v instanceof Code) {
@@ -77,17 +93,47 @@ function flat(v: unknown, json: boolean): string | null {
   if (typeof v === 'string') return json ? JSON.stringify(v) : printString(v);
   if (Array.isArray(v)) {
     if (v.length === 0) return '[]';
-    if (isMatrix(v)) return null;
-    const parts: string[] = [];
-    for (const e of v) {
-      const p = flat(e, json);
+    if (isMatrix(v) || (!json && isRecordList(v))) return null;
+    let out = '[';
+    for (let i = 0; i < v.length; i++) {
+      const p = flat(v[i], json);
       if (p === null) return null;
-      parts.push(p);
+      out += i === 0 ? p : `, ${p}`;
+      if (out.length > WIDTH) return null;
     }
-    return `[${parts.join(', ')}]`;
+    return `${out}]`;
   }
-  if (isPlainObject(v)) return Object.keys(v).length === 0 ? '{}' : null;
+  if (isPlainObject(v)) {
+    const keys = Object.keys(v);
+    if (keys.length === 0) return '{}';
+    if (json) return null;
+    let out = '{ ';
+    for (let i = 0; i < keys.length; i++) {
+      const p = flat(v[keys[i]!], json);
+      if (p === null) return null;
+      out += `${i === 0 ? '' : ', '}${printKey(keys[i]!, false)}: ${p}`;
+      if (out.length > WIDTH) return null;
+    }
+    return `${out} }`;
+  }
   return 'null';
+}
+
+const ASCII = /^[\x20-\x7e]*$/;
+let docPrinter: typeof import('prettier/doc') | undefined;
+
+/**
+ * Whether a one-line form fits in `room` columns, measured as prettier measures: printable ASCII
+ * by its length; anything else (wide CJK characters, emoji, combining marks) by prettier's own doc
+ * printer, loaded only then.
+ */
+function fits(text: string, room: number): boolean {
+  if (text.length <= room && ASCII.test(text)) return true;
+  if (ASCII.test(text) || room < 0) return false;
+  docPrinter ??= createRequire(import.meta.url)('prettier/doc') as typeof import('prettier/doc');
+  const { builders, printer } = docPrinter;
+  const doc = builders.group([text, builders.softline]);
+  return !printer.printDocToString(doc, { printWidth: room, tabWidth: 2, useTabs: false } as Parameters<typeof printer.printDocToString>[1]).formatted.includes('\n');
 }
 
 /**
@@ -121,6 +167,9 @@ function print(out: string[], value: unknown, indent: number, column: number, su
   if (!Array.isArray(value)) {
     const keys = Object.keys(value);
     if (keys.length === 0) return void out.push('{}');
+    // On one line when it fits (prettier keeps an object expanded only when it finds it so).
+    const one = json ? null : flat(value, json);
+    if (one !== null && fits(one, WIDTH - column - suffix.length)) return void out.push(one);
     out.push('{\n');
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
@@ -136,7 +185,7 @@ function print(out: string[], value: unknown, indent: number, column: number, su
           !json &&
           key.length >= 5 &&
           (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
-          indent + 2 + key.length + 2 + text.length + 1 > WIDTH;
+          !fits(text, WIDTH - (indent + 2 + key.length + 2) - last.length);
         out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
         continue;
       }
@@ -160,7 +209,7 @@ function print(out: string[], value: unknown, indent: number, column: number, su
   }
   if (value.length === 0) return void out.push('[]');
   const one = flat(value, json);
-  if (one !== null && column + one.length + suffix.length <= WIDTH) return void out.push(one);
+  if (one !== null && fits(one, WIDTH - column - suffix.length)) return void out.push(one);
   if (value.every((e) => typeof e === 'number')) return void out.push(fillNumbers(value as number[], indent, json));
   out.push('[\n');
   for (let i = 0; i < value.length; i++) {

@@ -22,18 +22,19 @@ export function placeholder(values: unknown[], value: unknown): string {
 }
 
 /**
- * The skeleton with every placeholder replaced by expanded JSON, for the prettier fallback:
- * prettier keeps objects expanded, so this prints what splicing prints.
+ * The skeleton with every placeholder replaced by one-line JSON, for the prettier fallback:
+ * prettier then lays each object and array out by width, as printLiteral does, so this prints
+ * what splicing prints.
  */
 export function withJson(skeleton: string, values: readonly unknown[]): string {
   return skeleton.replace(PLACEHOLDER, (_m, i: string) => jsonWithCode(values[Number(i)]));
 }
 
-/** Expanded JSON (jsonLiteral's), with any Code (cli/format/literal.ts) written as its expression. */
+/** One-line JSON (jsonLiteral's), with any Code (cli/format/literal.ts) written as its expression. */
 function jsonWithCode(value: unknown): string {
   if (value === undefined) return jsonLiteral(value);
   const codes: string[] = [];
-  const json = JSON.stringify(value, (_k, v: unknown) => (v instanceof Code ? `__mcpgenCode${codes.push(v.text) - 1}__` : v), 2);
+  const json = JSON.stringify(value, (_k, v: unknown) => (v instanceof Code ? `__mcpgenCode${codes.push(v.text) - 1}__` : v));
   return codes.length ? json.replace(/"__mcpgenCode(\d+)__"/g, (_m, i: string) => codes[Number(i)]!) : json;
 }
 

@@ -28,104 +28,45 @@ export const jsonSchemas = {
       address: {
         $anchor: 'addressDef',
         type: 'object',
-        properties: {
-          street: {
-            type: 'string',
-          },
-          city: {
-            type: 'string',
-          },
-        },
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
       },
     },
     properties: {
-      name: {
-        type: 'string',
-      },
-      address: {
-        $ref: '#/$defs/address',
-      },
-      contactMethod: {
-        type: 'string',
-        enum: ['phone', 'email'],
-      },
-      phone: {
-        type: 'string',
-      },
-      email: {
-        type: 'string',
-      },
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
     },
-    allOf: [
-      {
-        anyOf: [
-          {
-            required: ['phone'],
-          },
-          {
-            required: ['email'],
-          },
-        ],
-      },
-    ],
-    if: {
-      properties: {
-        contactMethod: {
-          const: 'phone',
-        },
-      },
-      required: ['contactMethod'],
-    },
-    then: {
-      required: ['phone'],
-    },
-    else: {
-      required: ['email'],
-    },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
     additionalProperties: false,
   },
   /** Input of tool `test_custom_header`. */
   testCustomHeaderInput: {
     type: 'object',
     properties: {
-      region: {
-        type: 'string',
-        description: 'Region to use',
-        'x-mcp-header': 'Region',
-      },
+      region: { type: 'string', description: 'Region to use', 'x-mcp-header': 'Region' },
     },
   },
   /** Input of tool `test_elicitation`. */
   testElicitationInput: {
     type: 'object',
-    properties: {
-      message: {
-        type: 'string',
-        description: 'The message to show the user',
-      },
-    },
+    properties: { message: { type: 'string', description: 'The message to show the user' } },
     required: ['message'],
   },
   /** Input of tool `test_sampling`. */
   testSamplingInput: {
     type: 'object',
-    properties: {
-      prompt: {
-        type: 'string',
-        description: 'The prompt to send to the LLM',
-      },
-    },
+    properties: { prompt: { type: 'string', description: 'The prompt to send to the LLM' } },
     required: ['prompt'],
   },
   /** Variables of resource template `template_data`. */
   templateDataParams: {
     type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-        description: 'The ID',
-      },
-    },
+    properties: { id: { type: 'string', description: 'The ID' } },
     required: ['id'],
     additionalProperties: false,
   },
@@ -133,26 +74,15 @@ export const jsonSchemas = {
   testPromptWithArgumentsArgs: {
     type: 'object',
     properties: {
-      arg1: {
-        type: 'string',
-        description: 'First test argument',
-      },
-      arg2: {
-        type: 'string',
-        description: 'Second test argument',
-      },
+      arg1: { type: 'string', description: 'First test argument' },
+      arg2: { type: 'string', description: 'Second test argument' },
     },
     required: ['arg1', 'arg2'],
   },
   /** Arguments of prompt `test_prompt_with_embedded_resource`. */
   testPromptWithEmbeddedResourceArgs: {
     type: 'object',
-    properties: {
-      resourceUri: {
-        type: 'string',
-        description: 'URI of the resource to embed',
-      },
-    },
+    properties: { resourceUri: { type: 'string', description: 'URI of the resource to embed' } },
     required: ['resourceUri'],
   },
 } as const;

@@ -121,11 +121,7 @@ const testUpdateWatchedResourceTool = lazy(
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
-  test_prompt_with_arguments: {
-    values: {
-      arg1: ['paris', 'park', 'party'],
-    },
-  },
+  test_prompt_with_arguments: { values: { arg1: ['paris', 'park', 'party'] } },
 };
 const testPromptWithArgumentsArgs = promptArguments<TestPromptWithArgumentsArgs>(
   jsonSchemas.testPromptWithArgumentsArgs,
@@ -141,33 +137,16 @@ const declared: McpServerOptions = {
   capabilities: {
     logging: {},
     tools: {},
-    resources: {
-      subscribe: true,
-    },
+    resources: { subscribe: true },
     prompts: {},
     completions: {},
   },
   cacheHints: {
-    'tools/list': {
-      ttlMs: 60000,
-      cacheScope: 'public',
-    },
-    'prompts/list': {
-      ttlMs: 60000,
-      cacheScope: 'public',
-    },
-    'resources/list': {
-      ttlMs: 30000,
-      cacheScope: 'public',
-    },
-    'resources/templates/list': {
-      ttlMs: 60000,
-      cacheScope: 'public',
-    },
-    'resources/read': {
-      ttlMs: 5000,
-      cacheScope: 'private',
-    },
+    'tools/list': { ttlMs: 60000, cacheScope: 'public' },
+    'prompts/list': { ttlMs: 60000, cacheScope: 'public' },
+    'resources/list': { ttlMs: 30000, cacheScope: 'public' },
+    'resources/templates/list': { ttlMs: 60000, cacheScope: 'public' },
+    'resources/read': { ttlMs: 5000, cacheScope: 'private' },
   },
 };
 
@@ -183,33 +162,21 @@ const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  json_schema_2020_12_tool: {
-    description: 'Tool with JSON Schema 2020-12 features',
-  },
-  test_audio_content: {
-    description: 'Tests audio content response',
-  },
+  json_schema_2020_12_tool: { description: 'Tool with JSON Schema 2020-12 features' },
+  test_audio_content: { description: 'Tests audio content response' },
   test_custom_header: {
     description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
   },
-  test_elicitation: {
-    description: 'Tests server-initiated elicitation (user input request)',
-  },
+  test_elicitation: { description: 'Tests server-initiated elicitation (user input request)' },
   test_elicitation_sep1034_defaults: {
     description: 'Tests elicitation with default values for all primitive types (SEP-1034)',
   },
   test_elicitation_sep1330_enums: {
     description: 'Tests elicitation with enum schema improvements (SEP-1330)',
   },
-  test_embedded_resource: {
-    description: 'Tests embedded resource content response',
-  },
-  test_error_handling: {
-    description: 'Tests error response handling',
-  },
-  test_image_content: {
-    description: 'Tests image content response',
-  },
+  test_embedded_resource: { description: 'Tests embedded resource content response' },
+  test_error_handling: { description: 'Tests error response handling' },
+  test_image_content: { description: 'Tests image content response' },
   test_input_required_result_capabilities: {
     description: 'Asks only for what the client declared it can do',
   },
@@ -231,45 +198,27 @@ const toolInfo: Record<string, ToolInfo> = {
   test_input_required_result_sampling: {
     description: "Asks the client's model a question with input_required sampling",
   },
-  test_input_required_result_tampered_state: {
-    description: 'Rejects a tampered requestState',
-  },
-  test_logging_tool: {
-    description: 'Emits a log message at info level',
-  },
-  test_missing_capability: {
-    description: "Needs the client's sampling capability",
-  },
+  test_input_required_result_tampered_state: { description: 'Rejects a tampered requestState' },
+  test_logging_tool: { description: 'Emits a log message at info level' },
+  test_missing_capability: { description: "Needs the client's sampling capability" },
   test_multiple_content_types: {
     description: 'Tests response with multiple content types (text, image, resource)',
   },
   test_reconnection: {
     description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
   },
-  test_sampling: {
-    description: 'Tests server-initiated sampling (LLM completion request)',
-  },
-  test_simple_text: {
-    description: 'Tests simple text content response',
-  },
+  test_sampling: { description: 'Tests server-initiated sampling (LLM completion request)' },
+  test_simple_text: { description: 'Tests simple text content response' },
   test_slow_operation: {
     description: 'Waits up to ten seconds, stopping as soon as the request is cancelled',
   },
   test_streaming_elicitation: {
     description: 'Elicits through input_required, never through a request on the response stream',
   },
-  test_tool_with_logging: {
-    description: 'Tests tool that emits log messages during execution',
-  },
-  test_tool_with_progress: {
-    description: 'Tests tool that reports progress notifications',
-  },
-  test_trigger_prompt_change: {
-    description: 'Changes the prompt list and notifies listeners',
-  },
-  test_trigger_tool_change: {
-    description: 'Changes the tool list and notifies listeners',
-  },
+  test_tool_with_logging: { description: 'Tests tool that emits log messages during execution' },
+  test_tool_with_progress: { description: 'Tests tool that reports progress notifications' },
+  test_trigger_prompt_change: { description: 'Changes the prompt list and notifies listeners' },
+  test_trigger_tool_change: { description: 'Changes the tool list and notifies listeners' },
   test_update_watched_resource: {
     description: 'Publishes an update of test://watched-resource to subscribers and listeners',
   },
@@ -526,10 +475,7 @@ const resourceInfo: Record<string, ResourceInfo> = {
     title: 'Static Binary Resource',
     description: 'A static binary resource (image) for testing',
     mimeType: 'image/png',
-    cacheHint: {
-      ttlMs: 3600000,
-      cacheScope: 'public',
-    },
+    cacheHint: { ttlMs: 3600000, cacheScope: 'public' },
   },
   static_text: {
     title: 'Static Text Resource',
@@ -611,18 +557,12 @@ const promptInfo: Record<string, PromptInfo> = {
   test_input_required_result_prompt: {
     description: 'A prompt that asks for context with input_required',
   },
-  test_prompt_with_arguments: {
-    description: 'A prompt with required arguments',
-  },
+  test_prompt_with_arguments: { description: 'A prompt with required arguments' },
   test_prompt_with_embedded_resource: {
     description: 'A prompt that includes an embedded resource',
   },
-  test_prompt_with_image: {
-    description: 'A prompt that includes image content',
-  },
-  test_simple_prompt: {
-    description: 'A simple prompt without arguments',
-  },
+  test_prompt_with_image: { description: 'A prompt that includes image content' },
+  test_simple_prompt: { description: 'A simple prompt without arguments' },
 };
 
 /** Every prompt, by name. */

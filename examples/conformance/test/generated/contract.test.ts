@@ -56,10 +56,7 @@ const expected: Expected = {
     {
       name: 'test_audio_content',
       description: 'Tests audio content response',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_custom_header',
@@ -74,138 +71,87 @@ const expected: Expected = {
     {
       name: 'test_elicitation_sep1034_defaults',
       description: 'Tests elicitation with default values for all primitive types (SEP-1034)',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_elicitation_sep1330_enums',
       description: 'Tests elicitation with enum schema improvements (SEP-1330)',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_embedded_resource',
       description: 'Tests embedded resource content response',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_error_handling',
       description: 'Tests error response handling',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_image_content',
       description: 'Tests image content response',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_capabilities',
       description: 'Asks only for what the client declared it can do',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_elicitation',
       description: "Asks for the user's name with input_required elicitation",
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_list_roots',
       description: "Asks for the client's roots with input_required",
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_multi_round',
       description: 'Asks twice, over two rounds, with requestState',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_multiple_inputs',
       description: 'Asks for elicitation, sampling and roots in one round',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_request_state',
       description: 'Confirms with input_required and signed requestState',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_sampling',
       description: "Asks the client's model a question with input_required sampling",
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_input_required_result_tampered_state',
       description: 'Rejects a tampered requestState',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_logging_tool',
       description: 'Emits a log message at info level',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_missing_capability',
       description: "Needs the client's sampling capability",
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_multiple_content_types',
       description: 'Tests response with multiple content types (text, image, resource)',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_reconnection',
       description: 'Tests SSE stream disconnection and client reconnection (SEP-1699)',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_sampling',
@@ -215,66 +161,42 @@ const expected: Expected = {
     {
       name: 'test_simple_text',
       description: 'Tests simple text content response',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_slow_operation',
       description: 'Waits up to ten seconds, stopping as soon as the request is cancelled',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_streaming_elicitation',
       description: 'Elicits through input_required, never through a request on the response stream',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_tool_with_logging',
       description: 'Tests tool that emits log messages during execution',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_tool_with_progress',
       description: 'Tests tool that reports progress notifications',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_trigger_prompt_change',
       description: 'Changes the prompt list and notifies listeners',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_trigger_tool_change',
       description: 'Changes the tool list and notifies listeners',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'test_update_watched_resource',
       description: 'Publishes an update of test://watched-resource to subscribers and listeners',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
   ],
   resources: [
@@ -318,37 +240,19 @@ const expected: Expected = {
       name: 'test_prompt_with_arguments',
       description: 'A prompt with required arguments',
       arguments: [
-        {
-          name: 'arg1',
-          description: 'First test argument',
-          required: true,
-        },
-        {
-          name: 'arg2',
-          description: 'Second test argument',
-          required: true,
-        },
+        { name: 'arg1', description: 'First test argument', required: true },
+        { name: 'arg2', description: 'Second test argument', required: true },
       ],
     },
     {
       name: 'test_prompt_with_embedded_resource',
       description: 'A prompt that includes an embedded resource',
       arguments: [
-        {
-          name: 'resourceUri',
-          description: 'URI of the resource to embed',
-          required: true,
-        },
+        { name: 'resourceUri', description: 'URI of the resource to embed', required: true },
       ],
     },
-    {
-      name: 'test_prompt_with_image',
-      description: 'A prompt that includes image content',
-    },
-    {
-      name: 'test_simple_prompt',
-      description: 'A simple prompt without arguments',
-    },
+    { name: 'test_prompt_with_image', description: 'A prompt that includes image content' },
+    { name: 'test_simple_prompt', description: 'A simple prompt without arguments' },
   ],
   invalidInputTool: 'test_elicitation',
 };
@@ -383,10 +287,7 @@ type DeclarativePrompt = { name: string; arguments: Record<string, string>; mess
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'test_prompt_with_arguments',
-    arguments: {
-      arg1: 'arg1-value',
-      arg2: 'arg2-value',
-    },
+    arguments: { arg1: 'arg1-value', arg2: 'arg2-value' },
     messages: [
       {
         role: 'user',
@@ -409,26 +310,14 @@ const declarativePrompts: DeclarativePrompt[] = [
           mimeType: 'image/png',
         },
       },
-      {
-        role: 'user',
-        content: {
-          type: 'text',
-          text: 'Please analyze the image above.',
-        },
-      },
+      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
     ],
   },
   {
     name: 'test_simple_prompt',
     arguments: {},
     messages: [
-      {
-        role: 'user',
-        content: {
-          type: 'text',
-          text: 'This is a simple prompt for testing.',
-        },
-      },
+      { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
     ],
   },
 ];
@@ -438,14 +327,8 @@ type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: s
 type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
 const completions: Completion[] = [
   {
-    ref: {
-      type: 'ref/prompt',
-      name: 'test_prompt_with_arguments',
-    },
-    argument: {
-      name: 'arg1',
-      value: 'p',
-    },
+    ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+    argument: { name: 'arg1', value: 'p' },
     values: ['paris', 'park', 'party'],
   },
 ];
@@ -460,25 +343,13 @@ type Reachable =
   | { kind: 'resource'; uri: string }
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [
-  {
-    kind: 'resource',
-    uri: 'test://watched-resource',
-  },
-  {
-    kind: 'resource',
-    uri: 'test://template/example/data',
-  },
-  {
-    kind: 'prompt',
-    name: 'test_input_required_result_prompt',
-    arguments: {},
-  },
+  { kind: 'resource', uri: 'test://watched-resource' },
+  { kind: 'resource', uri: 'test://template/example/data' },
+  { kind: 'prompt', name: 'test_input_required_result_prompt', arguments: {} },
   {
     kind: 'prompt',
     name: 'test_prompt_with_embedded_resource',
-    arguments: {
-      resourceUri: 'example',
-    },
+    arguments: { resourceUri: 'example' },
   },
 ];
 

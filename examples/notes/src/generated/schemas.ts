@@ -26,17 +26,8 @@ export const jsonSchemas = {
   createNoteInput: {
     type: 'object',
     properties: {
-      title: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 200,
-        description: 'Note title',
-      },
-      body: {
-        type: 'string',
-        maxLength: 10000,
-        description: 'The text of the note',
-      },
+      title: { type: 'string', minLength: 1, maxLength: 200, description: 'Note title' },
+      body: { type: 'string', maxLength: 10000, description: 'The text of the note' },
       tags: {
         type: 'array',
         items: {
@@ -63,14 +54,8 @@ export const jsonSchemas = {
         description: 'Note identifier, e.g. n1',
         examples: ['n1'],
       },
-      title: {
-        type: 'string',
-        description: 'Note title',
-      },
-      body: {
-        type: 'string',
-        description: 'Note text',
-      },
+      title: { type: 'string', description: 'Note title' },
+      body: { type: 'string', description: 'Note text' },
       tags: {
         type: 'array',
         items: {
@@ -81,11 +66,7 @@ export const jsonSchemas = {
         },
         description: 'Tags',
       },
-      createdAt: {
-        type: 'string',
-        format: 'date-time',
-        description: 'Creation time',
-      },
+      createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
     },
     required: ['id', 'title', 'body', 'tags', 'createdAt'],
   },
@@ -144,14 +125,8 @@ export const jsonSchemas = {
               description: 'Note identifier, e.g. n1',
               examples: ['n1'],
             },
-            title: {
-              type: 'string',
-              description: 'Note title',
-            },
-            body: {
-              type: 'string',
-              description: 'Note text',
-            },
+            title: { type: 'string', description: 'Note title' },
+            body: { type: 'string', description: 'Note text' },
             tags: {
               type: 'array',
               items: {
@@ -162,19 +137,12 @@ export const jsonSchemas = {
               },
               description: 'Tags',
             },
-            createdAt: {
-              type: 'string',
-              format: 'date-time',
-              description: 'Creation time',
-            },
+            createdAt: { type: 'string', format: 'date-time', description: 'Creation time' },
           },
           required: ['id', 'title', 'body', 'tags', 'createdAt'],
         },
       },
-      total: {
-        type: 'integer',
-        description: 'Matches before the limit',
-      },
+      total: { type: 'integer', description: 'Matches before the limit' },
     },
     required: ['notes', 'total'],
   },
@@ -209,26 +177,15 @@ export const jsonSchemas = {
   /** Arguments of prompt `quick_note`. */
   quickNoteArgs: {
     type: 'object',
-    properties: {
-      thought: {
-        type: 'string',
-        description: 'The raw thought',
-      },
-    },
+    properties: { thought: { type: 'string', description: 'The raw thought' } },
     required: ['thought'],
   },
   /** Arguments of prompt `summarize_notes`. */
   summarizeNotesArgs: {
     type: 'object',
     properties: {
-      tag: {
-        type: 'string',
-        description: 'Tag to summarize',
-      },
-      style: {
-        type: 'string',
-        description: 'Summary style',
-      },
+      tag: { type: 'string', description: 'Tag to summarize' },
+      style: { type: 'string', description: 'Summary style' },
     },
     required: ['tag'],
   },

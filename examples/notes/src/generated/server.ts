@@ -51,12 +51,7 @@ const searchNotesTool = lazy(() => import('../handlers/tools/search_notes.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
-  summarize_notes: {
-    values: {
-      style: ['bullets', 'paragraph', 'tweet'],
-    },
-    handled: ['tag'],
-  },
+  summarize_notes: { values: { style: ['bullets', 'paragraph', 'tweet'] }, handled: ['tag'] },
 };
 const quickNoteArgs = promptArguments<QuickNoteArgs>(jsonSchemas.quickNoteArgs, {});
 const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
@@ -68,13 +63,7 @@ const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
 const declared: McpServerOptions = {
   instructions:
     'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: {},
-    prompts: {},
-    completions: {},
-  },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
 };
 
 /** Options shared by every instance: built once. */
@@ -108,10 +97,7 @@ const toolInfo: Record<string, ToolInfo> = {
   search_notes: {
     title: 'Search notes',
     description: 'Find notes whose title or text contains the query, optionally with a tag',
-    annotations: {
-      readOnlyHint: true,
-      openWorldHint: false,
-    },
+    annotations: { readOnlyHint: true, openWorldHint: false },
   },
 };
 
@@ -180,9 +166,7 @@ const templateInfo: Record<string, TemplateInfo> = {
       description: 'The full text of one note, as Markdown',
       mimeType: 'text/markdown',
     },
-    completions: {
-      handled: ['id'],
-    },
+    completions: { handled: ['id'] },
   },
   tag: {
     uriTemplate: 'notes://tag/{tag}',
@@ -191,9 +175,7 @@ const templateInfo: Record<string, TemplateInfo> = {
       description: 'Every note with one tag, as a JSON array',
       mimeType: 'application/json',
     },
-    completions: {
-      handled: ['tag'],
-    },
+    completions: { handled: ['tag'] },
   },
 };
 
@@ -255,9 +237,7 @@ function registerResources(server: McpServer): void {
 /** What prompts/list shows of each prompt besides its arguments. */
 type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
-  quick_note: {
-    description: 'Turn a thought into a well-formed note',
-  },
+  quick_note: { description: 'Turn a thought into a well-formed note' },
   summarize_notes: {
     title: 'Summarize notes',
     description: 'Ask the model to summarize every note with a tag',

@@ -73,10 +73,7 @@ const expected: Expected = {
       description: 'Find notes whose title or text contains the query, optionally with a tag',
       inputSchema: jsonSchemas.searchNotesInput,
       outputSchema: jsonSchemas.searchNotesOutput,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: false },
     },
   ],
   resources: [
@@ -122,29 +119,15 @@ const expected: Expected = {
     {
       name: 'quick_note',
       description: 'Turn a thought into a well-formed note',
-      arguments: [
-        {
-          name: 'thought',
-          description: 'The raw thought',
-          required: true,
-        },
-      ],
+      arguments: [{ name: 'thought', description: 'The raw thought', required: true }],
     },
     {
       name: 'summarize_notes',
       title: 'Summarize notes',
       description: 'Ask the model to summarize every note with a tag',
       arguments: [
-        {
-          name: 'tag',
-          description: 'Tag to summarize',
-          required: true,
-        },
-        {
-          name: 'style',
-          description: 'Summary style',
-          required: false,
-        },
+        { name: 'tag', description: 'Tag to summarize', required: true },
+        { name: 'style', description: 'Summary style', required: false },
       ],
     },
   ],
@@ -171,9 +154,7 @@ type DeclarativePrompt = { name: string; arguments: Record<string, string>; mess
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'quick_note',
-    arguments: {
-      thought: 'thought-value',
-    },
+    arguments: { thought: 'thought-value' },
     messages: [
       {
         role: 'user',
@@ -191,14 +172,8 @@ type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: s
 type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
 const completions: Completion[] = [
   {
-    ref: {
-      type: 'ref/prompt',
-      name: 'summarize_notes',
-    },
-    argument: {
-      name: 'style',
-      value: 'b',
-    },
+    ref: { type: 'ref/prompt', name: 'summarize_notes' },
+    argument: { name: 'style', value: 'b' },
     values: ['bullets'],
   },
 ];
@@ -213,66 +188,26 @@ type Reachable =
   | { kind: 'resource'; uri: string }
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [
+  { kind: 'tool', name: 'search_notes', arguments: {} },
+  { kind: 'resource', uri: 'notes://index' },
+  { kind: 'resource', uri: 'notes://stats' },
+  { kind: 'resource', uri: 'notes://note/n1' },
+  { kind: 'resource', uri: 'notes://tag/work' },
+  { kind: 'prompt', name: 'summarize_notes', arguments: { tag: 'example' } },
   {
-    kind: 'tool',
-    name: 'search_notes',
-    arguments: {},
-  },
-  {
-    kind: 'resource',
-    uri: 'notes://index',
-  },
-  {
-    kind: 'resource',
-    uri: 'notes://stats',
-  },
-  {
-    kind: 'resource',
-    uri: 'notes://note/n1',
-  },
-  {
-    kind: 'resource',
-    uri: 'notes://tag/work',
-  },
-  {
-    kind: 'prompt',
-    name: 'summarize_notes',
-    arguments: {
-      tag: 'example',
-    },
+    kind: 'complete',
+    ref: { type: 'ref/prompt', name: 'summarize_notes' },
+    argument: { name: 'tag', value: '' },
   },
   {
     kind: 'complete',
-    ref: {
-      type: 'ref/prompt',
-      name: 'summarize_notes',
-    },
-    argument: {
-      name: 'tag',
-      value: '',
-    },
+    ref: { type: 'ref/resource', uri: 'notes://note/{id}' },
+    argument: { name: 'id', value: '' },
   },
   {
     kind: 'complete',
-    ref: {
-      type: 'ref/resource',
-      uri: 'notes://note/{id}',
-    },
-    argument: {
-      name: 'id',
-      value: '',
-    },
-  },
-  {
-    kind: 'complete',
-    ref: {
-      type: 'ref/resource',
-      uri: 'notes://tag/{tag}',
-    },
-    argument: {
-      name: 'tag',
-      value: '',
-    },
+    ref: { type: 'ref/resource', uri: 'notes://tag/{tag}' },
+    argument: { name: 'tag', value: '' },
   },
 ];
 

@@ -23,15 +23,8 @@ export const jsonSchemas = {
   convertTemperatureInput: {
     type: 'object',
     properties: {
-      value: {
-        type: 'number',
-        description: 'Temperature to convert',
-      },
-      from: {
-        type: 'string',
-        enum: ['C', 'F'],
-        description: 'Unit of value',
-      },
+      value: { type: 'number', description: 'Temperature to convert' },
+      from: { type: 'string', enum: ['C', 'F'], description: 'Unit of value' },
     },
     required: ['value', 'from'],
     additionalProperties: false,
@@ -40,19 +33,8 @@ export const jsonSchemas = {
   getForecastInput: {
     type: 'object',
     properties: {
-      city: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 100,
-        description: 'City name, e.g. Paris',
-      },
-      days: {
-        type: 'integer',
-        minimum: 1,
-        maximum: 7,
-        default: 3,
-        description: 'Days ahead',
-      },
+      city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. Paris' },
+      days: { type: 'integer', minimum: 1, maximum: 7, default: 3, description: 'Days ahead' },
       units: {
         type: 'string',
         enum: ['metric', 'imperial'],
@@ -67,10 +49,7 @@ export const jsonSchemas = {
   getForecastOutput: {
     type: 'object',
     properties: {
-      city: {
-        type: 'string',
-        description: 'The city the forecast is for',
-      },
+      city: { type: 'string', description: 'The city the forecast is for' },
       units: {
         type: 'string',
         enum: ['metric', 'imperial'],
@@ -82,23 +61,10 @@ export const jsonSchemas = {
         items: {
           type: 'object',
           properties: {
-            date: {
-              type: 'string',
-              format: 'date',
-              description: 'Day of the forecast',
-            },
-            high: {
-              type: 'number',
-              description: 'Highest temperature',
-            },
-            low: {
-              type: 'number',
-              description: 'Lowest temperature',
-            },
-            summary: {
-              type: 'string',
-              description: 'One-line summary',
-            },
+            date: { type: 'string', format: 'date', description: 'Day of the forecast' },
+            high: { type: 'number', description: 'Highest temperature' },
+            low: { type: 'number', description: 'Lowest temperature' },
+            summary: { type: 'string', description: 'One-line summary' },
           },
           required: ['date', 'high', 'low', 'summary'],
         },
@@ -110,17 +76,8 @@ export const jsonSchemas = {
   forecastParams: {
     type: 'object',
     properties: {
-      city: {
-        type: 'string',
-        minLength: 1,
-        maxLength: 100,
-        description: 'City name, e.g. Paris',
-      },
-      date: {
-        type: 'string',
-        format: 'date',
-        description: 'Day, as YYYY-MM-DD',
-      },
+      city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. Paris' },
+      date: { type: 'string', format: 'date', description: 'Day, as YYYY-MM-DD' },
     },
     required: ['city', 'date'],
     additionalProperties: false,
@@ -129,14 +86,8 @@ export const jsonSchemas = {
   packingListArgs: {
     type: 'object',
     properties: {
-      city: {
-        type: 'string',
-        description: 'Destination',
-      },
-      days: {
-        type: 'string',
-        description: 'Length of the trip in days',
-      },
+      city: { type: 'string', description: 'Destination' },
+      days: { type: 'string', description: 'Length of the trip in days' },
     },
     required: ['city'],
   },
@@ -144,14 +95,8 @@ export const jsonSchemas = {
   weatherReportArgs: {
     type: 'object',
     properties: {
-      city: {
-        type: 'string',
-        description: 'City to report on',
-      },
-      style: {
-        type: 'string',
-        description: 'Style of the report',
-      },
+      city: { type: 'string', description: 'City to report on' },
+      style: { type: 'string', description: 'Style of the report' },
     },
     required: ['city'],
   },

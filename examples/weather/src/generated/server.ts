@@ -56,15 +56,8 @@ const getForecastTool = lazy(() => import('../handlers/tools/get_forecast.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
-  packing_list: {
-    handled: ['city'],
-  },
-  weather_report: {
-    values: {
-      city: ['Paris', 'London', 'Tokyo'],
-      style: ['short', 'detailed'],
-    },
-  },
+  packing_list: { handled: ['city'] },
+  weather_report: { values: { city: ['Paris', 'London', 'Tokyo'], style: ['short', 'detailed'] } },
 };
 const packingListArgs = promptArguments<PackingListArgs>(
   jsonSchemas.packingListArgs,
@@ -79,13 +72,7 @@ const weatherReportArgs = promptArguments<WeatherReportArgs>(
 const declared: McpServerOptions = {
   instructions:
     "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: {},
-    prompts: {},
-    completions: {},
-  },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
 };
 
 /** Options shared by every instance: built once. */
@@ -99,19 +86,12 @@ const toolInfo: Record<string, ToolInfo> = {
   convert_temperature: {
     title: 'Convert temperature',
     description: 'Convert a temperature between Celsius and Fahrenheit',
-    annotations: {
-      readOnlyHint: true,
-      idempotentHint: true,
-      openWorldHint: false,
-    },
+    annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   },
   get_forecast: {
     title: 'Get forecast',
     description: 'Daily forecast for a city, up to 7 days ahead',
-    annotations: {
-      readOnlyHint: true,
-      openWorldHint: true,
-    },
+    annotations: { readOnlyHint: true, openWorldHint: true },
   },
 };
 
@@ -139,19 +119,12 @@ const tools: Record<string, Register> = {
 /** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
-  logo: {
-    title: 'Logo',
-    description: "The server's logo, a PNG image",
-    mimeType: 'image/png',
-  },
+  logo: { title: 'Logo', description: "The server's logo, a PNG image", mimeType: 'image/png' },
   readme: {
     title: 'About the weather server',
     description: 'What this server offers and how to use it, as Markdown',
     mimeType: 'text/markdown',
-    annotations: {
-      audience: ['user', 'assistant'],
-      priority: 0.8,
-    },
+    annotations: { audience: ['user', 'assistant'], priority: 0.8 },
   },
   stations: {
     title: 'Weather stations',
@@ -175,11 +148,7 @@ const templateInfo: Record<string, TemplateInfo> = {
       description: 'The forecast for one city on one day, as JSON',
       mimeType: 'application/json',
     },
-    completions: {
-      values: {
-        city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'],
-      },
-    },
+    completions: { values: { city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'] } },
   },
 };
 

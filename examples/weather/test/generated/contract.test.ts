@@ -55,11 +55,7 @@ const expected: Expected = {
       title: 'Convert temperature',
       description: 'Convert a temperature between Celsius and Fahrenheit',
       inputSchema: jsonSchemas.convertTemperatureInput,
-      annotations: {
-        readOnlyHint: true,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
     },
     {
       name: 'get_forecast',
@@ -67,10 +63,7 @@ const expected: Expected = {
       description: 'Daily forecast for a city, up to 7 days ahead',
       inputSchema: jsonSchemas.getForecastInput,
       outputSchema: jsonSchemas.getForecastOutput,
-      annotations: {
-        readOnlyHint: true,
-        openWorldHint: true,
-      },
+      annotations: { readOnlyHint: true, openWorldHint: true },
     },
   ],
   resources: [
@@ -87,10 +80,7 @@ const expected: Expected = {
       title: 'About the weather server',
       description: 'What this server offers and how to use it, as Markdown',
       mimeType: 'text/markdown',
-      annotations: {
-        audience: ['user', 'assistant'],
-        priority: 0.8,
-      },
+      annotations: { audience: ['user', 'assistant'], priority: 0.8 },
     },
     {
       name: 'stations',
@@ -115,16 +105,8 @@ const expected: Expected = {
       title: 'Packing list',
       description: 'Suggest what to pack for a trip, from the forecast',
       arguments: [
-        {
-          name: 'city',
-          description: 'Destination',
-          required: true,
-        },
-        {
-          name: 'days',
-          description: 'Length of the trip in days',
-          required: false,
-        },
+        { name: 'city', description: 'Destination', required: true },
+        { name: 'days', description: 'Length of the trip in days', required: false },
       ],
     },
     {
@@ -132,16 +114,8 @@ const expected: Expected = {
       title: 'Weather report',
       description: 'Ask for a friendly weather report for a city',
       arguments: [
-        {
-          name: 'city',
-          description: 'City to report on',
-          required: true,
-        },
-        {
-          name: 'style',
-          description: 'Style of the report',
-          required: false,
-        },
+        { name: 'city', description: 'City to report on', required: true },
+        { name: 'style', description: 'Style of the report', required: false },
       ],
     },
   ],
@@ -178,10 +152,7 @@ type DeclarativePrompt = { name: string; arguments: Record<string, string>; mess
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'weather_report',
-    arguments: {
-      city: 'city-value',
-      style: 'style-value',
-    },
+    arguments: { city: 'city-value', style: 'style-value' },
     messages: [
       {
         role: 'user',
@@ -199,36 +170,18 @@ type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: s
 type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
 const completions: Completion[] = [
   {
-    ref: {
-      type: 'ref/prompt',
-      name: 'weather_report',
-    },
-    argument: {
-      name: 'city',
-      value: 'P',
-    },
+    ref: { type: 'ref/prompt', name: 'weather_report' },
+    argument: { name: 'city', value: 'P' },
     values: ['Paris'],
   },
   {
-    ref: {
-      type: 'ref/prompt',
-      name: 'weather_report',
-    },
-    argument: {
-      name: 'style',
-      value: 's',
-    },
+    ref: { type: 'ref/prompt', name: 'weather_report' },
+    argument: { name: 'style', value: 's' },
     values: ['short'],
   },
   {
-    ref: {
-      type: 'ref/resource',
-      uri: 'weather://forecast/{city}/{date}',
-    },
-    argument: {
-      name: 'city',
-      value: 'P',
-    },
+    ref: { type: 'ref/resource', uri: 'weather://forecast/{city}/{date}' },
+    argument: { name: 'city', value: 'P' },
     values: ['Paris'],
   },
 ];
@@ -243,46 +196,15 @@ type Reachable =
   | { kind: 'resource'; uri: string }
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [
-  {
-    kind: 'tool',
-    name: 'convert_temperature',
-    arguments: {
-      value: 1,
-      from: 'C',
-    },
-  },
-  {
-    kind: 'tool',
-    name: 'get_forecast',
-    arguments: {
-      city: 'example',
-    },
-  },
-  {
-    kind: 'resource',
-    uri: 'weather://stations',
-  },
-  {
-    kind: 'resource',
-    uri: 'weather://forecast/Paris/2026-01-01',
-  },
-  {
-    kind: 'prompt',
-    name: 'packing_list',
-    arguments: {
-      city: 'example',
-    },
-  },
+  { kind: 'tool', name: 'convert_temperature', arguments: { value: 1, from: 'C' } },
+  { kind: 'tool', name: 'get_forecast', arguments: { city: 'example' } },
+  { kind: 'resource', uri: 'weather://stations' },
+  { kind: 'resource', uri: 'weather://forecast/Paris/2026-01-01' },
+  { kind: 'prompt', name: 'packing_list', arguments: { city: 'example' } },
   {
     kind: 'complete',
-    ref: {
-      type: 'ref/prompt',
-      name: 'packing_list',
-    },
-    argument: {
-      name: 'city',
-      value: '',
-    },
+    ref: { type: 'ref/prompt', name: 'packing_list' },
+    argument: { name: 'city', value: '' },
   },
 ];
 

@@ -39,13 +39,7 @@ export const promptMessages = {
         text: 'Tell me about {{topic}}. Extra: {{extra}}. Literal: ${x} `y` */ \\ "z"',
       },
     },
-    {
-      role: 'assistant',
-      content: {
-        type: 'text',
-        text: 'Sure, {{topic}}!',
-      },
-    },
+    { role: 'assistant', content: { type: 'text', text: 'Sure, {{topic}}!' } },
     {
       role: 'user',
       content: {
@@ -58,11 +52,7 @@ export const promptMessages = {
       role: 'user',
       content: {
         type: 'resource',
-        resource: {
-          uri: 'sink://text',
-          mimeType: 'text/plain',
-          text: 'embedded {{topic}}',
-        },
+        resource: { uri: 'sink://text', mimeType: 'text/plain', text: 'embedded {{topic}}' },
       },
     },
   ],

@@ -22,36 +22,15 @@ import type {
  */
 export const jsonSchemas = {
   /** Input of tool `delete`. */
-  delete_Input: {
-    type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-      },
-    },
-    required: ['id'],
-  },
+  delete_Input: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
   /** Input of tool `echo`. */
   echoInput: {
     type: 'object',
     properties: {
-      text: {
-        type: 'string',
-        description: 'Text */ to echo `${x}`',
-      },
-      'weird-key': {
-        type: 'string',
-        description: 'A hyphenated property',
-      },
-      '1st': {
-        type: 'integer',
-        description: 'Starts with a digit',
-      },
-      class: {
-        type: 'string',
-        enum: ['a', 'b'],
-        description: 'A reserved word',
-      },
+      text: { type: 'string', description: 'Text */ to echo `${x}`' },
+      'weird-key': { type: 'string', description: 'A hyphenated property' },
+      '1st': { type: 'integer', description: 'Starts with a digit' },
+      class: { type: 'string', enum: ['a', 'b'], description: 'A reserved word' },
     },
     required: ['text'],
   },
@@ -61,36 +40,18 @@ export const jsonSchemas = {
     properties: {
       origin: {
         type: 'object',
-        properties: {
-          x: {
-            type: 'number',
-          },
-          y: {
-            type: 'number',
-          },
-        },
+        properties: { x: { type: 'number' }, y: { type: 'number' } },
         required: ['x', 'y'],
         description: 'Where to start',
       },
-      tree: {
-        $ref: '#/$defs/TreeNode',
-      },
+      tree: { $ref: '#/$defs/TreeNode' },
       mode: {
         anyOf: [
-          {
-            type: 'string',
-            const: 'fast',
-          },
-          {
-            type: 'integer',
-            minimum: 1,
-          },
+          { type: 'string', const: 'fast' },
+          { type: 'integer', minimum: 1 },
         ],
       },
-      maybe: {
-        type: ['string', 'null'],
-        default: null,
-      },
+      maybe: { type: ['string', 'null'], default: null },
     },
     required: ['origin'],
     additionalProperties: false,
@@ -99,15 +60,8 @@ export const jsonSchemas = {
         type: 'object',
         description: 'A recursive tree',
         properties: {
-          label: {
-            type: 'string',
-          },
-          children: {
-            type: 'array',
-            items: {
-              $ref: '#/$defs/TreeNode',
-            },
-          },
+          label: { type: 'string' },
+          children: { type: 'array', items: { $ref: '#/$defs/TreeNode' } },
         },
         required: ['label'],
       },
@@ -117,21 +71,12 @@ export const jsonSchemas = {
   shapesOutput: {
     type: 'object',
     properties: {
-      area: {
-        type: 'number',
-      },
+      area: { type: 'number' },
       points: {
         type: 'array',
         items: {
           type: 'object',
-          properties: {
-            x: {
-              type: 'number',
-            },
-            y: {
-              type: 'number',
-            },
-          },
+          properties: { x: { type: 'number' }, y: { type: 'number' } },
           required: ['x', 'y'],
         },
       },
@@ -141,52 +86,29 @@ export const jsonSchemas = {
   /** Variables of resource template `2nd-template`. */
   _2ndTemplateParams: {
     type: 'object',
-    properties: {
-      name: {
-        type: 'string',
-      },
-    },
+    properties: { name: { type: 'string' } },
     required: ['name'],
     additionalProperties: false,
   },
   /** Variables of resource template `item`. */
   itemParams: {
     type: 'object',
-    properties: {
-      id: {
-        type: 'string',
-        pattern: '^[0-9]+$',
-      },
-      fields: {
-        type: 'string',
-      },
-    },
+    properties: { id: { type: 'string', pattern: '^[0-9]+$' }, fields: { type: 'string' } },
     required: ['id', 'fields'],
     additionalProperties: false,
   },
   /** Arguments of prompt `by-handler`. */
   byHandlerArgs: {
     type: 'object',
-    properties: {
-      when: {
-        type: 'string',
-        description: 'When',
-      },
-    },
+    properties: { when: { type: 'string', description: 'When' } },
     required: ['when'],
   },
   /** Arguments of prompt `declarative`. */
   declarativeArgs: {
     type: 'object',
     properties: {
-      topic: {
-        type: 'string',
-        description: 'Topic */',
-      },
-      extra: {
-        type: 'string',
-        description: 'Optional detail',
-      },
+      topic: { type: 'string', description: 'Topic */' },
+      extra: { type: 'string', description: 'Optional detail' },
     },
     required: ['topic'],
   },

@@ -45,11 +45,7 @@ export const serverInfo: Implementation = {
       sizes: ['48x48', '96x96'],
       theme: 'light',
     },
-    {
-      src: 'https://example.com/icon.svg',
-      mimeType: 'image/svg+xml',
-      sizes: ['any'],
-    },
+    { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
   ],
 };
 
@@ -65,14 +61,8 @@ const shapesTool = lazy(() => import('../handlers/tools/shapes.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
-  'by-handler': {
-    handled: ['when'],
-  },
-  declarative: {
-    values: {
-      topic: ['cats', 'dogs'],
-    },
-  },
+  'by-handler': { handled: ['when'] },
+  declarative: { values: { topic: ['cats', 'dogs'] } },
 };
 const byHandlerArgs = promptArguments<ByHandlerArgs>(
   jsonSchemas.byHandlerArgs,
@@ -86,13 +76,7 @@ const declarativeArgs = promptArguments<DeclarativeArgs>(
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
 const declared: McpServerOptions = {
   instructions: 'Line one\nLine two with */ and ${injected}',
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: {},
-    prompts: {},
-    completions: {},
-  },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
 };
 
 /** Options shared by every instance: built once. */
@@ -106,29 +90,17 @@ const toolInfo: Record<string, ToolInfo> = {
   delete: {
     title: 'Delete',
     description: 'A tool named after a reserved word',
-    annotations: {
-      destructiveHint: true,
-      idempotentHint: true,
-    },
+    annotations: { destructiveHint: true, idempotentHint: true },
   },
   echo: {
     description:
       'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
   },
-  'no-input.tool': {
-    description: 'A tool with no input schema and a dotted name',
-  },
+  'no-input.tool': { description: 'A tool with no input schema and a dotted name' },
   shapes: {
     description: 'Uses shared and recursive schemas',
-    icons: [
-      {
-        src: 'https://example.com/shapes.png',
-        mimeType: 'image/png',
-      },
-    ],
-    _meta: {
-      'com.example/category': 'geometry',
-    },
+    icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
+    _meta: { 'com.example/category': 'geometry' },
   },
 };
 
@@ -153,17 +125,11 @@ const tools: Record<string, Register> = {
 /** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
-  'binary-file': {
-    mimeType: 'image/png',
-  },
-  'data-file': {
-    mimeType: 'application/json',
-  },
+  'binary-file': { mimeType: 'image/png' },
+  'data-file': { mimeType: 'application/json' },
   dynamic: {
     description: 'Served by a handler',
-    _meta: {
-      'com.example/live': true,
-    },
+    _meta: { 'com.example/live': true },
     mimeType: 'text/plain',
   },
   'inline-text': {
@@ -171,11 +137,7 @@ const resourceInfo: Record<string, ResourceInfo> = {
     description: 'Has */ and ${x}',
     mimeType: 'text/plain',
     size: 52,
-    annotations: {
-      audience: ['assistant'],
-      priority: 0.5,
-      lastModified: '2026-01-01T00:00:00Z',
-    },
+    annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
   },
 };
 const resourceUris: Record<string, string> = {
@@ -188,22 +150,11 @@ const resourceUris: Record<string, string> = {
 /** Each template's URI template, metadata and completions. */
 type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
 const templateInfo: Record<string, TemplateInfo> = {
-  '2nd-template': {
-    uriTemplate: 'sink://second/{name}',
-    metadata: {},
-  },
+  '2nd-template': { uriTemplate: 'sink://second/{name}', metadata: {} },
   item: {
     uriTemplate: 'sink://items/{id}{?fields}',
-    metadata: {
-      description: 'An item by id',
-      mimeType: 'application/json',
-    },
-    completions: {
-      values: {
-        id: ['1', '2', '10'],
-      },
-      handled: ['fields'],
-    },
+    metadata: { description: 'An item by id', mimeType: 'application/json' },
+    completions: { values: { id: ['1', '2', '10'] }, handled: ['fields'] },
   },
 };
 
@@ -272,13 +223,8 @@ function registerResources(server: McpServer): void {
 /** What prompts/list shows of each prompt besides its arguments. */
 type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
-  'by-handler': {
-    description: 'Rendered by code',
-  },
-  declarative: {
-    title: 'Declarative',
-    description: 'Mixes */ ${x} and `ticks`',
-  },
+  'by-handler': { description: 'Rendered by code' },
+  declarative: { title: 'Declarative', description: 'Mixes */ ${x} and `ticks`' },
 };
 
 /** Every prompt, by name. */

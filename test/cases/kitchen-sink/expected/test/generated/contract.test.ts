@@ -46,11 +46,7 @@ const expected: Expected = {
         sizes: ['48x48', '96x96'],
         theme: 'light',
       },
-      {
-        src: 'https://example.com/icon.svg',
-        mimeType: 'image/svg+xml',
-        sizes: ['any'],
-      },
+      { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
     ],
   },
   instructions: 'Line one\nLine two with */ and ${injected}',
@@ -60,10 +56,7 @@ const expected: Expected = {
       title: 'Delete',
       description: 'A tool named after a reserved word',
       inputSchema: jsonSchemas.delete_Input,
-      annotations: {
-        destructiveHint: true,
-        idempotentHint: true,
-      },
+      annotations: { destructiveHint: true, idempotentHint: true },
     },
     {
       name: 'echo',
@@ -74,45 +67,25 @@ const expected: Expected = {
     {
       name: 'no-input.tool',
       description: 'A tool with no input schema and a dotted name',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'shapes',
       description: 'Uses shared and recursive schemas',
-      icons: [
-        {
-          src: 'https://example.com/shapes.png',
-          mimeType: 'image/png',
-        },
-      ],
-      _meta: {
-        'com.example/category': 'geometry',
-      },
+      icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
+      _meta: { 'com.example/category': 'geometry' },
       inputSchema: jsonSchemas.shapesInput,
       outputSchema: jsonSchemas.shapesOutput,
     },
   ],
   resources: [
-    {
-      name: 'binary-file',
-      uri: 'sink://pixel.png',
-      mimeType: 'image/png',
-    },
-    {
-      name: 'data-file',
-      uri: 'sink://data.json',
-      mimeType: 'application/json',
-    },
+    { name: 'binary-file', uri: 'sink://pixel.png', mimeType: 'image/png' },
+    { name: 'data-file', uri: 'sink://data.json', mimeType: 'application/json' },
     {
       name: 'dynamic',
       uri: 'sink://dynamic',
       description: 'Served by a handler',
-      _meta: {
-        'com.example/live': true,
-      },
+      _meta: { 'com.example/live': true },
       mimeType: 'text/plain',
     },
     {
@@ -122,18 +95,11 @@ const expected: Expected = {
       description: 'Has */ and ${x}',
       mimeType: 'text/plain',
       size: 52,
-      annotations: {
-        audience: ['assistant'],
-        priority: 0.5,
-        lastModified: '2026-01-01T00:00:00Z',
-      },
+      annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
     },
   ],
   resourceTemplates: [
-    {
-      name: '2nd-template',
-      uriTemplate: 'sink://second/{name}',
-    },
+    { name: '2nd-template', uriTemplate: 'sink://second/{name}' },
     {
       name: 'item',
       uriTemplate: 'sink://items/{id}{?fields}',
@@ -145,29 +111,15 @@ const expected: Expected = {
     {
       name: 'by-handler',
       description: 'Rendered by code',
-      arguments: [
-        {
-          name: 'when',
-          description: 'When',
-          required: true,
-        },
-      ],
+      arguments: [{ name: 'when', description: 'When', required: true }],
     },
     {
       name: 'declarative',
       title: 'Declarative',
       description: 'Mixes */ ${x} and `ticks`',
       arguments: [
-        {
-          name: 'topic',
-          description: 'Topic */',
-          required: true,
-        },
-        {
-          name: 'extra',
-          description: 'Optional detail',
-          required: false,
-        },
+        { name: 'topic', description: 'Topic */', required: true },
+        { name: 'extra', description: 'Optional detail', required: false },
       ],
     },
   ],
@@ -190,11 +142,7 @@ const staticResources: StaticResource[] = [
   {
     uri: 'sink://data.json',
     contents: [
-      {
-        uri: 'sink://data.json',
-        mimeType: 'application/json',
-        text: '{"a": 1, "b": "two"}\n',
-      },
+      { uri: 'sink://data.json', mimeType: 'application/json', text: '{"a": 1, "b": "two"}\n' },
     ],
   },
   {
@@ -214,10 +162,7 @@ type DeclarativePrompt = { name: string; arguments: Record<string, string>; mess
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'declarative',
-    arguments: {
-      topic: 'topic-value',
-      extra: 'extra-value',
-    },
+    arguments: { topic: 'topic-value', extra: 'extra-value' },
     messages: [
       {
         role: 'user',
@@ -226,13 +171,7 @@ const declarativePrompts: DeclarativePrompt[] = [
           text: 'Tell me about topic-value. Extra: extra-value. Literal: ${x} `y` */ \\ "z"',
         },
       },
-      {
-        role: 'assistant',
-        content: {
-          type: 'text',
-          text: 'Sure, topic-value!',
-        },
-      },
+      { role: 'assistant', content: { type: 'text', text: 'Sure, topic-value!' } },
       {
         role: 'user',
         content: {
@@ -245,11 +184,7 @@ const declarativePrompts: DeclarativePrompt[] = [
         role: 'user',
         content: {
           type: 'resource',
-          resource: {
-            uri: 'sink://text',
-            mimeType: 'text/plain',
-            text: 'embedded topic-value',
-          },
+          resource: { uri: 'sink://text', mimeType: 'text/plain', text: 'embedded topic-value' },
         },
       },
     ],
@@ -261,25 +196,13 @@ type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: s
 type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
 const completions: Completion[] = [
   {
-    ref: {
-      type: 'ref/prompt',
-      name: 'declarative',
-    },
-    argument: {
-      name: 'topic',
-      value: 'c',
-    },
+    ref: { type: 'ref/prompt', name: 'declarative' },
+    argument: { name: 'topic', value: 'c' },
     values: ['cats'],
   },
   {
-    ref: {
-      type: 'ref/resource',
-      uri: 'sink://items/{id}{?fields}',
-    },
-    argument: {
-      name: 'id',
-      value: '1',
-    },
+    ref: { type: 'ref/resource', uri: 'sink://items/{id}{?fields}' },
+    argument: { name: 'id', value: '1' },
     values: ['1', '10'],
   },
 ];
@@ -294,46 +217,19 @@ type Reachable =
   | { kind: 'resource'; uri: string }
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [
+  { kind: 'resource', uri: 'sink://dynamic' },
+  { kind: 'resource', uri: 'sink://second/example' },
+  { kind: 'resource', uri: 'sink://items/1?fields=example' },
+  { kind: 'prompt', name: 'by-handler', arguments: { when: 'example' } },
   {
-    kind: 'resource',
-    uri: 'sink://dynamic',
-  },
-  {
-    kind: 'resource',
-    uri: 'sink://second/example',
-  },
-  {
-    kind: 'resource',
-    uri: 'sink://items/1?fields=example',
-  },
-  {
-    kind: 'prompt',
-    name: 'by-handler',
-    arguments: {
-      when: 'example',
-    },
+    kind: 'complete',
+    ref: { type: 'ref/prompt', name: 'by-handler' },
+    argument: { name: 'when', value: '' },
   },
   {
     kind: 'complete',
-    ref: {
-      type: 'ref/prompt',
-      name: 'by-handler',
-    },
-    argument: {
-      name: 'when',
-      value: '',
-    },
-  },
-  {
-    kind: 'complete',
-    ref: {
-      type: 'ref/resource',
-      uri: 'sink://items/{id}{?fields}',
-    },
-    argument: {
-      name: 'fields',
-      value: '',
-    },
+    ref: { type: 'ref/resource', uri: 'sink://items/{id}{?fields}' },
+    argument: { name: 'fields', value: '' },
   },
 ];
 

@@ -18,21 +18,13 @@ import {
   verifyRequestState,
 } from './runtime.js';
 
-export const serverInfo: Implementation = {
-  name: 'minimal',
-  version: '1.0.0',
-};
+export const serverInfo: Implementation = { name: 'minimal', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
-  capabilities: {
-    logging: {},
-    tools: {},
-  },
-};
+const declared: McpServerOptions = { capabilities: { logging: {}, tools: {} } };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -44,9 +36,7 @@ const serverOptions: McpServerOptions = {
 const toolInfo: Record<string, ToolInfo> = {
   ping: {
     description: 'Answers pong, to check the server is alive',
-    annotations: {
-      readOnlyHint: true,
-    },
+    annotations: { readOnlyHint: true },
   },
 };
 

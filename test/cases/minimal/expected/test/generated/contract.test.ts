@@ -32,22 +32,14 @@ type Expected = {
   invalidInputTool: string | null;
 };
 const expected: Expected = {
-  serverInfo: {
-    name: 'minimal',
-    version: '1.0.0',
-  },
+  serverInfo: { name: 'minimal', version: '1.0.0' },
   instructions: null,
   tools: [
     {
       name: 'ping',
       description: 'Answers pong, to check the server is alive',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
-      annotations: {
-        readOnlyHint: true,
-      },
+      inputSchema: { type: 'object', properties: {} },
+      annotations: { readOnlyHint: true },
     },
   ],
   resources: [],
@@ -78,13 +70,7 @@ type Reachable =
   | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
   | { kind: 'resource'; uri: string }
   | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
-const reachable: Reachable[] = [
-  {
-    kind: 'tool',
-    name: 'ping',
-    arguments: {},
-  },
-];
+const reachable: Reachable[] = [{ kind: 'tool', name: 'ping', arguments: {} }];
 
 const invalidInputTool = expected.invalidInputTool;
 

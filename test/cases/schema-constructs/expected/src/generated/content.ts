@@ -10,22 +10,10 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** cs://readme */
-  readme: {
-    uri: 'cs://readme',
-    mimeType: 'text/plain',
-    text: 'Schema constructs',
-  },
+  readme: { uri: 'cs://readme', mimeType: 'text/plain', text: 'Schema constructs' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
-  forClass: [
-    {
-      role: 'user',
-      content: {
-        type: 'text',
-        text: '{{class}} {{first-name}} {{2nd}}',
-      },
-    },
-  ],
+  forClass: [{ role: 'user', content: { type: 'text', text: '{{class}} {{first-name}} {{2nd}}' } }],
 } satisfies Record<string, PromptMessage[]>;

@@ -39,12 +39,7 @@ export const jsonSchemas = {
   /** Input of tool `2fa_verify`. */
   _2faVerifyInput: {
     type: 'object',
-    properties: {
-      code: {
-        type: 'string',
-        pattern: '^[0-9]{6}$',
-      },
-    },
+    properties: { code: { type: 'string', pattern: '^[0-9]{6}$' } },
     required: ['code'],
   },
   /** Input of tool `arrays`. */
@@ -55,31 +50,13 @@ export const jsonSchemas = {
         type: 'array',
         items: {
           type: 'object',
-          properties: {
-            id: {
-              type: 'integer',
-            },
-            label: {
-              type: 'string',
-            },
-          },
+          properties: { id: { type: 'integer' }, label: { type: 'string' } },
           required: ['id'],
         },
         minItems: 1,
         uniqueItems: true,
       },
-      pair: {
-        type: 'array',
-        prefixItems: [
-          {
-            type: 'string',
-          },
-          {
-            type: 'boolean',
-          },
-        ],
-        items: false,
-      },
+      pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: false },
     },
     required: ['rows'],
   },
@@ -89,55 +66,20 @@ export const jsonSchemas = {
     properties: {
       id: {
         anyOf: [
-          {
-            type: 'string',
-            format: 'uuid',
-          },
-          {
-            type: 'integer',
-            minimum: 0,
-          },
+          { type: 'string', format: 'uuid' },
+          { type: 'integer', minimum: 0 },
         ],
       },
       size: {
-        oneOf: [
-          {
-            const: 'small',
-          },
-          {
-            const: 'large',
-          },
-          {
-            type: 'integer',
-            multipleOf: 10,
-          },
-        ],
+        oneOf: [{ const: 'small' }, { const: 'large' }, { type: 'integer', multipleOf: 10 }],
       },
       named: {
         allOf: [
-          {
-            type: 'object',
-            properties: {
-              name: {
-                type: 'string',
-              },
-            },
-            required: ['name'],
-          },
-          {
-            type: 'object',
-            properties: {
-              age: {
-                type: 'integer',
-              },
-            },
-            required: ['age'],
-          },
+          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] },
         ],
       },
-      version: {
-        const: 2,
-      },
+      version: { const: 2 },
     },
     required: ['id', 'version'],
   },
@@ -145,49 +87,15 @@ export const jsonSchemas = {
   defaultsInput: {
     type: 'object',
     title: 'Defaults',
-    'x-vendor': {
-      keep: 'me',
-    },
+    'x-vendor': { keep: 'me' },
     properties: {
-      s: {
-        type: 'string',
-        default: 'hello',
-        examples: ['hi', 'hey'],
-      },
-      i: {
-        type: 'integer',
-        default: 3,
-      },
-      n: {
-        type: 'number',
-        default: 1.5,
-      },
-      b: {
-        type: 'boolean',
-        default: true,
-      },
-      z: {
-        type: 'null',
-        default: null,
-      },
-      arr: {
-        type: 'array',
-        items: {
-          type: 'string',
-        },
-        default: ['a', 'b'],
-      },
-      obj: {
-        type: 'object',
-        properties: {
-          k: {
-            type: 'string',
-          },
-        },
-        default: {
-          k: 'v',
-        },
-      },
+      s: { type: 'string', default: 'hello', examples: ['hi', 'hey'] },
+      i: { type: 'integer', default: 3 },
+      n: { type: 'number', default: 1.5 },
+      b: { type: 'boolean', default: true },
+      z: { type: 'null', default: null },
+      arr: { type: 'array', items: { type: 'string' }, default: ['a', 'b'] },
+      obj: { type: 'object', properties: { k: { type: 'string' } }, default: { k: 'v' } },
       old: {
         type: 'string',
         deprecated: true,
@@ -201,32 +109,15 @@ export const jsonSchemas = {
   draft07Input: {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
-    definitions: {
-      pos: {
-        type: 'integer',
-        minimum: 1,
-      },
-    },
+    definitions: { pos: { type: 'integer', minimum: 1 } },
     properties: {
       pair: {
         type: 'array',
-        items: [
-          {
-            type: 'string',
-          },
-          {
-            $ref: '#/definitions/pos',
-          },
-        ],
+        items: [{ type: 'string' }, { $ref: '#/definitions/pos' }],
         additionalItems: false,
       },
-      count: {
-        $ref: '#/definitions/pos',
-      },
-      big: {
-        type: 'number',
-        exclusiveMinimum: 0,
-      },
+      count: { $ref: '#/definitions/pos' },
+      big: { type: 'number', exclusiveMinimum: 0 },
     },
     required: ['pair'],
   },
@@ -235,39 +126,18 @@ export const jsonSchemas = {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
     type: 'object',
     $defs: {
-      coord: {
-        type: 'number',
-        minimum: -180,
-        maximum: 180,
-      },
+      coord: { type: 'number', minimum: -180, maximum: 180 },
       point: {
         type: 'array',
-        prefixItems: [
-          {
-            $ref: '#/$defs/coord',
-          },
-          {
-            $ref: '#/$defs/coord',
-          },
-        ],
+        prefixItems: [{ $ref: '#/$defs/coord' }, { $ref: '#/$defs/coord' }],
         items: false,
         minItems: 2,
       },
-      unused: {
-        type: 'string',
-        description: 'Never referenced',
-      },
+      unused: { type: 'string', description: 'Never referenced' },
     },
     properties: {
-      at: {
-        $ref: '#/$defs/point',
-      },
-      path: {
-        type: 'array',
-        items: {
-          $ref: '#/$defs/point',
-        },
-      },
+      at: { $ref: '#/$defs/point' },
+      path: { type: 'array', items: { $ref: '#/$defs/point' } },
     },
     required: ['at'],
   },
@@ -275,74 +145,33 @@ export const jsonSchemas = {
   formatsInput: {
     type: 'object',
     properties: {
-      uri: {
-        type: 'string',
-        format: 'uri',
-      },
-      uuid: {
-        type: 'string',
-        format: 'uuid',
-      },
-      when: {
-        type: 'string',
-        format: 'date-time',
-      },
-      day: {
-        type: 'string',
-        format: 'date',
-      },
-      email: {
-        type: 'string',
-        format: 'email',
-      },
-      small: {
-        type: 'integer',
-        format: 'int32',
-      },
-      json: {
-        type: 'string',
-        format: 'json',
-      },
+      uri: { type: 'string', format: 'uri' },
+      uuid: { type: 'string', format: 'uuid' },
+      when: { type: 'string', format: 'date-time' },
+      day: { type: 'string', format: 'date' },
+      email: { type: 'string', format: 'email' },
+      small: { type: 'integer', format: 'int32' },
+      json: { type: 'string', format: 'json' },
     },
   },
   /** Input of tool `get-user.v2`. */
   getUserV2Input: {
     type: 'object',
-    properties: {
-      'user-id': {
-        type: 'string',
-      },
-    },
+    properties: { 'user-id': { type: 'string' } },
     required: ['user-id'],
   },
   /** Input of tool `keywords`. */
   keywordsInput: {
     type: 'object',
     properties: {
-      type: {
-        type: 'string',
-      },
-      function: {
-        type: 'string',
-      },
-      class: {
-        type: 'string',
-      },
-      default: {
-        type: 'string',
-      },
-      'dash-ed': {
-        type: 'string',
-      },
-      'dot.ted': {
-        type: 'string',
-      },
-      'with space': {
-        type: 'string',
-      },
-      '9lives': {
-        type: 'integer',
-      },
+      type: { type: 'string' },
+      function: { type: 'string' },
+      class: { type: 'string' },
+      default: { type: 'string' },
+      'dash-ed': { type: 'string' },
+      'dot.ted': { type: 'string' },
+      'with space': { type: 'string' },
+      '9lives': { type: 'integer' },
     },
     required: ['type', 'dash-ed'],
   },
@@ -352,82 +181,37 @@ export const jsonSchemas = {
     properties: {
       closed: {
         type: 'object',
-        properties: {
-          x: {
-            type: 'integer',
-          },
-        },
+        properties: { x: { type: 'integer' } },
         additionalProperties: false,
       },
-      open: {
-        type: 'object',
-        properties: {
-          x: {
-            type: 'integer',
-          },
-        },
-        additionalProperties: true,
-      },
-      counts: {
-        type: 'object',
-        additionalProperties: {
-          type: 'integer',
-        },
-      },
+      open: { type: 'object', properties: { x: { type: 'integer' } }, additionalProperties: true },
+      counts: { type: 'object', additionalProperties: { type: 'integer' } },
       named: {
         type: 'object',
-        propertyNames: {
-          pattern: '^[a-z]+$',
-        },
-        additionalProperties: {
-          type: 'string',
-        },
+        propertyNames: { pattern: '^[a-z]+$' },
+        additionalProperties: { type: 'string' },
       },
       env: {
         type: 'object',
-        patternProperties: {
-          '^[A-Z_]+$': {
-            type: 'string',
-          },
-        },
+        patternProperties: { '^[A-Z_]+$': { type: 'string' } },
         additionalProperties: false,
       },
-      anything: {
-        type: 'object',
-      },
+      anything: { type: 'object' },
       value: {},
     },
     required: ['closed'],
     additionalProperties: false,
   },
   /** Input of tool `no_dialect`. */
-  noDialectInput: {
-    type: 'object',
-  },
+  noDialectInput: { type: 'object' },
   /** Input of tool `nullable`. */
   nullableInput: {
     type: 'object',
     properties: {
-      a: {
-        type: ['string', 'null'],
-      },
-      b: {
-        anyOf: [
-          {
-            type: 'integer',
-          },
-          {
-            type: 'null',
-          },
-        ],
-        default: null,
-      },
-      flag: {
-        type: ['boolean', 'string'],
-      },
-      mixed: {
-        enum: [1, 'one', true, null],
-      },
+      a: { type: ['string', 'null'] },
+      b: { anyOf: [{ type: 'integer' }, { type: 'null' }], default: null },
+      flag: { type: ['boolean', 'string'] },
+      mixed: { enum: [1, 'one', true, null] },
     },
     required: ['a'],
   },
@@ -435,20 +219,9 @@ export const jsonSchemas = {
   numbersInput: {
     type: 'object',
     properties: {
-      id: {
-        type: 'integer',
-        minimum: 0,
-        maximum: 9007199254740991,
-      },
-      big: {
-        type: 'integer',
-        exclusiveMinimum: 2147483647,
-      },
-      ratio: {
-        type: 'number',
-        exclusiveMinimum: 0,
-        maximum: 1,
-      },
+      id: { type: 'integer', minimum: 0, maximum: 9007199254740991 },
+      big: { type: 'integer', exclusiveMinimum: 2147483647 },
+      ratio: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
     },
     required: ['id'],
   },
@@ -460,14 +233,8 @@ export const jsonSchemas = {
         type: 'object',
         description: 'A postal address',
         properties: {
-          street: {
-            type: 'string',
-          },
-          city: {
-            type: 'string',
-            minLength: 1,
-            description: 'City name',
-          },
+          street: { type: 'string' },
+          city: { type: 'string', minLength: 1, description: 'City name' },
         },
         required: ['street', 'city'],
       },
@@ -475,38 +242,21 @@ export const jsonSchemas = {
         type: 'object',
         description: 'Office',
         properties: {
-          street: {
-            type: 'string',
-          },
-          city: {
-            type: 'string',
-            minLength: 1,
-            description: 'City name',
-          },
+          street: { type: 'string' },
+          city: { type: 'string', minLength: 1, description: 'City name' },
         },
         required: ['street', 'city'],
       },
-      category: {
-        $ref: '#/$defs/Category',
-      },
+      category: { $ref: '#/$defs/Category' },
     },
     required: ['home'],
     $defs: {
       Category: {
         type: 'object',
         properties: {
-          name: {
-            type: 'string',
-          },
-          parent: {
-            $ref: '#/$defs/Category',
-          },
-          subcategories: {
-            type: 'array',
-            items: {
-              $ref: '#/$defs/Category',
-            },
-          },
+          name: { type: 'string' },
+          parent: { $ref: '#/$defs/Category' },
+          subcategories: { type: 'array', items: { $ref: '#/$defs/Category' } },
         },
         required: ['name'],
       },
@@ -522,14 +272,8 @@ export const jsonSchemas = {
           type: 'object',
           description: 'A postal address',
           properties: {
-            street: {
-              type: 'string',
-            },
-            city: {
-              type: 'string',
-              minLength: 1,
-              description: 'City name',
-            },
+            street: { type: 'string' },
+            city: { type: 'string', minLength: 1, description: 'City name' },
           },
           required: ['street', 'city'],
         },
@@ -545,27 +289,13 @@ export const jsonSchemas = {
         oneOf: [
           {
             type: 'object',
-            properties: {
-              kind: {
-                const: 'circle',
-              },
-              radius: {
-                type: 'number',
-              },
-            },
+            properties: { kind: { const: 'circle' }, radius: { type: 'number' } },
             required: ['kind', 'radius'],
             additionalProperties: false,
           },
           {
             type: 'object',
-            properties: {
-              kind: {
-                const: 'square',
-              },
-              side: {
-                type: 'number',
-              },
-            },
+            properties: { kind: { const: 'square' }, side: { type: 'number' } },
             required: ['kind', 'side'],
             additionalProperties: false,
           },
@@ -575,44 +305,19 @@ export const jsonSchemas = {
     required: ['shape'],
   },
   /** Input of tool `typeless_free`. */
-  typelessFreeInput: {
-    description: 'Anything goes',
-  },
+  typelessFreeInput: { description: 'Anything goes' },
   /** Output of tool `typeless_free`. */
-  typelessFreeOutput: {
-    additionalProperties: {
-      type: 'number',
-    },
-  },
+  typelessFreeOutput: { additionalProperties: { type: 'number' } },
   /** Input of tool `typeless_root`. */
-  typelessRootInput: {
-    properties: {
-      q: {
-        type: 'string',
-      },
-    },
-    required: ['q'],
-  },
+  typelessRootInput: { properties: { q: { type: 'string' } }, required: ['q'] },
   /** Output of tool `typeless_root`. */
-  typelessRootOutput: {
-    properties: {
-      hits: {
-        type: 'integer',
-      },
-    },
-    type: 'object',
-  },
+  typelessRootOutput: { properties: { hits: { type: 'integer' } }, type: 'object' },
   /** Variables of resource template `user-file.v2`. */
   userFileV2Params: {
     type: 'object',
     properties: {
-      user_id: {
-        type: 'string',
-        pattern: '^[0-9]+$',
-      },
-      'file.name': {
-        type: 'string',
-      },
+      user_id: { type: 'string', pattern: '^[0-9]+$' },
+      'file.name': { type: 'string' },
     },
     required: ['user_id', 'file.name'],
     additionalProperties: false,
@@ -621,15 +326,9 @@ export const jsonSchemas = {
   forClassArgs: {
     type: 'object',
     properties: {
-      class: {
-        type: 'string',
-      },
-      'first-name': {
-        type: 'string',
-      },
-      '2nd': {
-        type: 'string',
-      },
+      class: { type: 'string' },
+      'first-name': { type: 'string' },
+      '2nd': { type: 'string' },
     },
     required: ['class'],
   },

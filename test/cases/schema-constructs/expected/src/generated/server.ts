@@ -28,10 +28,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
 
-export const serverInfo: Implementation = {
-  name: 'schema-constructs',
-  version: '1.0.0',
-};
+export const serverInfo: Implementation = { name: 'schema-constructs', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const userFileV2Template = lazy(() => import('../handlers/templates/user-file_v2.js'));
@@ -59,12 +56,7 @@ const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {})
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
 const declared: McpServerOptions = {
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: {},
-    prompts: {},
-  },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
 };
 
 /** Options shared by every instance: built once. */
@@ -75,33 +67,19 @@ const serverOptions: McpServerOptions = {
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  '2fa_verify': {
-    description: 'A tool name with a leading digit',
-  },
-  arrays: {
-    description: 'Arrays of objects and tuples',
-  },
-  class: {
-    description: 'A tool named after a reserved word',
-  },
-  combinators: {
-    description: 'anyOf, oneOf, allOf and const',
-  },
-  defaults: {
-    description: 'Defaults of every type, annotations and vendor keys',
-  },
+  '2fa_verify': { description: 'A tool name with a leading digit' },
+  arrays: { description: 'Arrays of objects and tuples' },
+  class: { description: 'A tool named after a reserved word' },
+  combinators: { description: 'anyOf, oneOf, allOf and const' },
+  defaults: { description: 'Defaults of every type, annotations and vendor keys' },
   draft07: {
     description: 'A draft-07 schema with definitions and a tuple written as an items list',
   },
   draft2020: {
     description: 'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
   },
-  formats: {
-    description: 'Known formats are checked, unknown ones are ignored',
-  },
-  'get-user.v2': {
-    description: 'A tool name with a hyphen and a dot',
-  },
+  formats: { description: 'Known formats are checked, unknown ones are ignored' },
+  'get-user.v2': { description: 'A tool name with a hyphen and a dot' },
   keywords: {
     description: 'Properties named after keywords and with characters that are not identifiers',
   },
@@ -109,21 +87,11 @@ const toolInfo: Record<string, ToolInfo> = {
     description:
       'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
   },
-  no_dialect: {
-    description: 'No $schema at all, a root with no properties',
-  },
-  nullable: {
-    description: 'Nullable fields, type lists and enums of mixed types',
-  },
-  numbers: {
-    description: 'Bounds, including the largest safe integer',
-  },
-  shared: {
-    description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
-  },
-  tagged_union: {
-    description: 'A tagged union of objects',
-  },
+  no_dialect: { description: 'No $schema at all, a root with no properties' },
+  nullable: { description: 'Nullable fields, type lists and enums of mixed types' },
+  numbers: { description: 'Bounds, including the largest safe integer' },
+  shared: { description: 'Shared schemas (inlined), and a recursive one (kept as $defs)' },
+  tagged_union: { description: 'A tagged union of objects' },
   typeless_free: {
     description:
       'A root with neither `type` nor `properties`, and an object-shaped typeless output',
@@ -224,22 +192,13 @@ const tools: Record<string, Register> = {
 
 /** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
-const resourceInfo: Record<string, ResourceInfo> = {
-  readme: {
-    mimeType: 'text/plain',
-  },
-};
-const resourceUris: Record<string, string> = {
-  readme: 'cs://readme',
-};
+const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
+const resourceUris: Record<string, string> = { readme: 'cs://readme' };
 
 /** Each template's URI template, metadata and completions. */
 type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
 const templateInfo: Record<string, TemplateInfo> = {
-  'user-file.v2': {
-    uriTemplate: 'cs://users/{user_id}/files/{file.name}',
-    metadata: {},
-  },
+  'user-file.v2': { uriTemplate: 'cs://users/{user_id}/files/{file.name}', metadata: {} },
 };
 
 /** The resources and templates: registered together, as resources/read may match either. */
@@ -267,9 +226,7 @@ function registerResources(server: McpServer): void {
 /** What prompts/list shows of each prompt besides its arguments. */
 type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
-  'for-class': {
-    description: 'A prompt with argument names that are not identifiers',
-  },
+  'for-class': { description: 'A prompt with argument names that are not identifiers' },
 };
 
 /** Every prompt, by name. */

@@ -33,10 +33,7 @@ type Expected = {
   invalidInputTool: string | null;
 };
 const expected: Expected = {
-  serverInfo: {
-    name: 'schema-constructs',
-    version: '1.0.0',
-  },
+  serverInfo: { name: 'schema-constructs', version: '1.0.0' },
   instructions: null,
   tools: [
     {
@@ -52,10 +49,7 @@ const expected: Expected = {
     {
       name: 'class',
       description: 'A tool named after a reserved word',
-      inputSchema: {
-        type: 'object',
-        properties: {},
-      },
+      inputSchema: { type: 'object', properties: {} },
     },
     {
       name: 'combinators',
@@ -129,62 +123,28 @@ const expected: Expected = {
       name: 'typeless_free',
       description:
         'A root with neither `type` nor `properties`, and an object-shaped typeless output',
-      inputSchema: {
-        type: 'object',
-        description: 'Anything goes',
-      },
-      outputSchema: {
-        type: 'object',
-        additionalProperties: {
-          type: 'number',
-        },
-      },
+      inputSchema: { type: 'object', description: 'Anything goes' },
+      outputSchema: { type: 'object', additionalProperties: { type: 'number' } },
     },
     {
       name: 'typeless_root',
       description: 'Roots without `type` (the SDK advertises them with type object first)',
-      inputSchema: {
-        type: 'object',
-        properties: {
-          q: {
-            type: 'string',
-          },
-        },
-        required: ['q'],
-      },
+      inputSchema: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] },
       outputSchema: jsonSchemas.typelessRootOutput,
     },
   ],
-  resources: [
-    {
-      name: 'readme',
-      uri: 'cs://readme',
-      mimeType: 'text/plain',
-    },
-  ],
+  resources: [{ name: 'readme', uri: 'cs://readme', mimeType: 'text/plain' }],
   resourceTemplates: [
-    {
-      name: 'user-file.v2',
-      uriTemplate: 'cs://users/{user_id}/files/{file.name}',
-    },
+    { name: 'user-file.v2', uriTemplate: 'cs://users/{user_id}/files/{file.name}' },
   ],
   prompts: [
     {
       name: 'for-class',
       description: 'A prompt with argument names that are not identifiers',
       arguments: [
-        {
-          name: 'class',
-          required: true,
-        },
-        {
-          name: 'first-name',
-          required: false,
-        },
-        {
-          name: '2nd',
-          required: false,
-        },
+        { name: 'class', required: true },
+        { name: 'first-name', required: false },
+        { name: '2nd', required: false },
       ],
     },
   ],
@@ -196,13 +156,7 @@ type StaticResource = { uri: string; contents: unknown[] };
 const staticResources: StaticResource[] = [
   {
     uri: 'cs://readme',
-    contents: [
-      {
-        uri: 'cs://readme',
-        mimeType: 'text/plain',
-        text: 'Schema constructs',
-      },
-    ],
+    contents: [{ uri: 'cs://readme', mimeType: 'text/plain', text: 'Schema constructs' }],
   },
 ];
 
@@ -211,19 +165,9 @@ type DeclarativePrompt = { name: string; arguments: Record<string, string>; mess
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'for-class',
-    arguments: {
-      class: 'class-value',
-      'first-name': 'first-name-value',
-      '2nd': '2nd-value',
-    },
+    arguments: { class: 'class-value', 'first-name': 'first-name-value', '2nd': '2nd-value' },
     messages: [
-      {
-        role: 'user',
-        content: {
-          type: 'text',
-          text: 'class-value first-name-value 2nd-value',
-        },
-      },
+      { role: 'user', content: { type: 'text', text: 'class-value first-name-value 2nd-value' } },
     ],
   },
 ];

@@ -10,22 +10,10 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** rd://readme */
-  readme: {
-    uri: 'rd://readme',
-    mimeType: 'text/plain',
-    text: 'refs as defs',
-  },
+  readme: { uri: 'rd://readme', mimeType: 'text/plain', text: 'refs as defs' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
-  hello: [
-    {
-      role: 'user',
-      content: {
-        type: 'text',
-        text: 'Hello',
-      },
-    },
-  ],
+  hello: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
 } satisfies Record<string, PromptMessage[]>;

@@ -18,111 +18,62 @@ export const jsonSchemas = {
   legacyInput: {
     $schema: 'http://json-schema.org/draft-07/schema#',
     type: 'object',
-    properties: {
-      price: {
-        $ref: '#/definitions/Money',
-      },
-    },
+    properties: { price: { $ref: '#/definitions/Money' } },
     required: ['price'],
     definitions: {
       Money: {
         type: 'object',
         properties: {
-          amount: {
-            type: 'integer',
-            minimum: 0,
-          },
-          currency: {
-            $ref: '#/definitions/Currency',
-          },
+          amount: { type: 'integer', minimum: 0 },
+          currency: { $ref: '#/definitions/Currency' },
         },
         required: ['amount', 'currency'],
       },
-      Currency: {
-        type: 'string',
-        enum: ['EUR', 'USD'],
-      },
+      Currency: { type: 'string', enum: ['EUR', 'USD'] },
     },
   },
   /** Input of tool `pay`. */
   payInput: {
     type: 'object',
     $defs: {
-      note: {
-        type: 'string',
-        maxLength: 20,
-      },
+      note: { type: 'string', maxLength: 20 },
       Money: {
         type: 'object',
         properties: {
-          amount: {
-            type: 'integer',
-            minimum: 0,
-          },
-          currency: {
-            $ref: '#/$defs/Currency',
-          },
+          amount: { type: 'integer', minimum: 0 },
+          currency: { $ref: '#/$defs/Currency' },
         },
         required: ['amount', 'currency'],
       },
-      Currency: {
-        type: 'string',
-        enum: ['EUR', 'USD'],
-      },
+      Currency: { type: 'string', enum: ['EUR', 'USD'] },
       Node: {
         type: 'object',
-        properties: {
-          value: {
-            type: 'integer',
-          },
-          next: {
-            $ref: '#/$defs/Node',
-          },
-        },
+        properties: { value: { type: 'integer' }, next: { $ref: '#/$defs/Node' } },
         required: ['value'],
       },
     },
     properties: {
-      price: {
-        $ref: '#/$defs/Money',
-        description: 'What to pay',
-      },
-      list: {
-        $ref: '#/$defs/Node',
-      },
-      note: {
-        $ref: '#/$defs/note',
-      },
+      price: { $ref: '#/$defs/Money', description: 'What to pay' },
+      list: { $ref: '#/$defs/Node' },
+      note: { $ref: '#/$defs/note' },
     },
     required: ['price'],
   },
   /** Output of tool `pay`. */
   payOutput: {
     type: 'object',
-    properties: {
-      paid: {
-        $ref: '#/$defs/Money',
-      },
-    },
+    properties: { paid: { $ref: '#/$defs/Money' } },
     required: ['paid'],
     $defs: {
       Money: {
         type: 'object',
         properties: {
-          amount: {
-            type: 'integer',
-            minimum: 0,
-          },
-          currency: {
-            $ref: '#/$defs/Currency',
-          },
+          amount: { type: 'integer', minimum: 0 },
+          currency: { $ref: '#/$defs/Currency' },
         },
         required: ['amount', 'currency'],
       },
-      Currency: {
-        type: 'string',
-        enum: ['EUR', 'USD'],
-      },
+      Currency: { type: 'string', enum: ['EUR', 'USD'] },
     },
   },
 } as const;

@@ -23,10 +23,7 @@ import {
 } from './runtime.js';
 import { schemas } from './schemas.js';
 
-export const serverInfo: Implementation = {
-  name: 'schema-refs-defs',
-  version: '1.0.0',
-};
+export const serverInfo: Implementation = { name: 'schema-refs-defs', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));
@@ -34,12 +31,7 @@ const payTool = lazy(() => import('../handlers/tools/pay.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
 const declared: McpServerOptions = {
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: {},
-    prompts: {},
-  },
+  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
 };
 
 /** Options shared by every instance: built once. */
@@ -50,12 +42,8 @@ const serverOptions: McpServerOptions = {
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  legacy: {
-    description: 'A draft-07 schema gets definitions',
-  },
-  pay: {
-    description: 'Shared schemas kept as $defs, next to local ones',
-  },
+  legacy: { description: 'A draft-07 schema gets definitions' },
+  pay: { description: 'Shared schemas kept as $defs, next to local ones' },
 };
 
 /** Every tool, by name. */
@@ -68,14 +56,8 @@ const tools: Record<string, Register> = {
 
 /** What resources/list shows of each resource and template (and its cache hint). */
 type ResourceInfo = Parameters<McpServer['registerResource']>[2];
-const resourceInfo: Record<string, ResourceInfo> = {
-  readme: {
-    mimeType: 'text/plain',
-  },
-};
-const resourceUris: Record<string, string> = {
-  readme: 'rd://readme',
-};
+const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
+const resourceUris: Record<string, string> = { readme: 'rd://readme' };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
@@ -86,11 +68,7 @@ function registerResources(server: McpServer): void {
 
 /** What prompts/list shows of each prompt besides its arguments. */
 type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
-const promptInfo: Record<string, PromptInfo> = {
-  hello: {
-    description: 'Say hello',
-  },
-};
+const promptInfo: Record<string, PromptInfo> = { hello: { description: 'Say hello' } };
 
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {

@@ -33,10 +33,7 @@ type Expected = {
   invalidInputTool: string | null;
 };
 const expected: Expected = {
-  serverInfo: {
-    name: 'schema-refs-defs',
-    version: '1.0.0',
-  },
+  serverInfo: { name: 'schema-refs-defs', version: '1.0.0' },
   instructions: null,
   tools: [
     {
@@ -51,20 +48,9 @@ const expected: Expected = {
       outputSchema: jsonSchemas.payOutput,
     },
   ],
-  resources: [
-    {
-      name: 'readme',
-      uri: 'rd://readme',
-      mimeType: 'text/plain',
-    },
-  ],
+  resources: [{ name: 'readme', uri: 'rd://readme', mimeType: 'text/plain' }],
   resourceTemplates: [],
-  prompts: [
-    {
-      name: 'hello',
-      description: 'Say hello',
-    },
-  ],
+  prompts: [{ name: 'hello', description: 'Say hello' }],
   invalidInputTool: 'legacy',
 };
 
@@ -73,13 +59,7 @@ type StaticResource = { uri: string; contents: unknown[] };
 const staticResources: StaticResource[] = [
   {
     uri: 'rd://readme',
-    contents: [
-      {
-        uri: 'rd://readme',
-        mimeType: 'text/plain',
-        text: 'refs as defs',
-      },
-    ],
+    contents: [{ uri: 'rd://readme', mimeType: 'text/plain', text: 'refs as defs' }],
   },
 ];
 
@@ -89,15 +69,7 @@ const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'hello',
     arguments: {},
-    messages: [
-      {
-        role: 'user',
-        content: {
-          type: 'text',
-          text: 'Hello',
-        },
-      },
-    ],
+    messages: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
   },
 ];
 

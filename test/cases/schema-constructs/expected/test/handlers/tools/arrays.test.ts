@@ -11,13 +11,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('arrays handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    rows: [
-      {
-        id: 1,
-      },
-    ],
-  } as Input;
+  const input = { rows: [{ id: 1 }] } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);

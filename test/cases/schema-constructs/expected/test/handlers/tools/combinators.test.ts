@@ -11,10 +11,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('combinators handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    id: '00000000-0000-4000-8000-000000000000',
-    version: 2,
-  } as Input;
+  const input = { id: '00000000-0000-4000-8000-000000000000', version: 2 } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);

@@ -11,10 +11,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('keywords handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    type: 'example',
-    'dash-ed': 'example',
-  } as Input;
+  const input = { type: 'example', 'dash-ed': 'example' } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);

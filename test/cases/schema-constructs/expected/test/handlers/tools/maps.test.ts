@@ -11,9 +11,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('maps handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    closed: {},
-  } as Input;
+  const input = { closed: {} } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);

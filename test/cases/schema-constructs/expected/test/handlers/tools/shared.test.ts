@@ -11,12 +11,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('shared handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    home: {
-      street: 'example',
-      city: 'example',
-    },
-  } as Input;
+  const input = { home: { street: 'example', city: 'example' } } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);
