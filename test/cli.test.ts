@@ -6,7 +6,7 @@ import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync,
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
+import { buildProgram, quickGenerateOptions, quickValidateOptions, runCli, type Actions } from '../cli/main.js';
 import { memoryIO, REPO, scratch } from './helpers/project.js';
 
 const WEATHER = path.join(REPO, 'examples/weather');
@@ -69,6 +69,60 @@ describe('exit codes and usage', () => {
     expect(r.err).toMatch(/^mcpgen\.yaml:\d+:\d+: error MCPG1\d\d /m);
     expect(r.err).toContain('nothing was written');
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+/** The options commander passes to the command argv names (undefined: it ran no command). */
+async function commanderOptions(argv: string[]): Promise<{ command: string; options: unknown } | undefined> {
+  let seen: { command: string; options: unknown } | undefined;
+  const record = (command: string) => async (o: unknown) => ((seen = { command, options: { ...(o as object) } }), 0);
+  const actions = { init: record('init'), validate: record('validate'), generate: record('generate'), watch: record('watch'), diff: record('diff'), schema: record('schema') } as unknown as Actions;
+  const program = await buildProgram(memoryIO(REPO), actions, (fn) => async () => void (await fn()));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch {
+    return undefined;
+  }
+  return seen;
+}
+
+describe('the quick paths past commander', () => {
+  const lines = [
+    ['generate'],
+    ['generate', '-q'],
+    ['generate', '--quiet', '-f', 'a.yaml'],
+    ['generate', '--file=a.yaml', '--out=b', '--dry-run'],
+    ['generate', '-o', 'out dir', '--check', '--no-header-version', '-q'],
+    ['generate', '--no-header-version', '--file', 'x/y.yaml'],
+    ['generate', '-f', 'a', '-f', 'b'],
+    ['generate', '-q', '-q'],
+    ['generate', '-qf', 'a'],
+    ['generate', '-f=a'],
+    ['generate', '-f'],
+    ['generate', '-f', '-q'],
+    ['generate', '--file='],
+    ['generate', 'extra'],
+    ['generate', '--dry-run=yes'],
+    ['generate', '--help'],
+    ['generate', '--debug'],
+    ['generate', '--bogus'],
+    ['validate'],
+    ['validate', '-f', 'a.yaml', '--format', 'json', '--rule', 'x=off', '--rule=y=error', '--max-warnings', '3'],
+    ['validate', '--format'],
+    ['validate', '-f', 'a', '-f', 'b'],
+    ['validate', '--rule', '-x'],
+  ];
+  it.each(lines.map((l) => [l.join(' '), l] as const))('%s: what commander would run, or commander', async (_name, argv) => {
+    const quick = quickValidateOptions(argv) ?? quickGenerateOptions(argv);
+    if (quick === undefined) return; // commander parses it, as before
+    expect(await commanderOptions(argv)).toEqual({ command: argv[0], options: quick });
+  });
+  it('takes the plain command lines, leaves the rest to commander', () => {
+    expect(quickGenerateOptions(['generate', '-q'])).toEqual({ headerVersion: true, quiet: true });
+    expect(quickGenerateOptions(['generate', '-o', 'out dir', '--check', '--no-header-version', '-q'])).toEqual({ out: 'out dir', check: true, headerVersion: false, quiet: true });
+    for (const argv of [['generate', '-f', 'a', '-f', 'b'], ['generate', '-qf', 'a'], ['generate', '-f=a'], ['generate', 'extra'], ['generate', '--help'], ['generate', '--bogus'], ['init']]) {
+      expect(quickGenerateOptions(argv), argv.join(' ')).toBeUndefined();
+    }
   });
 });
 
