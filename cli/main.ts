@@ -154,17 +154,10 @@ export function quickValidateOptions(argv: readonly string[]): ValidateFlags | u
     '--max-warnings': 'maxWarnings',
   };
   for (let i = 1; i < argv.length; i++) {
-    let flag = argv[i]!;
-    let value: string | undefined;
-    const eq = flag.startsWith('--') ? flag.indexOf('=') : -1;
-    if (eq >= 0) {
-      value = flag.slice(eq + 1);
-      flag = flag.slice(0, eq);
-    } else {
-      value = argv[++i];
-    }
+    const { flag, value, next } = optionAt(argv, i);
+    i = next;
     const key = Object.prototype.hasOwnProperty.call(names, flag) ? names[flag] : undefined;
-    if (key === undefined || value === undefined || value === '' || value.startsWith('-')) return undefined;
+    if (key === undefined || !isPlainValue(value)) return undefined;
     if (key === 'rule') o.rule = [...(o.rule ?? []), value];
     else if (o[key] !== undefined) return undefined;
     else o[key] = value;
@@ -195,28 +188,32 @@ export function quickGenerateOptions(argv: readonly string[]): GenerateFlags | u
   };
   const seen = new Set<string>();
   for (let i = 1; i < argv.length; i++) {
-    let flag = argv[i]!;
-    const has = (r: object) => Object.prototype.hasOwnProperty.call(r, flag);
-    if (has(switches)) {
-      const [key, value] = switches[flag]!;
+    if (Object.prototype.hasOwnProperty.call(switches, argv[i]!)) {
+      const [key, value] = switches[argv[i]!]!;
       if (seen.has(key)) return undefined;
       seen.add(key);
       o[key] = value;
       continue;
     }
-    let value: string | undefined;
-    const eq = flag.startsWith('--') ? flag.indexOf('=') : -1;
-    if (eq >= 0) {
-      value = flag.slice(eq + 1);
-      flag = flag.slice(0, eq);
-    } else {
-      value = argv[++i];
-    }
-    if (!has(values) || value === undefined || value === '' || value.startsWith('-')) return undefined;
+    const { flag, value, next } = optionAt(argv, i);
+    i = next;
+    if (!Object.prototype.hasOwnProperty.call(values, flag) || !isPlainValue(value)) return undefined;
     const key = values[flag]!;
     if (seen.has(key)) return undefined;
     seen.add(key);
     o[key] = value;
   }
   return o;
+}
+
+/** The option at argv[i] and its value: after `=` in a long form, else the next argument (then `next` is its index). */
+function optionAt(argv: readonly string[], i: number): { flag: string; value: string | undefined; next: number } {
+  const arg = argv[i]!;
+  const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+  return eq >= 0 ? { flag: arg.slice(0, eq), value: arg.slice(eq + 1), next: i } : { flag: arg, value: argv[i + 1], next: i + 1 };
+}
+
+/** A value the quick paths take as commander would: present, not empty, not an option. */
+function isPlainValue(value: string | undefined): value is string {
+  return value !== undefined && value !== '' && !value.startsWith('-');
 }
