@@ -28,6 +28,20 @@ try {
   process.exit(0);
 }
 
+/** The modules `from` imports statically, transitively, in the ES modules tsc wrote (one import per statement). */
+function staticClosure(from) {
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file) || SHARED.includes(file)) return;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/^(?:import|export)\s(?:[^;]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), m[1]));
+  };
+  visit(from);
+  return seen;
+}
+const manifestStage = staticClosure(path.join(root, 'dist/generate.js'));
+
 for (const command of ['validate', 'generate']) {
   const entry = path.join(root, `dist/commands/${command}.js`);
   if (!existsSync(entry)) throw new Error(`bundle-commands: ${path.relative(root, entry)} is missing: run tsc first`);
@@ -66,8 +80,10 @@ for (const command of ['validate', 'generate']) {
     codeSplitting: command === 'validate' ? false : {
       groups: [
         { name: 'core', tags: ['$initial'], test: (id) => id !== entry, priority: 3 },
-        { name: 'build', test: (id) => /[\\/]dist[\\/](?:build\.js|normalize[\\/]|render[\\/]|format[\\/])/.test(id), priority: 2 },
-        { name: 'manifest', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
+        // The manifest stage: what dist/generate.js imports statically, so a manifest that fails
+        // to load, validate or lint never loads the build (or prettier's doc printer with it).
+        { name: 'manifest', test: (id) => manifestStage.has(id), priority: 2 },
+        { name: 'build', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
       ],
     },
     format: 'esm',
