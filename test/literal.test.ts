@@ -16,7 +16,7 @@ function rng(seed: number) {
   return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
 }
 
-const STRINGS = ['', 'a', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'new\nline', 'tab\t', '\u2028', '${x}', '`tick`', '*/', 'x'.repeat(120), 'émoji 🎉', '</script>', '日本語の説明です。'.repeat(3), 'A text value', 'x'.repeat(40), 'combining e\u0301 marks'];
+const STRINGS = ['', 'a', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'new\nline', 'tab\t', '\u2028', '${x}', '`tick`', '*/', 'x'.repeat(120), 'émoji 🎉', '</script>', '日本語の説明です。'.repeat(3), 'A text value', 'x'.repeat(40), 'combining e\u0301 marks', '한국어 설명 ＡＢＣ！', 'Кириллица и العربية', '❤️ ©2026 ™ 🇯🇵 👩‍💻', '𠮷野家'];
 const KEYS = ['a', 'type', 'long_property_name_here', 'with-dash', '1st', '$ref', 'has space', 'default', 'x.y', '', 'k'.repeat(88), 'k'.repeat(93), 'k'.repeat(97), 'k'.repeat(120)];
 
 function randomValue(r: () => number, depth: number): unknown {
@@ -60,7 +60,7 @@ describe('printLiteral is prettier-stable', () => {
     const leaf = { type: 'string', minLength: 1, maxLength: 200, description: 'A text value' };
     for (let w = 1; w <= 90; w += 4) {
       const text = 'x'.repeat(w);
-      const wide = '日本'.repeat(Math.ceil(w / 4));
+      const wide = ['日本', 'ＡＢ', '한국', 'é', '👍'][w % 5]!.repeat(Math.ceil(w / 4));
       await expectStable({ a: { type: 'string', description: text }, b: { type: 'string', description: wide } });
       await expectStable([{ a: text }, { b: 1 }]);
       await expectStable([{ a: text, b: 1 }, { c: 2, d: 3 }]);

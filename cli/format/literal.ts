@@ -120,16 +120,41 @@ function flat(v: unknown, json: boolean): string | null {
 }
 
 const ASCII = /^[\x20-\x7e]*$/;
+/**
+ * Code points prettier may measure as part of an emoji sequence (symbols, variation selectors,
+ * joiners, keycaps, tags, pictographs): text holding one is measured whole by its doc printer.
+ */
+const EMOJI_LIKE = /[\u00a9\u00ae\u2000-\u2bff\u3030\u303d\u3297\u3299\ufe00-\ufe0f\ud800-\udfff]/;
 let docPrinter: typeof import('prettier/doc') | undefined;
+/** Widths of single non-ASCII code points, as prettier's doc printer measures them. */
+const codePointWidths = new Map<number, number>();
 
 /**
  * Whether a one-line form fits in `room` columns, measured as prettier measures: printable ASCII
- * by its length; anything else (wide CJK characters, emoji, combining marks) by prettier's own doc
- * printer, loaded only then.
+ * by its length; other text (wide CJK characters, combining marks) code point by code point, each
+ * measured once by prettier's own doc printer (loaded only then); text that may hold an emoji
+ * sequence whole by the doc printer.
  */
 function fits(text: string, room: number): boolean {
-  if (text.length <= room && ASCII.test(text)) return true;
-  if (ASCII.test(text) || room < 0) return false;
+  if (ASCII.test(text)) return text.length <= room;
+  if (room < 0) return false;
+  if (EMOJI_LIKE.test(text)) return docFits(text, room);
+  let width = 0;
+  for (const ch of text) {
+    const cp = ch.codePointAt(0)!;
+    if (cp >= 0x20 && cp < 0x7f) width++;
+    else {
+      let w = codePointWidths.get(cp);
+      if (w === undefined) codePointWidths.set(cp, (w = docFits(ch, 0) ? 0 : docFits(ch, 1) ? 1 : 2));
+      width += w;
+    }
+    if (width > room) return false;
+  }
+  return true;
+}
+
+/** Whether prettier's doc printer keeps `text` on a line of `room` columns. */
+function docFits(text: string, room: number): boolean {
   docPrinter ??= createRequire(import.meta.url)('prettier/doc') as typeof import('prettier/doc');
   const { builders, printer } = docPrinter;
   const doc = builders.group([text, builders.softline]);
