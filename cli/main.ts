@@ -40,30 +40,30 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
   }
   const { CommanderError } = await import('commander');
   const debug = argv.includes('--debug');
-  let exit = 0;
-  const run = (fn: () => Promise<number>) => async () => {
-    exit = await fn();
-  };
-  const program = await buildProgram(io, {
+  const { program, exitCode } = await buildProgram(io, {
     init: (o) => initCommand(o, io),
     validate: (o) => validateCommand(o, io),
     generate: (o) => generateCommand(o, io),
     watch: (o) => watchCommand(o, io),
     diff: (o) => diffCommand(o, io),
     schema: () => schemaCommand(io),
-  }, run);
+  });
   try {
     await program.parseAsync(argv, { from: 'user' });
-    return exit;
+    return exitCode();
   } catch (err) {
     if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE;
     return failed(err, debug, io);
   }
 }
 
-/** The commander program: every command, its options, and the action each runs. */
-export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => Promise<number>) => () => Promise<void>): Promise<CommandType> {
+/** The commander program (every command, its options, the action each runs) and the exit code of the one that ran. */
+export async function buildProgram(io: CliIO, actions: Actions): Promise<{ program: CommandType; exitCode: () => number }> {
   const { Command } = await import('commander');
+  let exit = 0;
+  const run = async (fn: () => Promise<number>) => {
+    exit = await fn();
+  };
   const program: CommandType = new Command('mcpgen')
     .description('Generate typed, runnable MCP servers from one YAML manifest')
     .version(VERSION, '-v, --version')
@@ -76,7 +76,7 @@ export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => 
     .command('init [dir]')
     .description('write a starter mcpgen.yaml and generate its project')
     .option('--name <name>', 'server (and npm package) name; default: the folder name')
-    .action((dir: string | undefined, o: { name?: string }) => run(() => actions.init({ ...(dir ? { dir } : {}), ...o }))());
+    .action((dir: string | undefined, o: { name?: string }) => run(() => actions.init({ ...(dir ? { dir } : {}), ...o })));
 
   program
     .command('validate')
@@ -85,7 +85,7 @@ export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => 
     .option('--format <format>', 'stylish (default, stderr), json, github or sarif (stdout)')
     .option('--rule <id=off|warn|error>', 'set a lint rule (repeatable; wins over the manifest)', (v: string, acc: string[] = []) => [...acc, v])
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
-    .action((o: ValidateFlags) => run(() => actions.validate(o))());
+    .action((o: ValidateFlags) => run(() => actions.validate(o)));
 
   program
     .command('generate')
@@ -96,7 +96,7 @@ export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => 
     .option('--check', 'exit 1 if generated files are out of date; write nothing')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
     .option('-q, --quiet', 'print only the summary')
-    .action((o: GenerateFlags) => run(() => actions.generate(o))());
+    .action((o: GenerateFlags) => run(() => actions.generate(o)));
 
   program
     .command('watch')
@@ -105,7 +105,7 @@ export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => 
     .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
     .option('-q, --quiet', 'print only the summary')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }) => run(() => actions.watch(o))());
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }) => run(() => actions.watch(o)));
 
   program
     .command('diff')
@@ -113,13 +113,13 @@ export async function buildProgram(io: CliIO, actions: Actions, run: (fn: () => 
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
     .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean }) => run(() => actions.diff(o))());
+    .action((o: { file?: string; out?: string; headerVersion?: boolean }) => run(() => actions.diff(o)));
 
   program
     .command('schema')
     .description('print the manifest JSON Schema')
-    .action(() => run(() => actions.schema())());
-  return program;
+    .action(() => run(() => actions.schema()));
+  return { program, exitCode: () => exit };
 }
 
 /** A command threw: a usage error is a message, anything else a bug (with its stack under --debug). */

@@ -10,10 +10,12 @@ import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { PRETTIER_OPTIONS } from '../cli/format/format.js';
-import { printDeclarations, type Declaration } from '../cli/render/ts-types/print.js';
+import { printDeclaration, type Declaration } from '../cli/render/ts-types/print.js';
 import { schemaDoc, schemaType } from '../cli/render/ts-types/schema-type.js';
 import { REPO, run, TSC } from './helpers/project.js';
 
+/** The declarations, a blank line apart, as types.ts holds them. */
+const printDeclarations = (decls: Declaration[]) => decls.map(printDeclaration).join('\n\n') + '\n';
 const fmt = (src: string) => prettier.format(src, { ...PRETTIER_OPTIONS, parser: 'typescript' });
 const print = (schema: unknown, name = 'T') => printDeclarations([{ name, doc: schemaDoc(schema), type: schemaType(schema) }]);
 

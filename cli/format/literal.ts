@@ -15,9 +15,10 @@
  * Only property values are supported (the data always sits inside an object in generated code).
  */
 import { createRequire } from 'node:module';
-import { isRecord as isPlainObject } from '../manifest/json-path.js';
+import { hasKeys, isRecord as isPlainObject } from '../manifest/json-path.js';
 
-const WIDTH = 100;
+/** prettier's printWidth for everything mcpgen emits (cli/format/format.ts). */
+export const WIDTH = 100;
 
 /**
  * A TypeScript expression inside data, printed as is: a reference to a value the generated code
@@ -244,11 +245,6 @@ function print(out: string[], value: unknown, indent: number, column: number, su
     out.push(last, '\n');
   }
   out.push(spaces(indent), ']');
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
-  return false;
 }
 
 /** prettier's "fill" for number arrays: as many per line as fit, after a line break. */

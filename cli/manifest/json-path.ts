@@ -41,6 +41,12 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
   return cur;
 }
 
+/** Whether an object has a key at all, without listing them. */
+export function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
 export function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

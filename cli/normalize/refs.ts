@@ -10,6 +10,7 @@
 import type { JsonSchema } from './ir.js';
 import { collectRefs, isObject, mapSchema, sharedRefName } from './schema-walk.js';
 import { typeName } from './names.js';
+import { hasKeys } from '../manifest/json-path.js';
 
 export type SharedSchemas = Record<string, unknown>;
 
@@ -59,11 +60,6 @@ function mayHaveRef(schema: unknown, depth = 0): boolean {
     if (k === '$ref') return true;
     if (mayHaveRef((schema as Record<string, unknown>)[k], depth + 1)) return true;
   }
-  return false;
-}
-
-function hasKeys(o: object): boolean {
-  for (const _ in o) return true;
   return false;
 }
 

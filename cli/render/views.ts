@@ -5,7 +5,7 @@
 import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
-import { printLiteral } from '../format/literal.js';
+import { printLiteral, WIDTH } from '../format/literal.js';
 import { isRecord } from '../manifest/json-path.js';
 
 export function headerLines(ir: IR): string {
@@ -44,22 +44,30 @@ export function promptArgsSchema(p: PromptIR): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-const WIDTH = 100;
-
 /**
  * Object members printed directly, one text for all of them; null when one of them is not in a
- * layout the printer is sure of (`fits`), and the template's per-member sections are used.
+ * layout the printer is sure of (`print` gives null), and the template's per-member sections are used.
  */
-function printedMembers<E>(entries: E[], print: (e: E) => string, fits: (e: E, text: string) => boolean): string | null {
+function printedMembers<E>(entries: E[], print: (e: E) => string | null): string | null {
   if (entries.length === 0) return null;
   const out: string[] = [];
   for (const e of entries) {
     const text = print(e);
-    if (!fits(e, text)) return null;
+    if (text === null) return null;
     out.push(text);
   }
   return out.join('\n');
 }
+
+/** A member `key: value,` whose value is the schema, printed when its opening `key: {` fits the line. */
+const schemaMember = (e: { key: string; doc: string; schema: unknown }) =>
+  isRecord(e.schema) && 4 + e.key.length + 1 <= WIDTH ? `${e.doc}  ${e.key}: ${printLiteral(e.schema, 2, 4 + e.key.length, ',')},` : null;
+
+/** A validator member, printed when it fits on its line. */
+const validatorMember = (e: { key: string; type: string }) => {
+  const text = `  ${e.key}: compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key}),`;
+  return text.length <= WIDTH ? text : null;
+};
 
 export function schemasView(ir: IR) {
   const entries: { key: string; comment: string; schema: unknown; type: string; validator: boolean }[] = [];
@@ -78,8 +86,8 @@ export function schemasView(ir: IR) {
     validators: validators.map((e) => ({ key: e.key, type: e.type })),
     // Both lists printed as prettier prints them (a section each, kept as is): thousands of
     // members that would otherwise be rendered, masked and spliced one by one.
-    printedSchemas: printedMembers(jsonSchemas, (e) => `${e.doc}  ${e.key}: ${printLiteral(e.schema, 2, 4 + e.key.length, ',')},`, (e) => isRecord(e.schema) && 4 + e.key.length + 1 <= WIDTH),
-    printedValidators: printedMembers(validators, (e) => `  ${e.key}: compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key}),`, (e, text) => text.length <= WIDTH),
+    printedSchemas: printedMembers(jsonSchemas, schemaMember),
+    printedValidators: printedMembers(validators, validatorMember),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
 }

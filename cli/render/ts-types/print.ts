@@ -11,11 +11,10 @@
  * test/ts-types.test.ts prints thousands of random schemas and requires prettier to change nothing.
  */
 import { builders, printer, type builders as B } from 'prettier/doc';
-import { printNumber, printString } from '../../format/literal.js';
+import { printNumber, printString, WIDTH } from '../../format/literal.js';
 import type { Member, TypeNode } from './schema-type.js';
 
 type Doc = B.Doc;
-const WIDTH = 100;
 const DOC_OPTIONS = { printWidth: WIDTH, tabWidth: 2, useTabs: false } as Parameters<typeof printer.printDocToString>[1];
 const { group, indent, align, line, softline, hardline, ifBreak, indentIfBreak, lineSuffixBoundary, join } = builders;
 
@@ -267,7 +266,3 @@ export function printDeclaration(d: Declaration): string {
   return printer.printDocToString(declarationDoc(d), DOC_OPTIONS).formatted;
 }
 
-/** The declarations, a blank line apart, exactly as prettier would format them. */
-export function printDeclarations(decls: Declaration[]): string {
-  return decls.map(printDeclaration).join('\n\n') + '\n';
-}
