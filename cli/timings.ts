@@ -1,12 +1,14 @@
 /**
- * MCPGEN_TIMINGS=1: where a run's time goes, stage by stage (wall time; the garbage collector's
- * total, which V8 reports too late to split by stage), printed to stderr at exit. For finding regressions and for bug reports; off by default
- * and free when off.
+ * MCPGEN_TIMINGS=1: where a run's time goes, stage by stage (wall time, and how much of it was
+ * garbage collection: V8 reports each pause late, but with its start time, so it is put back into
+ * the stage it interrupted), printed to stderr at exit. For finding regressions and for bug
+ * reports; off by default and free when off.
  */
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
-const stages: [string, number][] = [];
+const stages: [string, number, number][] = []; // name, ended at, took
+const pauses: [number, number][] = []; // started at, took
 const notes = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
@@ -14,11 +16,18 @@ let gcTotal = 0;
 if (enabled) {
   last = performance.now();
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) gcTotal += e.duration;
+    for (const e of list.getEntries()) {
+      gcTotal += e.duration;
+      pauses.push([e.startTime, e.duration]);
+    }
   }).observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
     mark('(rest)');
-    const rows = stages.map(([name, ms]) => `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms`);
+    const gcIn = (end: number, took: number) => pauses.reduce((sum, [at, d]) => (at >= end - took && at < end ? sum + d : sum), 0);
+    const rows = stages.map(([name, end, ms]) => {
+      const gc = gcIn(end, ms);
+      return `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms${gc >= 0.5 ? ` (gc ${gc.toFixed(0)})` : ''}`;
+    });
     const counts = [...notes].map(([k, n]) => `${k} ${n}`).join(', ');
     process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
   });
@@ -28,7 +37,7 @@ if (enabled) {
 export function mark(stage: string): void {
   if (!enabled) return;
   const now = performance.now();
-  stages.push([stage, now - last]);
+  stages.push([stage, now, now - last]);
   last = now;
 }
 

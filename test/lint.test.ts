@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, test } from 'vitest';
 import { UsageError } from '../cli/diagnostics.js';
+import { inputProperties } from '../cli/lint/input-properties.js';
 import { lintManifest, lintRules, parseRuleFlags, ruleById } from '../cli/lint/index.js';
 import { loadManifest } from '../cli/load/load.js';
 import { Codes } from '../cli/manifest/codes.js';
@@ -255,5 +256,16 @@ describe('counted, not located (generate past a few warnings)', () => {
       expect(quick.every((d) => d.line === 1)).toBe(true);
       expect(quick.map((d) => `${d.code} ${d.path} ${d.message}`).sort()).toEqual(located);
     }
+  });
+  test('few findings are located, from the one walk of the data the unlocated run made', () => {
+    const file = path.join(tmp, `m${n++}.yaml`);
+    fs.writeFileSync(file, `${HEAD}tools:\n  get_it:\n    description: Gets the thing it is asked for\n    input:\n      type: object\n      properties:\n        q: { type: string }\n`);
+    const { manifest } = loadManifest(file, 'mcpgen.yaml');
+    const walked = inputProperties(manifest!);
+    // Another wrapper of the same data (as lint's unlocated run makes) gets the same walk back.
+    expect(inputProperties({ ...manifest!, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) })).toBe(walked);
+    const few = lintManifest(manifest!, {}, { locateUpTo: 10 });
+    expect(few.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(['9:9 MCPG301', '9:9 MCPG303']);
+    expect(lintManifest(loadManifest(path.join(root, 'test/cases', 'minimal', 'mcpgen.yaml'), 'mcpgen.yaml').manifest!, {}, { locateUpTo: 10 })).toEqual([]);
   });
 });

@@ -24,13 +24,15 @@ export interface InputProperty {
  * reported once. Never follows a `$ref` to descend (recursive schemas), never throws on odd shapes.
  */
 export function inputProperties(m: LoadedManifest): InputProperty[] {
-  // Several rules ask; a manifest's data does not change once loaded, so it is walked once.
-  let out = found.get(m);
-  if (!out) found.set(m, (out = collect(m)));
+  // Several rules ask, and lint may run them twice (unlocated, then located); the data does not
+  // change once loaded, so it is walked once per data, whatever LoadedManifest wraps it.
+  if (!isRecord(m.data)) return [];
+  let out = found.get(m.data);
+  if (!out) found.set(m.data, (out = collect(m)));
   return out;
 }
 
-const found = new WeakMap<LoadedManifest, InputProperty[]>();
+const found = new WeakMap<object, InputProperty[]>();
 
 function collect(m: LoadedManifest): InputProperty[] {
   const out: InputProperty[] = [];

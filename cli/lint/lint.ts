@@ -13,6 +13,8 @@ export function lintManifest(m: LoadedManifest, cli: RuleSettings = {}, opts: Li
   if (opts.locateUpTo !== undefined && m.aliasFree) {
     // Without aliases a node has one JSON path: findings are told apart by path instead of position.
     const found = run(settings, { ...m, locate: () => NOWHERE }, false);
+    // None found: nothing to locate (the located run finds the same, only told apart by position).
+    if (found.length === 0) return found;
     if (found.length > opts.locateUpTo && !found.some((d) => d.severity === 'error')) return found;
   }
   return run(settings, m, true);

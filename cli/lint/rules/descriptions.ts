@@ -54,13 +54,14 @@ class Property extends Entry {
 
 /** Everything that should describe itself: tools, prompts, prompt arguments, resources, templates, tool input properties. */
 function described(m: LoadedManifest): Described[] {
-  // Both description rules ask; the manifest is walked once.
-  let out = seen.get(m);
-  if (!out) seen.set(m, (out = collect(m)));
+  // Both description rules ask (maybe twice: see lint.ts); the data is walked once.
+  if (!isRecord(m.data)) return [];
+  let out = seen.get(m.data);
+  if (!out) seen.set(m.data, (out = collect(m)));
   return out;
 }
 
-const seen = new WeakMap<LoadedManifest, Described[]>();
+const seen = new WeakMap<object, Described[]>();
 
 function collect(m: LoadedManifest): Described[] {
   const out: Described[] = [];
