@@ -118,7 +118,7 @@ async function measure(target, transport, modern, calls, warmUp) {
   }
 }
 
-/** spawn → initialize → tools/list → exit, over stdio. */
+/** spawn → initialize → tools/list → exit, over stdio, with the SDK's client (what a user's client pays). */
 async function coldStart(target) {
   const t0 = performance.now();
   const { client, stop } = await connect(target, 'stdio', false);
@@ -126,6 +126,52 @@ async function coldStart(target) {
   const ms = performance.now() - t0;
   await stop();
   return ms;
+}
+
+/**
+ * The same start with a bare JSON-RPC client: newline-delimited requests written to the pipe and
+ * the tools/list answer timed when its last byte arrives, unparsed: the server's own share of a
+ * cold start, without the SDK client's parsing and checking of every tool definition it gets.
+ */
+async function coldStartServerOnly(target) {
+  const t0 = performance.now();
+  const child = spawn(process.execPath, [target.script], { env: { ...process.env, BENCH_TOOLS: String(target.tools) }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
+  const answered = (id) =>
+    new Promise((resolve, reject) => {
+      let buf = '';
+      const timer = setTimeout(() => reject(new Error(`no answer ${id} from ${target.script}`)), 20_000);
+      const onData = (d) => {
+        buf += d;
+        // An answer is one line; ours has its id first or last (the SDK writes it last).
+        for (let nl = buf.indexOf('\n'); nl >= 0; nl = buf.indexOf('\n')) {
+          const line = buf.slice(0, nl);
+          buf = buf.slice(nl + 1);
+          if (line.startsWith(`{"jsonrpc":"2.0","id":${id},`) || line.endsWith(`"id":${id}}`)) {
+            clearTimeout(timer);
+            child.stdout.off('data', onData);
+            resolve(line);
+            return;
+          }
+        }
+      };
+      child.stdout.setEncoding('utf8');
+      child.stdout.on('data', onData);
+    });
+  try {
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpgen-bench-raw', version: '1.0.0' } } });
+    await answered(1);
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const list = await answered(2);
+    if (!list.includes('"tools":[')) throw new Error(`tools/list from ${target.script} did not list tools: ${list.slice(0, 200)}`);
+    return performance.now() - t0;
+  } finally {
+    await new Promise((r) => {
+      child.once('exit', r);
+      child.kill('SIGTERM');
+    });
+  }
 }
 
 /**
@@ -154,18 +200,32 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
   const baseline = path.join(repo, 'bench/baselines/handwritten-server.mjs');
   const out = [];
   const raw = {};
+  const targetsOf = {};
   for (const tools of toolCounts) {
     log(`servers: building the generated ${tools}-tool server`);
     const built = await buildGenerated(repo, tools);
-    const targets = {
+    targetsOf[tools] = {
       generated: { script: built.a, tools },
       handwritten: { script: baseline, tools },
       'generated (A/A copy)': { script: built.aCopy, tools },
     };
-    // Cold start: interleaved, several times.
-    const cold = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
-    for (let i = 0; i < runs * 3; i++) for (const [k, t] of rotated(targets, i)) cold[k].push(await coldStart(t));
-    raw[`cold-${tools}`] = cold;
+  }
+  // Cold start: every target of every size in each round (rotated), so the 1000-vs-1 ratio is
+  // paired within a round too — measured size after size, the host's drift between them (a
+  // 1000-tool tsc build in between) moved it by up to 0.4. With the SDK client and a bare one.
+  log('servers: cold start');
+  const all = Object.fromEntries(toolCounts.flatMap((tools) => Object.entries(targetsOf[tools]).map(([k, t]) => [`${k}|${tools}`, t])));
+  const cold = Object.fromEntries(toolCounts.map((tools) => [tools, { sdk: {}, bare: {} }]));
+  for (let i = 0; i < runs * 3; i++)
+    for (const [key, t] of rotated(all, i)) {
+      const [k, tools] = key.split('|');
+      const c = cold[tools];
+      (c.sdk[k] ??= []).push(await coldStart(t));
+      (c.bare[k] ??= []).push(await coldStartServerOnly(t));
+    }
+  for (const tools of toolCounts) raw[`cold-${tools}`] = cold[tools];
+  for (const tools of toolCounts) {
+    const targets = targetsOf[tools];
     for (const transport of ['stdio', 'http']) {
       for (const modern of [false, true]) {
         const label = `${transport}, ${modern ? '2026-07-28' : '2025-11-25'} client, ${tools} tool${tools === 1 ? '' : 's'}`;
@@ -178,11 +238,11 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
         const warm = (k) => (n(k) < calls ? Math.min(warmUp[transport], n(k) >> 2) : warmUp[transport]);
         for (let r = 0; r < runs; r++) for (const [k, t] of rotated(targets, r)) m[k].push(await measure(t, transport, modern, n(k), warm(k)));
         raw[label] = m;
-        out.push({ label, tools, transport, modern, m, cold });
+        out.push({ label, tools, transport, modern, m });
       }
     }
   }
-  return { rows: out, raw };
+  return { rows: out, raw, toolCounts };
 }
 
 const med = (xs, key) => median(xs.map((x) => x[key]));
@@ -211,12 +271,31 @@ export function serverReport(result) {
     ]);
   }
   const coldRows = [];
-  for (const [key, cold] of Object.entries(result.raw).filter(([k]) => k.startsWith('cold-'))) {
-    const g = cold.generated;
-    const h = cold.handwritten;
-    const c = cold['generated (A/A copy)'];
-    const pair = (a, b) => median(a.map((x, i) => x / b[i]));
-    coldRows.push([key.slice(5), `${median(g).toFixed(0)} ms`, `${median(h).toFixed(0)} ms`, `${pair(g, h).toFixed(2)}×`, `${Math.min(...g.map((x, i) => x / c[i])).toFixed(2)}–${Math.max(...g.map((x, i) => x / c[i])).toFixed(2)}`]);
+  const pair = (a, b) => median(a.map((x, i) => x / b[i]));
+  const band = (a, b) => `${Math.min(...a.map((x, i) => x / b[i])).toFixed(2)}–${Math.max(...a.map((x, i) => x / b[i])).toFixed(2)}`;
+  const coldOf = (tools) => result.raw[`cold-${tools}`];
+  for (const tools of result.toolCounts) {
+    for (const client of ['sdk', 'bare']) {
+      const c = coldOf(tools)[client];
+      const g = c.generated;
+      const h = c.handwritten;
+      coldRows.push([`${tools}`, client === 'sdk' ? 'SDK client' : 'bare client (server only)', `${median(g).toFixed(0)} ms`, `${median(h).toFixed(0)} ms`, `${pair(g, h).toFixed(2)}×`, band(g, c['generated (A/A copy)'])]);
+    }
+  }
+  // Many tools vs one, paired within each round (same position in the run).
+  const scaleRows = [];
+  const [few, many] = [Math.min(...result.toolCounts), Math.max(...result.toolCounts)];
+  if (many > few) {
+    for (const client of ['sdk', 'bare']) {
+      const a = coldOf(many)[client];
+      const b = coldOf(few)[client];
+      scaleRows.push([
+        client === 'sdk' ? 'SDK client' : 'bare client (server only)',
+        `${pair(a.generated, b.generated).toFixed(2)}× (${band(a.generated, b.generated)})`,
+        `${pair(a['generated (A/A copy)'], b['generated (A/A copy)']).toFixed(2)}×`,
+        `${pair(a.handwritten, b.handwritten).toFixed(2)}× (${band(a.handwritten, b.handwritten)})`,
+      ]);
+    }
   }
   return [
     '### Generated server vs hand-written (same SDK, same tools)',
@@ -227,6 +306,11 @@ export function serverReport(result) {
     '',
     '### Cold start over stdio (spawn → initialize → tools/list)',
     '',
-    table(['tools', 'generated', 'hand-written', 'ratio', 'A/A'], coldRows),
+    'Each round starts every target of every size once, rotated, with the SDK client and then with a bare one (JSON-RPC lines on the pipe, the tools/list answer timed unparsed: the server\'s own share).',
+    '',
+    table(['tools', 'client', 'generated', 'hand-written', 'ratio', 'A/A'], coldRows),
+    ...(scaleRows.length
+      ? ['', `${many} tools vs ${few}, paired per round (median, range):`, '', table(['client', 'generated', 'generated (A/A copy)', 'hand-written'], scaleRows)]
+      : []),
   ].join('\n');
 }
