@@ -17,7 +17,7 @@ import { normalize } from './normalize/normalize.js';
 import type { OutputFile } from './plan/plan.js';
 import { renderFiles } from './render/render.js';
 import { VERSION } from './version.js';
-import { mark } from './timings.js';
+import { mark, spent, timingsEnabled } from './timings.js';
 import type { GenerateOptions } from './generate.js';
 
 /** What the build (normalize → render → format) hands back; no files (nor IR) when normalize found errors. */
@@ -100,7 +100,16 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
   };
   // One file at a time, rendered then formatted (see renderFiles).
   const files: OutputFile[] = [];
-  for (const f of renderFiles(ir, exists)) files.push(keep(f) ? strip(f) : await format(f));
+  if (!timingsEnabled) for (const f of renderFiles(ir, exists)) files.push(keep(f) ? strip(f) : await format(f));
+  else {
+    // The same loop, timed file by file (the render of each happens when it is pulled).
+    const it = renderFiles(ir, exists);
+    for (let t0 = performance.now(), next = it.next(); !next.done; t0 = performance.now(), next = it.next()) {
+      const f = next.value;
+      files.push(keep(f) ? strip(f) : await format(f));
+      spent(f.path.startsWith('src/generated/') || f.path.startsWith('test/generated/') ? f.path : f.path.startsWith('src/handlers/') ? 'handler stubs' : f.path.startsWith('test/handlers/') ? 'handler tests' : 'project files', performance.now() - t0);
+    }
+  }
   mark('render+format');
   return { files, diagnostics: norm.diagnostics, ir };
 }
