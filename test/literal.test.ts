@@ -100,4 +100,25 @@ describe('printJson is what prettier prints for JSON', () => {
       expect(JSON.parse(text)).toEqual(doc);
     }
   });
+  it('random documents of objects only (printed by JSON.stringify), and the same with one array', async () => {
+    // Arrays become objects keyed by index; non-integers become strings: what the direct path takes.
+    const objectsOnly = (v: unknown): unknown =>
+      Array.isArray(v)
+        ? Object.fromEntries(v.map((e, i) => [`k${i}`, objectsOnly(e)]))
+        : typeof v === 'number' && !Number.isSafeInteger(v)
+          ? String(v)
+          : v !== null && typeof v === 'object'
+            ? Object.fromEntries(Object.entries(v).map(([k, e]) => [k, objectsOnly(e)]))
+            : v;
+    const r = rng(Number(process.env.SEED ?? 12));
+    for (let i = 0; i < Number(process.env.N ?? 300); i++) {
+      const doc = objectsOnly({ '//': 'header', value: randomValue(r, 0), empty: {}, n: 12, none: null }) as Record<string, unknown>;
+      const text = printJson(doc);
+      expect(await prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'json' })).toBe(text);
+      expect(JSON.parse(text)).toEqual(doc);
+      // An array anywhere takes the printer; the rest of the document prints the same.
+      const withArray = printJson({ ...doc, list: [1, 2] });
+      expect(withArray).toBe(`${text.slice(0, -3)},\n  "list": [1, 2]\n}\n`);
+    }
+  });
 });
