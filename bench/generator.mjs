@@ -110,7 +110,7 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
  */
 async function referencePoints({ work, manifest, tree, runs }) {
   const script = path.join(path.dirname(new URL(import.meta.url).pathname), 'reference-tasks.mjs');
-  const r = { node: [], yaml: [], json: [], write: [], files: 0 };
+  const r = { node: [], yaml: [], json: [], write: [], files: 0, first: [], third: [] };
   for (let i = 0; i < runs; i++) {
     r.node.push((await timeProcess(process.execPath, ['-e', ''])).ms);
     r.yaml.push(Number((await timeProcess(process.execPath, [script, 'yaml', manifest])).out.trim()));
@@ -118,12 +118,17 @@ async function referencePoints({ work, manifest, tree, runs }) {
     const [ms, files] = (await timeProcess(process.execPath, [script, 'write', tree, path.join(work, `rewrite-${i}`)])).out.trim().split(' ');
     r.write.push(Number(ms));
     r.files = Number(files);
+    const [first, , third] = (await timeProcess(process.execPath, [script, 'warm', manifest])).out.trim().split(' ').map(Number);
+    r.first.push(first);
+    r.third.push(third);
   }
   const rows = [
     ['an empty Node process (`node -e ""`), whole process', fmt(r.node)],
     ['the `yaml` library loaded and the manifest parsed (in process)', fmt(r.yaml)],
     ['the same data as JSON text, `JSON.parse` (in process)', fmt(r.json)],
     [`the generated project's ${r.files} files written by \`writeFileSync\` (in process)`, fmt(r.write)],
+    ["mcpgen's own generate (load → formatted files, nothing written), in process: first run (cold code)", fmt(r.first)],
+    ['the same, third run in that process (optimized code; V8 had compiled the hot paths)', fmt(r.third)],
   ];
   return { rows, results: r };
 }
