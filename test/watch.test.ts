@@ -33,6 +33,7 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
     let mark = out.length;
     writeFileSync(manifest, original.replace('Daily forecast for a city', 'Forecast for one city'));
     await waitFor(/ [1-9]\d* updated[\s\S]*watching/, mark);
+    expect(out.slice(mark)).toMatch(/\nregenerated in \d+\.\d\d s\n/);
     expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toContain('Forecast for one city, up to 7 days ahead');
 
     mark = out.length;
@@ -45,6 +46,7 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
     writeFileSync(manifest, original.replace('  version: 0.1.0', '  version: [1]'));
     await waitFor(/error MCPG1\d\d[\s\S]*nothing was written/, errMark, 'err');
     await waitFor(/change detected[\s\S]*watching/, mark);
+    expect(out.slice(mark)).not.toMatch(/regenerated in/);
     expect(child.exitCode).toBeNull();
 
     mark = out.length;
