@@ -219,7 +219,7 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
   log('servers: cold start');
   const all = Object.fromEntries(toolCounts.flatMap((tools) => Object.entries(targetsOf[tools]).map(([k, t]) => [`${k}|${tools}`, t])));
   const cold = Object.fromEntries(toolCounts.map((tools) => [tools, { sdk: {}, bare: {} }]));
-  for (let i = 0; i < runs * 3; i++)
+  for (let i = 0; i < runs * 2; i++)
     for (const [key, t] of rotated(all, i)) {
       const [k, tools] = key.split('|');
       const c = cold[tools];
