@@ -107,11 +107,18 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
     for (let t0 = performance.now(), next = it.next(); !next.done; t0 = performance.now(), next = it.next()) {
       const f = next.value;
       files.push(keep(f) ? strip(f) : await format(f));
-      spent(f.path.startsWith('src/generated/') || f.path.startsWith('test/generated/') ? f.path : f.path.startsWith('src/handlers/') ? 'handler stubs' : f.path.startsWith('test/handlers/') ? 'handler tests' : 'project files', performance.now() - t0);
+      spent(partOf(f.path), performance.now() - t0);
     }
   }
   mark('render+format');
   return { files, diagnostics: norm.diagnostics, ir };
+}
+
+/** Where MCPGEN_TIMINGS reports a file's time: generated files one by one, the rest by kind. */
+function partOf(file: string): string {
+  if (file.startsWith('src/generated/') || file.startsWith('test/generated/')) return file;
+  if (file.startsWith('src/handlers/')) return 'handler stubs';
+  return file.startsWith('test/handlers/') ? 'handler tests' : 'project files';
 }
 
 /** A user file that exists is kept as rendered: only its path and owner matter to the plan. */

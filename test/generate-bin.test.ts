@@ -55,6 +55,9 @@ describe('built generate command', () => {
       expect(code, name).toBe(0);
       // The bundle found the format seed beside its modules (cli/paths.ts).
       expect(Number(/format seed hits +(\d+)/.exec(stderr)?.[1] ?? 0), name).toBeGreaterThan(0);
+      // MCPGEN_TIMINGS lists the stages, then the build's generated files one by one.
+      expect(stderr, name).toMatch(/^ {2}render\+format +\d+ ms/m);
+      expect(stderr, name).toMatch(/^ {4}src\/generated\/server\.ts +\d+ ms$/m);
       const expectedDir = path.join(src, 'expected');
       const inputs = new Set(fs.readdirSync(src).filter((f) => f !== 'expected'));
       const written = listTree(work).filter((p) => !inputs.has(p) && !p.startsWith('.cache/')).sort();
