@@ -82,13 +82,14 @@ export function contractTestView(ir: IR) {
   if (s.icons.length) serverInfo.icons = s.icons;
 
   // A schema clients see as src/generated/schemas.ts declares it is referenced, not repeated: the
-  // test stays small (and quick to type-check) however many tools there are.
+  // test stays small (and quick to type-check) however many tools there are. It is referenced
+  // through `declaredSchemas`, which types each schema as a plain object (see the template).
   let referencesSchemas = false;
   const schema = (declared: Obj | null, key: string, io: 'input' | 'output'): unknown => {
     const advertised = advertisedSchema(declared!, io);
     if (advertised !== declared && declared!.type !== 'object') return advertised;
     referencesSchemas = true;
-    return new Code(`jsonSchemas.${key}`);
+    return new Code(`declaredSchemas.${key}`);
   };
   const tools = ir.tools.map((t) => {
     const o = withMeta({ name: t.name }, t);

@@ -21,6 +21,12 @@ import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
+/**
+ * The declared schemas, typed as plain objects: the lists are compared by value, and with each
+ * schema's deep literal type a list of a thousand tools took `tsc` most of the project's time.
+ */
+const declaredSchemas: { readonly [K in keyof typeof jsonSchemas]: object } = jsonSchemas;
+
 /** What clients must see in the lists, exactly. */
 type Expected = {
   serverInfo: Record<string, unknown>;
@@ -55,14 +61,14 @@ const expected: Expected = {
       name: 'delete',
       title: 'Delete',
       description: 'A tool named after a reserved word',
-      inputSchema: jsonSchemas.delete_Input,
+      inputSchema: declaredSchemas.delete_Input,
       annotations: { destructiveHint: true, idempotentHint: true },
     },
     {
       name: 'echo',
       description:
         'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
-      inputSchema: jsonSchemas.echoInput,
+      inputSchema: declaredSchemas.echoInput,
     },
     {
       name: 'no-input.tool',
@@ -74,8 +80,8 @@ const expected: Expected = {
       description: 'Uses shared and recursive schemas',
       icons: [{ src: 'https://example.com/shapes.png', mimeType: 'image/png' }],
       _meta: { 'com.example/category': 'geometry' },
-      inputSchema: jsonSchemas.shapesInput,
-      outputSchema: jsonSchemas.shapesOutput,
+      inputSchema: declaredSchemas.shapesInput,
+      outputSchema: declaredSchemas.shapesOutput,
     },
   ],
   resources: [
