@@ -303,4 +303,18 @@ describe('UTF-8 check', () => {
       expect(isUtf8(b), b.toString('hex')).toBe(firstInvalidUtf8(b) === -1);
     }
   });
+  test('a NUL byte is reported before invalid UTF-8, at its own position, whichever comes first', async () => {
+    const { decodeUtf8 } = await import('../cli/load/read.js');
+    const at = (bytes: number[]) => {
+      const d = decodeUtf8(Buffer.from(bytes), 'm.yaml').diagnostics[0];
+      return d ? `${d.line}:${d.column} ${d.message}` : 'ok';
+    };
+    const a = 0x61;
+    const nl = 0x0a;
+    expect(at([a, nl, a, 0x00, a])).toBe('2:2 m.yaml is not a text file (it contains a NUL byte)');
+    expect(at([a, nl, 0xff, nl, 0x00])).toBe('3:1 m.yaml is not a text file (it contains a NUL byte)');
+    expect(at([a, 0x00, nl, 0xff])).toBe('1:2 m.yaml is not a text file (it contains a NUL byte)');
+    expect(at([a, nl, a, 0xc3])).toBe('2:2 m.yaml is not valid UTF-8 (byte 0xc3)');
+    expect(at([0xef, 0xbb, 0xbf, a, 0xc3, 0xa9])).toBe('ok');
+  });
 });
