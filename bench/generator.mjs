@@ -104,8 +104,8 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
 
 /**
  * Floors for the cold generate: an empty Node process, the manifest parsed by the `yaml` library
- * and (as JSON text) by JSON.parse, and the generated tree's files written anew by plain
- * writeFileSync calls. Each written tree is a fresh folder; none is deleted before the end (a
+ * and (as JSON text) by JSON.parse, the generated tree's files written anew by plain
+ * writeFileSync calls, and mcpgen's own generate run cold and then warm in one process. Each written tree is a fresh folder; none is deleted before the end (a
  * deletion slows the next creations on ext4, see above).
  */
 async function referencePoints({ work, manifest, tree, runs }) {

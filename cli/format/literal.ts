@@ -120,7 +120,8 @@ function flat(v: unknown, json: boolean): string | null {
   return 'null';
 }
 
-const ASCII = /^[\x20-\x7e]*$/;
+/** Printable ASCII only: text whose width is its length (anything else is measured as prettier measures it). */
+export const ASCII = /^[\x20-\x7e]*$/;
 /**
  * Code points prettier may measure as part of an emoji sequence (symbols, variation selectors,
  * joiners, keycaps, tags, pictographs): text holding one is measured whole by its doc printer.
