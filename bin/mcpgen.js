@@ -1,7 +1,5 @@
 #!/usr/bin/env node
-import { tuneTiering } from '../dist/tiering.js';
-
-// Before the CLI's own modules load, so their functions start with the tuned budget.
-tuneTiering();
+// V8's tiering is tuned where a command starts its heavy work (dist/tiering.js), not here: a
+// no-op generate never needs it.
 const { runCli } = await import('../dist/main.js');
 process.exitCode = await runCli(process.argv.slice(2));

@@ -68,3 +68,40 @@ describe('built generate command', () => {
     }
   }, 60_000);
 });
+
+describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)', () => {
+  test('a stamp trusts it: the same id answers from the stamp, another one regenerates', async () => {
+    const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-id-pkg-'));
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-id-work-'));
+    try {
+      // A copy of the built package, so its id can change without touching the real dist.
+      for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true });
+      fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'));
+      const id = fs.readFileSync(path.join(pkg, 'dist/generator-id'), 'utf8').trim();
+      expect(id).toMatch(/^[0-9a-f]{16}$/);
+      fs.cpSync(path.join(casesDir, 'minimal', 'mcpgen.yaml'), path.join(work, 'mcpgen.yaml'));
+      const gen = () =>
+        new Promise<{ code: number; stderr: string }>((resolve) => {
+          execFile(process.execPath, [path.join(pkg, 'bin/mcpgen.js'), 'generate'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_TIMINGS: '1', MCPGEN_CACHE_DIR: path.join(work, '.cache') } }, (err, _out, stderr) =>
+            resolve({ code: err ? Number(err.code) : 0, stderr }),
+          );
+        });
+      const stamp = () => JSON.parse(fs.readFileSync(path.join(work, 'node_modules/.cache/mcpgen/stamp.json'), 'utf8')) as { generator: string };
+      expect((await gen()).code).toBe(0);
+      expect(stamp().generator).toMatch(new RegExp(`\\+${id}$`));
+      // Nothing changed: answered from the stamp, nothing loaded (no load stage in the timings).
+      const again = await gen();
+      expect(again.code).toBe(0);
+      expect(again.stderr).not.toMatch(/^ {2}load /m);
+      // A rebuild that changed the generator: the full path runs and the stamp takes the new id.
+      fs.writeFileSync(path.join(pkg, 'dist/generator-id'), '0123456789abcdef\n');
+      const rebuilt = await gen();
+      expect(rebuilt.code).toBe(0);
+      expect(rebuilt.stderr).toMatch(/^ {2}load /m);
+      expect(stamp().generator).toMatch(/\+0123456789abcdef$/);
+    } finally {
+      fs.rmSync(pkg, { recursive: true, force: true });
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

@@ -50,6 +50,42 @@ describe('the stamp', () => {
     expect(fast(dir)).toBe(true);
   });
 
+  it('an up-to-date run prints what the full run printed: the same warnings, paths from its own folder, and the same counts', async () => {
+    const dir = await generated('stamp-warnings');
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    /** Generates twice, the stamp deleted in between: the second run is a full run with nothing to change. */
+    const fullRun = async (args: string[]) => {
+      expect(await runCli(args, memoryIO(dir))).toBe(0);
+      unlinkSync(path.join(dir, STAMP_PATH));
+      const io = memoryIO(dir);
+      expect(await runCli(args, io), io.err).toBe(0);
+      expect(fast(dir)).toBe(true);
+      return io;
+    };
+    // One short description: one warning, listed in full.
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Daily forecast for a city, up to 7 days ahead', 'Forecast.'));
+    const full = await fullRun(['generate']);
+    expect(full.err).toMatch(/^mcpgen\.yaml:\d+:\d+: warning MCPG302 .*\n {2}hint: .*\n$/);
+    const again = memoryIO(dir);
+    expect(await runCli(['generate'], again)).toBe(0);
+    expect(again.err).toBe(full.err);
+    expect(again.out).toBe(full.out);
+    expect(again.out).toMatch(/^✔ 0 created, 0 updated, 0 removed, \d+ unchanged, \d+ kept \(yours\)\n$/);
+    // From the parent folder, the paths are the parent's.
+    const parent = memoryIO(path.dirname(dir));
+    expect(await runCli(['generate', '--check', '-f', path.join(path.basename(dir), 'mcpgen.yaml')], parent)).toBe(0);
+    expect(parent.err).toBe(full.err.replace(/^mcpgen\.yaml:/, `${path.basename(dir)}/mcpgen.yaml:`));
+    // Past SHOWN_WARNINGS only the count is printed, by both.
+    const extra = Array.from({ length: 12 }, (_, i) => `  extra_${i}:\n    description: Short.\n`).join('');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/^tools:\n/m, `tools:\n${extra}`));
+    const many = await fullRun(['generate', '-q']);
+    expect(many.err).toMatch(/^! \d+ warnings in mcpgen\.yaml; run mcpgen validate to see them\n$/);
+    const manyAgain = memoryIO(dir);
+    expect(await runCli(['generate', '-q'], manyAgain)).toBe(0);
+    expect(manyAgain.err).toBe(many.err);
+    expect(manyAgain.out).toBe(many.out);
+  });
+
   it('a generated file edited to the same size is restored', async () => {
     const dir = await generated('stamp-same-size');
     const file = path.join(dir, 'src/generated/server.ts');

@@ -2,7 +2,7 @@
  * `mcpgen generate`: generate → plan → write (or, with --dry-run / --check, only report).
  */
 import path from 'node:path';
-import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError } from '../diagnostics.js';
+import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError, type Diagnostic } from '../diagnostics.js';
 import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
@@ -13,6 +13,7 @@ import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
 import { missingDependencies } from '../plan/dependencies.js';
 import { mark } from '../timings.js';
+import { tuneTiering } from '../tiering.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
 
@@ -39,6 +40,7 @@ export async function planProject(
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const display = path.relative(io.cwd, manifest) || path.basename(manifest);
   // Loaded on demand: the up-to-date fast path must not pay for prettier, ajv and friends.
+  tuneTiering();
   const { generate } = await import('../generate.js');
   const result = await generate({
     manifest,
@@ -50,11 +52,11 @@ export async function planProject(
   });
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
-  // Errors in full; warnings in full only when few (validate shows them all, with code frames).
-  const warnings = diags.filter((d) => d.severity !== 'error').length + (result.warningsNotListed ?? 0);
-  const listed = !hasErrors(diags) && warnings <= SHOWN_WARNINGS;
-  for (const d of listed ? diags : diags.filter((d) => d.severity === 'error')) io.stderr(`${formatDiagnostic(d)}\n`);
-  if (!listed && warnings > 0) io.stderr(`! ${warnings} warning${warnings === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
+  const warned = diags.filter((d) => d.severity !== 'error');
+  const warnings = warned.length + (result.warningsNotListed ?? 0);
+  const errors = diags.filter((d) => d.severity === 'error');
+  for (const d of errors) io.stderr(`${formatDiagnostic(d)}\n`);
+  printWarnings(errors.length ? [] : warned, warnings, display, io);
   if (hasErrors(diags)) {
     const n = diags.filter((d) => d.severity === 'error').length;
     io.stderr(`✖ ${n} error${n === 1 ? '' : 's'} in ${display}; nothing was written\n`);
@@ -62,7 +64,10 @@ export async function planProject(
   }
   const plan = planFiles(outDir, result.files);
   mark('plan');
-  const stamp = result.stamp;
+  // The stamp keeps the warnings for the up-to-date path to print (files relative to the project).
+  const toProject = (file: string) => path.relative(outDir, path.resolve(io.cwd, file)).split(path.sep).join('/');
+  const listed = warnings <= SHOWN_WARNINGS ? warned.map((d) => ({ ...d, file: toProject(d.file) })) : [];
+  const stamp = result.stamp && warnings > 0 ? { ...result.stamp, warnings: { count: warnings, listed } } : result.stamp;
   if (plan.errors.length) {
     for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
     io.stderr(`✖ nothing was written\n`);
@@ -71,7 +76,20 @@ export async function planProject(
   return { plan, manifest, outDir, ...(stamp ? { stamp } : {}) };
 }
 
-/** The fast path: the stamp proves nothing changed since the last generate. */
+/**
+ * Warnings in full only when few (validate shows them all, with code frames), else their count.
+ * With errors, `listed` is empty and the count still says how many warnings there are.
+ */
+function printWarnings(listed: Diagnostic[], count: number, display: string, io: CliIO): void {
+  if (count === 0) return;
+  if (listed.length === count && count <= SHOWN_WARNINGS) for (const d of listed) io.stderr(`${formatDiagnostic(d)}\n`);
+  else io.stderr(`! ${count} warning${count === 1 ? '' : 's'} in ${display}; run mcpgen validate to see them\n`);
+}
+
+/**
+ * The fast path: the stamp proves nothing changed since the last generate. The warnings that
+ * generate printed are printed again (the manifest and mcpgen are the same, so lint would find them again).
+ */
 export function provenUpToDate(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): { outDir: string; stamp: Stamp } | null {
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
@@ -83,7 +101,13 @@ export function provenUpToDate(opts: { file?: string; out?: string; headerVersio
     generatedDirs: GENERATED_DIRS,
     handlerDirs: HANDLER_DIRS,
   });
-  return hit ? { outDir, stamp: hit.stamp } : null;
+  if (!hit) return null;
+  const w = hit.stamp.warnings;
+  if (w) {
+    const fromCwd = (file: string) => path.relative(io.cwd, path.resolve(outDir, file)) || file;
+    printWarnings(w.listed.map((d) => ({ ...d, file: fromCwd(d.file) })), w.count, path.relative(io.cwd, manifest) || path.basename(manifest), io);
+  }
+  return { outDir, stamp: hit.stamp };
 }
 
 export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): Promise<number> {
@@ -94,7 +118,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
       io.stdout(`✔ generated code is up to date\n`);
       return EXIT_OK;
     }
-    const unchanged = Object.keys(fast.stamp.outputs).length + 1;
+    const unchanged = Object.keys(fast.stamp.outputs).length;
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
     const missing = missingDependencies(fast.outDir);

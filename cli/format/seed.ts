@@ -9,7 +9,7 @@
  * Keys are the disk cache's (cli/format/cache.ts): a hash of the salt (prettier's version and
  * options), the file kind and the input text, so an entry is only ever served for its own input.
  */
-import { readFileSync } from 'node:fs';
+import { closeSync, openSync, readSync } from 'node:fs';
 
 const MAGIC = Buffer.from('MCPGSEED1\n');
 const KEY = 20;
@@ -47,25 +47,21 @@ export interface Seed {
   get(key: string): string | undefined;
 }
 
-/** The seed in `file` when it was built for `salt`; null when absent, foreign or damaged. */
-export function openSeed(file: string | URL, salt: string): Seed | null {
-  let buf: Buffer;
-  try {
-    buf = readFileSync(file);
-  } catch {
-    return null;
-  }
-  if (buf.length < MAGIC.length + 8 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) return null;
-  let at = MAGIC.length;
-  const saltLength = buf.readUInt32LE(at);
-  at += 4;
-  if (buf.toString('utf8', at, at + saltLength) !== salt) return null;
-  at += saltLength;
-  const count = buf.readUInt32LE(at);
-  at += 4;
-  const table = at;
-  const texts = table + count * RECORD;
-  if (texts > buf.length) return null;
+/**
+ * The seed in `file` when it was built for `salt`; null when absent, foreign or damaged. Only the
+ * head and the key table are read (≈ 150 KB); each text is read when asked for. Reading the whole
+ * 2.5 MB file cost ≈ 12 ms of every generate that formats anything, for the few dozen texts a run
+ * looks up.
+ */
+export function openSeed(file: string, salt: string): Seed | null {
+  const saltBytes = Buffer.byteLength(salt);
+  const head = readAt(file, 0, MAGIC.length + 4 + saltBytes + 4);
+  if (!head || !head.subarray(0, MAGIC.length).equals(MAGIC) || head.readUInt32LE(MAGIC.length) !== saltBytes) return null;
+  if (head.toString('utf8', MAGIC.length + 4, MAGIC.length + 4 + saltBytes) !== salt) return null;
+  const count = head.readUInt32LE(head.length - 4);
+  const table = readAt(file, head.length, count * RECORD);
+  if (!table) return null;
+  const texts = head.length + count * RECORD;
   return {
     get(key) {
       if (key.length !== KEY * 2) return undefined;
@@ -74,13 +70,10 @@ export function openSeed(file: string | URL, salt: string): Seed | null {
       let hi = count - 1;
       while (lo <= hi) {
         const mid = (lo + hi) >>> 1;
-        const rec = table + mid * RECORD;
-        const c = buf.compare(want, 0, KEY, rec, rec + KEY);
-        if (c === 0) {
-          const offset = texts + buf.readUInt32LE(rec + KEY);
-          const end = offset + buf.readUInt32LE(rec + KEY + 4);
-          return end <= buf.length ? buf.toString('utf8', offset, end) : undefined;
-        }
+        const rec = mid * RECORD;
+        const c = table.compare(want, 0, KEY, rec, rec + KEY);
+        // A text cut short (a damaged file) is no entry.
+        if (c === 0) return readAt(file, texts + table.readUInt32LE(rec + KEY), table.readUInt32LE(rec + KEY + 4))?.toString('utf8');
         // c: the table record against the wanted key (negative: the record sorts first).
         if (c < 0) lo = mid + 1;
         else hi = mid - 1;
@@ -88,4 +81,18 @@ export function openSeed(file: string | URL, salt: string): Seed | null {
       return undefined;
     },
   };
+}
+
+/** `length` bytes of `file` from offset `at`, or null when the file is missing or shorter. */
+function readAt(file: string, at: number, length: number): Buffer | null {
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, 'r');
+    const b = Buffer.allocUnsafe(length);
+    return readSync(fd, b, 0, length, at) === length ? b : null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
