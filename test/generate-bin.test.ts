@@ -75,7 +75,7 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-id-work-'));
     try {
       // A copy of the built package, so its id can change without touching the real dist.
-      for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true });
+      for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
       fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'));
       const id = fs.readFileSync(path.join(pkg, 'dist/generator-id'), 'utf8').trim();
       expect(id).toMatch(/^[0-9a-f]{16}$/);
@@ -99,6 +99,13 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       expect(rebuilt.code).toBe(0);
       expect(rebuilt.stderr).toMatch(/^ {2}load /m);
       expect(stamp().generator).toMatch(/\+0123456789abcdef$/);
+      // A step of the build that wrote after the id (a bare tsc over dist): the id is not trusted.
+      const later = new Date(Date.now() + 60_000);
+      fs.utimesSync(path.join(pkg, 'dist/main.js'), later, later);
+      const retyped = await gen();
+      expect(retyped.code).toBe(0);
+      expect(retyped.stderr).toMatch(/^ {2}load /m);
+      expect(stamp().generator).not.toMatch(/\+0123456789abcdef$/);
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
       fs.rmSync(work, { recursive: true, force: true });

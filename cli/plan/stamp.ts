@@ -54,6 +54,8 @@ let fingerprint: string | undefined;
 
 /** Written last by `npm run build` (scripts/generator-id.mjs): a hash of what generatorFiles() lists, by content. */
 export const GENERATOR_ID_FILE = 'generator-id';
+/** One file from each earlier step of the build (tsc, templates, bundles, format seed), relative to dist/. */
+const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/generate.build.js', 'format/format-seed.bin'];
 
 /**
  * mcpgen's version plus what identifies its code, templates, schemas and prettier (which lays out
@@ -66,13 +68,16 @@ export function generatorFingerprint(version: string): string {
   if (fingerprint) return fingerprint;
   let id: string | undefined;
   try {
-    id = readFileSync(path.join(CODE_DIR, GENERATOR_ID_FILE), 'utf8').trim();
+    // Only when no step of the build wrote after it (a bare `tsc` over a built dist, say).
+    const written = statSync(path.join(CODE_DIR, GENERATOR_ID_FILE)).mtimeMs;
+    if (BUILD_OUTPUTS.every((f) => (statOf(path.join(CODE_DIR, f))?.[1] ?? Infinity) <= written))
+      id = readFileSync(path.join(CODE_DIR, GENERATOR_ID_FILE), 'utf8').trim();
   } catch {
     /* not built: walk the files below */
   }
   if (!id) {
     const h = nodeCrypto().createHash('sha256').update(version);
-    for (const f of generatorFiles()) h.update(`${f.slice(f.lastIndexOf('/') + 1)}\0${statOf(f)?.join('\0')}\n`);
+    for (const f of generatorFiles()) h.update(`${path.basename(f)}\0${statOf(f)?.join('\0')}\n`);
     id = h.digest('hex').slice(0, 16);
   }
   fingerprint = `${version}+${id}`;
