@@ -88,7 +88,7 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
         });
       const stamp = () => JSON.parse(fs.readFileSync(path.join(work, 'node_modules/.cache/mcpgen/stamp.json'), 'utf8')) as { generator: string };
       expect((await gen()).code).toBe(0);
-      expect(stamp().generator).toMatch(new RegExp(`\\+${id}$`));
+      expect(stamp().generator).toMatch(new RegExp(`\\+${id}\\+[0-9a-f]{16}$`));
       // Nothing changed: answered from the stamp, nothing loaded (no load stage in the timings).
       const again = await gen();
       expect(again.code).toBe(0);
@@ -98,14 +98,20 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       const rebuilt = await gen();
       expect(rebuilt.code).toBe(0);
       expect(rebuilt.stderr).toMatch(/^ {2}load /m);
-      expect(stamp().generator).toMatch(/\+0123456789abcdef$/);
-      // A step of the build that wrote after the id (a bare tsc over dist): the id is not trusted.
+      expect(stamp().generator).toMatch(/\+0123456789abcdef\+/);
+      expect((await gen()).stderr).not.toMatch(/^ {2}load /m);
+      // A template edited after the build (compiled from source at run time): the full path.
       const later = new Date(Date.now() + 60_000);
+      const template = fs.readdirSync(path.join(pkg, 'templates/src'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.hbs'))!;
+      fs.utimesSync(path.join(pkg, 'templates/src', template), later, later);
+      expect((await gen()).stderr).toMatch(/^ {2}load /m);
+      expect((await gen()).stderr).not.toMatch(/^ {2}load /m);
+      // A step of the build that wrote after the id (a bare tsc over dist): the id is not trusted.
       fs.utimesSync(path.join(pkg, 'dist/main.js'), later, later);
       const retyped = await gen();
       expect(retyped.code).toBe(0);
       expect(retyped.stderr).toMatch(/^ {2}load /m);
-      expect(stamp().generator).not.toMatch(/\+0123456789abcdef$/);
+      expect(stamp().generator).toMatch(/\+sources\+/);
     } finally {
       fs.rmSync(pkg, { recursive: true, force: true });
       fs.rmSync(work, { recursive: true, force: true });

@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Diagnostic } from '../diagnostics.js';
-import { nodeCrypto, sha256hex } from '../hash.js';
+import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
@@ -60,9 +60,11 @@ const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/
 /**
  * mcpgen's version plus what identifies its code, templates, schemas and prettier (which lays out
  * what is formatted): any rebuild that changes one of them invalidates stamps. A built package
- * reads that from dist/generator-id, one small file. Without it (run from sources, in tests) the
- * name, size and mtime of each file are hashed instead; that walk, with resolving prettier, cost
- * ≈ 18 ms of every run, a tenth of a no-op generate.
+ * reads that from dist/generator-id, one small file, and adds the name, size and mtime of its
+ * templates and schemas, which are also read at run time (a template edited since the build is
+ * compiled from source). Without the id (run from sources, in tests) the stats of every file count
+ * instead; that walk of ~140 files, with resolving prettier, cost ≈ 18 ms of every run, a tenth of
+ * a no-op generate.
  */
 export function generatorFingerprint(version: string): string {
   if (fingerprint) return fingerprint;
@@ -71,24 +73,34 @@ export function generatorFingerprint(version: string): string {
     // Only when no step of the build wrote after it (a bare `tsc` over a built dist, say).
     const written = statSync(path.join(CODE_DIR, GENERATOR_ID_FILE)).mtimeMs;
     if (BUILD_OUTPUTS.every((f) => (statOf(path.join(CODE_DIR, f))?.[1] ?? Infinity) <= written))
-      id = readFileSync(path.join(CODE_DIR, GENERATOR_ID_FILE), 'utf8').trim();
+      id = readFileSync(path.join(CODE_DIR, GENERATOR_ID_FILE), 'utf8').trim() || undefined;
   } catch {
-    /* not built: walk the files below */
+    /* not built: every file's stats below */
   }
-  if (!id) {
-    const h = nodeCrypto().createHash('sha256').update(version);
-    for (const f of generatorFiles()) h.update(`${path.basename(f)}\0${statOf(f)?.join('\0')}\n`);
-    id = h.digest('hex').slice(0, 16);
-  }
-  fingerprint = `${version}+${id}`;
+  const stats = generatorFiles(id ? 'read at run time' : 'all').map((f) => `${path.basename(f)}\0${statOf(f)?.join('\0')}`);
+  fingerprint = `${version}+${id ?? 'sources'}+${fnv64(stats.join('\n'))}`;
   return fingerprint;
+}
+
+/** A 64-bit FNV-1a of a string's UTF-16 units, in hex: change detection, not security (no crypto to load). */
+function fnv64(s: string): string {
+  // Two 32-bit FNV-1a lanes with different offsets.
+  let a = 0x811c9dc5;
+  let b = 0x050c5d1f;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x01000193);
+  }
+  return (a >>> 0).toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
 /**
  * The files that make mcpgen's output what it is, as absolute paths in a fixed order: compiled
- * code (dist/, or cli/ when run from sources), templates, schemas and prettier's package.json.
+ * code (dist/, or cli/ when run from sources), templates, schemas and prettier's package.json; or
+ * only templates and schemas, the files read at run time.
  */
-export function generatorFiles(): string[] {
+export function generatorFiles(which: 'all' | 'read at run time' = 'all'): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
     let ents;
@@ -103,9 +115,10 @@ export function generatorFiles(): string[] {
       else if (/\.(c?js|hbs|json|ts|bin)$/.test(e.name)) out.push(p);
     }
   };
-  walk(CODE_DIR);
+  if (which === 'all') walk(CODE_DIR);
   walk(path.join(PACKAGE_ROOT, 'templates'));
   walk(path.join(PACKAGE_ROOT, 'schemas'));
+  if (which === 'read at run time') return out;
   try {
     out.push(createRequire(import.meta.url).resolve('prettier/package.json'));
   } catch {
