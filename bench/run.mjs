@@ -14,6 +14,17 @@ const quick = process.argv.includes('--quick');
 const log = (s) => console.error(`[bench ${new Date().toISOString().slice(11, 19)}] ${s}`);
 const started = Date.now();
 
+// The SDK 2.4 client's Streamable HTTP transport adds an abort listener to its connection-wide
+// AbortSignal for every request and never removes it (fetch raises that signal's limit to 1500,
+// then Node warns on every request past it): thousands of identical lines about the bench's own
+// client, not the servers. They are counted and reported once.
+let listenerWarnings = 0;
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name === 'MaxListenersExceededWarning') listenerWarnings++;
+  else console.error(w);
+});
+
 // mcpgen's per-user format cache: the benchmark's own, empty at the start (never the user's).
 process.env.MCPGEN_CACHE_DIR = path.join(repo, '.tmp/bench/cache');
 rmSync(process.env.MCPGEN_CACHE_DIR, { recursive: true, force: true });
@@ -58,3 +69,4 @@ const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESUL
 writeFileSync(out, md);
 console.log(md);
 log(`wrote ${path.relative(process.cwd(), out)}`);
+if (listenerWarnings) log(`the SDK client warned ${listenerWarnings} times of abort listeners piling up on its HTTP connections (a leak in the client, see above)`);
