@@ -117,4 +117,27 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       fs.rmSync(work, { recursive: true, force: true });
     }
   }, 60_000);
+
+  test('an up-to-date generate loads neither node:crypto, node:v8 nor node:perf_hooks', async () => {
+    const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-fastpath-'));
+    try {
+      fs.cpSync(path.join(casesDir, 'minimal', 'mcpgen.yaml'), path.join(work, 'mcpgen.yaml'));
+      // Prints, at exit, the built-in modules the process loaded.
+      const probe = `data:text/javascript,process.on('exit',()=>process.stderr.write('LOADED '+process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)).join(' ')+'\\n'))`;
+      const loaded = () =>
+        new Promise<string[]>((resolve) => {
+          execFile(process.execPath, ['--import', probe, bin, 'generate', '-q'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_CACHE_DIR: path.join(work, '.cache') } }, (_err, _out, stderr) =>
+            resolve((/^LOADED (.*)$/m.exec(stderr)?.[1] ?? '').split(' ')),
+          );
+        });
+      // The full run loads them (the probe sees modules loaded late), and leaves a stamp.
+      const full = await loaded();
+      expect(full).toEqual(expect.arrayContaining(['crypto', 'v8']));
+      const noop = await loaded();
+      expect(noop.length).toBeGreaterThan(10);
+      for (const m of ['crypto', 'v8', 'perf_hooks']) expect(noop, m).not.toContain(m);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+    }
+  }, 60_000);
 });
