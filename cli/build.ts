@@ -17,7 +17,7 @@ import { normalize } from './normalize/normalize.js';
 import type { OutputFile } from './plan/plan.js';
 import { renderFiles } from './render/render.js';
 import { VERSION } from './version.js';
-import { mark, spent, timingsEnabled } from './timings.js';
+import { mark, now, spent, timingsEnabled } from './timings.js';
 import type { GenerateOptions } from './generate.js';
 
 /** What the build (normalize → render → format) hands back; no files (nor IR) when normalize found errors. */
@@ -100,15 +100,12 @@ export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions
   };
   // One file at a time, rendered then formatted (see renderFiles).
   const files: OutputFile[] = [];
-  if (!timingsEnabled) for (const f of renderFiles(ir, exists)) files.push(keep(f) ? strip(f) : await format(f));
-  else {
-    // The same loop, timed file by file (the render of each happens when it is pulled).
-    const it = renderFiles(ir, exists);
-    for (let t0 = performance.now(), next = it.next(); !next.done; t0 = performance.now(), next = it.next()) {
-      const f = next.value;
-      files.push(keep(f) ? strip(f) : await format(f));
-      spent(partOf(f.path), performance.now() - t0);
-    }
+  // Timed file by file under MCPGEN_TIMINGS (the render of each happens when it is pulled).
+  const it = renderFiles(ir, exists);
+  for (let t0 = now(), next = it.next(); !next.done; t0 = now(), next = it.next()) {
+    const f = next.value;
+    files.push(keep(f) ? strip(f) : await format(f));
+    if (timingsEnabled) spent(partOf(f.path), now() - t0);
   }
   mark('render+format');
   return { files, diagnostics: norm.diagnostics, ir };

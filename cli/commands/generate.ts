@@ -2,7 +2,7 @@
  * `mcpgen generate`: generate → plan → write (or, with --dry-run / --check, only report).
  */
 import path from 'node:path';
-import { formatDiagnostic, hasErrors, sortDiagnostics, UsageError, type Diagnostic } from '../diagnostics.js';
+import { formatDiagnostic, sortDiagnostics, UsageError, type Diagnostic } from '../diagnostics.js';
 import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
@@ -57,8 +57,8 @@ export async function planProject(
   const errors = diags.filter((d) => d.severity === 'error');
   for (const d of errors) io.stderr(`${formatDiagnostic(d)}\n`);
   printWarnings(errors.length ? [] : warned, warnings, display, io);
-  if (hasErrors(diags)) {
-    const n = diags.filter((d) => d.severity === 'error').length;
+  if (errors.length) {
+    const n = errors.length;
     io.stderr(`✖ ${n} error${n === 1 ? '' : 's'} in ${display}; nothing was written\n`);
     return { manifest, outDir, exit: EXIT_PROBLEMS };
   }

@@ -11,6 +11,7 @@
  * test/ts-types.test.ts prints thousands of random schemas and requires prettier to change nothing.
  */
 import { builders, printer, type builders as B } from 'prettier/doc';
+// Only ASCII text is measured here; anything else is left to the doc printer, which measures wide characters.
 import { ASCII, printNumber, printString, WIDTH } from '../../format/literal.js';
 import type { Member, TypeNode } from './schema-type.js';
 
@@ -198,8 +199,6 @@ function flat(t: TypeNode): string | null {
     }
   }
 }
-
-// Only ASCII text is measured here (literal.ts ASCII); anything else is left to the doc printer, which measures wide characters.
 
 /** Prints a doc at `level` indentation on a line of its own (the rest of the file breaks after it). */
 function printAt(level: number, doc: Doc): string {
