@@ -29,7 +29,8 @@ export class Code {
   constructor(readonly text: string) {}
 }
 
-const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+// Prettier unquotes any identifier name, not only ASCII ones (`日志: …`), as ts-types/print.ts's propertyKey.
+const IDENTIFIER = /^[\p{ID_Start}$_][\p{ID_Continue}$\u200c\u200d]*$/u;
 /** Text JSON.stringify leaves alone and that holds no quote: printed as is between single quotes. */
 const PLAIN = /^[^'"\\\x00-\x1f\ud800-\udfff]*$/;
 

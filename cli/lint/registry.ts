@@ -4,6 +4,7 @@ import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
 import { nameFormat } from './rules/names.js';
 import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
 import { maxTools } from './rules/tools.js';
+import { vendorKeys } from './rules/vendor-keys.js';
 
 /** Every lint rule, in code order. Ids and codes are stable (README "Lint rules", docs/manifest-diagnostics.md). */
 export const lintRules: readonly LintRule[] = [
@@ -15,6 +16,7 @@ export const lintRules: readonly LintRule[] = [
   uriSchemeFormat,
   resourceMimeType,
   maxTools,
+  vendorKeys,
 ];
 
 export function ruleById(id: string): LintRule | undefined {

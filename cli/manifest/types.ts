@@ -130,7 +130,7 @@ export interface Server {
   icons?: Icons;
 }
 /**
- * An icon: a URL or a data: URI with its media type, sizes and theme.
+ * An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "Icon".
@@ -152,6 +152,7 @@ export interface Icon {
    * Background the icon is designed for: `light` or `dark`.
    */
   theme?: "light" | "dark";
+  [k: string]: unknown;
 }
 /**
  * How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.
@@ -306,6 +307,10 @@ export interface LintRules {
    * MCPG307: at most 40 tools (several clients drop or cap tools beyond that).
    */
   "max-tools"?: RuleSetting;
+  /**
+   * MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.
+   */
+  "vendor-keys"?: RuleSetting;
 }
 /**
  * A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.
@@ -344,7 +349,7 @@ export interface Tool {
   meta?: Meta;
 }
 /**
- * Hints about the tool's behaviour. Clients must not rely on them for security.
+ * Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "ToolAnnotations".
@@ -370,6 +375,7 @@ export interface ToolAnnotations {
    * The tool talks to things outside the server (the web, other systems); false for a closed domain.
    */
   openWorldHint?: boolean;
+  [k: string]: unknown;
 }
 /**
  * Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).
@@ -432,7 +438,7 @@ export interface Resource {
   cache?: CacheHint;
 }
 /**
- * Hints to clients about who the content is for and how important it is.
+ * Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "ResourceAnnotations".
@@ -450,6 +456,7 @@ export interface ResourceAnnotations {
    * When the content last changed (ISO 8601 date-time). Quote it in YAML.
    */
   lastModified?: string;
+  [k: string]: unknown;
 }
 /**
  * A family of resources addressed by an RFC 6570 URI template.

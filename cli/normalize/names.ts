@@ -14,12 +14,32 @@ const RESERVED = new Set(
   ).split(' '),
 );
 
-/** Split a name into alphanumeric words: `get_forecast` → [get, forecast]; `HTTPServer-v2` → [HTTPServer, v2]. */
-function words(name: string): string[] {
-  return name.split(/[^A-Za-z0-9]+/).filter(Boolean);
+/**
+ * A name in ASCII: accents dropped (`Café` → `Cafe`). `lossy` when letters remain that ASCII cannot
+ * spell (`日志`, `Журнал`): their derived names then carry a hash of the whole name, so two such
+ * names stay distinct. Resource names are free text; tool and prompt names are ASCII already.
+ */
+function ascii(name: string): { text: string; lossy: boolean } {
+  if (/^[\x00-\x7f]*$/.test(name)) return { text: name, lossy: false };
+  const text = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '');
+  return { text, lossy: /[^\x00-\x7f]/.test(text) };
 }
 
-/** `get_forecast` → `getForecast`; `2fa` → `_2fa`; `delete` → `delete_`. */
+/** 6 hex digits of FNV-1a over the name's UTF-16 units: stable across runs and versions. */
+function shortHash(name: string): string {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(16).padStart(8, '0').slice(0, 6);
+}
+
+/** Split a name into alphanumeric words: `get_forecast` → [get, forecast]; `HTTPServer-v2` → [HTTPServer, v2]. */
+function words(name: string): string[] {
+  const { text, lossy } = ascii(name);
+  const ws = text.split(/[^A-Za-z0-9]+/).filter(Boolean);
+  return lossy ? [...ws, shortHash(name)] : ws;
+}
+
+/** `get_forecast` → `getForecast`; `2fa` → `_2fa`; `delete` → `delete_`; `日志` → `_1a2b3c`. */
 export function identifier(name: string): string {
   const ws = words(name);
   let id = ws.map((w, i) => (i === 0 ? w[0]!.toLowerCase() + w.slice(1) : w[0]!.toUpperCase() + w.slice(1))).join('');
@@ -44,12 +64,19 @@ export function typeName(name: string): string {
   return id;
 }
 
+/** Longest file base name kept as is: with `.test.ts` and a folder it stays far below 255 bytes. */
+const MAX_FILE_BASE = 80;
+
 /**
- * A file-safe base name: keeps `[A-Za-z0-9_-]`, turns anything else into `_`.
- * Collisions (also case-insensitive ones, for macOS and Windows) are reported by normalize.
+ * A file-safe base name: keeps `[A-Za-z0-9_-]`, turns anything else into `_` (`Application logs` →
+ * `Application_logs`); a name ASCII cannot spell, or a long one, gets a hash of the whole name.
+ * Collisions (also case-insensitive ones, for macOS and Windows) are reported by validate.
  */
 export function fileBase(name: string): string {
-  const base = name.replace(/[^A-Za-z0-9_-]/g, '_');
+  const { text, lossy } = ascii(name);
+  let base = text.replace(/[^A-Za-z0-9_-]/g, '_');
+  if (lossy) base = base.replace(/_{2,}/g, '_').replace(/^_|_$/g, '');
+  if (lossy || base.length > MAX_FILE_BASE) base = [base.slice(0, MAX_FILE_BASE - 7), shortHash(name)].filter(Boolean).join('_');
   return base === '' ? '_' : base;
 }
 

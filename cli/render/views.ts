@@ -17,6 +17,9 @@ export function headerLines(ir: IR): string {
 }
 
 /** The optional metadata every primitive shares, as data, in the spec's order. */
+/** What server.ts imports from runtime.ts as types only. */
+const RUNTIME_TYPES = new Set(['Completions', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
+
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
   if (e.title !== null) d.title = e.title;
@@ -300,6 +303,9 @@ export function serverView(ir: IR) {
   if (reachUsed) need('reachable');
   if (ir.tools.length || ir.prompts.length) (need('register'), need('Register'));
   if (ir.tools.length) need('ToolInfo');
+  if (hasResources) need('ResourceInfo');
+  if (ir.prompts.length) need('PromptInfo');
+  need('ServerInfo');
   if (handlerImports.length) need('lazy');
 
   const contentImports = [
@@ -309,7 +315,7 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   return {
-    sdkImports: ['type Implementation', 'McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : []), ...(ir.prompts.length ? ['type Prompt'] : [])].join(', '),
+    sdkImports: ['McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : [])].join(', '),
     subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
@@ -320,7 +326,7 @@ export function serverView(ir: IR) {
     promptInfo,
     promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
-    runtimeImports: [...runtime].sort().map((name) => (name === 'Register' || name === 'ToolInfo' || name === 'Completions' ? `type ${name}` : name)),
+    runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,
     reachUsed,
     contentImports,

@@ -25,6 +25,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^/': 'a path starting with `/`',
   '^[A-Za-z_][A-Za-z0-9_]*$': 'a letter or `_`, then letters, digits or `_`',
   '^[A-Za-z0-9_.-]{1,128}$': '1-128 letters, digits, `_`, `-` or `.`',
+  '^[^\\u0000-\\u001f\\u007f]+$': 'non-empty text without control characters (tabs, line breaks)',
   '^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$':
     'letters, digits, `_` and single dots (an RFC 6570 variable name)',
   '^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$':

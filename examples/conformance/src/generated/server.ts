@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   completers,
   contentTool,
@@ -31,7 +32,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
-export const serverInfo: Implementation = {
+export const serverInfo: ServerInfo = {
   name: 'mcpgen-conformance',
   version: '1.0.0',
   title: 'mcpgen conformance server',
@@ -467,9 +468,6 @@ const tools: Record<string, Register> = {
       testUpdateWatchedResourceTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   static_binary: {
     title: 'Static Binary Resource',
@@ -552,7 +550,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   test_input_required_result_prompt: {
     description: 'A prompt that asks for context with input_required',

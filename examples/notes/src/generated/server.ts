@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   completers,
   contentTool,
@@ -32,7 +33,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { QuickNoteArgs, SummarizeNotesArgs } from './types.js';
 
-export const serverInfo: Implementation = {
+export const serverInfo: ServerInfo = {
   name: 'notes',
   version: '1.0.0',
   title: 'Notes',
@@ -130,9 +131,6 @@ const tools: Record<string, Register> = {
       searchNotesTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   guide: {
     title: 'How to use this server',
@@ -235,7 +233,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   quick_note: { description: 'Turn a thought into a well-formed note' },
   summarize_notes: {

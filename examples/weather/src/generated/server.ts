@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   completers,
   contentTool,
@@ -32,7 +33,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { PackingListArgs, WeatherReportArgs } from './types.js';
 
-export const serverInfo: Implementation = {
+export const serverInfo: ServerInfo = {
   name: 'weather',
   version: '0.1.0',
   title: 'Weather',
@@ -115,9 +116,6 @@ const tools: Record<string, Register> = {
       getForecastTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   logo: { title: 'Logo', description: "The server's logo, a PNG image", mimeType: 'image/png' },
   readme: {
@@ -188,7 +186,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   packing_list: {
     title: 'Packing list',

@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   completers,
   contentTool,
@@ -32,7 +33,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ByHandlerArgs, DeclarativeArgs } from './types.js';
 
-export const serverInfo: Implementation = {
+export const serverInfo: ServerInfo = {
   name: 'kitchen-sink',
   version: '1.2.3-beta.1',
   title: 'Kitchen "sink" */ ${oops}',
@@ -121,9 +122,6 @@ const tools: Record<string, Register> = {
       shapesTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   'binary-file': { mimeType: 'image/png' },
   'data-file': { mimeType: 'application/json' },
@@ -221,7 +219,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   'by-handler': { description: 'Rendered by code' },
   declarative: { title: 'Declarative', description: 'Mixes */ ${x} and `ticks`' },

@@ -2,7 +2,6 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
@@ -10,6 +9,7 @@ import {
 
 import {
   type Register,
+  type ServerInfo,
   type ToolInfo,
   contentTool,
   lazy,
@@ -18,7 +18,7 @@ import {
   verifyRequestState,
 } from './runtime.js';
 
-export const serverInfo: Implementation = { name: 'minimal', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));

@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   contentTool,
   lazy,
@@ -28,7 +29,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
 
-export const serverInfo: Implementation = { name: 'schema-constructs', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'schema-constructs', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const userFileV2Template = lazy(() => import('../handlers/templates/user-file_v2.js'));
@@ -189,9 +190,6 @@ const tools: Record<string, Register> = {
       typelessRootTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
 const resourceUris: Record<string, string> = { readme: 'cs://readme' };
 
@@ -224,7 +222,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   'for-class': { description: 'A prompt with argument names that are not identifiers' },
 };

@@ -2,16 +2,17 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   contentTool,
   lazy,
@@ -23,7 +24,7 @@ import {
 } from './runtime.js';
 import { schemas } from './schemas.js';
 
-export const serverInfo: Implementation = { name: 'schema-refs-defs', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'schema-refs-defs', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));
@@ -53,9 +54,6 @@ const tools: Record<string, Register> = {
   pay: (server) =>
     structuredTool(server, 'pay', toolInfo['pay'], schemas.payInput, schemas.payOutput, payTool),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
 const resourceUris: Record<string, string> = { readme: 'rd://readme' };
 
@@ -67,7 +65,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = { hello: { description: 'Say hello' } };
 
 /** Every prompt, by name. */
