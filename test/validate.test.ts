@@ -103,10 +103,12 @@ describe('schema diagnostics', () => {
 });
 
 describe('semantic checks', () => {
-  test('a recursive tree is valid; pure ref cycles are not', () => {
+  test('a recursive tree is valid (with the MCPG207 warning); pure ref cycles are not', () => {
     const tree =
       'schemas:\n  Tree: { type: object, properties: { kids: { type: array, items: { $ref: "#/schemas/Tree" } } } }\n';
-    expect(validate(tree)).toEqual([]);
+    expect(brief(validate(tree))).toEqual([
+      '4:3 MCPG207 schema `Tree` refers to itself, so it cannot be inlined: schemas that use it advertise it under `$defs` with a `$ref`',
+    ]);
     const cyc = manifest(
       HEAD +
         'schemas:\n  A: { $ref: "#/schemas/B" }\n  B: { oneOf: [{ $ref: "#/schemas/C" }] }\n  C: { not: { $ref: "#/schemas/A" } }\n',

@@ -1,7 +1,7 @@
 /**
  * normalize: validated manifest → IR. Resolves every default, derives names, inlines shared
- * `$ref`s for the wire, reads `file:` content, and reports name collisions that only appear once
- * names are turned into identifiers and file names.
+ * `$ref`s for the wire and reads `file:` content. Every rule about derived names (collisions) is
+ * checked by validate (cli/validate/checks/name-collisions.ts), so a valid manifest normalizes.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,7 +19,6 @@ import type {
   PromptIR,
   ResourceContent,
   ResourceIR,
-  SourceLoc,
   TemplateIR,
   ToolIR,
 } from './ir.js';
@@ -27,7 +26,6 @@ import { fileBase, identifier, typeName } from './names.js';
 import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { isTextMime } from './mime.js';
-import { checkCollisions } from './collisions.js';
 import { Codes } from '../manifest/codes.js';
 
 export interface NormalizeOptions {
@@ -56,11 +54,27 @@ export function normalize(
     return { line: r.line, column: r.column };
   };
   const referencedFiles: string[] = [];
-  const readFile = (rel: string): Buffer => {
+  const diagnostics: Diagnostic[] = [];
+  const readFile = (rel: string, at: (string | number)[]): Buffer => {
     referencedFiles.push(rel);
     const abs = path.resolve(loaded.dir, rel);
     opts.beforeRead?.(abs);
-    return readFileSync(abs);
+    try {
+      return readFileSync(abs);
+    } catch (err) {
+      // validate checked it; it changed since (deleted, permissions) or is not a regular file.
+      const r = loaded.locate(at);
+      const reason = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+      diagnostics.push({
+        code: Codes.REF_FILE_UNREADABLE,
+        severity: 'error',
+        message: `cannot read ${rel}: ${reason}`,
+        file: loaded.file,
+        line: r.line,
+        column: r.column,
+      });
+      return Buffer.alloc(0);
+    }
   };
 
   const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown> }, loc: (string | number)[]): EntryIR => ({
@@ -96,7 +110,7 @@ export function normalize(
     let content: ResourceContent = { kind: 'handler' };
     if (typeof r.text === 'string') content = { kind: 'text', text: r.text };
     else if (typeof r.file === 'string') {
-      const bytes = readFile(r.file);
+      const bytes = readFile(r.file, ['resources', name, 'file']);
       const asText = r.encoding ? r.encoding === 'text' : isTextMime(r.mimeType ?? null, r.file);
       content = asText ? { kind: 'text', text: bytes.toString('utf8') } : { kind: 'blob', base64: bytes.toString('base64') };
     }
@@ -157,7 +171,7 @@ export function normalize(
       completion: completion(a.complete),
     }));
     const messages = p.messages
-      ? p.messages.map((msg) => ({ role: msg.role, content: promptContent(msg, readFile) }))
+      ? p.messages.map((msg, i) => ({ role: msg.role, content: promptContent(msg, (rel, key) => readFile(rel, ['prompts', name, 'messages', i, ...key])) }))
       : null;
     const hasCompletionHandler = args.some((a) => a.completion?.kind === 'handler');
     return {
@@ -219,24 +233,7 @@ export function normalize(
     prompts,
     referencedFiles: [...new Set(referencedFiles)].sort(),
   };
-  const diagnostics = [...recursiveSchemaWarnings(refsAsDefs ? new Set() : recursive, loaded, at), ...checkCollisions(ir, loaded.file)];
-  return diagnostics.some((d) => d.severity === 'error') ? { diagnostics } : { ir, diagnostics };
-}
-
-/** MCPG207: a recursive shared schema cannot be inlined; the schemas that use it carry a `$ref`. */
-function recursiveSchemaWarnings(
-  recursive: Set<string>,
-  loaded: LoadedManifest,
-  at: (p: (string | number)[]) => SourceLoc,
-): Diagnostic[] {
-  return [...recursive].sort().map((name) => ({
-    code: Codes.RECURSIVE_SCHEMA,
-    severity: 'warning' as const,
-    message: `schema \`${name}\` refers to itself, so it cannot be inlined: schemas that use it advertise it under \`$defs\` with a \`$ref\``,
-    file: loaded.file,
-    ...at(['schemas', name]),
-    hint: 'some MCP clients drop or reject `$ref`; if yours do, bound the depth instead (e.g. children: { type: array, items: { type: object } })',
-  }));
+  return diagnostics.length ? { diagnostics } : { ir, diagnostics };
 }
 
 /** Entries sorted by wire name so output order never depends on manifest order edits. */
@@ -254,9 +251,9 @@ function completion(c: string[] | 'handler' | string | undefined): CompletionIR 
   return Array.isArray(c) ? { kind: 'static', values: c } : null;
 }
 
-function promptContent(msg: M.PromptMessage, readFile: (rel: string) => Buffer): PromptContentIR {
+function promptContent(msg: M.PromptMessage, readFile: (rel: string, at: string[]) => Buffer): PromptContentIR {
   const media = (v: { data?: string; file?: string; mimeType: string }) =>
-    v.data ?? (v.file ? readFile(v.file).toString('base64') : '');
+    v.data ?? (v.file ? readFile(v.file, [msg.image ? 'image' : 'audio', 'file']).toString('base64') : '');
   if (typeof msg.text === 'string') return { type: 'text', text: msg.text };
   if (msg.image) return { type: 'image', data: media(msg.image), mimeType: msg.image.mimeType };
   if (msg.audio) return { type: 'audio', data: media(msg.audio), mimeType: msg.audio.mimeType };
@@ -264,7 +261,7 @@ function promptContent(msg: M.PromptMessage, readFile: (rel: string) => Buffer):
   let text = r.text ?? null;
   let blob = r.blob ?? null;
   if (r.file) {
-    const bytes = readFile(r.file);
+    const bytes = readFile(r.file, ['resource', 'file']);
     if (isTextMime(r.mimeType ?? null, r.file)) text = bytes.toString('utf8');
     else blob = bytes.toString('base64');
   }

@@ -2,8 +2,10 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { checkEmbeddedSchemas } from './embedded-schemas.js';
 import { checkFiles } from './files.js';
+import { checkNameCollisions } from './name-collisions.js';
 import { checkToolHints, checkTransports } from './hints-and-transports.js';
 import { checkPrompts } from './prompts.js';
+import { checkRecursiveSchemas } from './recursive-schemas.js';
 import { checkRefCycles } from './ref-cycles.js';
 import { checkRefs } from './refs.js';
 import { checkRequiredProperties } from './required-properties.js';
@@ -27,12 +29,17 @@ export const semanticChecks: readonly Check[] = [
   checkFiles,
   checkToolHints,
   checkTransports,
+  // Names and schemas as the build derives them: generate rejects nothing validate accepts.
+  checkNameCollisions,
+  checkRecursiveSchemas,
 ];
 
 export {
   checkEmbeddedSchemas,
   checkFiles,
+  checkNameCollisions,
   checkPrompts,
+  checkRecursiveSchemas,
   checkRefCycles,
   checkRefs,
   checkRequiredProperties,
