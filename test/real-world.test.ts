@@ -129,7 +129,7 @@ async function build(name: string): Promise<Built> {
  * compiler options (they are the same for every project, which this checks): the SDK's types are
  * loaded once rather than once per project. Returns each project's diagnostics.
  */
-async function compileAll(root: string, projects: string[]): Promise<{ output: Map<string, string>; code: number | null }> {
+async function compileAll(root: string, projects: string[]): Promise<Map<string, string>> {
   const configs = projects.map((p) => JSON.parse(readFileSync(path.join(root, p, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown>; include: string[] });
   for (const c of configs) expect(c).toEqual(configs[0]);
   const { compilerOptions, include } = configs[0]!;
@@ -145,7 +145,7 @@ async function compileAll(root: string, projects: string[]): Promise<{ output: M
     output.set(owner, `${output.get(owner)}${line}\n`);
   }
   if (r.code !== 0 && [...output.values()].every((o) => o === '')) for (const p of projects) output.set(p, `tsc exited with ${r.code}`);
-  return { output, code: r.code };
+  return output;
 }
 
 async function connect(main: string, modern: boolean): Promise<Client> {
@@ -165,28 +165,32 @@ async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<voi
 
 const built = new Map<string, Built>();
 const compiled = new Map<string, string>();
-const listed = new Map<string, { legacy: Listed; modern: Listed }>();
+/** What each server listed, or why listing failed (reported by that server's tests, not the whole file). */
+const listed = new Map<string, { legacy: Listed; modern: Listed } | Error>();
 
 beforeAll(async () => {
   scratch('real-world');
   for (const s of servers) built.set(s, await build(s));
   const generated = servers.filter((s) => built.get(s)!.generate.code === 0);
   const root = path.join(SCRATCH, 'real-world');
-  const { output } = await compileAll(root, generated);
-  for (const [s, out] of output) compiled.set(s, out);
+  for (const [s, out] of await compileAll(root, generated)) compiled.set(s, out);
   await pool(generated, 3, async (s) => {
     const main = path.join(root, 'dist', s, 'src/main.js');
     if (compiled.get(s) !== '' || !existsSync(main)) return;
-    const both: Listed[] = [];
-    for (const modern of [false, true]) {
-      const client = await connect(main, modern);
-      try {
-        both.push(await listAll(client));
-      } finally {
-        await client.close();
+    try {
+      const both: Listed[] = [];
+      for (const modern of [false, true]) {
+        const client = await connect(main, modern);
+        try {
+          both.push(await listAll(client));
+        } finally {
+          await client.close();
+        }
       }
+      listed.set(s, { legacy: both[0]!, modern: both[1]! });
+    } catch (e) {
+      listed.set(s, e instanceof Error ? e : new Error(String(e)));
     }
-    listed.set(s, { legacy: both[0]!, modern: both[1]! });
   });
 }, 180_000);
 
@@ -202,6 +206,7 @@ describe.each(servers)('%s', (name) => {
   const served = (era: 'legacy' | 'modern'): Listed => {
     const l = listed.get(name);
     if (!l) throw new Error(`${name} was not served (see the validate, generate and tsc tests)`);
+    if (l instanceof Error) throw new Error(`${name}: listing failed: ${l.message}`);
     return l[era];
   };
 
