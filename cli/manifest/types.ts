@@ -104,9 +104,13 @@ export interface Manifest {
  */
 export interface Server {
   /**
-   * Server name: serverInfo.name and the npm package name. Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name).
+   * Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.
    */
   name: string;
+  /**
+   * npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.
+   */
+  package?: string;
   /**
    * Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number ("1.0").
    */

@@ -20,7 +20,10 @@ export interface IconIR {
 }
 
 export interface ServerIR {
+  /** serverInfo.name: free text. */
   name: string;
+  /** The generated project's npm package name: `package`, else the name (then npm-safe, as validate checks). */
+  packageName: string;
   version: string;
   title: string | null;
   description: string | null;

@@ -192,6 +192,7 @@ export function normalize(
     generatorVersion: m.options?.headerVersion === false ? null : opts.generatorVersion,
     server: {
       name: s.name,
+      packageName: s.package ?? s.name,
       version: s.version,
       title: s.title ?? null,
       description: s.description ?? null,

@@ -359,8 +359,8 @@ export function httpView(ir: IR) {
 /** package.json and main.ts: created once, then the user's. */
 export function projectView(ir: IR) {
   return {
-    name: ir.server.name,
-    nameLiteral: stringLiteral(ir.server.name),
+    name: ir.server.packageName,
+    nameLiteral: stringLiteral(ir.server.packageName),
     hasHttp: ir.transports.http !== null,
     hasStdio: ir.transports.stdio,
   };
@@ -371,13 +371,13 @@ export function packageData(ir: IR): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
   const hasStdio = ir.transports.stdio;
   return {
-    name: ir.server.name,
+    name: ir.server.packageName,
     version: ir.server.version,
     ...(ir.server.description !== null ? { description: ir.server.description } : {}),
     private: true,
     type: 'module',
     engines: { node: '>=20' },
-    bin: { [ir.server.name.replace(/^@[^/]+\//, '')]: 'dist/src/main.js' },
+    bin: { [ir.server.packageName.replace(/^@[^/]+\//, '')]: 'dist/src/main.js' },
     scripts: {
       build: 'tsc -p tsconfig.json',
       start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',

@@ -40,3 +40,28 @@ export function checkTransports(m: LoadedManifest): Diagnostic[] {
     }),
   ];
 }
+
+const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;
+
+/**
+ * serverInfo.name is free text (`Context7`), but the generated project needs an npm package name:
+ * `package`, or the name itself when it is one.
+ */
+export function checkPackageName(m: LoadedManifest): Diagnostic[] {
+  const s = isRecord(m.data) ? m.data.server : undefined;
+  if (!isRecord(s) || s.package !== undefined || typeof s.name !== 'string' || s.name === '') return [];
+  if (NPM_NAME.test(s.name) && s.name.length <= 214) return [];
+  const suggested =
+    s.name
+      .normalize('NFD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9-._~]+/g, '-')
+      .replace(/^[-._]+|-+$/g, '')
+      .slice(0, 214) || 'mcp-server';
+  return [
+    diagAt(m, ['server', 'name'], Codes.BAD_STRING, `server name ${JSON.stringify(s.name)} is not an npm package name, and \`server.package\` is not set`, {
+      hint: `clients see the name as written; add \`package: ${suggested}\` for the generated project's package.json (lowercase letters, digits, \`-\`, \`.\`, \`_\`, \`~\`; optionally @scope/name)`,
+    }),
+  ];
+}

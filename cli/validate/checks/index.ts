@@ -3,7 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { checkEmbeddedSchemas } from './embedded-schemas.js';
 import { checkFiles } from './files.js';
 import { checkNameCollisions } from './name-collisions.js';
-import { checkToolHints, checkTransports } from './hints-and-transports.js';
+import { checkPackageName, checkToolHints, checkTransports } from './hints-and-transports.js';
 import { checkPrompts } from './prompts.js';
 import { checkRecursiveSchemas } from './recursive-schemas.js';
 import { checkRefCycles } from './ref-cycles.js';
@@ -29,6 +29,7 @@ export const semanticChecks: readonly Check[] = [
   checkFiles,
   checkToolHints,
   checkTransports,
+  checkPackageName,
   // Names and schemas as the build derives them: generate rejects nothing validate accepts.
   checkNameCollisions,
   checkRecursiveSchemas,
