@@ -54,7 +54,8 @@ const printedKeys = new Map<string, string>();
 function printKey(key: string, json: boolean): string {
   if (json) return JSON.stringify(key);
   let printed = printedKeys.get(key);
-  if (printed === undefined) printedKeys.set(key, (printed = isIdentifier(key) ? key : printString(key)));
+  // `__proto__` is computed: bare or quoted, it would set the literal's prototype.
+  if (printed === undefined) printedKeys.set(key, (printed = key === '__proto__' ? "['__proto__']" : isIdentifier(key) ? key : printString(key)));
   return printed;
 }
 

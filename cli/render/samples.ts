@@ -9,6 +9,7 @@ import type { Ajv as AjvDraft07 } from 'ajv';
 import type { JsonSchema } from '../normalize/ir.js';
 import { isObject } from '../normalize/schema-walk.js';
 import { quickCheck } from './sample-check.js';
+import { namedRecord } from './named-record.js';
 
 type Engine = Pick<Ajv2020, 'validate'>;
 const engines = new Map<string, Engine>();
@@ -91,11 +92,11 @@ export function sampleOf(s: unknown, depth: number): unknown {
     case 'object':
     case undefined: {
       if (type === undefined && !isObject(schema.properties)) return undefined;
-      const out: Record<string, unknown> = {};
+      const out = namedRecord<unknown>();
       const props = isObject(schema.properties) ? schema.properties : {};
       const required = Array.isArray(schema.required) ? schema.required : [];
       for (const key of required) {
-        const v = sampleOf(props[key as string], depth + 1);
+        const v = sampleOf(Object.hasOwn(props, key as string) ? props[key as string] : undefined, depth + 1);
         if (v === undefined) return undefined;
         out[key as string] = v;
       }
@@ -120,5 +121,5 @@ function formatSample(format: string): string {
     ipv4: '127.0.0.1',
     ipv6: '::1',
   };
-  return samples[format] ?? 'example';
+  return Object.hasOwn(samples, format) ? samples[format]! : 'example';
 }
