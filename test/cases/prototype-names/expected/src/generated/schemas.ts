@@ -36,9 +36,9 @@ export const jsonSchemas = {
     type: 'object',
     properties: {
       valueOf: { type: 'string', description: 'The value' },
-      isPrototypeOf: { type: 'boolean', description: 'Optional flag' },
+      isPrototypeOf: { type: 'boolean', description: 'A flag named isPrototypeOf' },
     },
-    required: ['valueOf'],
+    required: ['valueOf', 'isPrototypeOf'],
   },
   /** Variables of resource template `valueOf`. */
   valueOfParams: {

@@ -15,8 +15,8 @@ export interface HasOwnPropertyInput {
 export interface ToStringOutput {
   /** The value */
   valueOf: string;
-  /** Optional flag */
-  isPrototypeOf?: boolean;
+  /** A flag named isPrototypeOf */
+  isPrototypeOf: boolean;
 }
 
 /** Variables of resource template `valueOf` (proto://items/{constructor}{?toString}). */
