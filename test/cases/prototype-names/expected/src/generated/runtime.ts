@@ -289,6 +289,13 @@ export function reachable(request: Request | undefined): Reach {
   }
 }
 
+const SDK_REGISTRIES = [
+  '_registeredTools',
+  '_registeredPrompts',
+  '_registeredResources',
+  '_registeredResourceTemplates',
+];
+
 /**
  * Gives the SDK's registries of `server` no prototype. McpServer keeps tools, prompts and templates
  * by name in plain objects, where a tool named `constructor` reads as registered already (so the
@@ -297,7 +304,7 @@ export function reachable(request: Request | undefined): Reach {
  */
 export function ownRegistries(server: McpServer): void {
   const registries = server as unknown as Record<string, unknown>;
-  for (const key of ['_registeredTools', '_registeredPrompts', '_registeredResources', '_registeredResourceTemplates']) {
+  for (const key of SDK_REGISTRIES) {
     const registry = registries[key];
     // Only an empty one is replaced: an SDK that keeps them otherwise is left as it is.
     if (typeof registry === 'object' && registry !== null && Object.keys(registry).length === 0) {
@@ -699,17 +706,12 @@ export function promptArguments<A>(
   schema: JsonSchemaType,
   completers: Readonly<Record<string, SdkCompleter>>,
 ): StandardSchemaWithJSON<A> {
+  // No prototype: the SDK reads `shape[name]` for the argument name the client sends.
   const shape: Record<string, unknown> = Object.create(null);
-  Object.assign(
-    shape,
-    Object.fromEntries(
-    // Only the completer of a field is read; the object schema does the validating.
-    Object.entries(completers).map(([name, complete]) => [
-      name,
-        completable(fromJsonSchema<string>({ type: 'string' }), complete),
-      ]),
-    ),
-  );
+  // Only the completer of a field is read; the object schema does the validating.
+  for (const [name, complete] of Object.entries(completers)) {
+    shape[name] = completable(fromJsonSchema<string>({ type: 'string' }), complete);
+  }
   return Object.assign(fromJsonSchema<A>(schema), { shape });
 }
 
