@@ -236,7 +236,8 @@ function print(out: string[], value: unknown, indent: number, column: number, su
       // a long key (prettier's "fluid" layout measures up to the value's first possible break).
       if (!json) {
         const empty = Array.isArray(v) ? v.length === 0 : !hasKeys(v);
-        if (indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
+        // (Keys narrower than tabWidth + 3 never break, as for strings: deep nesting reaches them.)
+        if (key.length >= 5 && indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
           out.push(pad, key, `:\n${pad}  `);
           print(out, v, indent + 4, indent + 4, last, json);
           out.push(last, '\n');

@@ -61,8 +61,29 @@ function printedMembers<E>(entries: E[], print: (e: E) => string | null): string
 }
 
 /** A member `key: value,` whose value is the schema, printed when its opening `key: {` fits the line. */
-const schemaMember = (e: { key: string; doc: string; schema: unknown }) =>
-  isRecord(e.schema) && 4 + e.key.length + 1 <= WIDTH ? `${e.doc}  ${e.key}: ${printLiteral(e.schema, 2, 4 + e.key.length, ',')},` : null;
+const schemaMember = (e: { key: string; doc: string; schema: unknown; plain: boolean }) => {
+  if (!isRecord(e.schema)) return null;
+  // `key: plainSchema({` as prettier lays out a call with one object argument: hugged.
+  const open = e.plain ? `${e.key}: plainSchema(` : `${e.key}: `;
+  if (2 + open.length + 1 > WIDTH) return null;
+  return `${e.doc}  ${open}${printLiteral(e.schema, 2, 2 + open.length, e.plain ? '),' : ',')}${e.plain ? ')' : ''},`;
+};
+
+/**
+ * Nesting (objects and arrays) beyond which a schema's literal type is not given to TypeScript: it
+ * compares the types of nested literals to a depth of about 100 and then fails with TS2321
+ * ("Excessive stack depth comparing types"), which a schema reaches at about 50 levels of
+ * `properties`. Such a schema is typed as a plain JSON Schema (schemas.ts `plainSchema`).
+ */
+export const LITERAL_TYPE_DEPTH = 64;
+
+/** True when `v` nests objects and arrays deeper than `limit`. */
+export function nestsDeeperThan(v: unknown, limit: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (limit <= 0) return true;
+  for (const e of Array.isArray(v) ? v : Object.values(v)) if (nestsDeeperThan(e, limit - 1)) return true;
+  return false;
+}
 
 /**
  * True when a schema names something a plain object inherits (a property `constructor`, a
@@ -99,11 +120,12 @@ export function schemasView(ir: IR) {
     if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: promptArgsSchema(p), type: p.argsType, validator: false });
   }
   const validators = entries.filter((e) => e.validator).map((e) => ({ ...e, ownProperties: namesInherited(e.schema) }));
-  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema }));
+  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));
   return {
     jsonSchemas,
     validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
+    usesPlainSchema: jsonSchemas.some((e) => e.plain),
     // Both lists printed as prettier prints them (a section each, kept as is): thousands of
     // members that would otherwise be rendered, masked and spliced one by one.
     printedSchemas: printedMembers(jsonSchemas, schemaMember),
