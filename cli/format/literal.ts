@@ -55,7 +55,8 @@ const printedKeys = new Map<string, string>();
 function printKey(key: string, json: boolean): string {
   if (json) return JSON.stringify(key);
   let printed = printedKeys.get(key);
-  if (printed === undefined) printedKeys.set(key, (printed = isIdentifier(key) ? key : printString(key)));
+  // `__proto__` is computed: bare or quoted, it would set the literal's prototype.
+  if (printed === undefined) printedKeys.set(key, (printed = key === '__proto__' ? "['__proto__']" : isIdentifier(key) ? key : printString(key)));
   return printed;
 }
 
@@ -236,7 +237,8 @@ function print(out: string[], value: unknown, indent: number, column: number, su
       // a long key (prettier's "fluid" layout measures up to the value's first possible break).
       if (!json) {
         const empty = Array.isArray(v) ? v.length === 0 : !hasKeys(v);
-        if (indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
+        // (Keys narrower than tabWidth + 3 never break, as for strings: deep nesting reaches them.)
+        if (key.length >= 5 && indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
           out.push(pad, key, `:\n${pad}  `);
           print(out, v, indent + 4, indent + 4, last, json);
           out.push(last, '\n');

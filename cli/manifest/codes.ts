@@ -42,6 +42,7 @@ export const Codes = {
   REQUIRED_NOT_DEFINED: 'MCPG205',
   UNKNOWN_FORMAT: 'MCPG206',
   RECURSIVE_SCHEMA: 'MCPG207', // warning: a recursive shared schema cannot be inlined, it stays under `$defs`
+  INVALID_DEFAULT: 'MCPG208', // warning: a `default` its own schema rejects
 
   // Semantic: resources and templates.
   BAD_RESOURCE_URI: 'MCPG210',

@@ -9,6 +9,7 @@ import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { inputKey, outputKey, promptArgsSchema } from './views.js';
 import { Code } from '../format/literal.js';
+import { namedRecord } from './named-record.js';
 
 type Obj = Record<string, unknown>;
 
@@ -25,7 +26,7 @@ function fill(text: string, values: Record<string, string>): string {
   let out = '';
   let last = 0;
   for (const p of findPlaceholders(text)) {
-    out += text.slice(last, p.start) + (values[p.name] ?? '');
+    out += text.slice(last, p.start) + (Object.hasOwn(values, p.name) ? values[p.name] : '');
     last = p.end;
   }
   return out + text.slice(last);
@@ -46,7 +47,7 @@ function renderedMessages(p: PromptIR, values: Record<string, string>): unknown[
 
 /** A concrete URI of a template from valid samples of its variables, or null. */
 function sampleUri(t: TemplateIR): string | null {
-  const params: Record<string, unknown> = {};
+  const params = namedRecord<unknown>();
   for (const v of t.vars) {
     const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
     const sample = fromCompletion ?? validSample(v.schema);

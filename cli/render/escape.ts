@@ -35,7 +35,20 @@ export function lineComment(text: string): string {
   return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
-/** A property key: bare when it is an identifier, quoted otherwise. */
+/**
+ * A property key: bare when it is an identifier, quoted otherwise. `__proto__` is computed: in an
+ * object literal, bare or quoted, it would set the prototype instead of adding the entry.
+ */
 export function propertyKey(name: string): string {
+  if (name === '__proto__') return "['__proto__']";
   return isPlainIdentifier(name) ? name : stringLiteral(name);
+}
+
+/**
+ * True for the names a plain object inherits (`constructor`, `toString`, `__proto__`…): generated
+ * code reaches entries with such names only through own-property lookups, and TypeScript gives an
+ * object-literal member with such a name the inherited member's type as its contextual type.
+ */
+export function isInheritedName(name: string): boolean {
+  return Object.hasOwn(Object.prototype, name);
 }

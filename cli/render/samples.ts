@@ -9,6 +9,7 @@ import type { Ajv as AjvDraft07 } from 'ajv';
 import type { JsonSchema } from '../normalize/ir.js';
 import { isObject } from '../normalize/schema-walk.js';
 import { quickCheck } from './sample-check.js';
+import { namedRecord } from './named-record.js';
 
 type Engine = Pick<Ajv2020, 'validate'>;
 const engines = new Map<string, Engine>();
@@ -46,6 +47,23 @@ export function satisfies(schema: JsonSchema, value: unknown): boolean {
   }
 }
 
+/**
+ * False when `value` surely breaks `schema` (read on its own). Used for a schema's own `default`
+ * and `examples`, which nothing forces to be valid: an invalid one would make a sample whose type
+ * the generated test's cast refuses. Undecidable here (a `$ref` to outside) counts as valid.
+ */
+function usable(schema: JsonSchema, value: unknown): boolean {
+  const quick = quickCheck(schema, value);
+  if (quick !== undefined) return quick;
+  if (JSON.stringify(schema).includes('"$ref"')) return true;
+  try {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    return validator(schema).validate(rest, value) === true;
+  } catch {
+    return true;
+  }
+}
+
 /** A valid sample for the schema, or undefined when no simple guess is valid. */
 export function validSample(schema: JsonSchema): unknown {
   const v = sampleOf(schema, 0);
@@ -56,8 +74,8 @@ export function validSample(schema: JsonSchema): unknown {
 export function sampleOf(s: unknown, depth: number): unknown {
   if (!isObject(s) || depth > 6) return undefined;
   const schema = s as JsonSchema;
-  if (schema.default !== undefined) return schema.default;
-  if (Array.isArray(schema.examples) && schema.examples.length) return schema.examples[0];
+  if (schema.default !== undefined && usable(schema, schema.default)) return schema.default;
+  if (Array.isArray(schema.examples) && schema.examples.length && usable(schema, schema.examples[0])) return schema.examples[0];
   if (schema.const !== undefined) return schema.const;
   if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
   for (const k of ['anyOf', 'oneOf'] as const) {
@@ -91,11 +109,11 @@ export function sampleOf(s: unknown, depth: number): unknown {
     case 'object':
     case undefined: {
       if (type === undefined && !isObject(schema.properties)) return undefined;
-      const out: Record<string, unknown> = {};
+      const out = namedRecord<unknown>();
       const props = isObject(schema.properties) ? schema.properties : {};
       const required = Array.isArray(schema.required) ? schema.required : [];
       for (const key of required) {
-        const v = sampleOf(props[key as string], depth + 1);
+        const v = sampleOf(Object.hasOwn(props, key as string) ? props[key as string] : undefined, depth + 1);
         if (v === undefined) return undefined;
         out[key as string] = v;
       }
@@ -120,5 +138,5 @@ function formatSample(format: string): string {
     ipv4: '127.0.0.1',
     ipv6: '::1',
   };
-  return samples[format] ?? 'example';
+  return Object.hasOwn(samples, format) ? samples[format]! : 'example';
 }

@@ -7,6 +7,7 @@
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { rebaseForTypes } from '../normalize/refs.js';
+import { namedRecord } from './named-record.js';
 import { printDeclaration } from './ts-types/print.js';
 import { schemaDoc, schemaType } from './ts-types/schema-type.js';
 
@@ -35,13 +36,13 @@ function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): voi
     if (t.outputType && t.outputSchema) add(t.outputType, advertisedSchema(t.outputRaw ?? t.outputSchema, 'output'), `Output of tool \`${t.name}\`.`);
   }
   for (const t of ir.templates) {
-    const properties: Record<string, unknown> = {};
+    const properties = namedRecord<unknown>();
     for (const v of t.vars) properties[v.name] = v.rawSchema;
     add(t.paramsType, { type: 'object', properties, required: t.vars.map((v) => v.name), additionalProperties: false }, `Variables of resource template \`${t.name}\` (${t.uriTemplate}).`);
   }
   for (const p of ir.prompts) {
     if (!p.argsType) continue;
-    const properties: Record<string, unknown> = {};
+    const properties = namedRecord<unknown>();
     for (const a of p.args) properties[a.name] = a.description ? { type: 'string', description: a.description } : { type: 'string' };
     add(p.argsType, { type: 'object', properties, required: p.args.filter((a) => a.required).map((a) => a.name), additionalProperties: false }, `Arguments of prompt \`${p.name}\`.`);
   }

@@ -4,9 +4,10 @@
  */
 import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
-import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { printLiteral, WIDTH } from '../format/literal.js';
 import { isRecord } from '../manifest/json-path.js';
+import { namedRecord } from './named-record.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -41,7 +42,7 @@ const promptAlias = (p: PromptIR) => `${p.ident}Prompt`;
 
 /** The JSON Schema of a prompt's arguments (all strings, as MCP prompt arguments are). */
 export function promptArgsSchema(p: PromptIR): JsonSchema {
-  const properties: Record<string, unknown> = {};
+  const properties = namedRecord<unknown>();
   for (const a of p.args) properties[a.name] = a.description !== null ? { type: 'string', description: a.description } : { type: 'string' };
   const required = p.args.filter((a) => a.required).map((a) => a.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -63,12 +64,51 @@ function printedMembers<E>(entries: E[], print: (e: E) => string | null): string
 }
 
 /** A member `key: value,` whose value is the schema, printed when its opening `key: {` fits the line. */
-const schemaMember = (e: { key: string; doc: string; schema: unknown }) =>
-  isRecord(e.schema) && 4 + e.key.length + 1 <= WIDTH ? `${e.doc}  ${e.key}: ${printLiteral(e.schema, 2, 4 + e.key.length, ',')},` : null;
+const schemaMember = (e: { key: string; doc: string; schema: unknown; plain: boolean }) => {
+  if (!isRecord(e.schema)) return null;
+  // `key: plainSchema({` as prettier lays out a call with one object argument: hugged.
+  const open = e.plain ? `${e.key}: plainSchema(` : `${e.key}: `;
+  if (2 + open.length + 1 > WIDTH) return null;
+  return `${e.doc}  ${open}${printLiteral(e.schema, 2, 2 + open.length, e.plain ? '),' : ',')}${e.plain ? ')' : ''},`;
+};
+
+/**
+ * Nesting (objects and arrays) beyond which a schema's literal type is not given to TypeScript: it
+ * compares the types of nested literals to a depth of about 100 and then fails with TS2321
+ * ("Excessive stack depth comparing types"), which a schema reaches at about 50 levels of
+ * `properties`. Such a schema is typed as a plain JSON Schema (schemas.ts `plainSchema`).
+ */
+export const LITERAL_TYPE_DEPTH = 64;
+
+/** True when `v` nests objects and arrays deeper than `limit`. */
+export function nestsDeeperThan(v: unknown, limit: number): boolean {
+  if (typeof v !== 'object' || v === null) return false;
+  if (limit <= 0) return true;
+  for (const e of Array.isArray(v) ? v : Object.values(v)) if (nestsDeeperThan(e, limit - 1)) return true;
+  return false;
+}
+
+/**
+ * True when a schema names something a plain object inherits (a property `constructor`, a
+ * `required: [toString]`…): the validator reads such properties as `value.constructor`, so the
+ * generated code validates own properties only (runtime.ts `ownProperties`). Any key or listed
+ * string counts: a needless copy costs little, a missed name rejects every call.
+ */
+export function namesInherited(schema: unknown, depth = 0): boolean {
+  if (typeof schema === 'string') return isInheritedName(schema);
+  if (typeof schema !== 'object' || schema === null || depth > 256) return false;
+  if (Array.isArray(schema)) return schema.some((e) => namesInherited(e, depth + 1));
+  for (const [k, v] of Object.entries(schema)) {
+    if (isInheritedName(k)) return true;
+    if (typeof v === 'object' && namesInherited(v, depth + 1)) return true;
+  }
+  return false;
+}
 
 /** A validator member, printed when it fits on its line. */
-const validatorMember = (e: { key: string; type: string }) => {
-  const text = `  ${e.key}: compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key}),`;
+const validatorMember = (e: { key: string; type: string; ownProperties: boolean }) => {
+  const validator = `compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key})`;
+  const text = `  ${e.key}: ${e.ownProperties ? `ownProperties(${validator})` : validator},`;
   return text.length <= WIDTH ? text : null;
 };
 
@@ -82,11 +122,13 @@ export function schemasView(ir: IR) {
   for (const p of ir.prompts) {
     if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: promptArgsSchema(p), type: p.argsType, validator: false });
   }
-  const validators = entries.filter((e) => e.validator);
-  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema }));
+  const validators = entries.filter((e) => e.validator).map((e) => ({ ...e, ownProperties: namesInherited(e.schema) }));
+  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));
   return {
     jsonSchemas,
-    validators: validators.map((e) => ({ key: e.key, type: e.type })),
+    validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
+    usesOwnProperties: validators.some((e) => e.ownProperties),
+    usesPlainSchema: jsonSchemas.some((e) => e.plain),
     // Both lists printed as prettier prints them (a section each, kept as is): thousands of
     // members that would otherwise be rendered, masked and spliced one by one.
     printedSchemas: printedMembers(jsonSchemas, schemaMember),
@@ -114,6 +156,9 @@ export function contentView(ir: IR) {
     .filter((p) => p.messages !== null)
     .map((p) => ({
       key: p.ident,
+      // A member named like an inherited one (`toString`) is typed by that member, not the record:
+      // its own `satisfies` keeps `role: 'user'` a literal.
+      typed: isInheritedName(p.ident) ? ' satisfies PromptMessage[]' : '',
       messages: p.messages!.map((m) => {
           const c = m.content;
           if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text } };
@@ -166,7 +211,7 @@ function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknow
 
 /** Completions as data (runtime.ts `Completions`), or null when nothing completes. */
 function completionsData(vars: { name: string; completion: { kind: 'static'; values: string[] } | { kind: 'handler' } | null }[]): Record<string, unknown> | null {
-  const values: Record<string, string[]> = {};
+  const values = namedRecord<string[]>();
   const handled: string[] = [];
   for (const v of vars) {
     if (v.completion?.kind === 'static') values[v.name] = v.completion.values;
@@ -184,12 +229,14 @@ export function serverView(ir: IR) {
 
   // What tools/list shows besides the schemas is data (spliced, cli/format/splice.ts); the
   // registration code per tool differs only in names, so it is formatted once per shape.
-  const toolInfo: Record<string, Record<string, unknown>> = {};
+  const toolInfo = namedRecord<Record<string, unknown>>();
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
     return {
       key: propertyKey(t.name),
+      // The record's type does not reach a member named like an inherited one (`constructor`).
+      param: isInheritedName(t.name) ? 'server: McpServer' : 'server',
       name: stringLiteral(t.name),
       alias: toolAlias(t),
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
@@ -199,8 +246,8 @@ export function serverView(ir: IR) {
   });
 
   // Resources as tools: metadata is data, the registration code differs only in names.
-  const resourceInfo: Record<string, Record<string, unknown>> = {};
-  const resourceUris: Record<string, string> = {};
+  const resourceInfo = namedRecord<Record<string, unknown>>();
+  const resourceUris = namedRecord<string>();
   const resources = ir.resources.map((r) => {
     resourceInfo[r.name] = resourceMetadataData(r);
     resourceUris[r.name] = r.uri;
@@ -218,7 +265,7 @@ export function serverView(ir: IR) {
   });
 
   // Templates: URI template, metadata and completions are data; the registration differs only in names.
-  const templateInfo: Record<string, Record<string, unknown>> = {};
+  const templateInfo = namedRecord<Record<string, unknown>>();
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
     const completions = completionsData(t.vars);
@@ -237,10 +284,10 @@ export function serverView(ir: IR) {
     };
   });
 
-  const promptArgs: { constName: string; type: string; key: string; name: string; complete: boolean; handled: boolean; alias: string }[] = [];
-  const promptCompletions: Record<string, Record<string, unknown>> = {};
-  const promptInfo: Record<string, Record<string, unknown>> = {};
-  const promptDefaults: Record<string, Record<string, unknown>> = {};
+  const promptArgs: { constName: string; type: string; key: string; name: string; complete: boolean; handled: boolean; alias: string; ownProperties: boolean }[] = [];
+  const promptCompletions = namedRecord<Record<string, unknown>>();
+  const promptInfo = namedRecord<Record<string, unknown>>();
+  const promptDefaults = namedRecord<Record<string, unknown>>();
   const prompts = ir.prompts.map((p) => {
     if (p.handlerPath) handlerImports.push({ alias: promptAlias(p), path: `../handlers/${p.handlerPath}.js` });
     promptInfo[p.name] = metaData(p);
@@ -257,8 +304,10 @@ export function serverView(ir: IR) {
         complete: completions !== null,
         handled: completions?.handled !== undefined,
         alias: promptAlias(p),
+        ownProperties: p.args.some((a) => isInheritedName(a.name)),
       });
       need('promptArguments');
+      if (p.args.some((a) => isInheritedName(a.name))) need('ownProperties');
     }
     const declarative = p.messages !== null;
     need(declarative ? 'renderPrompt' : 'getPrompt');
@@ -266,6 +315,7 @@ export function serverView(ir: IR) {
     if (Object.keys(defaults).length) promptDefaults[p.name] = defaults;
     return {
       key: propertyKey(p.name),
+      param: isInheritedName(p.name) ? 'server: McpServer' : 'server',
       name: stringLiteral(p.name),
       args: p.argsType ? argsKey(p) : null,
       declarative,
@@ -307,6 +357,9 @@ export function serverView(ir: IR) {
   if (ir.prompts.length) need('PromptInfo');
   need('ServerInfo');
   if (handlerImports.length) need('lazy');
+  // The SDK keeps entries by name in plain objects: see runtime.ts `ownRegistries`.
+  const ownNames = [...ir.tools, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)) || ir.resources.some((r) => isInheritedName(r.uri));
+  if (ownNames) need('ownRegistries');
 
   const contentImports = [
     ...(ir.prompts.some((p) => p.messages !== null) ? ['promptMessages'] : []),
@@ -329,6 +382,7 @@ export function serverView(ir: IR) {
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,
     reachUsed,
+    ownNames,
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),

@@ -10,7 +10,8 @@ import { didYouMean } from '../suggest.js';
 
 /**
  * Declarative prompts: every `{{placeholder}}` names a declared argument (a typo would otherwise
- * render as empty text), and a required argument has no `default` (it could never be used).
+ * render as empty text), in a `text:` message and in an embedded resource's `text` alike (the
+ * server renders both), and a required argument has no `default` (it could never be used).
  */
 export function checkPrompts(m: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -36,10 +37,8 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
       }
     }
     if (!Array.isArray(p.messages)) continue;
-    p.messages.forEach((msg, i) => {
-      if (!isRecord(msg) || typeof msg.text !== 'string') return;
-      const at: JsonPath = ['prompts', name, 'messages', i, 'text'];
-      for (const ph of findPlaceholders(msg.text)) {
+    const checkText = (text: string, at: JsonPath): void => {
+      for (const ph of findPlaceholders(text)) {
         if (Object.prototype.hasOwnProperty.call(args, ph.name)) continue;
         const range = locateInString(m, at, ph.start, ph.end);
         const message =
@@ -55,6 +54,13 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
           }),
         );
       }
+    };
+    p.messages.forEach((msg, i) => {
+      if (!isRecord(msg)) return;
+      if (typeof msg.text === 'string') checkText(msg.text, ['prompts', name, 'messages', i, 'text']);
+      // A `file:` resource's text is rendered too; only text written in the manifest is checked here.
+      if (isRecord(msg.resource) && typeof msg.resource.text === 'string')
+        checkText(msg.resource.text, ['prompts', name, 'messages', i, 'resource', 'text']);
     });
   }
   return out;

@@ -3,6 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { embeddedSchemas, walkSchema } from '../json-schema-walk.js';
 import { surelyValidNode } from '../schema/meta-quick.js';
 import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schemas.js';
+import { defaultNode } from './defaults.js';
 import { refNode } from './refs.js';
 import { requiredNode } from './required-properties.js';
 
@@ -11,6 +12,7 @@ export interface NodeChecks {
   refs?: boolean;
   embedded?: boolean;
   required?: boolean;
+  defaults?: boolean;
 }
 
 /**
@@ -21,13 +23,14 @@ export interface NodeChecks {
  */
 export function checkSchemaNodes(
   m: LoadedManifest,
-  which: NodeChecks = { refs: true, embedded: true, required: true },
-): { refs: Diagnostic[]; embedded: Diagnostic[]; required: Diagnostic[] } {
+  which: NodeChecks = { refs: true, embedded: true, required: true, defaults: true },
+): { refs: Diagnostic[]; embedded: Diagnostic[]; required: Diagnostic[]; defaults: Diagnostic[] } {
   const refs: Diagnostic[] = [];
   const embedded: Diagnostic[] = [];
   const required: Diagnostic[] = [];
+  const defaults: Diagnostic[] = [];
   for (const root of embeddedSchemas(m.data)) {
-    const draft07 = which.embedded === true && isDraft07(root);
+    const draft07 = (which.embedded === true || which.defaults === true) && isDraft07(root);
     // surelyValidSchema(root.schema), node by node on this walk; the meta-schema check then comes
     // before the rules at the nodes, as in checkEmbeddedSchemas alone.
     let surelyValid = true;
@@ -39,17 +42,18 @@ export function checkSchemaNodes(
         embeddedSchemaNode(m, root, draft07, node, path, nodes);
       }
       if (which.required) requiredNode(m, node, path, required);
+      if (which.defaults) defaultNode(m, draft07, node, path, defaults);
     });
     if (which.embedded) {
       checkMetaSchema(m, root, draft07, surelyValid, embedded);
       for (const d of nodes) embedded.push(d);
     }
   }
-  return { refs, embedded, required };
+  return { refs, embedded, required, defaults };
 }
 
-/** refs, the embedded-schema rules and `required` names, as one semantic check (their codes differ: sorting orders them). */
+/** refs, the embedded-schema rules, `required` names and defaults, as one semantic check (their codes differ: sorting orders them). */
 export function checkSchemaNodesAll(m: LoadedManifest): Diagnostic[] {
   const r = checkSchemaNodes(m);
-  return [...r.refs, ...r.embedded, ...r.required];
+  return [...r.refs, ...r.embedded, ...r.required, ...r.defaults];
 }

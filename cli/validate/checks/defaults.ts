@@ -1,0 +1,42 @@
+import type { Diagnostic } from '../../diagnostics.js';
+import type { LoadedManifest } from '../../load/types.js';
+import { Codes } from '../../manifest/codes.js';
+import type { JsonPath } from '../../manifest/json-path.js';
+import { diagAt } from '../diagnostic.js';
+import { checkValue } from '../schema/instance-check.js';
+
+/**
+ * A `default` its own schema rejects: clients see it in tools/list and may send it, and the server
+ * then rejects their call. A warning, not an error: JSON Schema makes `default` an annotation and
+ * only recommends that it be valid (2020-12 Validation §9.2), and nothing generated depends on it
+ * (sample values ignore such a default), so a manifest that relies on an odd default still builds.
+ * @see https://json-schema.org/draft/2020-12/json-schema-validation#section-9.2
+ */
+export function defaultNode(
+  m: LoadedManifest,
+  draft07: boolean,
+  node: Record<string, unknown>,
+  path: JsonPath,
+  out: Diagnostic[],
+): void {
+  if (node.default === undefined) return;
+  const r = checkValue(node, node.default, draft07 ? 'draft-07' : '2020-12');
+  if (r.valid !== false) return;
+  out.push(
+    diagAt(
+      m,
+      [...path, 'default'],
+      Codes.INVALID_DEFAULT,
+      `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`,
+      {
+        severity: 'warning',
+        hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
+      },
+    ),
+  );
+}
+
+function preview(v: unknown): string {
+  const text = JSON.stringify(v);
+  return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}

@@ -1,0 +1,22 @@
+import type { PromptHandlers } from '../../generated/handlers.js';
+import { NotImplementedError } from '../../generated/runtime.js';
+
+/**
+ * Prompt `valueOf`: A prompt rendered by its handler, with an argument named hasOwnProperty
+ *
+ * Return the prompt's messages, or a string for one user text message. `args` is a `ValueOfArgs`.
+ * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
+ * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
+ * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
+ */
+export const get: PromptHandlers['valueOf']['get'] = async (args, ctx) => {
+  throw new NotImplementedError('src/handlers/prompts/valueOf.ts');
+};
+
+/** Completion of the arguments: `context.arguments` holds those the user already filled in. */
+export const complete: PromptHandlers['valueOf']['complete'] = {
+  hasOwnProperty: async (value, context) => [],
+};

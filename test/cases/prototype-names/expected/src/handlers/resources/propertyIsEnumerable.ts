@@ -1,0 +1,17 @@
+import type { ResourceHandlers } from '../../generated/handlers.js';
+import { NotImplementedError } from '../../generated/runtime.js';
+
+/**
+ * Resource `propertyIsEnumerable`: A dynamic resource named propertyIsEnumerable
+ *
+ * Return the contents of proto://dynamic as a string (sent as text/plain), as bytes (sent as a base64 blob), or as a list of contents.
+ * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
+ * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
+ * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
+ */
+export const read: ResourceHandlers['propertyIsEnumerable'] = async (uri, ctx) => {
+  throw new NotImplementedError('src/handlers/resources/propertyIsEnumerable.ts');
+};
