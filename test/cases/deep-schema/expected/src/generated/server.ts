@@ -2,7 +2,6 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
@@ -10,6 +9,7 @@ import {
 
 import {
   type Register,
+  type ServerInfo,
   type ToolInfo,
   lazy,
   reachable,
@@ -19,7 +19,7 @@ import {
 } from './runtime.js';
 import { schemas } from './schemas.js';
 
-export const serverInfo: Implementation = { name: 'deep-schema', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'deep-schema', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const deepTool = lazy(() => import('../handlers/tools/deep.js'));

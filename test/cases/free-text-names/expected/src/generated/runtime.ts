@@ -294,6 +294,30 @@ export function reachable(request: Request | undefined): Reach {
   }
 }
 
+const SDK_REGISTRIES = [
+  '_registeredTools',
+  '_registeredPrompts',
+  '_registeredResources',
+  '_registeredResourceTemplates',
+];
+
+/**
+ * Gives the SDK's registries of `server` no prototype. McpServer keeps tools, prompts and templates
+ * by name in plain objects, where a tool named `constructor` reads as registered already (so the
+ * server throws on start) and one named `__proto__` is never listed. server.ts calls this only
+ * when the manifest has such a name.
+ */
+export function ownRegistries(server: McpServer): void {
+  const registries = server as unknown as Record<string, unknown>;
+  for (const key of SDK_REGISTRIES) {
+    const registry = registries[key];
+    // Only an empty one is replaced: an SDK that keeps them otherwise is left as it is.
+    if (typeof registry === 'object' && registry !== null && Object.keys(registry).length === 0) {
+      registries[key] = Object.create(null);
+    }
+  }
+}
+
 /** Registers the entries `reach` names on `server`. */
 export function register(
   server: McpServer,
@@ -685,7 +709,8 @@ export function completers(
   completions: Completions | undefined,
   module?: Loader<{ complete: Readonly<Record<string, Completer<never>>> }>,
 ): Record<string, SdkCompleter> {
-  const out: Record<string, SdkCompleter> = {};
+  // No prototype: the SDK looks a completer up by the name the client sends (`toString` too).
+  const out: Record<string, SdkCompleter> = Object.create(null);
   for (const [name, values] of Object.entries(completions?.values ?? {}))
     out[name] = completeFrom(values);
   for (const name of completions?.handled ?? [])
@@ -700,16 +725,37 @@ export function completers(
  */
 export function promptArguments<A>(
   schema: JsonSchemaType,
-  completers: Partial<Record<keyof A, SdkCompleter>>,
+  completers: Readonly<Record<string, SdkCompleter>>,
 ): StandardSchemaWithJSON<A> {
-  const shape = Object.fromEntries(
-    // Only the completer of a field is read; the object schema does the validating.
-    Object.entries(completers).map(([name, complete]) => [
-      name,
-      completable(fromJsonSchema<string>({ type: 'string' }), complete as SdkCompleter),
-    ]),
-  );
+  // No prototype: the SDK reads `shape[name]` for the argument name the client sends.
+  const shape: Record<string, unknown> = Object.create(null);
+  // Only the completer of a field is read; the object schema does the validating.
+  for (const [name, complete] of Object.entries(completers)) {
+    shape[name] = completable(fromJsonSchema<string>({ type: 'string' }), complete);
+  }
   return Object.assign(fromJsonSchema<A>(schema), { shape });
+}
+
+/**
+ * Validates a copy of the value whose objects have no prototype, for a schema naming a property
+ * like one a plain object inherits (`constructor`, `toString`…): the validator reads
+ * `value.constructor`, so a call leaving it out would be checked as if it sent `Object`. The
+ * handler gets the copy too, where a left-out `constructor` is undefined, as its type says.
+ */
+export function ownProperties<S extends StandardSchemaWithJSON<unknown>>(schema: S): S {
+  const standard = schema['~standard'];
+  return {
+    ...schema,
+    '~standard': { ...standard, validate: (value: unknown) => standard.validate(ownCopy(value)) },
+  };
+}
+
+function ownCopy(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map(ownCopy);
+  const copy: Record<string, unknown> = Object.create(null);
+  for (const [key, entry] of Object.entries(value)) copy[key] = ownCopy(entry);
+  return copy;
 }
 
 /**
@@ -725,7 +771,7 @@ export function renderPrompt(
   const values = new Map<string, unknown>(Object.entries(args));
   const fill = (text: string) =>
     text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_match, name: string) =>
-      String(values.get(name) ?? defaults[name] ?? ''),
+      String(values.get(name) ?? (Object.hasOwn(defaults, name) ? defaults[name] : '')),
     );
   return {
     messages: messages.map((message): PromptMessage => {

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 
 import {
   acceptedContent,
+  type Annotations,
   type AudioContent,
   type AuthInfo,
   type CallToolResult,
@@ -14,7 +15,9 @@ import {
   type EmbeddedResource,
   fromJsonSchema,
   type GetPromptResult,
+  type Icon,
   type ImageContent,
+  type Implementation,
   inputRequired,
   type InputRequiredResult,
   type InputRequiredSpec,
@@ -23,6 +26,7 @@ import {
   type JsonSchemaType,
   type ListResourcesResult,
   type McpServer,
+  type Prompt,
   type PromptMessage,
   ProtocolError,
   ProtocolErrorCode,
@@ -35,6 +39,7 @@ import {
   type StandardSchemaWithJSON,
   type TextContent,
   type Tool,
+  type ToolAnnotations,
   type Variables,
 } from '@modelcontextprotocol/server';
 
@@ -520,8 +525,24 @@ function invoke<M, T, R>(
   return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
 }
 
+/** MCP leaves annotations and icons open: keys a manifest adds there are sent as written. */
+type Open<T> = T & { [key: string]: unknown };
+type OpenIcons = { icons?: Open<Icon>[] };
+
+/** What initialize (and server/discover) shows of the server. */
+export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
+
 /** What tools/list shows of a tool besides its schemas. */
-export type ToolInfo = Pick<Tool, 'title' | 'description' | 'icons' | 'annotations' | '_meta'>;
+export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta'> &
+  OpenIcons & { annotations?: Open<ToolAnnotations> };
+
+type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
+/** What resources/list shows of each resource and template (and its cache hint). */
+export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
+  OpenIcons & { annotations?: Open<Annotations> };
+
+/** What prompts/list shows of a prompt besides its arguments. */
+export type PromptInfo = Pick<Prompt, 'title' | 'description' | '_meta'> & OpenIcons;
 
 /**
  * Registers a tool with `output`: its return value is sent as structuredContent and as JSON text.

@@ -2,18 +2,19 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  type Implementation,
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
-  type Prompt,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptInfo,
   type Register,
+  type ResourceInfo,
+  type ServerInfo,
   type ToolInfo,
   completers,
   contentTool,
@@ -33,7 +34,7 @@ import {
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ToLocaleStringArgs, ValueOfArgs } from './types.js';
 
-export const serverInfo: Implementation = { name: 'prototype-names', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'prototype-names', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const valueOfPrompt = lazy(() => import('../handlers/prompts/valueOf.js'));
@@ -122,9 +123,6 @@ const tools: Record<string, Register> = {
       toStringTool,
     ),
 };
-
-/** What resources/list shows of each resource and template (and its cache hint). */
-type ResourceInfo = Parameters<McpServer['registerResource']>[2];
 const resourceInfo: Record<string, ResourceInfo> = {
   isPrototypeOf: {
     description: 'A static text resource named isPrototypeOf',
@@ -195,7 +193,6 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-type PromptInfo = Pick<Prompt, 'title' | 'description' | 'icons' | '_meta'>;
 const promptInfo: Record<string, PromptInfo> = {
   toLocaleString: {
     description: 'A declarative prompt whose arguments and placeholders are inherited names',
