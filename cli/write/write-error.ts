@@ -21,7 +21,7 @@ export class WriteError extends Error {
 /** Why a system call failed, in words, with the errno code (what a search engine knows). */
 const REASONS: Record<string, string> = {
   EACCES: 'permission denied',
-  EPERM: 'operation not permitted (an immutable or append-only file or folder? see lsattr)',
+  EPERM: 'operation not permitted',
   EROFS: 'read-only file system',
   ENOSPC: 'no space left on device',
   EDQUOT: 'disk quota exceeded',
@@ -45,10 +45,15 @@ export function isSystemError(err: unknown): err is NodeJS.ErrnoException {
   return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!);
 }
 
+/** Where to look, when the reason alone does not say (root gets EPERM only from file flags). */
+const LOOK: Record<string, string> = {
+  EPERM: 'immutable or append-only? see lsattr',
+};
+
 export function reason(err: NodeJS.ErrnoException): string {
   const code = err.code ?? 'unknown';
   const words = REASONS[code];
-  return words ? `${words} (${code})` : err.message;
+  return words ? `${words} (${code}${LOOK[code] ? `; ${LOOK[code]}` : ''})` : err.message;
 }
 
 /** A system error while doing `what` to `abs`, as a WriteError (anything else is rethrown: a bug). */
