@@ -104,7 +104,8 @@ export function runTransaction(root: string, files: Staged[], removes: string[])
       for (let i = done - 1; i >= 0; i--) backward(absRoot, switches[i]!);
     } catch (undoErr) {
       const first = writeErrorOf(err, absRoot, what, target, 'and undoing the files already switched failed');
-      const why = writeErrorOf(undoErr, absRoot, 'restore', absRoot, 'the journal in .mcpgen-staging/ lets the next mcpgen generate finish the switch');
+      const where = (undoErr as NodeJS.ErrnoException).path ?? absRoot;
+      const why = writeErrorOf(undoErr, absRoot, 'restore', where, 'the journal in .mcpgen-staging/ lets the next mcpgen generate finish the switch');
       throw new WriteError(Codes.WRITE_UNDO_FAILED, target, `${first.message} too (${why.message})`);
     }
     discard(absRoot, made);
