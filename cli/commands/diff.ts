@@ -5,9 +5,11 @@
  */
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
-import { planProject, provenUpToDate } from './generate.js';
+import { planProject, provenUpToDate, settleInterrupted } from './generate.js';
 
 export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): Promise<number> {
+  const settled = settleInterrupted(opts, io, false);
+  if (settled !== undefined) return settled;
   if (provenUpToDate(opts, io)) {
     io.stderr('✔ generated code is up to date\n');
     return EXIT_OK;

@@ -11,6 +11,9 @@ import { generatorFingerprint, upToDate, writeStamp, type Stamp } from '../plan/
 import { optionsKey, SHOWN_WARNINGS } from '../generate-options.js';
 import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
+import { leftover, recover, runningOwner, STAGING } from '../write/transaction.js';
+import { WriteError } from '../write/write-error.js';
+import { Codes } from '../manifest/codes.js';
 import { missingDependencies } from '../plan/dependencies.js';
 import { mark } from '../timings.js';
 import { tuneTiering } from '../tiering.js';
@@ -110,8 +113,47 @@ export function provenUpToDate(opts: { file?: string; out?: string; headerVersio
   return { outDir, stamp: hit.stamp };
 }
 
+/**
+ * What an interrupted generate left (one lstat when nothing): generate finishes it (or drops an
+ * uncommitted one) before reading anything; commands that write nothing report a half-switched
+ * project instead of comparing against it. An exit code when the command must stop.
+ */
+export function settleInterrupted(opts: { file?: string; out?: string }, io: CliIO, writes: boolean): number | undefined {
+  const manifest = findManifest(io.cwd, opts.file);
+  const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
+  const rel = (p: string) => path.relative(io.cwd, p) || '.';
+  try {
+    if (writes) {
+      const done = recover(outDir);
+      if (done === 'finished') io.stderr(`! finished the switch of an interrupted mcpgen generate (${rel(path.join(outDir, STAGING))}/)\n`);
+      return undefined;
+    }
+    if (leftover(outDir) !== 'journal') return undefined;
+    const owner = runningOwner(outDir);
+    const staging = path.join(outDir, STAGING);
+    throw owner !== null
+      ? new WriteError(Codes.WRITE_BUSY, staging, `mcpgen generate (process ${owner}) is writing this project right now; run again when it is done`)
+      : new WriteError(
+          Codes.WRITE_INTERRUPTED,
+          staging,
+          `an interrupted mcpgen generate left this project between two versions (its journal is in ${STAGING}/); run mcpgen generate to finish it`,
+        );
+  } catch (err) {
+    if (!(err instanceof WriteError)) throw err;
+    printWriteError(err, io);
+    return EXIT_PROBLEMS;
+  }
+}
+
+/** One line: where, the code, what failed and why, and the state the project is in. */
+function printWriteError(err: WriteError, io: CliIO): void {
+  io.stderr(`${path.relative(io.cwd, err.file) || '.'}: error ${err.code} ${err.message}\n`);
+}
+
 export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): Promise<number> {
   if (opts.check && opts.dryRun) throw new UsageError('--check and --dry-run cannot be combined');
+  const settled = settleInterrupted(opts, io, !opts.check && !opts.dryRun);
+  if (settled !== undefined) return settled;
   const fast = opts.fastPath === false ? null : provenUpToDate(opts, io);
   if (fast) {
     if (opts.check) {
@@ -141,7 +183,13 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   }
 
   if (!opts.dryRun) {
-    applyPlan(plan);
+    try {
+      applyPlan(plan);
+    } catch (err) {
+      if (!(err instanceof WriteError)) throw err;
+      printWriteError(err, io);
+      return EXIT_PROBLEMS;
+    }
     if (stamp) writeStamp(outDir, stamp);
     mark('write');
   }

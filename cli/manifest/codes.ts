@@ -83,6 +83,13 @@ export const Codes = {
 
   // Output folder (plan stage).
   OUTPUT_CONFLICT: 'MCPG910', // a file mcpgen may not overwrite or delete, or a path leaving the project
+
+  // Writing the project (cli/write): the environment refused; the project is left as it was.
+  WRITE_FAILED: 'MCPG911', // a file or folder could not be written, replaced or removed (permissions, immutable, read-only or full disk…)
+  WRITE_INTERRUPTED: 'MCPG912', // a generate was interrupted mid-switch: read-only commands report it, generate finishes it
+  WRITE_BUSY: 'MCPG913', // another mcpgen generate is writing the project
+  WRITE_RECOVERY_FAILED: 'MCPG914', // finishing an interrupted generate failed; its journal is kept for the next run
+  WRITE_UNDO_FAILED: 'MCPG915', // a failed write could not be undone; its journal is kept for the next run to finish it
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -9,12 +9,13 @@
  * babel's caches), is never committed, and a fresh clone simply takes the full path once.
  * Light by design: this module is on the fast path and imports nothing heavy.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
+import { alive } from '../write/temps.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
 
@@ -139,6 +140,8 @@ export function renderStamp(stamp: Stamp): string {
 export function writeStamp(projectDir: string, stamp: Stamp): void {
   const abs = path.join(projectDir, STAMP_PATH);
   try {
+    // Nothing is written outside the project: not through a node_modules that is a symlink elsewhere either.
+    if (!staysInside(projectDir, path.dirname(abs))) return;
     const stats = { ...stamp.stats };
     for (const rel of Object.keys(stamp.outputs)) {
       const s = statOf(path.join(projectDir, rel));
@@ -146,11 +149,34 @@ export function writeStamp(projectDir: string, stamp: Stamp): void {
     }
     stamp = { ...stamp, stats };
     mkdirSync(path.dirname(abs), { recursive: true });
+    sweepTemps(path.dirname(abs));
     const tmp = `${abs}.${process.pid}.tmp`;
-    writeFileSync(tmp, renderStamp(stamp));
+    rmSync(tmp, { force: true }); // 'wx' below: a symlink planted there is not written through
+    writeFileSync(tmp, renderStamp(stamp), { flag: 'wx' });
     renameSync(tmp, abs);
   } catch {
     /* read-only node_modules, say: fine */
+  }
+}
+
+/** True when `dir`, as far as it exists, resolves inside the project folder (symlinks followed). */
+function staysInside(projectDir: string, dir: string): boolean {
+  const root = realpathSync(projectDir);
+  let existing = path.resolve(dir);
+  while (!lstatSync(existing, { throwIfNoEntry: false })) {
+    const up = path.dirname(existing);
+    if (up === existing) return false;
+    existing = up;
+  }
+  const real = realpathSync(existing); // a dangling symlink throws: no stamp
+  return real === root || real.startsWith(root + path.sep);
+}
+
+/** Temp stamps of runs killed while writing one. */
+function sweepTemps(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const m = /^stamp\.json\.(\d+)\.tmp$/.exec(name);
+    if (m && Number(m[1]) !== process.pid && !alive(Number(m[1]))) rmSync(path.join(dir, name), { force: true });
   }
 }
 
