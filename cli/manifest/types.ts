@@ -35,13 +35,25 @@ export interface Manifest {
   server: Server;
   transports?: Transports;
   /**
-   * Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains.
+   * Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.
    */
   capabilities?: {
     /**
      * Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).
      */
     logging?: boolean;
+    /**
+     * Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.
+     */
+    tools?: boolean;
+    /**
+     * Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.
+     */
+    resources?: boolean;
+    /**
+     * Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.
+     */
+    prompts?: boolean;
   };
   /**
    * Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.

@@ -53,6 +53,8 @@ export interface CacheHintIR {
 export interface ProtocolIR {
   /** Declare the logging capability. */
   logging: boolean;
+  /** Capabilities declared even without entries (their lists answer empty). */
+  declareEmpty: { tools: boolean; resources: boolean; prompts: boolean };
   /** Caching hints per operation (`tools/list`, `resources/read`, …). */
   cache: Record<string, CacheHintIR>;
   /** Entries per list page; 0 = one page. */
@@ -150,6 +152,8 @@ export interface PromptArgIR {
   title: string | null;
   description: string | null;
   required: boolean;
+  /** Whether the manifest says `required` at all: prompts/list shows it only then. */
+  requiredDeclared: boolean;
   /** Used for `{{name}}` when an optional argument is absent. */
   default: string | null;
   completion: CompletionIR | null;

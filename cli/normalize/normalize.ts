@@ -167,6 +167,7 @@ export function normalize(
       title: a.title ?? null,
       description: a.description ?? null,
       required: a.required === true,
+      requiredDeclared: a.required !== undefined,
       default: a.default ?? null,
       completion: completion(a.complete),
     }));
@@ -220,6 +221,11 @@ export function normalize(
     },
     protocol: {
       logging: m.capabilities?.logging !== false,
+      declareEmpty: {
+        tools: m.capabilities?.tools === true,
+        resources: m.capabilities?.resources === true,
+        prompts: m.capabilities?.prompts === true,
+      },
       cache: Object.fromEntries(Object.entries(m.cache ?? {}).map(([op, hint]) => [op, { ...hint }])),
       pageSize: m.pagination?.pageSize ?? 0,
     },

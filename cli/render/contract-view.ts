@@ -7,7 +7,7 @@ import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { stringLiteral } from './escape.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
-import { inputKey, outputKey, promptArgsSchema } from './views.js';
+import { inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
 import { Code } from '../format/literal.js';
 import { namedRecord } from './named-record.js';
 
@@ -115,7 +115,7 @@ export function contractTestView(ir: IR) {
   const prompts = ir.prompts.map((p) => {
     const o = withMeta({ name: p.name }, p);
     if (p.args.length)
-      o.arguments = p.args.map((a) => ({ name: a.name, ...(a.description !== null ? { description: a.description } : {}), required: a.required }));
+      o.arguments = p.args.map(listedArgument);
     return o;
   });
 

@@ -2,7 +2,7 @@
  * View models of the generated files. Code fragments that carry manifest data are built here with
  * the escape helpers, so templates only place them.
  */
-import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
+import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
 import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { printLiteral, WIDTH } from '../format/literal.js';
@@ -18,8 +18,23 @@ export function headerLines(ir: IR): string {
 }
 
 /** The optional metadata every primitive shares, as data, in the spec's order. */
+/** A prompt argument as prompts/list shows it: as declared, `required` only where the manifest says it. */
+export function listedArgument(a: PromptArgIR): Record<string, unknown> {
+  return {
+    name: a.name,
+    ...(a.title !== null ? { title: a.title } : {}),
+    ...(a.description !== null ? { description: a.description } : {}),
+    ...(a.requiredDeclared ? { required: a.required } : {}),
+  };
+}
+
+/** The SDK derives arguments from their schema: no titles, and `required: false` where nothing was said. */
+function differsFromSdk(a: PromptArgIR): boolean {
+  return a.title !== null || !a.requiredDeclared;
+}
+
 /** What server.ts imports from runtime.ts as types only. */
-const RUNTIME_TYPES = new Set(['Completions', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
+const RUNTIME_TYPES = new Set(['Completions', 'PromptArgumentInfo', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
 
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
@@ -288,7 +303,11 @@ export function serverView(ir: IR) {
   const promptCompletions = namedRecord<Record<string, unknown>>();
   const promptInfo = namedRecord<Record<string, unknown>>();
   const promptDefaults = namedRecord<Record<string, unknown>>();
+  // prompts/list shows arguments as declared where the SDK's own derivation differs: it has no
+  // titles, and marks every optional argument `required: false` even when the manifest says nothing.
+  const declaredArgs = namedRecord<Record<string, unknown>[]>();
   const prompts = ir.prompts.map((p) => {
+    if (p.args.some(differsFromSdk)) declaredArgs[p.name] = p.args.map(listedArgument);
     if (p.handlerPath) handlerImports.push({ alias: promptAlias(p), path: `../handlers/${p.handlerPath}.js` });
     promptInfo[p.name] = metaData(p);
     if (p.argsType) {
@@ -338,9 +357,10 @@ export function serverView(ir: IR) {
   // Declared up front (the SDK adds `listChanged`): an instance may register none of them.
   const capabilities: Record<string, unknown> = {};
   if (ir.protocol.logging) capabilities.logging = {};
-  if (ir.tools.length) capabilities.tools = {};
-  if (ir.resources.length || ir.templates.length) capabilities.resources = subscribable.length ? { subscribe: true } : {};
-  if (ir.prompts.length) capabilities.prompts = {};
+  const empty = ir.protocol.declareEmpty;
+  if (ir.tools.length || empty.tools) capabilities.tools = {};
+  if (ir.resources.length || ir.templates.length || empty.resources) capabilities.resources = subscribable.length ? { subscribe: true } : {};
+  if (ir.prompts.length || empty.prompts) capabilities.prompts = {};
   const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
   if (completable) capabilities.completions = {};
   declared.capabilities = capabilities;
@@ -348,6 +368,12 @@ export function serverView(ir: IR) {
   need('verifyRequestState');
   if (subscribable.length) need('installSubscriptions');
   if (ir.protocol.pageSize > 0) need('paginate');
+  const emptyLists = [
+    ...(empty.tools && !ir.tools.length ? ['tools/list'] : []),
+    ...(empty.resources && !ir.resources.length && !ir.templates.length ? ['resources/list', 'resources/templates/list'] : []),
+    ...(empty.prompts && !ir.prompts.length ? ['prompts/list'] : []),
+  ];
+  if (emptyLists.length) need('answerEmpty');
   const hasResources = ir.resources.length + ir.templates.length > 0;
   const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
   if (reachUsed) need('reachable');
@@ -355,6 +381,7 @@ export function serverView(ir: IR) {
   if (ir.tools.length) need('ToolInfo');
   if (hasResources) need('ResourceInfo');
   if (ir.prompts.length) need('PromptInfo');
+  if (ir.prompts.some((p) => p.args.some(differsFromSdk))) (need('showDeclaredArguments'), need('PromptArgumentInfo'));
   need('ServerInfo');
   if (handlerImports.length) need('lazy');
   // The SDK keeps entries by name in plain objects: see runtime.ts `ownRegistries`.
@@ -379,6 +406,8 @@ export function serverView(ir: IR) {
     promptInfo,
     promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
+    declaredArgs: Object.keys(declaredArgs).length ? declaredArgs : null,
+    emptyLists: emptyLists.length ? jsonLiteral(emptyLists) : null,
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,
     reachUsed,

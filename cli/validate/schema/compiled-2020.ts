@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const manifest = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
 const schema38 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
 const schema44 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
 const schema56 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
@@ -3348,7 +3348,7 @@ if(data.capabilities !== undefined){
 let data3 = data.capabilities;
 if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
-if(!(key1 === "logging")){
+if(!((((key1 === "logging") || (key1 === "tools")) || (key1 === "resources")) || (key1 === "prompts"))){
 const err4 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.capabilities,data:data3};
 if(vErrors === null){
 vErrors = [err4];
@@ -3372,9 +3372,10 @@ vErrors.push(err5);
 errors++;
 }
 }
-}
-else {
-const err6 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.capabilities.type,parentSchema:schema31.properties.capabilities,data:data3};
+if(data3.tools !== undefined){
+let data5 = data3.tools;
+if(typeof data5 !== "boolean"){
+const err6 = {instancePath:instancePath+"/capabilities/tools",schemaPath:"#/properties/capabilities/properties/tools/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.capabilities.properties.tools.type,parentSchema:schema31.properties.capabilities.properties.tools,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3384,12 +3385,10 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data.cache !== undefined){
-let data5 = data.cache;
-if(data5 && typeof data5 == "object" && !Array.isArray(data5)){
-for(const key2 in data5){
-if(!((((((key2 === "tools/list") || (key2 === "prompts/list")) || (key2 === "resources/list")) || (key2 === "resources/templates/list")) || (key2 === "resources/read")) || (key2 === "server/discover"))){
-const err7 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data5};
+if(data3.resources !== undefined){
+let data6 = data3.resources;
+if(typeof data6 !== "boolean"){
+const err7 = {instancePath:instancePath+"/capabilities/resources",schemaPath:"#/properties/capabilities/properties/resources/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.capabilities.properties.resources.type,parentSchema:schema31.properties.capabilities.properties.resources,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3399,12 +3398,10 @@ vErrors.push(err7);
 errors++;
 }
 }
-if(data5["tools/list"] !== undefined){
-let data6 = data5["tools/list"];
-if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
-for(const key3 in data6){
-if(!((key3 === "ttlMs") || (key3 === "cacheScope"))){
-const err8 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data6};
+if(data3.prompts !== undefined){
+let data7 = data3.prompts;
+if(typeof data7 !== "boolean"){
+const err8 = {instancePath:instancePath+"/capabilities/prompts",schemaPath:"#/properties/capabilities/properties/prompts/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema31.properties.capabilities.properties.prompts.type,parentSchema:schema31.properties.capabilities.properties.prompts,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3414,10 +3411,9 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data6.ttlMs !== undefined){
-let data7 = data6.ttlMs;
-if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
-const err9 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data7};
+}
+else {
+const err9 = {instancePath:instancePath+"/capabilities",schemaPath:"#/properties/capabilities/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.capabilities.type,parentSchema:schema31.properties.capabilities,data:data3};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3426,9 +3422,13 @@ vErrors.push(err9);
 }
 errors++;
 }
-if(typeof data7 == "number"){
-if(data7 < 0 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data7};
+}
+if(data.cache !== undefined){
+let data8 = data.cache;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key2 in data8){
+if(!((((((key2 === "tools/list") || (key2 === "prompts/list")) || (key2 === "resources/list")) || (key2 === "resources/templates/list")) || (key2 === "resources/read")) || (key2 === "server/discover"))){
+const err10 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.cache,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3438,11 +3438,12 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-if(data6.cacheScope !== undefined){
-let data8 = data6.cacheScope;
-if(!((data8 === "public") || (data8 === "private"))){
-const err11 = {instancePath:instancePath+"/cache/tools~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data8};
+if(data8["tools/list"] !== undefined){
+let data9 = data8["tools/list"];
+if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
+for(const key3 in data9){
+if(!((key3 === "ttlMs") || (key3 === "cacheScope"))){
+const err11 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data9};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3452,9 +3453,10 @@ vErrors.push(err11);
 errors++;
 }
 }
-}
-else {
-const err12 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data6};
+if(data9.ttlMs !== undefined){
+let data10 = data9.ttlMs;
+if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
+const err12 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data10};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3463,13 +3465,9 @@ vErrors.push(err12);
 }
 errors++;
 }
-}
-if(data5["prompts/list"] !== undefined){
-let data9 = data5["prompts/list"];
-if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
-for(const key4 in data9){
-if(!((key4 === "ttlMs") || (key4 === "cacheScope"))){
-const err13 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data9};
+if(typeof data10 == "number"){
+if(data10 < 0 || isNaN(data10)){
+const err13 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data10};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3479,10 +3477,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-if(data9.ttlMs !== undefined){
-let data10 = data9.ttlMs;
-if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err14 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data10};
+}
+if(data9.cacheScope !== undefined){
+let data11 = data9.cacheScope;
+if(!((data11 === "public") || (data11 === "private"))){
+const err14 = {instancePath:instancePath+"/cache/tools~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3491,9 +3490,10 @@ vErrors.push(err14);
 }
 errors++;
 }
-if(typeof data10 == "number"){
-if(data10 < 0 || isNaN(data10)){
-const err15 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data10};
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3503,11 +3503,12 @@ vErrors.push(err15);
 errors++;
 }
 }
-}
-if(data9.cacheScope !== undefined){
-let data11 = data9.cacheScope;
-if(!((data11 === "public") || (data11 === "private"))){
-const err16 = {instancePath:instancePath+"/cache/prompts~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data11};
+if(data8["prompts/list"] !== undefined){
+let data12 = data8["prompts/list"];
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key4 in data12){
+if(!((key4 === "ttlMs") || (key4 === "cacheScope"))){
+const err16 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3517,9 +3518,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data9};
+if(data12.ttlMs !== undefined){
+let data13 = data12.ttlMs;
+if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
+const err17 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data13};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3528,13 +3530,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data5["resources/list"] !== undefined){
-let data12 = data5["resources/list"];
-if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
-for(const key5 in data12){
-if(!((key5 === "ttlMs") || (key5 === "cacheScope"))){
-const err18 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data12};
+if(typeof data13 == "number"){
+if(data13 < 0 || isNaN(data13)){
+const err18 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3544,10 +3542,11 @@ vErrors.push(err18);
 errors++;
 }
 }
-if(data12.ttlMs !== undefined){
-let data13 = data12.ttlMs;
-if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err19 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data13};
+}
+if(data12.cacheScope !== undefined){
+let data14 = data12.cacheScope;
+if(!((data14 === "public") || (data14 === "private"))){
+const err19 = {instancePath:instancePath+"/cache/prompts~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data14};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3556,9 +3555,10 @@ vErrors.push(err19);
 }
 errors++;
 }
-if(typeof data13 == "number"){
-if(data13 < 0 || isNaN(data13)){
-const err20 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data13};
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3568,11 +3568,12 @@ vErrors.push(err20);
 errors++;
 }
 }
-}
-if(data12.cacheScope !== undefined){
-let data14 = data12.cacheScope;
-if(!((data14 === "public") || (data14 === "private"))){
-const err21 = {instancePath:instancePath+"/cache/resources~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data14};
+if(data8["resources/list"] !== undefined){
+let data15 = data8["resources/list"];
+if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
+for(const key5 in data15){
+if(!((key5 === "ttlMs") || (key5 === "cacheScope"))){
+const err21 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3582,9 +3583,10 @@ vErrors.push(err21);
 errors++;
 }
 }
-}
-else {
-const err22 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data12};
+if(data15.ttlMs !== undefined){
+let data16 = data15.ttlMs;
+if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
+const err22 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3593,13 +3595,9 @@ vErrors.push(err22);
 }
 errors++;
 }
-}
-if(data5["resources/templates/list"] !== undefined){
-let data15 = data5["resources/templates/list"];
-if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
-for(const key6 in data15){
-if(!((key6 === "ttlMs") || (key6 === "cacheScope"))){
-const err23 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data15};
+if(typeof data16 == "number"){
+if(data16 < 0 || isNaN(data16)){
+const err23 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3609,10 +3607,11 @@ vErrors.push(err23);
 errors++;
 }
 }
-if(data15.ttlMs !== undefined){
-let data16 = data15.ttlMs;
-if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err24 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data16};
+}
+if(data15.cacheScope !== undefined){
+let data17 = data15.cacheScope;
+if(!((data17 === "public") || (data17 === "private"))){
+const err24 = {instancePath:instancePath+"/cache/resources~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data17};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3621,9 +3620,10 @@ vErrors.push(err24);
 }
 errors++;
 }
-if(typeof data16 == "number"){
-if(data16 < 0 || isNaN(data16)){
-const err25 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data16};
+}
+}
+else {
+const err25 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data15};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3633,11 +3633,12 @@ vErrors.push(err25);
 errors++;
 }
 }
-}
-if(data15.cacheScope !== undefined){
-let data17 = data15.cacheScope;
-if(!((data17 === "public") || (data17 === "private"))){
-const err26 = {instancePath:instancePath+"/cache/resources~1templates~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data17};
+if(data8["resources/templates/list"] !== undefined){
+let data18 = data8["resources/templates/list"];
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key6 in data18){
+if(!((key6 === "ttlMs") || (key6 === "cacheScope"))){
+const err26 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3647,9 +3648,10 @@ vErrors.push(err26);
 errors++;
 }
 }
-}
-else {
-const err27 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data15};
+if(data18.ttlMs !== undefined){
+let data19 = data18.ttlMs;
+if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
+const err27 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3658,13 +3660,9 @@ vErrors.push(err27);
 }
 errors++;
 }
-}
-if(data5["resources/read"] !== undefined){
-let data18 = data5["resources/read"];
-if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
-for(const key7 in data18){
-if(!((key7 === "ttlMs") || (key7 === "cacheScope"))){
-const err28 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data18};
+if(typeof data19 == "number"){
+if(data19 < 0 || isNaN(data19)){
+const err28 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3674,10 +3672,11 @@ vErrors.push(err28);
 errors++;
 }
 }
-if(data18.ttlMs !== undefined){
-let data19 = data18.ttlMs;
-if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err29 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data19};
+}
+if(data18.cacheScope !== undefined){
+let data20 = data18.cacheScope;
+if(!((data20 === "public") || (data20 === "private"))){
+const err29 = {instancePath:instancePath+"/cache/resources~1templates~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3686,9 +3685,10 @@ vErrors.push(err29);
 }
 errors++;
 }
-if(typeof data19 == "number"){
-if(data19 < 0 || isNaN(data19)){
-const err30 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data19};
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3698,11 +3698,12 @@ vErrors.push(err30);
 errors++;
 }
 }
-}
-if(data18.cacheScope !== undefined){
-let data20 = data18.cacheScope;
-if(!((data20 === "public") || (data20 === "private"))){
-const err31 = {instancePath:instancePath+"/cache/resources~1read/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data20};
+if(data8["resources/read"] !== undefined){
+let data21 = data8["resources/read"];
+if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
+for(const key7 in data21){
+if(!((key7 === "ttlMs") || (key7 === "cacheScope"))){
+const err31 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data21};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3712,9 +3713,10 @@ vErrors.push(err31);
 errors++;
 }
 }
-}
-else {
-const err32 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data18};
+if(data21.ttlMs !== undefined){
+let data22 = data21.ttlMs;
+if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
+const err32 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3723,13 +3725,9 @@ vErrors.push(err32);
 }
 errors++;
 }
-}
-if(data5["server/discover"] !== undefined){
-let data21 = data5["server/discover"];
-if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
-for(const key8 in data21){
-if(!((key8 === "ttlMs") || (key8 === "cacheScope"))){
-const err33 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data21};
+if(typeof data22 == "number"){
+if(data22 < 0 || isNaN(data22)){
+const err33 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data22};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3739,10 +3737,11 @@ vErrors.push(err33);
 errors++;
 }
 }
-if(data21.ttlMs !== undefined){
-let data22 = data21.ttlMs;
-if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err34 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data22};
+}
+if(data21.cacheScope !== undefined){
+let data23 = data21.cacheScope;
+if(!((data23 === "public") || (data23 === "private"))){
+const err34 = {instancePath:instancePath+"/cache/resources~1read/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data23};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3751,9 +3750,10 @@ vErrors.push(err34);
 }
 errors++;
 }
-if(typeof data22 == "number"){
-if(data22 < 0 || isNaN(data22)){
-const err35 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data22};
+}
+}
+else {
+const err35 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data21};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3763,11 +3763,12 @@ vErrors.push(err35);
 errors++;
 }
 }
-}
-if(data21.cacheScope !== undefined){
-let data23 = data21.cacheScope;
-if(!((data23 === "public") || (data23 === "private"))){
-const err36 = {instancePath:instancePath+"/cache/server~1discover/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data23};
+if(data8["server/discover"] !== undefined){
+let data24 = data8["server/discover"];
+if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
+for(const key8 in data24){
+if(!((key8 === "ttlMs") || (key8 === "cacheScope"))){
+const err36 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data24};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3777,9 +3778,10 @@ vErrors.push(err36);
 errors++;
 }
 }
-}
-else {
-const err37 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data21};
+if(data24.ttlMs !== undefined){
+let data25 = data24.ttlMs;
+if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
+const err37 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3788,10 +3790,9 @@ vErrors.push(err37);
 }
 errors++;
 }
-}
-}
-else {
-const err38 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data5};
+if(typeof data25 == "number"){
+if(data25 < 0 || isNaN(data25)){
+const err38 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3801,12 +3802,11 @@ vErrors.push(err38);
 errors++;
 }
 }
-if(data.pagination !== undefined){
-let data24 = data.pagination;
-if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
-for(const key9 in data24){
-if(!(key9 === "pageSize")){
-const err39 = {instancePath:instancePath+"/pagination",schemaPath:"#/properties/pagination/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.pagination,data:data24};
+}
+if(data24.cacheScope !== undefined){
+let data26 = data24.cacheScope;
+if(!((data26 === "public") || (data26 === "private"))){
+const err39 = {instancePath:instancePath+"/cache/server~1discover/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3816,10 +3816,9 @@ vErrors.push(err39);
 errors++;
 }
 }
-if(data24.pageSize !== undefined){
-let data25 = data24.pageSize;
-if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err40 = {instancePath:instancePath+"/pagination/pageSize",schemaPath:"#/properties/pagination/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.pagination.properties.pageSize.type,parentSchema:schema31.properties.pagination.properties.pageSize,data:data25};
+}
+else {
+const err40 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data24};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3828,9 +3827,10 @@ vErrors.push(err40);
 }
 errors++;
 }
-if(typeof data25 == "number"){
-if(data25 < 0 || isNaN(data25)){
-const err41 = {instancePath:instancePath+"/pagination/pageSize",schemaPath:"#/properties/pagination/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.pagination.properties.pageSize,data:data25};
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/cache",schemaPath:"#/properties/cache/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.cache.type,parentSchema:schema31.properties.cache,data:data8};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3840,10 +3840,12 @@ vErrors.push(err41);
 errors++;
 }
 }
-}
-}
-else {
-const err42 = {instancePath:instancePath+"/pagination",schemaPath:"#/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.pagination.type,parentSchema:schema31.properties.pagination,data:data24};
+if(data.pagination !== undefined){
+let data27 = data.pagination;
+if(data27 && typeof data27 == "object" && !Array.isArray(data27)){
+for(const key9 in data27){
+if(!(key9 === "pageSize")){
+const err42 = {instancePath:instancePath+"/pagination",schemaPath:"#/properties/pagination/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key9},message:"must NOT have additional properties",schema:false,parentSchema:schema31.properties.pagination,data:data27};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3853,12 +3855,10 @@ vErrors.push(err42);
 errors++;
 }
 }
-if(data.options !== undefined){
-let data26 = data.options;
-if(data26 && typeof data26 == "object" && !Array.isArray(data26)){
-for(const key10 in data26){
-if(!((key10 === "headerVersion") || (key10 === "refs"))){
-const err43 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data26};
+if(data27.pageSize !== undefined){
+let data28 = data27.pageSize;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err43 = {instancePath:instancePath+"/pagination/pageSize",schemaPath:"#/properties/pagination/properties/pageSize/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema31.properties.pagination.properties.pageSize.type,parentSchema:schema31.properties.pagination.properties.pageSize,data:data28};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3867,11 +3867,9 @@ vErrors.push(err43);
 }
 errors++;
 }
-}
-if(data26.headerVersion !== undefined){
-let data27 = data26.headerVersion;
-if(typeof data27 !== "boolean"){
-const err44 = {instancePath:instancePath+"/options/headerVersion",schemaPath:"#/$defs/Options/properties/headerVersion/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.headerVersion.type,parentSchema:schema44.properties.headerVersion,data:data27};
+if(typeof data28 == "number"){
+if(data28 < 0 || isNaN(data28)){
+const err44 = {instancePath:instancePath+"/pagination/pageSize",schemaPath:"#/properties/pagination/properties/pageSize/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema31.properties.pagination.properties.pageSize,data:data28};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3881,10 +3879,10 @@ vErrors.push(err44);
 errors++;
 }
 }
-if(data26.refs !== undefined){
-let data28 = data26.refs;
-if(!((data28 === "inline") || (data28 === "defs"))){
-const err45 = {instancePath:instancePath+"/options/refs",schemaPath:"#/$defs/Options/properties/refs/enum",keyword:"enum",params:{allowedValues: schema44.properties.refs.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.refs.enum,parentSchema:schema44.properties.refs,data:data28};
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/pagination",schemaPath:"#/properties/pagination/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.pagination.type,parentSchema:schema31.properties.pagination,data:data27};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -3894,14 +3892,55 @@ vErrors.push(err45);
 errors++;
 }
 }
-}
-else {
-const err46 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data26};
+if(data.options !== undefined){
+let data29 = data.options;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key10 in data29){
+if(!((key10 === "headerVersion") || (key10 === "refs"))){
+const err46 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data29};
 if(vErrors === null){
 vErrors = [err46];
 }
 else {
 vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data29.headerVersion !== undefined){
+let data30 = data29.headerVersion;
+if(typeof data30 !== "boolean"){
+const err47 = {instancePath:instancePath+"/options/headerVersion",schemaPath:"#/$defs/Options/properties/headerVersion/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.headerVersion.type,parentSchema:schema44.properties.headerVersion,data:data30};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data29.refs !== undefined){
+let data31 = data29.refs;
+if(!((data31 === "inline") || (data31 === "defs"))){
+const err48 = {instancePath:instancePath+"/options/refs",schemaPath:"#/$defs/Options/properties/refs/enum",keyword:"enum",params:{allowedValues: schema44.properties.refs.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.refs.enum,parentSchema:schema44.properties.refs,data:data31};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data29};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
 }
 errors++;
 }
@@ -3913,50 +3952,13 @@ errors = vErrors.length;
 }
 }
 if(data.schemas !== undefined){
-let data30 = data.schemas;
-if(data30 && typeof data30 == "object" && !Array.isArray(data30)){
-for(const key11 in data30){
-const _errs70 = errors;
+let data33 = data.schemas;
+if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
+for(const key11 in data33){
+const _errs76 = errors;
 if(typeof key11 === "string"){
 if(!pattern9.test(key11)){
-const err47 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.schemas.propertyNames,data:key11,propertyName:key11};
-if(vErrors === null){
-vErrors = [err47];
-}
-else {
-vErrors.push(err47);
-}
-errors++;
-}
-}
-var valid18 = _errs70 === errors;
-if(!valid18){
-const err48 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema31.properties.schemas.propertyNames,parentSchema:schema31.properties.schemas,data:data30};
-if(vErrors === null){
-vErrors = [err48];
-}
-else {
-vErrors.push(err48);
-}
-errors++;
-}
-}
-for(const key12 in data30){
-let data31 = data30[key12];
-if(!(data31 && typeof data31 == "object" && !Array.isArray(data31))){
-const err49 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data31};
-if(vErrors === null){
-vErrors = [err49];
-}
-else {
-vErrors.push(err49);
-}
-errors++;
-}
-}
-}
-else {
-const err50 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.schemas.type,parentSchema:schema31.properties.schemas,data:data30};
+const err50 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.schemas.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -3966,14 +3968,9 @@ vErrors.push(err50);
 errors++;
 }
 }
-if(data.tools !== undefined){
-let data32 = data.tools;
-if(data32 && typeof data32 == "object" && !Array.isArray(data32)){
-for(const key13 in data32){
-const _errs77 = errors;
-if(typeof key13 === "string"){
-if(!pattern11.test(key13)){
-const err51 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.tools.propertyNames,data:key13,propertyName:key13};
+var valid18 = _errs76 === errors;
+if(!valid18){
+const err51 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/propertyNames",keyword:"propertyNames",params:{propertyName: key11},message:"property name must be valid",schema:schema31.properties.schemas.propertyNames,parentSchema:schema31.properties.schemas,data:data33};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -3983,9 +3980,10 @@ vErrors.push(err51);
 errors++;
 }
 }
-var valid21 = _errs77 === errors;
-if(!valid21){
-const err52 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.tools.propertyNames,parentSchema:schema31.properties.tools,data:data32};
+for(const key12 in data33){
+let data34 = data33[key12];
+if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
+const err52 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data34};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -3995,15 +3993,9 @@ vErrors.push(err52);
 errors++;
 }
 }
-for(const key14 in data32){
-if(!(validate31(data32[key14], {instancePath:instancePath+"/tools/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data32,parentDataProperty:key14,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
-errors = vErrors.length;
-}
-}
 }
 else {
-const err53 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.type,parentSchema:schema31.properties.tools,data:data32};
+const err53 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.schemas.type,parentSchema:schema31.properties.schemas,data:data33};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4013,14 +4005,14 @@ vErrors.push(err53);
 errors++;
 }
 }
-if(data.resources !== undefined){
-let data34 = data.resources;
-if(data34 && typeof data34 == "object" && !Array.isArray(data34)){
-for(const key15 in data34){
-const _errs82 = errors;
-if(typeof key15 === "string"){
-if(!pattern4.test(key15)){
-const err54 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f]+$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f]+$",parentSchema:schema31.properties.resources.propertyNames,data:key15,propertyName:key15};
+if(data.tools !== undefined){
+let data35 = data.tools;
+if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
+for(const key13 in data35){
+const _errs83 = errors;
+if(typeof key13 === "string"){
+if(!pattern11.test(key13)){
+const err54 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.tools.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err54];
 }
@@ -4030,9 +4022,9 @@ vErrors.push(err54);
 errors++;
 }
 }
-var valid23 = _errs82 === errors;
-if(!valid23){
-const err55 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid",schema:schema31.properties.resources.propertyNames,parentSchema:schema31.properties.resources,data:data34};
+var valid21 = _errs83 === errors;
+if(!valid21){
+const err55 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames",keyword:"propertyNames",params:{propertyName: key13},message:"property name must be valid",schema:schema31.properties.tools.propertyNames,parentSchema:schema31.properties.tools,data:data35};
 if(vErrors === null){
 vErrors = [err55];
 }
@@ -4042,15 +4034,15 @@ vErrors.push(err55);
 errors++;
 }
 }
-for(const key16 in data34){
-if(!(validate34(data34[key16], {instancePath:instancePath+"/resources/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data34,parentDataProperty:key16,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+for(const key14 in data35){
+if(!(validate31(data35[key14], {instancePath:instancePath+"/tools/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data35,parentDataProperty:key14,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err56 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.resources.type,parentSchema:schema31.properties.resources,data:data34};
+const err56 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.tools.type,parentSchema:schema31.properties.tools,data:data35};
 if(vErrors === null){
 vErrors = [err56];
 }
@@ -4060,14 +4052,14 @@ vErrors.push(err56);
 errors++;
 }
 }
-if(data.resourceTemplates !== undefined){
-let data36 = data.resourceTemplates;
-if(data36 && typeof data36 == "object" && !Array.isArray(data36)){
-for(const key17 in data36){
-const _errs87 = errors;
-if(typeof key17 === "string"){
-if(!pattern4.test(key17)){
-const err57 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f]+$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f]+$",parentSchema:schema31.properties.resourceTemplates.propertyNames,data:key17,propertyName:key17};
+if(data.resources !== undefined){
+let data37 = data.resources;
+if(data37 && typeof data37 == "object" && !Array.isArray(data37)){
+for(const key15 in data37){
+const _errs88 = errors;
+if(typeof key15 === "string"){
+if(!pattern4.test(key15)){
+const err57 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f]+$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f]+$",parentSchema:schema31.properties.resources.propertyNames,data:key15,propertyName:key15};
 if(vErrors === null){
 vErrors = [err57];
 }
@@ -4077,9 +4069,9 @@ vErrors.push(err57);
 errors++;
 }
 }
-var valid25 = _errs87 === errors;
-if(!valid25){
-const err58 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema31.properties.resourceTemplates.propertyNames,parentSchema:schema31.properties.resourceTemplates,data:data36};
+var valid23 = _errs88 === errors;
+if(!valid23){
+const err58 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/propertyNames",keyword:"propertyNames",params:{propertyName: key15},message:"property name must be valid",schema:schema31.properties.resources.propertyNames,parentSchema:schema31.properties.resources,data:data37};
 if(vErrors === null){
 vErrors = [err58];
 }
@@ -4089,15 +4081,15 @@ vErrors.push(err58);
 errors++;
 }
 }
-for(const key18 in data36){
-if(!(validate37(data36[key18], {instancePath:instancePath+"/resourceTemplates/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data36,parentDataProperty:key18,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+for(const key16 in data37){
+if(!(validate34(data37[key16], {instancePath:instancePath+"/resources/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data37,parentDataProperty:key16,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err59 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.resourceTemplates.type,parentSchema:schema31.properties.resourceTemplates,data:data36};
+const err59 = {instancePath:instancePath+"/resources",schemaPath:"#/properties/resources/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.resources.type,parentSchema:schema31.properties.resources,data:data37};
 if(vErrors === null){
 vErrors = [err59];
 }
@@ -4107,14 +4099,14 @@ vErrors.push(err59);
 errors++;
 }
 }
-if(data.prompts !== undefined){
-let data38 = data.prompts;
-if(data38 && typeof data38 == "object" && !Array.isArray(data38)){
-for(const key19 in data38){
-const _errs92 = errors;
-if(typeof key19 === "string"){
-if(!pattern11.test(key19)){
-const err60 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.prompts.propertyNames,data:key19,propertyName:key19};
+if(data.resourceTemplates !== undefined){
+let data39 = data.resourceTemplates;
+if(data39 && typeof data39 == "object" && !Array.isArray(data39)){
+for(const key17 in data39){
+const _errs93 = errors;
+if(typeof key17 === "string"){
+if(!pattern4.test(key17)){
+const err60 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[^\\u0000-\\u001f\\u007f]+$"},message:"must match pattern \""+"^[^\\u0000-\\u001f\\u007f]+$"+"\"",schema:"^[^\\u0000-\\u001f\\u007f]+$",parentSchema:schema31.properties.resourceTemplates.propertyNames,data:key17,propertyName:key17};
 if(vErrors === null){
 vErrors = [err60];
 }
@@ -4124,9 +4116,9 @@ vErrors.push(err60);
 errors++;
 }
 }
-var valid27 = _errs92 === errors;
-if(!valid27){
-const err61 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema31.properties.prompts.propertyNames,parentSchema:schema31.properties.prompts,data:data38};
+var valid25 = _errs93 === errors;
+if(!valid25){
+const err61 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/propertyNames",keyword:"propertyNames",params:{propertyName: key17},message:"property name must be valid",schema:schema31.properties.resourceTemplates.propertyNames,parentSchema:schema31.properties.resourceTemplates,data:data39};
 if(vErrors === null){
 vErrors = [err61];
 }
@@ -4136,15 +4128,15 @@ vErrors.push(err61);
 errors++;
 }
 }
-for(const key20 in data38){
-if(!(validate40(data38[key20], {instancePath:instancePath+"/prompts/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data38,parentDataProperty:key20,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+for(const key18 in data39){
+if(!(validate37(data39[key18], {instancePath:instancePath+"/resourceTemplates/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data39,parentDataProperty:key18,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err62 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.prompts.type,parentSchema:schema31.properties.prompts,data:data38};
+const err62 = {instancePath:instancePath+"/resourceTemplates",schemaPath:"#/properties/resourceTemplates/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.resourceTemplates.type,parentSchema:schema31.properties.resourceTemplates,data:data39};
 if(vErrors === null){
 vErrors = [err62];
 }
@@ -4154,14 +4146,61 @@ vErrors.push(err62);
 errors++;
 }
 }
-}
-else {
-const err63 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(data.prompts !== undefined){
+let data41 = data.prompts;
+if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
+for(const key19 in data41){
+const _errs98 = errors;
+if(typeof key19 === "string"){
+if(!pattern11.test(key19)){
+const err63 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.prompts.propertyNames,data:key19,propertyName:key19};
 if(vErrors === null){
 vErrors = [err63];
 }
 else {
 vErrors.push(err63);
+}
+errors++;
+}
+}
+var valid27 = _errs98 === errors;
+if(!valid27){
+const err64 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/propertyNames",keyword:"propertyNames",params:{propertyName: key19},message:"property name must be valid",schema:schema31.properties.prompts.propertyNames,parentSchema:schema31.properties.prompts,data:data41};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+for(const key20 in data41){
+if(!(validate40(data41[key20], {instancePath:instancePath+"/prompts/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data41,parentDataProperty:key20,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+errors = vErrors.length;
+}
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.properties.prompts.type,parentSchema:schema31.properties.prompts,data:data41};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+}
+else {
+const err66 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema31.type,parentSchema:schema31,data};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
 }
 errors++;
 }

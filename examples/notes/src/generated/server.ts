@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptArgumentInfo,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -27,6 +28,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  showDeclaredArguments,
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
@@ -241,6 +243,14 @@ const promptInfo: Record<string, PromptInfo> = {
   },
 };
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+  summarize_notes: [
+    { name: 'tag', description: 'Tag to summarize', required: true },
+    { name: 'style', description: 'Summary style' },
+  ],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   quick_note: (server) =>
@@ -268,5 +278,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  showDeclaredArguments(server, declaredArguments);
   return server;
 }

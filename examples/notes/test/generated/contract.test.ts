@@ -133,7 +133,7 @@ const expected: Expected = {
       description: 'Ask the model to summarize every note with a tag',
       arguments: [
         { name: 'tag', description: 'Tag to summarize', required: true },
-        { name: 'style', description: 'Summary style', required: false },
+        { name: 'style', description: 'Summary style' },
       ],
     },
   ],

@@ -541,6 +541,9 @@ type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
   OpenIcons & { annotations?: Open<Annotations> };
 
+/** A prompt argument as prompts/list shows it. */
+export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number];
+
 /** What prompts/list shows of a prompt besides its arguments. */
 export type PromptInfo = Pick<Prompt, 'title' | 'description' | '_meta'> & OpenIcons;
 
@@ -830,6 +833,36 @@ function pageStart(cursor: string | undefined): number {
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
   }
   return start;
+}
+
+/**
+ * prompts/list shows each prompt's arguments as the manifest declares them: the SDK derives them
+ * from the argument schema, which has no titles and says `required: false` for every optional one.
+ */
+export function showDeclaredArguments(
+  server: McpServer,
+  declared: Readonly<Record<string, PromptArgumentInfo[]>>,
+): void {
+  const low = server.server as unknown as {
+    _getRequestHandler(method: string): StoredHandler | undefined;
+  };
+  const full = low._getRequestHandler('prompts/list');
+  if (!full) return;
+  server.server.setRequestHandler('prompts/list', async (request, ctx) => {
+    const result = await full(request, ctx);
+    const listed = (result.prompts ?? []) as { name: string }[];
+    const prompts = listed.map((p) =>
+      Object.hasOwn(declared, p.name) ? { ...p, arguments: declared[p.name] } : p,
+    );
+    return { ...result, prompts } as never;
+  });
+}
+
+/** The lists of capabilities declared without entries (`capabilities.prompts: true`…): empty. */
+export function answerEmpty(server: McpServer, methods: readonly ListMethod[]): void {
+  for (const [method, key] of LISTS)
+    if (methods.includes(method))
+      server.server.setRequestHandler(method, () => ({ [key]: [] }) as never);
 }
 
 /**

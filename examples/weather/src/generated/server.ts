@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptArgumentInfo,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -27,6 +28,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  showDeclaredArguments,
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
@@ -197,6 +199,18 @@ const promptInfo: Record<string, PromptInfo> = {
   },
 };
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+  packing_list: [
+    { name: 'city', description: 'Destination', required: true },
+    { name: 'days', description: 'Length of the trip in days' },
+  ],
+  weather_report: [
+    { name: 'city', description: 'City to report on', required: true },
+    { name: 'style', description: 'Style of the report' },
+  ],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   packing_list: (server) =>
@@ -224,5 +238,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  showDeclaredArguments(server, declaredArguments);
   return server;
 }

@@ -112,7 +112,7 @@ const expected: Expected = {
       description: 'Suggest what to pack for a trip, from the forecast',
       arguments: [
         { name: 'city', description: 'Destination', required: true },
-        { name: 'days', description: 'Length of the trip in days', required: false },
+        { name: 'days', description: 'Length of the trip in days' },
       ],
     },
     {
@@ -121,7 +121,7 @@ const expected: Expected = {
       description: 'Ask for a friendly weather report for a city',
       arguments: [
         { name: 'city', description: 'City to report on', required: true },
-        { name: 'style', description: 'Style of the report', required: false },
+        { name: 'style', description: 'Style of the report' },
       ],
     },
   ],

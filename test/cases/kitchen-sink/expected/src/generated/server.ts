@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptArgumentInfo,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -27,6 +28,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  showDeclaredArguments,
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
@@ -224,6 +226,14 @@ const promptInfo: Record<string, PromptInfo> = {
   declarative: { title: 'Declarative', description: 'Mixes */ ${x} and `ticks`' },
 };
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+  declarative: [
+    { name: 'topic', description: 'Topic */', required: true },
+    { name: 'extra', description: 'Optional detail' },
+  ],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'by-handler': (server) =>
@@ -251,5 +261,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  showDeclaredArguments(server, declaredArguments);
   return server;
 }

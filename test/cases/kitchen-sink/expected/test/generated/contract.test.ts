@@ -125,7 +125,7 @@ const expected: Expected = {
       description: 'Mixes */ ${x} and `ticks`',
       arguments: [
         { name: 'topic', description: 'Topic */', required: true },
-        { name: 'extra', description: 'Optional detail', required: false },
+        { name: 'extra', description: 'Optional detail' },
       ],
     },
   ],

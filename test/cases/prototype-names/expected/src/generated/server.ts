@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptArgumentInfo,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -28,6 +29,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  showDeclaredArguments,
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
@@ -207,6 +209,16 @@ const promptDefaults: Record<string, Record<string, string>> = {
   toLocaleString: { valueOf: 'plain' },
 };
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+  toLocaleString: [
+    { name: 'toString', description: 'The subject of the prompt', required: true },
+    { name: 'constructor', description: 'Optional detail with no default' },
+    { name: 'valueOf', description: 'Optional tone with a default' },
+  ],
+  valueOf: [{ name: 'hasOwnProperty', description: 'Completed by the handler module' }],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   toLocaleString: (server: McpServer) =>
@@ -235,5 +247,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  showDeclaredArguments(server, declaredArguments);
   return server;
 }

@@ -95,16 +95,14 @@ const expected: Expected = {
       description: 'A declarative prompt whose arguments and placeholders are inherited names',
       arguments: [
         { name: 'toString', description: 'The subject of the prompt', required: true },
-        { name: 'constructor', description: 'Optional detail with no default', required: false },
-        { name: 'valueOf', description: 'Optional tone with a default', required: false },
+        { name: 'constructor', description: 'Optional detail with no default' },
+        { name: 'valueOf', description: 'Optional tone with a default' },
       ],
     },
     {
       name: 'valueOf',
       description: 'A prompt rendered by its handler, with an argument named hasOwnProperty',
-      arguments: [
-        { name: 'hasOwnProperty', description: 'Completed by the handler module', required: false },
-      ],
+      arguments: [{ name: 'hasOwnProperty', description: 'Completed by the handler module' }],
     },
   ],
   invalidInputTool: 'hasOwnProperty',

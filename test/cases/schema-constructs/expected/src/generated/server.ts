@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type PromptArgumentInfo,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -23,6 +24,7 @@ import {
   readTemplate,
   register,
   renderPrompt,
+  showDeclaredArguments,
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
@@ -226,6 +228,11 @@ const promptInfo: Record<string, PromptInfo> = {
   'for-class': { description: 'A prompt with argument names that are not identifiers' },
 };
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+  'for-class': [{ name: 'class', required: true }, { name: 'first-name' }, { name: '2nd' }],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'for-class': (server) =>
@@ -247,5 +254,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  showDeclaredArguments(server, declaredArguments);
   return server;
 }

@@ -147,11 +147,7 @@ const expected: Expected = {
     {
       name: 'for-class',
       description: 'A prompt with argument names that are not identifiers',
-      arguments: [
-        { name: 'class', required: true },
-        { name: 'first-name', required: false },
-        { name: '2nd', required: false },
-      ],
+      arguments: [{ name: 'class', required: true }, { name: 'first-name' }, { name: '2nd' }],
     },
   ],
   invalidInputTool: '2fa_verify',
