@@ -20,6 +20,7 @@ export const Codes = {
   NOT_A_MAPPING: 'MCPG106',
   ALIAS_LIMIT: 'MCPG107',
   COMPLEX_KEY: 'MCPG108', // a map key that is a list, a mapping or null
+  NESTING_TOO_DEEP: 'MCPG109', // mappings and lists nested deeper than MAX_NESTING (cli/load/nesting.ts)
 
   // Schema (schemas/manifest.v1.json).
   UNKNOWN_KEY: 'MCPG110',

@@ -18,6 +18,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG106: "the top level is not a mapping",
   MCPG107: "aliases expand to too many nodes (alias bomb)",
   MCPG108: "a mapping key that is a list, a mapping or empty",
+  MCPG109: "mappings and lists nested deeper than 64 levels",
   MCPG110: "unknown key (with \"did you mean\" when one is close)",
   MCPG111: "wrong type (\"expected a string, got the number 1.0\")",
   MCPG112: "missing required key, or none of the keys of which exactly one is needed",
