@@ -64,6 +64,8 @@ export const Codes = {
   REF_FILE_OUTSIDE: 'MCPG242',
   REF_FILE_UNREADABLE: 'MCPG243',
   REF_FILE_NOT_TEXT: 'MCPG244',
+  EMBED_FILE_TOO_LARGE: 'MCPG245', // one `file:` larger than MAX_EMBEDDED_FILE_BYTES (cli/validate/checks/files.ts)
+  EMBED_TOTAL_TOO_LARGE: 'MCPG246', // embedded files and inline content together over MAX_EMBEDDED_TOTAL_BYTES
 
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',

@@ -52,6 +52,8 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG242: "`file:` is absolute or outside the manifest's folder (symlinks resolved)",
   MCPG243: "`file:` cannot be read, or is not a regular file",
   MCPG244: "`encoding: text` on a file that is not UTF-8",
+  MCPG245: "`file:` larger than 4 MiB, too large to embed in generated code",
+  MCPG246: "embedded files and inline content together larger than 16 MiB",
   MCPG250: "tool annotated both `readOnlyHint: true` and `destructiveHint: true`",
   MCPG260: "both transports disabled",
   MCPG270: "two names that become the same identifier, type name or handler file (`get-sum` and `get_sum`; `Notes` and `notes`)",
