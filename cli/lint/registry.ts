@@ -3,6 +3,7 @@ import { descriptionLength, missingDescription } from './rules/descriptions.js';
 import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
 import { nameFormat } from './rules/names.js';
 import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
+import { unknownSchemaKeys } from './rules/schemas.js';
 import { maxTools } from './rules/tools.js';
 
 /** Every lint rule, in code order. Ids and codes are stable (README "Lint rules", docs/manifest-diagnostics.md). */
@@ -15,6 +16,7 @@ export const lintRules: readonly LintRule[] = [
   uriSchemeFormat,
   resourceMimeType,
   maxTools,
+  unknownSchemaKeys,
 ];
 
 export function ruleById(id: string): LintRule | undefined {

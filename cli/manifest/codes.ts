@@ -81,6 +81,7 @@ export const Codes = {
   LINT_URI_SCHEME_FORMAT: 'MCPG305', // uri-scheme-format
   LINT_MISSING_MIME_TYPE: 'MCPG306', // resource-mime-type
   LINT_TOO_MANY_TOOLS: 'MCPG307', // max-tools
+  LINT_UNKNOWN_SCHEMA_KEY: 'MCPG310', // unknown-schema-keys
 
   // Output folder (plan stage).
   OUTPUT_CONFLICT: 'MCPG910', // a file mcpgen may not overwrite or delete, or a path leaving the project

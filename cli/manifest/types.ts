@@ -306,6 +306,10 @@ export interface LintRules {
    * MCPG307: at most 40 tools (several clients drop or cap tools beyond that).
    */
   "max-tools"?: RuleSetting;
+  /**
+   * MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.
+   */
+  "unknown-schema-keys"?: RuleSetting;
 }
 /**
  * A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.
