@@ -109,7 +109,7 @@ class Scanner {
       if (c === 34 /* " */ || c === 39 /* ' */) {
         const end = this.quotedEnd(p);
         if (end <= eol) {
-          const colon = this.skipBlanks(end, eol);
+          const colon = this.skipSep(end, eol);
           if (this.s.charCodeAt(colon) === 58 && this.sepOrEnd(colon + 1, eol)) {
             this.open(MAP, col, p);
             return this.value(colon + 1);
@@ -186,7 +186,7 @@ class Scanner {
         afterQuoted = true;
         if (this.flow === 0) {
           const eol = this.eol(p);
-          const colon = this.skipBlanks(p + 1, eol);
+          const colon = this.skipSep(p + 1, eol);
           // `{ a: 1 }: value` (a flow key) is left to yaml; the rest of the line is its value.
           return s.charCodeAt(colon) === 58 ? this.value(colon + 1) : p + 1;
         }
@@ -293,10 +293,6 @@ class Scanner {
   private skipSep(p: number, eol: number): number {
     while (p < eol && this.isSpace(this.s.charCodeAt(p))) p++;
     return p;
-  }
-
-  private skipBlanks(p: number, eol: number): number {
-    return this.skipSep(p, eol);
   }
 
   private sepOrEnd(p: number, eol: number): boolean {
