@@ -85,7 +85,7 @@ describe('MCPG109 nesting deeper than the limit', () => {
         expect(bad.diagnostics.map((d) => [d.code, d.severity, d.message, d.line, d.column])).toEqual([
           ['MCPG109', 'error', `nesting deeper than ${MAX_NESTING} levels`, line, column],
         ]);
-        expect(bad.diagnostics[0]!.hint).toMatch(/flatten/);
+        expect(bad.diagnostics[0]!.hint).toMatch(/brackets never closed/);
       }
     });
   }
