@@ -40,7 +40,7 @@ describe('unknown-schema-keys', () => {
     type: object
     properties:
       desciption: { type: string, description: A property whose name looks like a typo }
-      case-insensitive: { type: boolean, default: }
+      case-insensitive: { type: [boolean, 'null'], default: }
     patternProperties:
       "^maxlength": { type: string }
     enum: [{ desciption: x, requried: null }]
@@ -97,6 +97,19 @@ resourceTemplates:
     expect(findings(yaml)).toEqual([
       '4:52 warning key `then leave` of schema `A` has no value, and is not a JSON Schema keyword | in a flow mapping a comma ends a plain value: quote it, description: "Say \\"hi\\" \\\\ wave, then leave"',
       '5:45 warning key `later` of schema `B` has no value, and is not a JSON Schema keyword | give it a value, or remove it',
+    ]);
+  });
+
+  test('an empty default or const that the type refuses; fine when the type allows null or is not given', () => {
+    const yaml = `${HEAD}schemas:
+  A: { type: string, default: , description: Some text }
+  B: { type: [integer, 'null'], default: , description: A count or nothing }
+  C: { default: , description: Anything goes }
+  D: { type: [string, integer], const: , description: Fixed }
+`;
+    expect(findings(yaml)).toEqual([
+      '4:22 warning `default` of schema `A` is empty (null), which its `type` does not allow | give it a value of that type (a string needs quotes: default: ""), or remove it',
+      '7:33 warning `const` of schema `D` is empty (null), which its `type` does not allow | give it a value of that type (a string needs quotes: const: ""), or remove it',
     ]);
   });
 
