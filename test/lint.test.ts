@@ -31,7 +31,7 @@ const HEAD = 'version: 1\nserver: { name: s, version: 1.0.0 }\n';
 /** A manifest that follows every rule, the opt-in one included. */
 const CLEAN = `${HEAD}lint: { rules: { unconstrained-input: warn } }
 schemas:
-  City: { type: string, maxLength: 100, description: Name of a city, in English }
+  City: { type: string, maxLength: 100, description: "Name of a city, in English" }
 tools:
   get_forecast:
     description: Forecast for a city, up to 7 days ahead
@@ -39,14 +39,14 @@ tools:
       type: object
       properties:
         city: { $ref: "#/schemas/City" }
-        days: { type: integer, minimum: 1, maximum: 7, default: 3, description: Days ahead, 1 to 7 }
+        days: { type: integer, minimum: 1, maximum: 7, default: 3, description: "Days ahead, 1 to 7" }
         units: { type: string, enum: [metric, imperial], default: metric, description: Units of the numbers }
         options:
           type: object
           default: {}
           description: Extra switches for the forecast
           properties:
-            hourly: { type: boolean, default: false, description: One value per hour, not per day }
+            hourly: { type: boolean, default: false, description: "One value per hour, not per day" }
       required: [city]
 prompts:
   review-code:

@@ -3,6 +3,7 @@ import { descriptionLength, missingDescription } from './rules/descriptions.js';
 import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
 import { nameFormat } from './rules/names.js';
 import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
+import { unknownSchemaKeys } from './rules/schemas.js';
 import { maxTools } from './rules/tools.js';
 import { vendorKeys } from './rules/vendor-keys.js';
 
@@ -16,6 +17,7 @@ export const lintRules: readonly LintRule[] = [
   uriSchemeFormat,
   resourceMimeType,
   maxTools,
+  unknownSchemaKeys,
   vendorKeys,
 ];
 

@@ -11,6 +11,8 @@
  * yaml package gives.
  */
 
+import { MAX_NESTING } from './nesting.js';
+
 /** How a node is written: the quoting of a scalar matters to ranges inside strings. */
 export const Style = { Plain: 0, Single: 1, Double: 2, Collection: 3 } as const;
 
@@ -110,6 +112,8 @@ class QuickParser {
   private keyStart = 0;
   private keyEnd = 0;
   private keyAfter = 0;
+  /** Collections open around the current node: deeper than MAX_NESTING is left to yaml's path, which reports it. */
+  private depth = 0;
 
   constructor(source: string) {
     this.source = source;
@@ -223,6 +227,7 @@ class QuickParser {
 
   /** A block mapping at `indent`; its first key is at column `col` of the current line (after `- ` in a list). */
   private map(indent: number, col: number): number {
+    this.enter();
     const id = this.node(Style.Collection, 0, 0, 0);
     const data: Record<string, unknown> = {};
     let last = id;
@@ -253,8 +258,13 @@ class QuickParser {
     return this.close(id, last, data);
   }
 
+  private enter(): void {
+    if (++this.depth > MAX_NESTING) decline();
+  }
+
   /** Ends a collection: its range ends where its last child's does, with that child's comment. */
   private close(id: number, last: number, data: unknown): number {
+    this.depth--;
     this.pos.end[id] = this.tail[id] = this.tail[last]!;
     this.pos.size[id] = this.next - id;
     this.out = data;
@@ -263,6 +273,7 @@ class QuickParser {
 
   /** A block list at `indent` (its `-` in that column). */
   private seq(indent: number): number {
+    this.enter();
     const id = this.node(Style.Collection, this.starts[this.i]! + indent, 0, 0);
     const data: unknown[] = [];
     let last = id;
@@ -358,6 +369,7 @@ class QuickParser {
    */
   private flow(line: string, col: number, base: number): number {
     const close = line.charCodeAt(col) === 123 /* { */ ? 125 /* } */ : 93; /* ] */
+    this.enter();
     const id = this.node(Style.Collection, base + col, 0, 0);
     const map: Record<string, unknown> | undefined = close === 125 ? {} : undefined;
     const list: unknown[] | undefined = map ? undefined : [];
@@ -388,6 +400,7 @@ class QuickParser {
       }
     }
     k++;
+    this.depth--;
     this.pos.end[id] = this.tail[id] = base + k;
     this.pos.size[id] = this.next - id;
     this.out = map ?? list;

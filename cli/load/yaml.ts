@@ -1,7 +1,9 @@
-import type { Document, LineCounter, Node, Pair, YAMLError, YAMLMap } from 'yaml';
+import type { CST, Document, LineCounter, Node, Pair, YAMLError, YAMLMap } from 'yaml';
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
 import { isMergeKey, Locator } from './locate.js';
+import { cstTooDeep, dataTooDeep, MAX_NESTING, NESTING_HINT, nestingMessage } from './nesting.js';
+import { scanNesting } from './nesting-scan.js';
 import { yamlLib } from './yaml-lib.js';
 
 /** Alias expansions allowed when building data: generous for real manifests, fatal for "billion laughs". */
@@ -27,19 +29,24 @@ export interface ParsedYaml {
 }
 
 export function parseManifestYaml(source: string, file: string): ParsedYaml {
-  const { LineCounter, parseDocument, isMap, isScalar } = yamlLib();
+  const { LineCounter, isMap, isScalar } = yamlLib();
   const lc = new LineCounter();
-  // uniqueKeys off: duplicates are reported below, naming both lines. merge: `<<: *base` is common in
-  // hand-written YAML. logLevel 'error' keeps warnings off the console ('silent' would also drop
-  // errors such as MULTIPLE_DOCS).
-  const doc = parseDocument(source, {
-    lineCounter: lc,
-    uniqueKeys: false,
-    prettyErrors: false,
-    merge: true,
-    logLevel: 'error',
-    schema: 'core',
-  });
+  const composed = composeDocument(source, lc);
+  if (!('doc' in composed)) {
+    // Too deep to compose: there is no document, only the offset where the limit is crossed.
+    const locator = new Locator(new (yamlLib().Document)(), source);
+    const r = locator.span(composed.tooDeep, composed.tooDeep + 1);
+    const diagnostic: Diagnostic = {
+      code: Codes.NESTING_TOO_DEEP,
+      severity: 'error',
+      message: nestingMessage(MAX_NESTING),
+      file,
+      ...r,
+      hint: NESTING_HINT,
+    };
+    return { locator, diagnostics: [diagnostic] };
+  }
+  const doc = composed.doc;
   const locator = new Locator(doc, source);
   const diagnostics: Diagnostic[] = [];
   const at = (code: string, severity: Severity, message: string, start: number, end: number, hint?: string): void => {
@@ -96,7 +103,22 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
   }
   if (fatal) return { locator, diagnostics };
   try {
-    return { locator, diagnostics, data: doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) };
+    const data: unknown = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    // Aliases nest a node inside another without the text showing it.
+    const deep = dataTooDeep(data, MAX_NESTING);
+    if (deep) {
+      const r = locator.range(deep);
+      diagnostics.push({
+        code: Codes.NESTING_TOO_DEEP,
+        severity: 'error',
+        message: nestingMessage(MAX_NESTING),
+        file,
+        ...r,
+        hint: NESTING_HINT,
+      });
+      return { locator, diagnostics };
+    }
+    return { locator, diagnostics, data };
   } catch (err) {
     const firstAlias = findFirstAlias(doc);
     const [s, e] = firstAlias?.range ?? [0, 0];
@@ -120,6 +142,41 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
     }
     return { locator, diagnostics };
   }
+}
+
+/**
+ * parseDocument's steps (parse to tokens, compose the first document, MULTIPLE_DOCS after it), with
+ * the nesting checked in between: the composer recurses over the tokens, and far too deep text
+ * (the scan) would already make the parser slow. `tooDeep`: the offset where the limit is crossed.
+ */
+function composeDocument(source: string, lc: LineCounter): { doc: Document.Parsed } | { tooDeep: number } {
+  const { Parser, Composer, YAMLParseError } = yamlLib();
+  // Far past the limit the scan's estimate is certain; closer to it, the tokens decide.
+  const scan = scanNesting(source, MAX_NESTING, 4 * MAX_NESTING);
+  if (scan) return { tooDeep: scan.at };
+  // uniqueKeys off: duplicates are reported below, naming both lines. merge: `<<: *base` is common in
+  // hand-written YAML. logLevel 'error' keeps warnings off the console ('silent' would also drop
+  // errors such as MULTIPLE_DOCS).
+  const composer = new Composer({ uniqueKeys: false, merge: true, logLevel: 'error', schema: 'core' });
+  let tooDeep: number | undefined;
+  function* checked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
+    for (const token of tokens) {
+      tooDeep = cstTooDeep(token, MAX_NESTING);
+      if (tooDeep !== undefined) return;
+      yield token;
+    }
+  }
+  let doc: Document.Parsed | undefined;
+  for (const next of composer.compose(checked(new Parser(lc.addNewLine).parse(source)), true, source.length)) {
+    if (tooDeep !== undefined) break;
+    if (!doc) doc = next;
+    else {
+      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      break;
+    }
+  }
+  if (tooDeep !== undefined) return { tooDeep };
+  return { doc: doc! };
 }
 
 type Report = (code: string, severity: Severity, message: string, start: number, end: number, hint?: string) => void;

@@ -20,6 +20,7 @@ export const Codes = {
   NOT_A_MAPPING: 'MCPG106',
   ALIAS_LIMIT: 'MCPG107',
   COMPLEX_KEY: 'MCPG108', // a map key that is a list, a mapping or null
+  NESTING_TOO_DEEP: 'MCPG109', // mappings and lists nested deeper than MAX_NESTING (cli/load/nesting.ts)
 
   // Schema (schemas/manifest.v1.json).
   UNKNOWN_KEY: 'MCPG110',
@@ -64,6 +65,8 @@ export const Codes = {
   REF_FILE_OUTSIDE: 'MCPG242',
   REF_FILE_UNREADABLE: 'MCPG243',
   REF_FILE_NOT_TEXT: 'MCPG244',
+  EMBED_FILE_TOO_LARGE: 'MCPG245', // one `file:` larger than MAX_EMBEDDED_FILE_BYTES (cli/validate/checks/files.ts)
+  EMBED_TOTAL_TOO_LARGE: 'MCPG246', // embedded files and inline content together over MAX_EMBEDDED_TOTAL_BYTES
 
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',
@@ -79,6 +82,7 @@ export const Codes = {
   LINT_URI_SCHEME_FORMAT: 'MCPG305', // uri-scheme-format
   LINT_MISSING_MIME_TYPE: 'MCPG306', // resource-mime-type
   LINT_TOO_MANY_TOOLS: 'MCPG307', // max-tools
+  LINT_UNKNOWN_SCHEMA_KEY: 'MCPG310', // unknown-schema-keys
   LINT_VENDOR_KEYS: 'MCPG320', // vendor-keys
 
   // Output folder (plan stage).

@@ -324,6 +324,10 @@ export interface LintRules {
    */
   "max-tools"?: RuleSetting;
   /**
+   * MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) no misspelled keywords, and no empty `default:`/`const:` their `type` refuses.
+   */
+  "unknown-schema-keys"?: RuleSetting;
+  /**
    * MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.
    */
   "vendor-keys"?: RuleSetting;

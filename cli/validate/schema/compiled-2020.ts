@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const manifest = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) no misspelled keywords, and no empty `default:`/`const:` their `type` refuses.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
 const schema38 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
 const schema44 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
-const schema56 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
+const schema57 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
 const func1 = Object.prototype.hasOwnProperty;
 const schema32 = {"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}};
 const pattern4 = new RegExp("^[^\\u0000-\\u001f\\u007f]+$", "u");
@@ -879,7 +879,7 @@ return errors === 0;
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema45 = {"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]};
-const schema46 = {"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}};
+const schema46 = {"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) no misspelled keywords, and no empty `default:`/`const:` their `type` refuses.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}};
 const schema47 = {"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]};
 
 function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1009,10 +1009,10 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data["vendor-keys"] !== undefined){
-let data8 = data["vendor-keys"];
+if(data["unknown-schema-keys"] !== undefined){
+let data8 = data["unknown-schema-keys"];
 if(!(((data8 === "off") || (data8 === "warn")) || (data8 === "error"))){
-const err9 = {instancePath:instancePath+"/vendor-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data8};
+const err9 = {instancePath:instancePath+"/unknown-schema-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1022,14 +1022,27 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(data["vendor-keys"] !== undefined){
+let data9 = data["vendor-keys"];
+if(!(((data9 === "off") || (data9 === "warn")) || (data9 === "error"))){
+const err10 = {instancePath:instancePath+"/vendor-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+}
+else {
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
 }
 errors++;
 }
@@ -1084,9 +1097,9 @@ return errors === 0;
 }
 validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema57 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}};
-const schema60 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
-const schema61 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
+const schema58 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}};
+const schema61 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
+const schema62 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
 const pattern12 = new RegExp("^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$", "u");
 
 function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1102,7 +1115,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "description")) || (key0 === "input")) || (key0 === "output")) || (key0 === "annotations")) || (key0 === "icons")) || (key0 === "meta"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema57,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1115,7 +1128,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.title.type,parentSchema:schema57.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.title.type,parentSchema:schema58.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1128,7 +1141,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema57.properties.description.type,parentSchema:schema57.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.description.type,parentSchema:schema58.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1141,7 +1154,7 @@ errors++;
 if(data.input !== undefined){
 let data2 = data.input;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err3 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data2};
+const err3 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1154,7 +1167,7 @@ errors++;
 if(data.output !== undefined){
 let data3 = data.output;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data3};
+const err4 = {instancePath:instancePath+"/output",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1170,7 +1183,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.title !== undefined){
 let data5 = data4.title;
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema60.properties.title.type,parentSchema:schema60.properties.title,data:data5};
+const err5 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.title.type,parentSchema:schema61.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1183,7 +1196,7 @@ errors++;
 if(data4.readOnlyHint !== undefined){
 let data6 = data4.readOnlyHint;
 if(typeof data6 !== "boolean"){
-const err6 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.readOnlyHint.type,parentSchema:schema60.properties.readOnlyHint,data:data6};
+const err6 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.readOnlyHint.type,parentSchema:schema61.properties.readOnlyHint,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1196,7 +1209,7 @@ errors++;
 if(data4.destructiveHint !== undefined){
 let data7 = data4.destructiveHint;
 if(typeof data7 !== "boolean"){
-const err7 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.destructiveHint.type,parentSchema:schema60.properties.destructiveHint,data:data7};
+const err7 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.destructiveHint.type,parentSchema:schema61.properties.destructiveHint,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1209,7 +1222,7 @@ errors++;
 if(data4.idempotentHint !== undefined){
 let data8 = data4.idempotentHint;
 if(typeof data8 !== "boolean"){
-const err8 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.idempotentHint.type,parentSchema:schema60.properties.idempotentHint,data:data8};
+const err8 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.idempotentHint.type,parentSchema:schema61.properties.idempotentHint,data:data8};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1222,7 +1235,7 @@ errors++;
 if(data4.openWorldHint !== undefined){
 let data9 = data4.openWorldHint;
 if(typeof data9 !== "boolean"){
-const err9 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema60.properties.openWorldHint.type,parentSchema:schema60.properties.openWorldHint,data:data9};
+const err9 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.openWorldHint.type,parentSchema:schema61.properties.openWorldHint,data:data9};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1234,7 +1247,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema60.type,parentSchema:schema60,data:data4};
+const err10 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1257,7 +1270,7 @@ for(const key1 in data11){
 const _errs30 = errors;
 if(typeof key1 === "string"){
 if(!pattern12.test(key1)){
-const err11 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema61.propertyNames,data:key1,propertyName:key1};
+const err11 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1269,7 +1282,7 @@ errors++;
 }
 var valid6 = _errs30 === errors;
 if(!valid6){
-const err12 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema61.propertyNames,parentSchema:schema61,data:data11};
+const err12 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1281,7 +1294,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data11};
+const err13 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data11};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1293,7 +1306,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data};
+const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1307,8 +1320,8 @@ return errors === 0;
 }
 validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema62 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}};
-const schema63 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
+const schema63 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}};
+const schema64 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
 const func0 = require("ajv/dist/runtime/equal").default;
 const formats4 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
@@ -1324,7 +1337,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema62.required,parentSchema:schema62,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema63.required,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1334,8 +1347,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema62.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema62,data};
+if(!(func1.call(schema63.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1348,7 +1361,7 @@ errors++;
 if(data.uri !== undefined){
 let data0 = data.uri;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.uri.type,parentSchema:schema62.properties.uri,data:data0};
+const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.uri.type,parentSchema:schema63.properties.uri,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1361,7 +1374,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.title.type,parentSchema:schema62.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.title.type,parentSchema:schema63.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1374,7 +1387,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.description.type,parentSchema:schema62.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.description.type,parentSchema:schema63.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1387,7 +1400,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.mimeType.type,parentSchema:schema62.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.mimeType.type,parentSchema:schema63.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1400,7 +1413,7 @@ errors++;
 if(data.size !== undefined){
 let data4 = data.size;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema62.properties.size.type,parentSchema:schema62.properties.size,data:data4};
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.size.type,parentSchema:schema63.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1411,7 +1424,7 @@ errors++;
 }
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema62.properties.size,data:data4};
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1432,7 +1445,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(!((data7 === "user") || (data7 === "assistant"))){
-const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema63.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.audience.items.enum,parentSchema:schema63.properties.audience.items,data:data7};
+const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema64.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.audience.items.enum,parentSchema:schema64.properties.audience.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1449,7 +1462,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data6[i1], data6[j0])){
-const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema63.properties.audience,data:data6};
+const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema64.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1464,7 +1477,7 @@ break outer0;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.audience.type,parentSchema:schema63.properties.audience,data:data6};
+const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.audience.type,parentSchema:schema64.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1478,7 +1491,7 @@ if(data5.priority !== undefined){
 let data8 = data5.priority;
 if(typeof data8 == "number"){
 if(data8 > 1 || isNaN(data8)){
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema63.properties.priority,data:data8};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema64.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1488,7 +1501,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.priority,data:data8};
+const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1499,7 +1512,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema63.properties.priority.type,parentSchema:schema63.properties.priority,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.priority.type,parentSchema:schema64.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1513,7 +1526,7 @@ if(data5.lastModified !== undefined){
 let data9 = data5.lastModified;
 if(typeof data9 === "string"){
 if(!(formats4.validate(data9))){
-const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema63.properties.lastModified,data:data9};
+const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema64.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1524,7 +1537,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.lastModified.type,parentSchema:schema63.properties.lastModified,data:data9};
+const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.lastModified.type,parentSchema:schema64.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1536,7 +1549,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data5};
+const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1559,7 +1572,7 @@ for(const key1 in data11){
 const _errs27 = errors;
 if(typeof key1 === "string"){
 if(!pattern12.test(key1)){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema61.propertyNames,data:key1,propertyName:key1};
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1571,7 +1584,7 @@ errors++;
 }
 var valid7 = _errs27 === errors;
 if(!valid7){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema61.propertyNames,parentSchema:schema61,data:data11};
+const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1583,7 +1596,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data11};
+const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1596,7 +1609,7 @@ errors++;
 if(data.text !== undefined){
 let data12 = data.text;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.text.type,parentSchema:schema62.properties.text,data:data12};
+const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.text.type,parentSchema:schema63.properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1610,7 +1623,7 @@ if(data.file !== undefined){
 let data13 = data.file;
 if(typeof data13 === "string"){
 if(func2(data13) < 1){
-const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema62.properties.file,data:data13};
+const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1621,7 +1634,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.file.type,parentSchema:schema62.properties.file,data:data13};
+const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.file.type,parentSchema:schema63.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1634,7 +1647,7 @@ errors++;
 if(data.encoding !== undefined){
 let data14 = data.encoding;
 if(!((data14 === "text") || (data14 === "base64"))){
-const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema62.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema62.properties.encoding.enum,parentSchema:schema62.properties.encoding,data:data14};
+const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema63.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.encoding.enum,parentSchema:schema63.properties.encoding,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1647,7 +1660,7 @@ errors++;
 if(data.subscribe !== undefined){
 let data15 = data.subscribe;
 if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.subscribe.type,parentSchema:schema62.properties.subscribe,data:data15};
+const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema63.properties.subscribe.type,parentSchema:schema63.properties.subscribe,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1724,7 +1737,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1738,8 +1751,8 @@ return errors === 0;
 }
 validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema66 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}};
-const schema70 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
+const schema67 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}};
+const schema71 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
 const pattern17 = new RegExp("^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$", "u");
 
 function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -1754,7 +1767,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uriTemplate === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema66.required,parentSchema:schema66,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema67.required,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1764,8 +1777,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema66.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema66,data};
+if(!(func1.call(schema67.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1778,7 +1791,7 @@ errors++;
 if(data.uriTemplate !== undefined){
 let data0 = data.uriTemplate;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.uriTemplate.type,parentSchema:schema66.properties.uriTemplate,data:data0};
+const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.uriTemplate.type,parentSchema:schema67.properties.uriTemplate,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1791,7 +1804,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.title.type,parentSchema:schema66.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.title.type,parentSchema:schema67.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1804,7 +1817,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.description.type,parentSchema:schema66.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1817,7 +1830,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.mimeType.type,parentSchema:schema66.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.mimeType.type,parentSchema:schema67.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1837,7 +1850,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(!((data6 === "user") || (data6 === "assistant"))){
-const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema63.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.audience.items.enum,parentSchema:schema63.properties.audience.items,data:data6};
+const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema64.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.audience.items.enum,parentSchema:schema64.properties.audience.items,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1854,7 +1867,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data5[i1], data5[j0])){
-const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema63.properties.audience,data:data5};
+const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema64.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1869,7 +1882,7 @@ break outer0;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema63.properties.audience.type,parentSchema:schema63.properties.audience,data:data5};
+const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.audience.type,parentSchema:schema64.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1883,7 +1896,7 @@ if(data4.priority !== undefined){
 let data7 = data4.priority;
 if(typeof data7 == "number"){
 if(data7 > 1 || isNaN(data7)){
-const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema63.properties.priority,data:data7};
+const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema64.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1893,7 +1906,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data7 < 0 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.priority,data:data7};
+const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1904,7 +1917,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema63.properties.priority.type,parentSchema:schema63.properties.priority,data:data7};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.priority.type,parentSchema:schema64.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1918,7 +1931,7 @@ if(data4.lastModified !== undefined){
 let data8 = data4.lastModified;
 if(typeof data8 === "string"){
 if(!(formats4.validate(data8))){
-const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema63.properties.lastModified,data:data8};
+const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema64.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1929,7 +1942,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.lastModified.type,parentSchema:schema63.properties.lastModified,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.lastModified.type,parentSchema:schema64.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1941,7 +1954,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data4};
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1964,7 +1977,7 @@ for(const key1 in data10){
 const _errs25 = errors;
 if(typeof key1 === "string"){
 if(!pattern12.test(key1)){
-const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema61.propertyNames,data:key1,propertyName:key1};
+const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1976,7 +1989,7 @@ errors++;
 }
 var valid7 = _errs25 === errors;
 if(!valid7){
-const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema61.propertyNames,parentSchema:schema61,data:data10};
+const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1988,7 +2001,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data10};
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2005,7 +2018,7 @@ for(const key2 in data11){
 const _errs28 = errors;
 if(typeof key2 === "string"){
 if(!pattern17.test(key2)){
-const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema66.properties.params.propertyNames,data:key2,propertyName:key2};
+const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema67.properties.params.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2017,7 +2030,7 @@ errors++;
 }
 var valid8 = _errs28 === errors;
 if(!valid8){
-const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema66.properties.params.propertyNames,parentSchema:schema66.properties.params,data:data11};
+const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema67.properties.params.propertyNames,parentSchema:schema67.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2030,7 +2043,7 @@ errors++;
 for(const key3 in data11){
 let data12 = data11[key3];
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err20 = {instancePath:instancePath+"/params/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data12};
+const err20 = {instancePath:instancePath+"/params/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2042,7 +2055,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.params.type,parentSchema:schema66.properties.params,data:data11};
+const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.properties.params.type,parentSchema:schema67.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2059,7 +2072,7 @@ for(const key4 in data13){
 const _errs35 = errors;
 if(typeof key4 === "string"){
 if(!pattern17.test(key4)){
-const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema66.properties.complete.propertyNames,data:key4,propertyName:key4};
+const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema67.properties.complete.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2071,7 +2084,7 @@ errors++;
 }
 var valid11 = _errs35 === errors;
 if(!valid11){
-const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema66.properties.complete.propertyNames,parentSchema:schema66.properties.complete,data:data13};
+const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema67.properties.complete.propertyNames,parentSchema:schema67.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2091,7 +2104,7 @@ const len1 = data14.length;
 for(let i2=0; i2<len1; i2++){
 let data15 = data14[i2];
 if(typeof data15 !== "string"){
-const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.anyOf[0].items.type,parentSchema:schema70.anyOf[0].items,data:data15};
+const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.anyOf[0].items.type,parentSchema:schema71.anyOf[0].items,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2103,7 +2116,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.anyOf[0].type,parentSchema:schema70.anyOf[0],data:data14};
+const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.anyOf[0].type,parentSchema:schema71.anyOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2116,7 +2129,7 @@ var _valid0 = _errs40 === errors;
 valid14 = valid14 || _valid0;
 const _errs44 = errors;
 if("handler" !== data14){
-const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema70.anyOf[1],data:data14};
+const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema71.anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2128,7 +2141,7 @@ errors++;
 var _valid0 = _errs44 === errors;
 valid14 = valid14 || _valid0;
 if(!valid14){
-const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema70.anyOf,parentSchema:schema70,data:data14};
+const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema71.anyOf,parentSchema:schema71,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2151,7 +2164,7 @@ vErrors = null;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.properties.complete.type,parentSchema:schema66.properties.complete,data:data13};
+const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.properties.complete.type,parentSchema:schema67.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2164,7 +2177,7 @@ errors++;
 if(data.list !== undefined){
 let data16 = data.list;
 if(typeof data16 !== "boolean"){
-const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema66.properties.list.type,parentSchema:schema66.properties.list,data:data16};
+const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.list.type,parentSchema:schema67.properties.list,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2176,7 +2189,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data};
+const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2190,8 +2203,8 @@ return errors === 0;
 }
 validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema71 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}};
-const schema73 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
+const schema72 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}};
+const schema74 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
 
 function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2206,7 +2219,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "required")) || (key0 === "default")) || (key0 === "complete"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2219,7 +2232,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.title.type,parentSchema:schema73.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.title.type,parentSchema:schema74.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2232,7 +2245,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.description.type,parentSchema:schema73.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.description.type,parentSchema:schema74.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2245,7 +2258,7 @@ errors++;
 if(data.required !== undefined){
 let data2 = data.required;
 if(typeof data2 !== "boolean"){
-const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema73.properties.required.type,parentSchema:schema73.properties.required,data:data2};
+const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema74.properties.required.type,parentSchema:schema74.properties.required,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2258,7 +2271,7 @@ errors++;
 if(data.default !== undefined){
 let data3 = data.default;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.default.type,parentSchema:schema73.properties.default,data:data3};
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.default.type,parentSchema:schema74.properties.default,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2278,7 +2291,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema70.anyOf[0].items.type,parentSchema:schema70.anyOf[0].items,data:data5};
+const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.anyOf[0].items.type,parentSchema:schema71.anyOf[0].items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2290,7 +2303,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema70.anyOf[0].type,parentSchema:schema70.anyOf[0],data:data4};
+const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.anyOf[0].type,parentSchema:schema71.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2303,7 +2316,7 @@ var _valid0 = _errs13 === errors;
 valid2 = valid2 || _valid0;
 const _errs17 = errors;
 if("handler" !== data4){
-const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema70.anyOf[1],data:data4};
+const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema71.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2315,7 +2328,7 @@ errors++;
 var _valid0 = _errs17 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema70.anyOf,parentSchema:schema70,data:data4};
+const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema71.anyOf,parentSchema:schema71,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2338,7 +2351,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2352,9 +2365,9 @@ return errors === 0;
 }
 validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema75 = {"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
-const schema76 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
-const schema78 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
+const schema76 = {"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
+const schema77 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
+const schema79 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -2372,7 +2385,7 @@ let passing0 = null;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema75.oneOf[0].required,parentSchema:schema75.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema76.oneOf[0].required,parentSchema:schema76.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2390,7 +2403,7 @@ passing0 = 0;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema75.oneOf[1].required,parentSchema:schema75.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema76.oneOf[1].required,parentSchema:schema76.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2413,7 +2426,7 @@ passing0 = 1;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audio === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema75.oneOf[2].required,parentSchema:schema75.oneOf[2],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema76.oneOf[2].required,parentSchema:schema76.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2436,7 +2449,7 @@ passing0 = 2;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resource === undefined){
-const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema75.oneOf[3].required,parentSchema:schema75.oneOf[3],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema76.oneOf[3].required,parentSchema:schema76.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2460,7 +2473,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema75.oneOf,parentSchema:schema75,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema76.oneOf,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2482,7 +2495,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema75.required,parentSchema:schema75,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema76.required,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2493,7 +2506,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "role") || (key0 === "text")) || (key0 === "image")) || (key0 === "audio")) || (key0 === "resource"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2506,7 +2519,7 @@ errors++;
 if(data.role !== undefined){
 let data0 = data.role;
 if(!((data0 === "user") || (data0 === "assistant"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema75.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema75.properties.role.enum,parentSchema:schema75.properties.role,data:data0};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.role.enum,parentSchema:schema76.properties.role,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2519,7 +2532,7 @@ errors++;
 if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.text.type,parentSchema:schema75.properties.text,data:data1};
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.text.type,parentSchema:schema76.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2537,7 +2550,7 @@ let passing1 = null;
 const _errs14 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.data === undefined){
-const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema76.oneOf[0].required,parentSchema:schema76.oneOf[0],data:data2};
+const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2555,7 +2568,7 @@ passing1 = 0;
 const _errs15 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.file === undefined){
-const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema76.oneOf[1].required,parentSchema:schema76.oneOf[1],data:data2};
+const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2577,7 +2590,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema76.oneOf,parentSchema:schema76,data:data2};
+const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2599,7 +2612,7 @@ vErrors = null;
 }
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.mimeType === undefined){
-const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema76.required,parentSchema:schema76,data:data2};
+const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema77.required,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2610,7 +2623,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(((key1 === "data") || (key1 === "file")) || (key1 === "mimeType"))){
-const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data:data2};
+const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2623,7 +2636,7 @@ errors++;
 if(data2.data !== undefined){
 let data3 = data2.data;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.data.type,parentSchema:schema76.properties.data,data:data3};
+const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.data.type,parentSchema:schema77.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2637,7 +2650,7 @@ if(data2.file !== undefined){
 let data4 = data2.file;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema76.properties.file,data:data4};
+const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2648,7 +2661,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.file.type,parentSchema:schema76.properties.file,data:data4};
+const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.file.type,parentSchema:schema77.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2662,7 +2675,7 @@ if(data2.mimeType !== undefined){
 let data5 = data2.mimeType;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema76.properties.mimeType,data:data5};
+const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2673,7 +2686,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.mimeType.type,parentSchema:schema76.properties.mimeType,data:data5};
+const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.mimeType.type,parentSchema:schema77.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2685,7 +2698,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data2};
+const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2703,7 +2716,7 @@ let passing2 = null;
 const _errs27 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.data === undefined){
-const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema76.oneOf[0].required,parentSchema:schema76.oneOf[0],data:data6};
+const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2721,7 +2734,7 @@ passing2 = 0;
 const _errs28 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.file === undefined){
-const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema76.oneOf[1].required,parentSchema:schema76.oneOf[1],data:data6};
+const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2743,7 +2756,7 @@ passing2 = 1;
 }
 }
 if(!valid6){
-const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema76.oneOf,parentSchema:schema76,data:data6};
+const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2765,7 +2778,7 @@ vErrors = null;
 }
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.mimeType === undefined){
-const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema76.required,parentSchema:schema76,data:data6};
+const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema77.required,parentSchema:schema77,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2776,7 +2789,7 @@ errors++;
 }
 for(const key2 in data6){
 if(!(((key2 === "data") || (key2 === "file")) || (key2 === "mimeType"))){
-const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data:data6};
+const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2789,7 +2802,7 @@ errors++;
 if(data6.data !== undefined){
 let data7 = data6.data;
 if(typeof data7 !== "string"){
-const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.data.type,parentSchema:schema76.properties.data,data:data7};
+const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.data.type,parentSchema:schema77.properties.data,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2803,7 +2816,7 @@ if(data6.file !== undefined){
 let data8 = data6.file;
 if(typeof data8 === "string"){
 if(func2(data8) < 1){
-const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema76.properties.file,data:data8};
+const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2814,7 +2827,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.file.type,parentSchema:schema76.properties.file,data:data8};
+const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.file.type,parentSchema:schema77.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2828,7 +2841,7 @@ if(data6.mimeType !== undefined){
 let data9 = data6.mimeType;
 if(typeof data9 === "string"){
 if(func2(data9) < 1){
-const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema76.properties.mimeType,data:data9};
+const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2839,7 +2852,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.mimeType.type,parentSchema:schema76.properties.mimeType,data:data9};
+const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.mimeType.type,parentSchema:schema77.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2851,7 +2864,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data:data6};
+const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data6};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2869,7 +2882,7 @@ let passing3 = null;
 const _errs40 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.text === undefined){
-const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data:data10};
+const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2887,7 +2900,7 @@ passing3 = 0;
 const _errs41 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.blob === undefined){
-const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data:data10};
+const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2910,7 +2923,7 @@ passing3 = 1;
 const _errs42 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.file === undefined){
-const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema78.oneOf[2].required,parentSchema:schema78.oneOf[2],data:data10};
+const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema79.oneOf[2].required,parentSchema:schema79.oneOf[2],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2933,7 +2946,7 @@ passing3 = 2;
 }
 }
 if(!valid9){
-const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data:data10};
+const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema79.oneOf,parentSchema:schema79,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2955,7 +2968,7 @@ vErrors = null;
 }
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.uri === undefined){
-const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema78.required,parentSchema:schema78,data:data10};
+const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema79.required,parentSchema:schema79,data:data10};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2966,7 +2979,7 @@ errors++;
 }
 for(const key3 in data10){
 if(!(((((key3 === "uri") || (key3 === "mimeType")) || (key3 === "text")) || (key3 === "blob")) || (key3 === "file"))){
-const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data10};
+const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2979,7 +2992,7 @@ errors++;
 if(data10.uri !== undefined){
 let data11 = data10.uri;
 if(typeof data11 !== "string"){
-const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.uri.type,parentSchema:schema78.properties.uri,data:data11};
+const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.uri.type,parentSchema:schema79.properties.uri,data:data11};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -2992,7 +3005,7 @@ errors++;
 if(data10.mimeType !== undefined){
 let data12 = data10.mimeType;
 if(typeof data12 !== "string"){
-const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.mimeType.type,parentSchema:schema78.properties.mimeType,data:data12};
+const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.mimeType.type,parentSchema:schema79.properties.mimeType,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3005,7 +3018,7 @@ errors++;
 if(data10.text !== undefined){
 let data13 = data10.text;
 if(typeof data13 !== "string"){
-const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.text.type,parentSchema:schema78.properties.text,data:data13};
+const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.text.type,parentSchema:schema79.properties.text,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3018,7 +3031,7 @@ errors++;
 if(data10.blob !== undefined){
 let data14 = data10.blob;
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.blob.type,parentSchema:schema78.properties.blob,data:data14};
+const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.blob.type,parentSchema:schema79.properties.blob,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3032,7 +3045,7 @@ if(data10.file !== undefined){
 let data15 = data10.file;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.file,data:data15};
+const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3043,7 +3056,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.file.type,parentSchema:schema78.properties.file,data:data15};
+const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.file.type,parentSchema:schema79.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3055,7 +3068,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data10};
+const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data:data10};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3067,7 +3080,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3096,7 +3109,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!((((((key0 === "title") || (key0 === "description")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "arguments")) || (key0 === "messages"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema71,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3109,7 +3122,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.title.type,parentSchema:schema71.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.title.type,parentSchema:schema72.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3122,7 +3135,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.properties.description.type,parentSchema:schema71.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.description.type,parentSchema:schema72.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3145,7 +3158,7 @@ for(const key1 in data3){
 const _errs10 = errors;
 if(typeof key1 === "string"){
 if(!pattern12.test(key1)){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema61.propertyNames,data:key1,propertyName:key1};
+const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3157,7 +3170,7 @@ errors++;
 }
 var valid2 = _errs10 === errors;
 if(!valid2){
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema61.propertyNames,parentSchema:schema61,data:data3};
+const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3169,7 +3182,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data3};
+const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3186,7 +3199,7 @@ for(const key2 in data4){
 const _errs13 = errors;
 if(typeof key2 === "string"){
 if(!pattern11.test(key2)){
-const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema71.properties.arguments.propertyNames,data:key2,propertyName:key2};
+const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema72.properties.arguments.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3198,7 +3211,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(!valid3){
-const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema71.properties.arguments.propertyNames,parentSchema:schema71.properties.arguments,data:data4};
+const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema72.properties.arguments.propertyNames,parentSchema:schema72.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3216,7 +3229,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.properties.arguments.type,parentSchema:schema71.properties.arguments,data:data4};
+const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.properties.arguments.type,parentSchema:schema72.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3230,7 +3243,7 @@ if(data.messages !== undefined){
 let data6 = data.messages;
 if(Array.isArray(data6)){
 if(data6.length < 1){
-const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema71.properties.messages,data:data6};
+const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema72.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3248,7 +3261,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.properties.messages.type,parentSchema:schema71.properties.messages,data:data6};
+const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.properties.messages.type,parentSchema:schema72.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3260,7 +3273,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema71.type,parentSchema:schema71,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3983,7 +3996,7 @@ errors++;
 for(const key12 in data33){
 let data34 = data33[key12];
 if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
-const err52 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema56.type,parentSchema:schema56,data:data34};
+const err52 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data34};
 if(vErrors === null){
 vErrors = [err52];
 }

@@ -91,8 +91,7 @@ export const jsonSchemas = {
       query: {
         type: 'string',
         maxLength: 200,
-        description: 'Text to look for',
-        'case-insensitive (every note when left out)': null,
+        description: 'Text to look for, case-insensitive (every note when left out)',
       },
       tag: {
         type: 'string',

@@ -39,7 +39,7 @@ export interface DeleteNoteInput {
 
 /** Input of tool `search_notes`. */
 export interface SearchNotesInput {
-  /** Text to look for */
+  /** Text to look for, case-insensitive (every note when left out) */
   query?: string;
   /** Only notes with this tag (any tag when left out) */
   tag?: Tag;
