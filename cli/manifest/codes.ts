@@ -44,6 +44,7 @@ export const Codes = {
   UNKNOWN_FORMAT: 'MCPG206',
   RECURSIVE_SCHEMA: 'MCPG207', // warning: a recursive shared schema cannot be inlined, it stays under `$defs`
   INVALID_DEFAULT: 'MCPG208', // warning: a `default` its own schema rejects
+  INLINED_TOO_LARGE: 'MCPG209', // an advertised schema too deep or too large once shared schemas are inlined
 
   // Semantic: resources and templates.
   BAD_RESOURCE_URI: 'MCPG210',

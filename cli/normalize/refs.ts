@@ -71,6 +71,45 @@ function withSiblings(target: unknown, node: JsonSchema): unknown {
   return { ...target, ...siblings };
 }
 
+/**
+ * The kept (not inlined) shared schemas a schema reaches, in the order a recursive rewrite meets
+ * them first: depth first, a schema's own references before its next sibling's. The references of
+ * an inlined schema count where it is copied in; the siblings of an inlined `$ref` are not walked
+ * (the copy replaces them wholesale, as withSiblings does).
+ */
+function keptInOrder(schema: unknown, shared: SharedSchemas, keep: Set<string>): string[] {
+  const refsOf = (s: unknown): string[] => {
+    const refs: string[] = [];
+    mapSchema(s, (node) => {
+      if (typeof node.$ref !== 'string') return undefined;
+      refs.push(node.$ref);
+      const name = sharedRefName(node.$ref);
+      // An inlined schema replaces this node: nothing under it is rewritten.
+      return name !== null && Object.hasOwn(shared, name) && !keep.has(name) ? node : undefined;
+    });
+    return refs;
+  };
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const stack: Iterator<string>[] = [refsOf(schema)[Symbol.iterator]()];
+  while (stack.length) {
+    const next = stack[stack.length - 1]!.next();
+    if (next.done) {
+      stack.pop();
+      continue;
+    }
+    const name = sharedRefName(next.value);
+    if (name === null || !Object.hasOwn(shared, name)) continue;
+    if (keep.has(name)) {
+      if (seen.has(name)) continue;
+      seen.add(name);
+      order.push(name);
+    }
+    stack.push(refsOf(shared[name])[Symbol.iterator]());
+  }
+  return order;
+}
+
 /** Draft-07 knows `definitions`, not `$defs`: a schema that declares it, or already uses `definitions`, gets those. */
 function defsKeyword(schema: JsonSchema): '$defs' | 'definitions' {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
@@ -101,16 +140,18 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep
         return withSiblings(recurse(shared[name]), node);
       }
       const target = defName(name);
-      if (!hoisted.has(target)) {
-        hoisted.set(target, null); // reserve before recursing: the schema refers to itself
-        hoisted.set(target, rewrite(shared[name]));
-      }
       const { $ref: _r, ...siblings } = node;
       // Siblings of the rewritten ref stay on the node: recursion needs the reference itself.
       const $ref = `#/${defsKey}/${encodeURIComponent(target)}`;
       return Object.keys(siblings).length ? { $ref, ...(recurse(siblings) as object) } : { $ref };
     });
+  // Every kept schema this one reaches, in the order a recursive rewrite would first meet them,
+  // found with an explicit stack: `options.refs: defs` over a chain of thousands of shared
+  // schemas would otherwise recurse once per link. Each is then rewritten on its own.
+  const kept = keptInOrder(schema, shared, keep);
+  const targets = kept.map((name) => defName(name));
   const out = rewrite(schema) as JsonSchema;
+  kept.forEach((name, i) => hoisted.set(targets[i]!, rewrite(shared[name])));
   if (hoisted.size === 0) return out;
   const defs: Record<string, unknown> = { ...(isObject(out[defsKey]) ? (out[defsKey] as Record<string, unknown>) : {}) };
   for (const [k, v] of hoisted) defs[k] = v;

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { checkEmbeddedSchemas } from './embedded-schemas.js';
 import { checkFiles } from './files.js';
+import { checkInlinedSize } from './inlined-size.js';
 import { checkNameCollisions } from './name-collisions.js';
 import { checkPackageName, checkToolHints, checkTransports } from './hints-and-transports.js';
 import { checkPrompts } from './prompts.js';
@@ -33,6 +34,7 @@ export const semanticChecks: readonly Check[] = [
   // Names and schemas as the build derives them: generate rejects nothing validate accepts.
   checkNameCollisions,
   checkRecursiveSchemas,
+  checkInlinedSize,
 ];
 
 export {

@@ -26,8 +26,522 @@ export const jsonSchemas = {
   deepInput: plainSchema({
     type: 'object',
     properties: {
+      o50: {
+        type: 'object',
+        description: 'Level 49 of the nested object',
+        properties: {
+          o49: {
+            type: 'object',
+            description: 'Level 48 of the nested object',
+            properties: {
+              o48: {
+                type: 'object',
+                description: 'Level 47 of the nested object',
+                properties: {
+                  o47: {
+                    type: 'object',
+                    description: 'Level 46 of the nested object',
+                    properties: {
+                      o46: {
+                        type: 'object',
+                        description: 'Level 45 of the nested object',
+                        properties: {
+                          o45: {
+                            type: 'object',
+                            description: 'Level 44 of the nested object',
+                            properties: {
+                              o44: {
+                                type: 'object',
+                                description: 'Level 43 of the nested object',
+                                properties: {
+                                  o43: {
+                                    type: 'object',
+                                    description: 'Level 42 of the nested object',
+                                    properties: {
+                                      o42: {
+                                        type: 'object',
+                                        description: 'Level 41 of the nested object',
+                                        properties: {
+                                          o41: {
+                                            type: 'object',
+                                            description: 'Level 40 of the nested object',
+                                            properties: {
+                                              o40: {
+                                                type: 'object',
+                                                description: 'Level 39 of the nested object',
+                                                properties: {
+                                                  o39: {
+                                                    type: 'object',
+                                                    description: 'Level 38 of the nested object',
+                                                    properties: {
+                                                      o38: {
+                                                        type: 'object',
+                                                        description:
+                                                          'Level 37 of the nested object',
+                                                        properties: {
+                                                          o37: {
+                                                            type: 'object',
+                                                            description:
+                                                              'Level 36 of the nested object',
+                                                            properties: {
+                                                              o36: {
+                                                                type: 'object',
+                                                                description:
+                                                                  'Level 35 of the nested object',
+                                                                properties: {
+                                                                  o35: {
+                                                                    type: 'object',
+                                                                    description:
+                                                                      'Level 34 of the nested object',
+                                                                    properties: {
+                                                                      o34: {
+                                                                        type: 'object',
+                                                                        description:
+                                                                          'Level 33 of the nested object',
+                                                                        properties: {
+                                                                          o33: {
+                                                                            type: 'object',
+                                                                            description:
+                                                                              'Level 32 of the nested object',
+                                                                            properties: {
+                                                                              o32: {
+                                                                                type: 'object',
+                                                                                description:
+                                                                                  'Level 31 of the nested object',
+                                                                                properties: {
+                                                                                  o31: {
+                                                                                    type: 'object',
+                                                                                    description:
+                                                                                      'Level 30 of the nested object',
+                                                                                    properties: {
+                                                                                      o30: {
+                                                                                        type: 'object',
+                                                                                        description:
+                                                                                          'Level 29 of the nested object',
+                                                                                        properties:
+                                                                                          {
+                                                                                            o29: {
+                                                                                              type: 'object',
+                                                                                              description:
+                                                                                                'Level 28 of the nested object',
+                                                                                              properties:
+                                                                                                {
+                                                                                                  o28: {
+                                                                                                    type: 'object',
+                                                                                                    description:
+                                                                                                      'Level 27 of the nested object',
+                                                                                                    properties:
+                                                                                                      {
+                                                                                                        o27: {
+                                                                                                          type: 'object',
+                                                                                                          description:
+                                                                                                            'Level 26 of the nested object',
+                                                                                                          properties:
+                                                                                                            {
+                                                                                                              o26: {
+                                                                                                                type: 'object',
+                                                                                                                description:
+                                                                                                                  'Level 25 of the nested object',
+                                                                                                                properties:
+                                                                                                                  {
+                                                                                                                    o25: {
+                                                                                                                      type: 'object',
+                                                                                                                      description:
+                                                                                                                        'Level 24 of the nested object',
+                                                                                                                      properties:
+                                                                                                                        {
+                                                                                                                          o24: {
+                                                                                                                            type: 'object',
+                                                                                                                            description:
+                                                                                                                              'Level 23 of the nested object',
+                                                                                                                            properties:
+                                                                                                                              {
+                                                                                                                                o23: {
+                                                                                                                                  type: 'object',
+                                                                                                                                  description:
+                                                                                                                                    'Level 22 of the nested object',
+                                                                                                                                  properties:
+                                                                                                                                    {
+                                                                                                                                      o22: {
+                                                                                                                                        type: 'object',
+                                                                                                                                        description:
+                                                                                                                                          'Level 21 of the nested object',
+                                                                                                                                        properties:
+                                                                                                                                          {
+                                                                                                                                            o21: {
+                                                                                                                                              type: 'object',
+                                                                                                                                              description:
+                                                                                                                                                'Level 20 of the nested object',
+                                                                                                                                              properties:
+                                                                                                                                                {
+                                                                                                                                                  o20: {
+                                                                                                                                                    type: 'object',
+                                                                                                                                                    description:
+                                                                                                                                                      'Level 19 of the nested object',
+                                                                                                                                                    properties:
+                                                                                                                                                      {
+                                                                                                                                                        o19: {
+                                                                                                                                                          type: 'object',
+                                                                                                                                                          description:
+                                                                                                                                                            'Level 18 of the nested object',
+                                                                                                                                                          properties:
+                                                                                                                                                            {
+                                                                                                                                                              o18: {
+                                                                                                                                                                type: 'object',
+                                                                                                                                                                description:
+                                                                                                                                                                  'Level 17 of the nested object',
+                                                                                                                                                                properties:
+                                                                                                                                                                  {
+                                                                                                                                                                    o17: {
+                                                                                                                                                                      type: 'object',
+                                                                                                                                                                      description:
+                                                                                                                                                                        'Level 16 of the nested object',
+                                                                                                                                                                      properties:
+                                                                                                                                                                        {
+                                                                                                                                                                          o16: {
+                                                                                                                                                                            type: 'object',
+                                                                                                                                                                            description:
+                                                                                                                                                                              'Level 15 of the nested object',
+                                                                                                                                                                            properties:
+                                                                                                                                                                              {
+                                                                                                                                                                                o15: {
+                                                                                                                                                                                  type: 'object',
+                                                                                                                                                                                  description:
+                                                                                                                                                                                    'Level 14 of the nested object',
+                                                                                                                                                                                  properties:
+                                                                                                                                                                                    {
+                                                                                                                                                                                      o14: {
+                                                                                                                                                                                        type: 'object',
+                                                                                                                                                                                        description:
+                                                                                                                                                                                          'Level 13 of the nested object',
+                                                                                                                                                                                        properties:
+                                                                                                                                                                                          {
+                                                                                                                                                                                            o13: {
+                                                                                                                                                                                              type: 'object',
+                                                                                                                                                                                              description:
+                                                                                                                                                                                                'Level 12 of the nested object',
+                                                                                                                                                                                              properties:
+                                                                                                                                                                                                {
+                                                                                                                                                                                                  o12: {
+                                                                                                                                                                                                    type: 'object',
+                                                                                                                                                                                                    description:
+                                                                                                                                                                                                      'Level 11 of the nested object',
+                                                                                                                                                                                                    properties:
+                                                                                                                                                                                                      {
+                                                                                                                                                                                                        o11: {
+                                                                                                                                                                                                          type: 'object',
+                                                                                                                                                                                                          description:
+                                                                                                                                                                                                            'Level 10 of the nested object',
+                                                                                                                                                                                                          properties:
+                                                                                                                                                                                                            {
+                                                                                                                                                                                                              o10: {
+                                                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                                                description:
+                                                                                                                                                                                                                  'Level 9 of the nested object',
+                                                                                                                                                                                                                properties:
+                                                                                                                                                                                                                  {
+                                                                                                                                                                                                                    o9: {
+                                                                                                                                                                                                                      type: 'object',
+                                                                                                                                                                                                                      description:
+                                                                                                                                                                                                                        'Level 8 of the nested object',
+                                                                                                                                                                                                                      properties:
+                                                                                                                                                                                                                        {
+                                                                                                                                                                                                                          o8: {
+                                                                                                                                                                                                                            type: 'object',
+                                                                                                                                                                                                                            description:
+                                                                                                                                                                                                                              'Level 7 of the nested object',
+                                                                                                                                                                                                                            properties:
+                                                                                                                                                                                                                              {
+                                                                                                                                                                                                                                o7: {
+                                                                                                                                                                                                                                  type: 'object',
+                                                                                                                                                                                                                                  description:
+                                                                                                                                                                                                                                    'Level 6 of the nested object',
+                                                                                                                                                                                                                                  properties:
+                                                                                                                                                                                                                                    {
+                                                                                                                                                                                                                                      o6: {
+                                                                                                                                                                                                                                        type: 'object',
+                                                                                                                                                                                                                                        description:
+                                                                                                                                                                                                                                          'Level 5 of the nested object',
+                                                                                                                                                                                                                                        properties:
+                                                                                                                                                                                                                                          {
+                                                                                                                                                                                                                                            o5: {
+                                                                                                                                                                                                                                              type: 'object',
+                                                                                                                                                                                                                                              description:
+                                                                                                                                                                                                                                                'Level 4 of the nested object',
+                                                                                                                                                                                                                                              properties:
+                                                                                                                                                                                                                                                {
+                                                                                                                                                                                                                                                  o4: {
+                                                                                                                                                                                                                                                    type: 'object',
+                                                                                                                                                                                                                                                    description:
+                                                                                                                                                                                                                                                      'Level 3 of the nested object',
+                                                                                                                                                                                                                                                    properties:
+                                                                                                                                                                                                                                                      {
+                                                                                                                                                                                                                                                        o3: {
+                                                                                                                                                                                                                                                          type: 'object',
+                                                                                                                                                                                                                                                          description:
+                                                                                                                                                                                                                                                            'Level 2 of the nested object',
+                                                                                                                                                                                                                                                          properties:
+                                                                                                                                                                                                                                                            {
+                                                                                                                                                                                                                                                              o2: {
+                                                                                                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                                                                                                description:
+                                                                                                                                                                                                                                                                  'Level 1 of the nested object',
+                                                                                                                                                                                                                                                                properties:
+                                                                                                                                                                                                                                                                  {
+                                                                                                                                                                                                                                                                    o1: {
+                                                                                                                                                                                                                                                                      type: 'object',
+                                                                                                                                                                                                                                                                      description:
+                                                                                                                                                                                                                                                                        'The innermost object',
+                                                                                                                                                                                                                                                                      properties:
+                                                                                                                                                                                                                                                                        {
+                                                                                                                                                                                                                                                                          leaf: {
+                                                                                                                                                                                                                                                                            type: 'string',
+                                                                                                                                                                                                                                                                            description:
+                                                                                                                                                                                                                                                                              'The value at the bottom',
+                                                                                                                                                                                                                                                                          },
+                                                                                                                                                                                                                                                                        },
+                                                                                                                                                                                                                                                                      required:
+                                                                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                                                                          'leaf',
+                                                                                                                                                                                                                                                                        ],
+                                                                                                                                                                                                                                                                    },
+                                                                                                                                                                                                                                                                  },
+                                                                                                                                                                                                                                                                required:
+                                                                                                                                                                                                                                                                  [
+                                                                                                                                                                                                                                                                    'o1',
+                                                                                                                                                                                                                                                                  ],
+                                                                                                                                                                                                                                                              },
+                                                                                                                                                                                                                                                            },
+                                                                                                                                                                                                                                                          required:
+                                                                                                                                                                                                                                                            [
+                                                                                                                                                                                                                                                              'o2',
+                                                                                                                                                                                                                                                            ],
+                                                                                                                                                                                                                                                        },
+                                                                                                                                                                                                                                                      },
+                                                                                                                                                                                                                                                    required:
+                                                                                                                                                                                                                                                      [
+                                                                                                                                                                                                                                                        'o3',
+                                                                                                                                                                                                                                                      ],
+                                                                                                                                                                                                                                                  },
+                                                                                                                                                                                                                                                },
+                                                                                                                                                                                                                                              required:
+                                                                                                                                                                                                                                                [
+                                                                                                                                                                                                                                                  'o4',
+                                                                                                                                                                                                                                                ],
+                                                                                                                                                                                                                                            },
+                                                                                                                                                                                                                                          },
+                                                                                                                                                                                                                                        required:
+                                                                                                                                                                                                                                          [
+                                                                                                                                                                                                                                            'o5',
+                                                                                                                                                                                                                                          ],
+                                                                                                                                                                                                                                      },
+                                                                                                                                                                                                                                    },
+                                                                                                                                                                                                                                  required:
+                                                                                                                                                                                                                                    [
+                                                                                                                                                                                                                                      'o6',
+                                                                                                                                                                                                                                    ],
+                                                                                                                                                                                                                                },
+                                                                                                                                                                                                                              },
+                                                                                                                                                                                                                            required:
+                                                                                                                                                                                                                              [
+                                                                                                                                                                                                                                'o7',
+                                                                                                                                                                                                                              ],
+                                                                                                                                                                                                                          },
+                                                                                                                                                                                                                        },
+                                                                                                                                                                                                                      required:
+                                                                                                                                                                                                                        [
+                                                                                                                                                                                                                          'o8',
+                                                                                                                                                                                                                        ],
+                                                                                                                                                                                                                    },
+                                                                                                                                                                                                                  },
+                                                                                                                                                                                                                required:
+                                                                                                                                                                                                                  [
+                                                                                                                                                                                                                    'o9',
+                                                                                                                                                                                                                  ],
+                                                                                                                                                                                                              },
+                                                                                                                                                                                                            },
+                                                                                                                                                                                                          required:
+                                                                                                                                                                                                            [
+                                                                                                                                                                                                              'o10',
+                                                                                                                                                                                                            ],
+                                                                                                                                                                                                        },
+                                                                                                                                                                                                      },
+                                                                                                                                                                                                    required:
+                                                                                                                                                                                                      [
+                                                                                                                                                                                                        'o11',
+                                                                                                                                                                                                      ],
+                                                                                                                                                                                                  },
+                                                                                                                                                                                                },
+                                                                                                                                                                                              required:
+                                                                                                                                                                                                [
+                                                                                                                                                                                                  'o12',
+                                                                                                                                                                                                ],
+                                                                                                                                                                                            },
+                                                                                                                                                                                          },
+                                                                                                                                                                                        required:
+                                                                                                                                                                                          [
+                                                                                                                                                                                            'o13',
+                                                                                                                                                                                          ],
+                                                                                                                                                                                      },
+                                                                                                                                                                                    },
+                                                                                                                                                                                  required:
+                                                                                                                                                                                    [
+                                                                                                                                                                                      'o14',
+                                                                                                                                                                                    ],
+                                                                                                                                                                                },
+                                                                                                                                                                              },
+                                                                                                                                                                            required:
+                                                                                                                                                                              [
+                                                                                                                                                                                'o15',
+                                                                                                                                                                              ],
+                                                                                                                                                                          },
+                                                                                                                                                                        },
+                                                                                                                                                                      required:
+                                                                                                                                                                        [
+                                                                                                                                                                          'o16',
+                                                                                                                                                                        ],
+                                                                                                                                                                    },
+                                                                                                                                                                  },
+                                                                                                                                                                required:
+                                                                                                                                                                  [
+                                                                                                                                                                    'o17',
+                                                                                                                                                                  ],
+                                                                                                                                                              },
+                                                                                                                                                            },
+                                                                                                                                                          required:
+                                                                                                                                                            [
+                                                                                                                                                              'o18',
+                                                                                                                                                            ],
+                                                                                                                                                        },
+                                                                                                                                                      },
+                                                                                                                                                    required:
+                                                                                                                                                      [
+                                                                                                                                                        'o19',
+                                                                                                                                                      ],
+                                                                                                                                                  },
+                                                                                                                                                },
+                                                                                                                                              required:
+                                                                                                                                                [
+                                                                                                                                                  'o20',
+                                                                                                                                                ],
+                                                                                                                                            },
+                                                                                                                                          },
+                                                                                                                                        required:
+                                                                                                                                          [
+                                                                                                                                            'o21',
+                                                                                                                                          ],
+                                                                                                                                      },
+                                                                                                                                    },
+                                                                                                                                  required:
+                                                                                                                                    [
+                                                                                                                                      'o22',
+                                                                                                                                    ],
+                                                                                                                                },
+                                                                                                                              },
+                                                                                                                            required:
+                                                                                                                              [
+                                                                                                                                'o23',
+                                                                                                                              ],
+                                                                                                                          },
+                                                                                                                        },
+                                                                                                                      required:
+                                                                                                                        [
+                                                                                                                          'o24',
+                                                                                                                        ],
+                                                                                                                    },
+                                                                                                                  },
+                                                                                                                required:
+                                                                                                                  [
+                                                                                                                    'o25',
+                                                                                                                  ],
+                                                                                                              },
+                                                                                                            },
+                                                                                                          required:
+                                                                                                            [
+                                                                                                              'o26',
+                                                                                                            ],
+                                                                                                        },
+                                                                                                      },
+                                                                                                    required:
+                                                                                                      [
+                                                                                                        'o27',
+                                                                                                      ],
+                                                                                                  },
+                                                                                                },
+                                                                                              required:
+                                                                                                [
+                                                                                                  'o28',
+                                                                                                ],
+                                                                                            },
+                                                                                          },
+                                                                                        required: [
+                                                                                          'o29',
+                                                                                        ],
+                                                                                      },
+                                                                                    },
+                                                                                    required: [
+                                                                                      'o30',
+                                                                                    ],
+                                                                                  },
+                                                                                },
+                                                                                required: ['o31'],
+                                                                              },
+                                                                            },
+                                                                            required: ['o32'],
+                                                                          },
+                                                                        },
+                                                                        required: ['o33'],
+                                                                      },
+                                                                    },
+                                                                    required: ['o34'],
+                                                                  },
+                                                                },
+                                                                required: ['o35'],
+                                                              },
+                                                            },
+                                                            required: ['o36'],
+                                                          },
+                                                        },
+                                                        required: ['o37'],
+                                                      },
+                                                    },
+                                                    required: ['o38'],
+                                                  },
+                                                },
+                                                required: ['o39'],
+                                              },
+                                            },
+                                            required: ['o40'],
+                                          },
+                                        },
+                                        required: ['o41'],
+                                      },
+                                    },
+                                    required: ['o42'],
+                                  },
+                                },
+                                required: ['o43'],
+                              },
+                            },
+                            required: ['o44'],
+                          },
+                        },
+                        required: ['o45'],
+                      },
+                    },
+                    required: ['o46'],
+                  },
+                },
+                required: ['o47'],
+              },
+            },
+            required: ['o48'],
+          },
+        },
+        required: ['o49'],
+      },
       grid: {
-        description: 'Arrays of arrays, 100 levels',
+        description: 'Arrays of arrays, 55 levels',
         type: 'array',
         items: {
           type: 'array',
@@ -150,187 +664,7 @@ export const jsonSchemas = {
                                                                                                                                           type: 'array',
                                                                                                                                           items:
                                                                                                                                             {
-                                                                                                                                              type: 'array',
-                                                                                                                                              items:
-                                                                                                                                                {
-                                                                                                                                                  type: 'array',
-                                                                                                                                                  items:
-                                                                                                                                                    {
-                                                                                                                                                      type: 'array',
-                                                                                                                                                      items:
-                                                                                                                                                        {
-                                                                                                                                                          type: 'array',
-                                                                                                                                                          items:
-                                                                                                                                                            {
-                                                                                                                                                              type: 'array',
-                                                                                                                                                              items:
-                                                                                                                                                                {
-                                                                                                                                                                  type: 'array',
-                                                                                                                                                                  items:
-                                                                                                                                                                    {
-                                                                                                                                                                      type: 'array',
-                                                                                                                                                                      items:
-                                                                                                                                                                        {
-                                                                                                                                                                          type: 'array',
-                                                                                                                                                                          items:
-                                                                                                                                                                            {
-                                                                                                                                                                              type: 'array',
-                                                                                                                                                                              items:
-                                                                                                                                                                                {
-                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                  items:
-                                                                                                                                                                                    {
-                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                      items:
-                                                                                                                                                                                        {
-                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                          items:
-                                                                                                                                                                                            {
-                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                              items:
-                                                                                                                                                                                                {
-                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                  items:
-                                                                                                                                                                                                    {
-                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                      items:
-                                                                                                                                                                                                        {
-                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                          items:
-                                                                                                                                                                                                            {
-                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                {
-                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                                                                                  type: 'array',
-                                                                                                                                                                                                                                                                                                                  items:
-                                                                                                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                                                                                                      type: 'array',
-                                                                                                                                                                                                                                                                                                                      items:
-                                                                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                                                                          type: 'array',
-                                                                                                                                                                                                                                                                                                                          items:
-                                                                                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                                                                                              type: 'array',
-                                                                                                                                                                                                                                                                                                                              items:
-                                                                                                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                                                                                                  type: 'integer',
-                                                                                                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                },
-                                                                                                                                                                                                            },
-                                                                                                                                                                                                        },
-                                                                                                                                                                                                    },
-                                                                                                                                                                                                },
-                                                                                                                                                                                            },
-                                                                                                                                                                                        },
-                                                                                                                                                                                    },
-                                                                                                                                                                                },
-                                                                                                                                                                            },
-                                                                                                                                                                        },
-                                                                                                                                                                    },
-                                                                                                                                                                },
-                                                                                                                                                            },
-                                                                                                                                                        },
-                                                                                                                                                    },
-                                                                                                                                                },
+                                                                                                                                              type: 'integer',
                                                                                                                                             },
                                                                                                                                         },
                                                                                                                                     },
@@ -387,434 +721,8 @@ export const jsonSchemas = {
           },
         },
       },
-      o50: {
-        type: 'object',
-        properties: {
-          o49: {
-            type: 'object',
-            properties: {
-              o48: {
-                type: 'object',
-                properties: {
-                  o47: {
-                    type: 'object',
-                    properties: {
-                      o46: {
-                        type: 'object',
-                        properties: {
-                          o45: {
-                            type: 'object',
-                            properties: {
-                              o44: {
-                                type: 'object',
-                                properties: {
-                                  o43: {
-                                    type: 'object',
-                                    properties: {
-                                      o42: {
-                                        type: 'object',
-                                        properties: {
-                                          o41: {
-                                            type: 'object',
-                                            properties: {
-                                              o40: {
-                                                type: 'object',
-                                                properties: {
-                                                  o39: {
-                                                    type: 'object',
-                                                    properties: {
-                                                      o38: {
-                                                        type: 'object',
-                                                        properties: {
-                                                          o37: {
-                                                            type: 'object',
-                                                            properties: {
-                                                              o36: {
-                                                                type: 'object',
-                                                                properties: {
-                                                                  o35: {
-                                                                    type: 'object',
-                                                                    properties: {
-                                                                      o34: {
-                                                                        type: 'object',
-                                                                        properties: {
-                                                                          o33: {
-                                                                            type: 'object',
-                                                                            properties: {
-                                                                              o32: {
-                                                                                type: 'object',
-                                                                                properties: {
-                                                                                  o31: {
-                                                                                    type: 'object',
-                                                                                    properties: {
-                                                                                      o30: {
-                                                                                        type: 'object',
-                                                                                        properties:
-                                                                                          {
-                                                                                            o29: {
-                                                                                              type: 'object',
-                                                                                              properties:
-                                                                                                {
-                                                                                                  o28: {
-                                                                                                    type: 'object',
-                                                                                                    properties:
-                                                                                                      {
-                                                                                                        o27: {
-                                                                                                          type: 'object',
-                                                                                                          properties:
-                                                                                                            {
-                                                                                                              o26: {
-                                                                                                                type: 'object',
-                                                                                                                properties:
-                                                                                                                  {
-                                                                                                                    o25: {
-                                                                                                                      type: 'object',
-                                                                                                                      properties:
-                                                                                                                        {
-                                                                                                                          o24: {
-                                                                                                                            type: 'object',
-                                                                                                                            properties:
-                                                                                                                              {
-                                                                                                                                o23: {
-                                                                                                                                  type: 'object',
-                                                                                                                                  properties:
-                                                                                                                                    {
-                                                                                                                                      o22: {
-                                                                                                                                        type: 'object',
-                                                                                                                                        properties:
-                                                                                                                                          {
-                                                                                                                                            o21: {
-                                                                                                                                              type: 'object',
-                                                                                                                                              properties:
-                                                                                                                                                {
-                                                                                                                                                  o20: {
-                                                                                                                                                    type: 'object',
-                                                                                                                                                    properties:
-                                                                                                                                                      {
-                                                                                                                                                        o19: {
-                                                                                                                                                          type: 'object',
-                                                                                                                                                          properties:
-                                                                                                                                                            {
-                                                                                                                                                              o18: {
-                                                                                                                                                                type: 'object',
-                                                                                                                                                                properties:
-                                                                                                                                                                  {
-                                                                                                                                                                    o17: {
-                                                                                                                                                                      type: 'object',
-                                                                                                                                                                      properties:
-                                                                                                                                                                        {
-                                                                                                                                                                          o16: {
-                                                                                                                                                                            type: 'object',
-                                                                                                                                                                            properties:
-                                                                                                                                                                              {
-                                                                                                                                                                                o15: {
-                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                  properties:
-                                                                                                                                                                                    {
-                                                                                                                                                                                      o14: {
-                                                                                                                                                                                        type: 'object',
-                                                                                                                                                                                        properties:
-                                                                                                                                                                                          {
-                                                                                                                                                                                            o13: {
-                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                              properties:
-                                                                                                                                                                                                {
-                                                                                                                                                                                                  o12: {
-                                                                                                                                                                                                    type: 'object',
-                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                      {
-                                                                                                                                                                                                        o11: {
-                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                            {
-                                                                                                                                                                                                              o10: {
-                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                    o9: {
-                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                          o8: {
-                                                                                                                                                                                                                            type: 'object',
-                                                                                                                                                                                                                            properties:
-                                                                                                                                                                                                                              {
-                                                                                                                                                                                                                                o7: {
-                                                                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                                                                  properties:
-                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                      o6: {
-                                                                                                                                                                                                                                        type: 'object',
-                                                                                                                                                                                                                                        properties:
-                                                                                                                                                                                                                                          {
-                                                                                                                                                                                                                                            o5: {
-                                                                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                                                                              properties:
-                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                  o4: {
-                                                                                                                                                                                                                                                    type: 'object',
-                                                                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                                                                      {
-                                                                                                                                                                                                                                                        o3: {
-                                                                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                              o2: {
-                                                                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                                                                    o1: {
-                                                                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                          leaf: {
-                                                                                                                                                                                                                                                                            type: 'string',
-                                                                                                                                                                                                                                                                            description:
-                                                                                                                                                                                                                                                                              'The innermost value',
-                                                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                          'leaf',
-                                                                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                                                                    'o1',
-                                                                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                          required:
-                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                              'o2',
-                                                                                                                                                                                                                                                            ],
-                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                                    required:
-                                                                                                                                                                                                                                                      [
-                                                                                                                                                                                                                                                        'o3',
-                                                                                                                                                                                                                                                      ],
-                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                              required:
-                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                  'o4',
-                                                                                                                                                                                                                                                ],
-                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                        required:
-                                                                                                                                                                                                                                          [
-                                                                                                                                                                                                                                            'o5',
-                                                                                                                                                                                                                                          ],
-                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                  required:
-                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                      'o6',
-                                                                                                                                                                                                                                    ],
-                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                            required:
-                                                                                                                                                                                                                              [
-                                                                                                                                                                                                                                'o7',
-                                                                                                                                                                                                                              ],
-                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                          'o8',
-                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                    'o9',
-                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                              },
-                                                                                                                                                                                                            },
-                                                                                                                                                                                                          required:
-                                                                                                                                                                                                            [
-                                                                                                                                                                                                              'o10',
-                                                                                                                                                                                                            ],
-                                                                                                                                                                                                        },
-                                                                                                                                                                                                      },
-                                                                                                                                                                                                    required:
-                                                                                                                                                                                                      [
-                                                                                                                                                                                                        'o11',
-                                                                                                                                                                                                      ],
-                                                                                                                                                                                                  },
-                                                                                                                                                                                                },
-                                                                                                                                                                                              required:
-                                                                                                                                                                                                [
-                                                                                                                                                                                                  'o12',
-                                                                                                                                                                                                ],
-                                                                                                                                                                                            },
-                                                                                                                                                                                          },
-                                                                                                                                                                                        required:
-                                                                                                                                                                                          [
-                                                                                                                                                                                            'o13',
-                                                                                                                                                                                          ],
-                                                                                                                                                                                      },
-                                                                                                                                                                                    },
-                                                                                                                                                                                  required:
-                                                                                                                                                                                    [
-                                                                                                                                                                                      'o14',
-                                                                                                                                                                                    ],
-                                                                                                                                                                                },
-                                                                                                                                                                              },
-                                                                                                                                                                            required:
-                                                                                                                                                                              [
-                                                                                                                                                                                'o15',
-                                                                                                                                                                              ],
-                                                                                                                                                                          },
-                                                                                                                                                                        },
-                                                                                                                                                                      required:
-                                                                                                                                                                        [
-                                                                                                                                                                          'o16',
-                                                                                                                                                                        ],
-                                                                                                                                                                    },
-                                                                                                                                                                  },
-                                                                                                                                                                required:
-                                                                                                                                                                  [
-                                                                                                                                                                    'o17',
-                                                                                                                                                                  ],
-                                                                                                                                                              },
-                                                                                                                                                            },
-                                                                                                                                                          required:
-                                                                                                                                                            [
-                                                                                                                                                              'o18',
-                                                                                                                                                            ],
-                                                                                                                                                        },
-                                                                                                                                                      },
-                                                                                                                                                    required:
-                                                                                                                                                      [
-                                                                                                                                                        'o19',
-                                                                                                                                                      ],
-                                                                                                                                                  },
-                                                                                                                                                },
-                                                                                                                                              required:
-                                                                                                                                                [
-                                                                                                                                                  'o20',
-                                                                                                                                                ],
-                                                                                                                                            },
-                                                                                                                                          },
-                                                                                                                                        required:
-                                                                                                                                          [
-                                                                                                                                            'o21',
-                                                                                                                                          ],
-                                                                                                                                      },
-                                                                                                                                    },
-                                                                                                                                  required:
-                                                                                                                                    [
-                                                                                                                                      'o22',
-                                                                                                                                    ],
-                                                                                                                                },
-                                                                                                                              },
-                                                                                                                            required:
-                                                                                                                              [
-                                                                                                                                'o23',
-                                                                                                                              ],
-                                                                                                                          },
-                                                                                                                        },
-                                                                                                                      required:
-                                                                                                                        [
-                                                                                                                          'o24',
-                                                                                                                        ],
-                                                                                                                    },
-                                                                                                                  },
-                                                                                                                required:
-                                                                                                                  [
-                                                                                                                    'o25',
-                                                                                                                  ],
-                                                                                                              },
-                                                                                                            },
-                                                                                                          required:
-                                                                                                            [
-                                                                                                              'o26',
-                                                                                                            ],
-                                                                                                        },
-                                                                                                      },
-                                                                                                    required:
-                                                                                                      [
-                                                                                                        'o27',
-                                                                                                      ],
-                                                                                                  },
-                                                                                                },
-                                                                                              required:
-                                                                                                [
-                                                                                                  'o28',
-                                                                                                ],
-                                                                                            },
-                                                                                          },
-                                                                                        required: [
-                                                                                          'o29',
-                                                                                        ],
-                                                                                      },
-                                                                                    },
-                                                                                    required: [
-                                                                                      'o30',
-                                                                                    ],
-                                                                                  },
-                                                                                },
-                                                                                required: ['o31'],
-                                                                              },
-                                                                            },
-                                                                            required: ['o32'],
-                                                                          },
-                                                                        },
-                                                                        required: ['o33'],
-                                                                      },
-                                                                    },
-                                                                    required: ['o34'],
-                                                                  },
-                                                                },
-                                                                required: ['o35'],
-                                                              },
-                                                            },
-                                                            required: ['o36'],
-                                                          },
-                                                        },
-                                                        required: ['o37'],
-                                                      },
-                                                    },
-                                                    required: ['o38'],
-                                                  },
-                                                },
-                                                required: ['o39'],
-                                              },
-                                            },
-                                            required: ['o40'],
-                                          },
-                                        },
-                                        required: ['o41'],
-                                      },
-                                    },
-                                    required: ['o42'],
-                                  },
-                                },
-                                required: ['o43'],
-                              },
-                            },
-                            required: ['o44'],
-                          },
-                        },
-                        required: ['o45'],
-                      },
-                    },
-                    required: ['o46'],
-                  },
-                },
-                required: ['o47'],
-              },
-            },
-            required: ['o48'],
-          },
-        },
-        required: ['o49'],
-      },
     },
-    required: ['o50'],
+    required: ['o50', 'grid'],
   }),
   /** Output of tool `deep`. */
   deepOutput: plainSchema({
@@ -822,188 +730,276 @@ export const jsonSchemas = {
     properties: {
       o50: {
         type: 'object',
+        description: 'Level 49 of the nested object',
         properties: {
           o49: {
             type: 'object',
+            description: 'Level 48 of the nested object',
             properties: {
               o48: {
                 type: 'object',
+                description: 'Level 47 of the nested object',
                 properties: {
                   o47: {
                     type: 'object',
+                    description: 'Level 46 of the nested object',
                     properties: {
                       o46: {
                         type: 'object',
+                        description: 'Level 45 of the nested object',
                         properties: {
                           o45: {
                             type: 'object',
+                            description: 'Level 44 of the nested object',
                             properties: {
                               o44: {
                                 type: 'object',
+                                description: 'Level 43 of the nested object',
                                 properties: {
                                   o43: {
                                     type: 'object',
+                                    description: 'Level 42 of the nested object',
                                     properties: {
                                       o42: {
                                         type: 'object',
+                                        description: 'Level 41 of the nested object',
                                         properties: {
                                           o41: {
                                             type: 'object',
+                                            description: 'Level 40 of the nested object',
                                             properties: {
                                               o40: {
                                                 type: 'object',
+                                                description: 'Level 39 of the nested object',
                                                 properties: {
                                                   o39: {
                                                     type: 'object',
+                                                    description: 'Level 38 of the nested object',
                                                     properties: {
                                                       o38: {
                                                         type: 'object',
+                                                        description:
+                                                          'Level 37 of the nested object',
                                                         properties: {
                                                           o37: {
                                                             type: 'object',
+                                                            description:
+                                                              'Level 36 of the nested object',
                                                             properties: {
                                                               o36: {
                                                                 type: 'object',
+                                                                description:
+                                                                  'Level 35 of the nested object',
                                                                 properties: {
                                                                   o35: {
                                                                     type: 'object',
+                                                                    description:
+                                                                      'Level 34 of the nested object',
                                                                     properties: {
                                                                       o34: {
                                                                         type: 'object',
+                                                                        description:
+                                                                          'Level 33 of the nested object',
                                                                         properties: {
                                                                           o33: {
                                                                             type: 'object',
+                                                                            description:
+                                                                              'Level 32 of the nested object',
                                                                             properties: {
                                                                               o32: {
                                                                                 type: 'object',
+                                                                                description:
+                                                                                  'Level 31 of the nested object',
                                                                                 properties: {
                                                                                   o31: {
                                                                                     type: 'object',
+                                                                                    description:
+                                                                                      'Level 30 of the nested object',
                                                                                     properties: {
                                                                                       o30: {
                                                                                         type: 'object',
+                                                                                        description:
+                                                                                          'Level 29 of the nested object',
                                                                                         properties:
                                                                                           {
                                                                                             o29: {
                                                                                               type: 'object',
+                                                                                              description:
+                                                                                                'Level 28 of the nested object',
                                                                                               properties:
                                                                                                 {
                                                                                                   o28: {
                                                                                                     type: 'object',
+                                                                                                    description:
+                                                                                                      'Level 27 of the nested object',
                                                                                                     properties:
                                                                                                       {
                                                                                                         o27: {
                                                                                                           type: 'object',
+                                                                                                          description:
+                                                                                                            'Level 26 of the nested object',
                                                                                                           properties:
                                                                                                             {
                                                                                                               o26: {
                                                                                                                 type: 'object',
+                                                                                                                description:
+                                                                                                                  'Level 25 of the nested object',
                                                                                                                 properties:
                                                                                                                   {
                                                                                                                     o25: {
                                                                                                                       type: 'object',
+                                                                                                                      description:
+                                                                                                                        'Level 24 of the nested object',
                                                                                                                       properties:
                                                                                                                         {
                                                                                                                           o24: {
                                                                                                                             type: 'object',
+                                                                                                                            description:
+                                                                                                                              'Level 23 of the nested object',
                                                                                                                             properties:
                                                                                                                               {
                                                                                                                                 o23: {
                                                                                                                                   type: 'object',
+                                                                                                                                  description:
+                                                                                                                                    'Level 22 of the nested object',
                                                                                                                                   properties:
                                                                                                                                     {
                                                                                                                                       o22: {
                                                                                                                                         type: 'object',
+                                                                                                                                        description:
+                                                                                                                                          'Level 21 of the nested object',
                                                                                                                                         properties:
                                                                                                                                           {
                                                                                                                                             o21: {
                                                                                                                                               type: 'object',
+                                                                                                                                              description:
+                                                                                                                                                'Level 20 of the nested object',
                                                                                                                                               properties:
                                                                                                                                                 {
                                                                                                                                                   o20: {
                                                                                                                                                     type: 'object',
+                                                                                                                                                    description:
+                                                                                                                                                      'Level 19 of the nested object',
                                                                                                                                                     properties:
                                                                                                                                                       {
                                                                                                                                                         o19: {
                                                                                                                                                           type: 'object',
+                                                                                                                                                          description:
+                                                                                                                                                            'Level 18 of the nested object',
                                                                                                                                                           properties:
                                                                                                                                                             {
                                                                                                                                                               o18: {
                                                                                                                                                                 type: 'object',
+                                                                                                                                                                description:
+                                                                                                                                                                  'Level 17 of the nested object',
                                                                                                                                                                 properties:
                                                                                                                                                                   {
                                                                                                                                                                     o17: {
                                                                                                                                                                       type: 'object',
+                                                                                                                                                                      description:
+                                                                                                                                                                        'Level 16 of the nested object',
                                                                                                                                                                       properties:
                                                                                                                                                                         {
                                                                                                                                                                           o16: {
                                                                                                                                                                             type: 'object',
+                                                                                                                                                                            description:
+                                                                                                                                                                              'Level 15 of the nested object',
                                                                                                                                                                             properties:
                                                                                                                                                                               {
                                                                                                                                                                                 o15: {
                                                                                                                                                                                   type: 'object',
+                                                                                                                                                                                  description:
+                                                                                                                                                                                    'Level 14 of the nested object',
                                                                                                                                                                                   properties:
                                                                                                                                                                                     {
                                                                                                                                                                                       o14: {
                                                                                                                                                                                         type: 'object',
+                                                                                                                                                                                        description:
+                                                                                                                                                                                          'Level 13 of the nested object',
                                                                                                                                                                                         properties:
                                                                                                                                                                                           {
                                                                                                                                                                                             o13: {
                                                                                                                                                                                               type: 'object',
+                                                                                                                                                                                              description:
+                                                                                                                                                                                                'Level 12 of the nested object',
                                                                                                                                                                                               properties:
                                                                                                                                                                                                 {
                                                                                                                                                                                                   o12: {
                                                                                                                                                                                                     type: 'object',
+                                                                                                                                                                                                    description:
+                                                                                                                                                                                                      'Level 11 of the nested object',
                                                                                                                                                                                                     properties:
                                                                                                                                                                                                       {
                                                                                                                                                                                                         o11: {
                                                                                                                                                                                                           type: 'object',
+                                                                                                                                                                                                          description:
+                                                                                                                                                                                                            'Level 10 of the nested object',
                                                                                                                                                                                                           properties:
                                                                                                                                                                                                             {
                                                                                                                                                                                                               o10: {
                                                                                                                                                                                                                 type: 'object',
+                                                                                                                                                                                                                description:
+                                                                                                                                                                                                                  'Level 9 of the nested object',
                                                                                                                                                                                                                 properties:
                                                                                                                                                                                                                   {
                                                                                                                                                                                                                     o9: {
                                                                                                                                                                                                                       type: 'object',
+                                                                                                                                                                                                                      description:
+                                                                                                                                                                                                                        'Level 8 of the nested object',
                                                                                                                                                                                                                       properties:
                                                                                                                                                                                                                         {
                                                                                                                                                                                                                           o8: {
                                                                                                                                                                                                                             type: 'object',
+                                                                                                                                                                                                                            description:
+                                                                                                                                                                                                                              'Level 7 of the nested object',
                                                                                                                                                                                                                             properties:
                                                                                                                                                                                                                               {
                                                                                                                                                                                                                                 o7: {
                                                                                                                                                                                                                                   type: 'object',
+                                                                                                                                                                                                                                  description:
+                                                                                                                                                                                                                                    'Level 6 of the nested object',
                                                                                                                                                                                                                                   properties:
                                                                                                                                                                                                                                     {
                                                                                                                                                                                                                                       o6: {
                                                                                                                                                                                                                                         type: 'object',
+                                                                                                                                                                                                                                        description:
+                                                                                                                                                                                                                                          'Level 5 of the nested object',
                                                                                                                                                                                                                                         properties:
                                                                                                                                                                                                                                           {
                                                                                                                                                                                                                                             o5: {
                                                                                                                                                                                                                                               type: 'object',
+                                                                                                                                                                                                                                              description:
+                                                                                                                                                                                                                                                'Level 4 of the nested object',
                                                                                                                                                                                                                                               properties:
                                                                                                                                                                                                                                                 {
                                                                                                                                                                                                                                                   o4: {
                                                                                                                                                                                                                                                     type: 'object',
+                                                                                                                                                                                                                                                    description:
+                                                                                                                                                                                                                                                      'Level 3 of the nested object',
                                                                                                                                                                                                                                                     properties:
                                                                                                                                                                                                                                                       {
                                                                                                                                                                                                                                                         o3: {
                                                                                                                                                                                                                                                           type: 'object',
+                                                                                                                                                                                                                                                          description:
+                                                                                                                                                                                                                                                            'Level 2 of the nested object',
                                                                                                                                                                                                                                                           properties:
                                                                                                                                                                                                                                                             {
                                                                                                                                                                                                                                                               o2: {
                                                                                                                                                                                                                                                                 type: 'object',
+                                                                                                                                                                                                                                                                description:
+                                                                                                                                                                                                                                                                  'Level 1 of the nested object',
                                                                                                                                                                                                                                                                 properties:
                                                                                                                                                                                                                                                                   {
                                                                                                                                                                                                                                                                     o1: {
                                                                                                                                                                                                                                                                       type: 'object',
+                                                                                                                                                                                                                                                                      description:
+                                                                                                                                                                                                                                                                        'The innermost object',
                                                                                                                                                                                                                                                                       properties:
                                                                                                                                                                                                                                                                         {
                                                                                                                                                                                                                                                                           leaf: {
                                                                                                                                                                                                                                                                             type: 'string',
                                                                                                                                                                                                                                                                             description:
-                                                                                                                                                                                                                                                                              'The innermost value',
+                                                                                                                                                                                                                                                                              'The value at the bottom',
                                                                                                                                                                                                                                                                           },
                                                                                                                                                                                                                                                                         },
                                                                                                                                                                                                                                                                       required:
@@ -1247,7 +1243,6 @@ export const jsonSchemas = {
         required: ['o49'],
       },
     },
-    required: ['o50'],
   }),
 } as const;
 

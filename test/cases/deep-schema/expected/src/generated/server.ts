@@ -36,7 +36,7 @@ const serverOptions: McpServerOptions = {
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
   deep: {
-    description: 'Takes an object nested 50 levels deep and a 100-dimensional array',
+    description: 'Takes an object nested 50 levels deep and a 55-dimensional array',
     annotations: { readOnlyHint: true },
   },
 };

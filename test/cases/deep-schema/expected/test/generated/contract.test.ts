@@ -44,7 +44,7 @@ const expected: Expected = {
   tools: [
     {
       name: 'deep',
-      description: 'Takes an object nested 50 levels deep and a 100-dimensional array',
+      description: 'Takes an object nested 50 levels deep and a 55-dimensional array',
       inputSchema: declaredSchemas.deepInput,
       outputSchema: declaredSchemas.deepOutput,
       annotations: { readOnlyHint: true },

@@ -2,7 +2,7 @@ import type { ToolHandlers } from '../../generated/handlers.js';
 import { NotImplementedError } from '../../generated/runtime.js';
 
 /**
- * Tool `deep`: Takes an object nested 50 levels deep and a 100-dimensional array
+ * Tool `deep`: Takes an object nested 50 levels deep and a 55-dimensional array
  *
  * `input` is a `DeepInput` (src/generated/types.ts), already validated against the tool's input schema.
  * Return a `DeepOutput`: it is validated, then sent as structuredContent and as JSON text.
