@@ -22,7 +22,7 @@ export const unknownSchemaKeys: LintRule = {
   id: 'unknown-schema-keys',
   code: Codes.LINT_UNKNOWN_SCHEMA_KEY,
   default: 'warn',
-  description: 'embedded JSON Schemas have no empty unknown keys (a YAML comma trap), no misspelled keywords, no empty `default`/`const` their type refuses',
+  description: 'embedded JSON Schemas have no empty unknown keys (a YAML comma trap), no misspelled keywords, no empty `const` its type refuses',
   check(m: LoadedManifest): Diagnostic[] {
     const out: Diagnostic[] = [];
     for (const root of embeddedSchemas(m.data)) {
@@ -30,8 +30,9 @@ export const unknownSchemaKeys: LintRule = {
         const keys = Object.keys(node);
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i]!;
-          if ((key === 'default' || key === 'const') && node[key] === null && excludesNull(node.type)) {
-            // `default:` written with nothing after it: YAML null, which the schema's own type refuses.
+          if (key === 'const' && node[key] === null && excludesNull(node.type)) {
+            // `const:` written with nothing after it: YAML null, which the schema's own type refuses.
+            // (An empty `default:` is an invalid default, MCPG208.)
             out.push(
               diagAt(m, [...path, key], Codes.LINT_UNKNOWN_SCHEMA_KEY, `\`${key}\` of ${subject(path)} is empty (null), which its \`type\` does not allow`, {
                 key: true,
