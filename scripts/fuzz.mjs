@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * The long manifest fuzz run (issue 17): `npm run fuzz -- [--count 5000] [--seed S] [--jobs 2]
+ * [--typecheck-every N] [--bin-every N] [--timeout ms]`, or `--replay <id>[,<id>…]` to run saved
+ * findings (.tmp/fuzz-findings/<id>) again. Needs a built dist/ (npm run build). Exits 1 when
+ * there are findings, printing them by kind and signature.
+ */
+import path from 'node:path';
+import { runFuzz, summarize } from '../test/fuzz/runner.mjs';
+
+const args = process.argv.slice(2);
+/** @type {Record<string, string>} */
+const o = {};
+for (let i = 0; i < args.length; i++) {
+  const a = /** @type {string} */ (args[i]);
+  const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
+  if (!m) usage(`unexpected argument ${a}`);
+  const key = /** @type {string} */ (m[1]);
+  if (!['count', 'seed', 'jobs', 'typecheck-every', 'typecheck-max', 'bin-every', 'timeout', 'replay', 'help'].includes(key)) usage(`unknown option --${key}`);
+  if (key === 'help') usage();
+  o[key] = m[2] ?? /** @type {string} */ (args[++i] ?? usage(`--${key} needs a value`));
+}
+
+function usage(problem) {
+  if (problem) process.stderr.write(`fuzz: ${problem}\n`);
+  process.stderr.write('usage: npm run fuzz -- [--count N] [--seed S] [--jobs 1-4] [--typecheck-every N] [--typecheck-max N] [--bin-every N] [--timeout ms] | --replay <id>[,<id>…]\n');
+  process.exit(problem ? 2 : 0);
+}
+
+const int = (key, dflt) => {
+  if (o[key] === undefined) return dflt;
+  const n = Number(o[key]);
+  if (!Number.isInteger(n) || n < 0) usage(`--${key} ${o[key]}: expected a whole number`);
+  return n;
+};
+
+const opts = {
+  count: int('count', 2000),
+  seed: int('seed', 1),
+  jobs: int('jobs', 2),
+  typecheckEvery: int('typecheck-every', 10),
+  typecheckMax: int('typecheck-max', Number.MAX_SAFE_INTEGER),
+  binEvery: int('bin-every', 10),
+  timeoutMs: int('timeout', 20_000),
+  ...(o.replay ? { replay: o.replay.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+};
+const what = opts.replay ? `replaying ${opts.replay.join(', ')}` : `mutants ${opts.seed}…${opts.seed + opts.count - 1}`;
+process.stderr.write(`fuzz: ${what} on ${opts.jobs} job(s), bin every ${opts.binEvery}, tsc every ${opts.typecheckEvery}, timeout ${opts.timeoutMs} ms\n`);
+const { findings, stats } = await runFuzz(opts);
+const steps = Object.entries(stats.steps).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ');
+const exits = Object.entries(stats.validateExits).map(([k, v]) => `${k}: ${v}`).join(', ');
+process.stdout.write(
+  `\n${stats.mutants} mutants in ${(stats.ms / 1000).toFixed(0)} s (validate exits ${exits}; ${stats.generated} generated, ${stats.typechecked} type-checked, ${stats.bin} through bin/mcpgen.js)\ntime in commands: ${steps}\n\n${summarize(findings)}\n`,
+);
+if (findings.length) process.stdout.write(`\nfindings saved under ${path.relative(process.cwd(), path.join(process.cwd(), '.tmp/fuzz-findings'))}/\n`);
+process.exitCode = findings.length ? 1 : 0;
