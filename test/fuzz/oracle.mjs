@@ -25,7 +25,7 @@ import { changes, snapshot } from './tree.mjs';
  * @typedef {{
  *   runner: { run(argv: string[], o: { cwd: string, timeoutMs: number }): Promise<Run> },
  *   useBin: boolean, env: NodeJS.ProcessEnv, timeoutMs: number, tscTimeoutMs: number,
- *   baseline: string | null, typecheck: boolean,
+ *   baseline: string | null, typecheck: boolean, tscDir?: string,
  * }} OracleOptions
  * @typedef {{ problems: Problem[], validate?: Run, fresh?: Run, pre?: Run, check?: Run, tsc?: Run, generated: boolean }} Verdict
  */
@@ -127,7 +127,7 @@ function unchanged(g, before, after, command, where, always = false) {
 /**
  * Runs the mutant through validate, generate into an empty folder, generate over the seed's
  * generated project (when the seed has one), --check after a success, and tsc on request.
- * @param {Mutant} mutant @param {string} work a folder of its own, inside the repository (tsc must find node_modules)
+ * @param {Mutant} mutant @param {string} work a folder of its own (best on a tmpfs: each mutant writes and removes hundreds of files)
  * @param {OracleOptions} o @returns {Promise<Verdict>}
  */
 export async function checkMutant(mutant, work, o) {
@@ -169,7 +169,13 @@ export async function checkMutant(mutant, work, o) {
   }
 
   if (o.typecheck && verdict.generated) {
-    const t = (verdict.tsc = await runProcess(TSC, ['-p', path.join(work, 'fresh'), '--noEmit', '--pretty', 'false'], { cwd: work, env: o.env, timeoutMs: o.tscTimeoutMs }));
+    // Type-checked inside the repository, where @modelcontextprotocol/* and @types/node resolve
+    // from its node_modules as they do for test/helpers/project.ts's scratch projects.
+    const project = path.join(o.tscDir ?? path.join(REPO, '.tmp/fuzz-tsc'), mutant.id);
+    fs.rmSync(project, { recursive: true, force: true });
+    fs.cpSync(path.join(work, 'fresh'), project, { recursive: true, verbatimSymlinks: true });
+    const t = (verdict.tsc = await runProcess(TSC, ['-p', project, '--noEmit', '--pretty', 'false'], { cwd: project, env: o.env, timeoutMs: o.tscTimeoutMs }));
+    fs.rmSync(project, { recursive: true, force: true });
     if (t.timedOut) P.push({ kind: 'timeout', command: 'tsc --noEmit', signature: 'tsc timed out', message: `tsc ran past ${o.tscTimeoutMs} ms` });
     else if (t.code !== 0) {
       const codes = [...new Set([...t.stdout.matchAll(/error (TS\d+)/g)].map((m) => m[1]))].sort();

@@ -4,6 +4,7 @@
  * and signature. Used by scripts/fuzz.mjs (the long run) and test/manifest-fuzz.test.ts (CI).
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { InProcessRunner, REPO, fuzzEnv, runBin } from './exec.mjs';
 import { loadSeeds, makeMutant } from './mutant.mjs';
@@ -19,11 +20,26 @@ import { checkMutant, writeMutant } from './oracle.mjs';
  *   binEvery?: number, timeoutMs?: number, tscTimeoutMs?: number, findingsDir?: string, workDir?: string,
  *   log?: (line: string) => void, replay?: string[],
  * }} FuzzOptions
- * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number> }} Stats
+ * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[] }} Stats
  */
 
 export const FINDINGS_DIR = path.join(REPO, '.tmp/fuzz-findings');
-const WORK_DIR = path.join(REPO, '.tmp/fuzz');
+
+/**
+ * Where mutants are written and generated: a tmpfs when there is one. Every mutant creates and
+ * removes a project or two; on a disk mounted with `discard` that was most of a run's time.
+ */
+function defaultWorkDir() {
+  const shm = '/dev/shm';
+  let base = os.tmpdir();
+  try {
+    fs.accessSync(shm, fs.constants.W_OK);
+    base = shm;
+  } catch {
+    /* no tmpfs: the system's temp folder */
+  }
+  return fs.mkdtempSync(path.join(base, 'mcpgen-fuzz-'));
+}
 
 /** Every N-th mutant by a hash of its number: the same mutants each time, spread over all seeds. */
 const sampled = (/** @type {number} */ n, /** @type {number} */ every) => every > 0 && (Math.imul(n, 2654435761) >>> 0) % every === 0;
@@ -34,7 +50,8 @@ export async function runFuzz(opts = {}) {
   const log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
   const jobs = Math.max(1, Math.min(opts.jobs ?? 2, 4));
   const findingsDir = opts.findingsDir ?? FINDINGS_DIR;
-  const workDir = opts.workDir ?? WORK_DIR;
+  const ownWorkDir = opts.workDir === undefined;
+  const workDir = opts.workDir ?? defaultWorkDir();
   const timeoutMs = opts.timeoutMs ?? 20_000;
   const tscTimeoutMs = opts.tscTimeoutMs ?? 120_000;
   const typecheckEvery = opts.typecheckEvery ?? 10;
@@ -81,7 +98,7 @@ export async function runFuzz(opts = {}) {
   /** @type {Finding[]} */
   const findings = [];
   /** @type {Stats} */
-  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, validateExits: {}, ms: 0, steps: {} };
+  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, validateExits: {}, ms: 0, steps: {}, chains: [] };
   let next = 0;
   let lastReport = performance.now();
 
@@ -95,8 +112,10 @@ export async function runFuzz(opts = {}) {
         const work = path.join(workDir, `lane${laneNo}`, mutant.id);
         const verdict = await checkMutant(mutant, work, {
           runner, useBin, env, timeoutMs, tscTimeoutMs, typecheck, baseline: await baselineOf(mutant.seed),
+          tscDir: path.join(REPO, '.tmp/fuzz-tsc', `lane${laneNo}`),
         });
         stats.mutants++;
+        stats.chains.push(mutant.chain.join('\n'));
         if (useBin) stats.bin++;
         if (verdict.generated) stats.generated++;
         if (verdict.tsc) stats.typechecked++;
@@ -124,7 +143,11 @@ export async function runFuzz(opts = {}) {
       runner.stop();
     }
   };
-  await Promise.all(Array.from({ length: jobs }, (_, i) => lane(i)));
+  try {
+    await Promise.all(Array.from({ length: jobs }, (_, i) => lane(i)));
+  } finally {
+    if (ownWorkDir) fs.rmSync(workDir, { recursive: true, force: true });
+  }
   stats.ms = performance.now() - started;
   return { findings, stats };
 }
