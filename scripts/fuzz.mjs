@@ -46,7 +46,15 @@ const opts = {
 };
 const what = opts.replay ? `replaying ${opts.replay.join(', ')}` : `mutants ${opts.seed}…${opts.seed + opts.count - 1}`;
 process.stderr.write(`fuzz: ${what} on ${opts.jobs} job(s), bin every ${opts.binEvery}, tsc every ${opts.typecheckEvery}, timeout ${opts.timeoutMs} ms\n`);
-const { findings, stats } = await runFuzz(opts);
+/** @type {Awaited<ReturnType<typeof runFuzz>>} */
+let result;
+try {
+  result = await runFuzz(opts);
+} catch (err) {
+  process.stderr.write(`fuzz: ${/** @type {Error} */ (err).message}\n`);
+  process.exit(2);
+}
+const { findings, stats } = result;
 const steps = Object.entries(stats.steps).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ');
 const exits = Object.entries(stats.validateExits).map(([k, v]) => `${k}: ${v}`).join(', ');
 process.stdout.write(

@@ -57,7 +57,8 @@ export async function runFuzz(opts = {}) {
   const typecheckEvery = opts.typecheckEvery ?? 10;
   const typecheckMax = opts.typecheckMax ?? Infinity;
   const binEvery = opts.binEvery ?? 10;
-  if (!fs.existsSync(path.join(REPO, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build` first');
+  const stale = staleBuild();
+  if (stale) throw new Error(stale);
 
   const seeds = loadSeeds(REPO);
   const env = fuzzEnv(path.join(workDir, 'cache'));
@@ -150,6 +151,24 @@ export async function runFuzz(opts = {}) {
   }
   stats.ms = performance.now() - started;
   return { findings, stats };
+}
+
+/** Why dist/ does not reflect the sources (the fuzzer runs the built CLI), or null. */
+export function staleBuild() {
+  const built = path.join(REPO, 'dist/main.js');
+  if (!fs.existsSync(built)) return 'dist/main.js is missing: run `npm run build` first';
+  const builtAt = fs.statSync(built).mtimeMs;
+  /** @type {string | null} */
+  let newer = null;
+  const walk = (/** @type {string} */ dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const abs = path.join(dir, e.name);
+      if (e.isDirectory()) walk(abs);
+      else if (!newer && fs.statSync(abs).mtimeMs > builtAt) newer = abs;
+    }
+  };
+  for (const d of ['cli', 'templates', 'schemas']) walk(path.join(REPO, d));
+  return newer ? `${path.relative(REPO, newer)} is newer than dist/: run \`npm run build\` first (the fuzzer runs the built CLI)` : null;
 }
 
 /** The mutant's input folder and what went wrong, for --replay and for whoever fixes it. */
