@@ -2,11 +2,12 @@
 /**
  * The long manifest fuzz run (issue 17): `npm run fuzz -- [--count 5000] [--seed S] [--jobs 2]
  * [--typecheck-every N] [--bin-every N] [--timeout ms]`, or `--replay <id>[,<id>…]` to run saved
- * findings (.tmp/fuzz-findings/<id>) again. Needs a built dist/ (npm run build). Exits 1 when
- * there are findings, printing them by kind and signature.
+ * findings (.tmp/fuzz-findings/<id>) again, `--minutes M` to stop starting mutants after M minutes,
+ * `--summary` to print the table of what is saved in .tmp/fuzz-findings. Needs a built dist/
+ * (npm run build). Exits 1 when there are findings, printing them by kind and signature.
  */
 import path from 'node:path';
-import { runFuzz, summarize } from '../test/fuzz/runner.mjs';
+import { runFuzz, savedFindings, summarize } from '../test/fuzz/runner.mjs';
 
 const args = process.argv.slice(2);
 /** @type {Record<string, string>} */
@@ -16,14 +17,18 @@ for (let i = 0; i < args.length; i++) {
   const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
   if (!m) usage(`unexpected argument ${a}`);
   const key = /** @type {string} */ (m[1]);
-  if (!['count', 'seed', 'jobs', 'typecheck-every', 'typecheck-max', 'bin-every', 'timeout', 'replay', 'help'].includes(key)) usage(`unknown option --${key}`);
+  if (!['count', 'seed', 'jobs', 'typecheck-every', 'typecheck-max', 'bin-every', 'timeout', 'replay', 'minutes', 'summary', 'help'].includes(key)) usage(`unknown option --${key}`);
   if (key === 'help') usage();
+  if (key === 'summary') {
+    o.summary = 'yes';
+    continue;
+  }
   o[key] = m[2] ?? /** @type {string} */ (args[++i] ?? usage(`--${key} needs a value`));
 }
 
 function usage(problem) {
   if (problem) process.stderr.write(`fuzz: ${problem}\n`);
-  process.stderr.write('usage: npm run fuzz -- [--count N] [--seed S] [--jobs 1-4] [--typecheck-every N] [--typecheck-max N] [--bin-every N] [--timeout ms] | --replay <id>[,<id>…]\n');
+  process.stderr.write('usage: npm run fuzz -- [--count N] [--seed S] [--jobs 1-4] [--typecheck-every N] [--typecheck-max N] [--bin-every N] [--timeout ms] [--minutes M] | --replay <id>[,<id>…] | --summary\n');
   process.exit(problem ? 2 : 0);
 }
 
@@ -34,6 +39,12 @@ const int = (key, dflt) => {
   return n;
 };
 
+if (o.summary) {
+  const saved = savedFindings();
+  process.stdout.write(`${summarize(saved)}\n`);
+  process.exit(saved.length ? 1 : 0);
+}
+
 const opts = {
   count: int('count', 2000),
   seed: int('seed', 1),
@@ -42,6 +53,7 @@ const opts = {
   typecheckMax: int('typecheck-max', Number.MAX_SAFE_INTEGER),
   binEvery: int('bin-every', 10),
   timeoutMs: int('timeout', 20_000),
+  ...(o.minutes !== undefined ? { minutes: int('minutes', 0) } : {}),
   ...(o.replay ? { replay: o.replay.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
 };
 const what = opts.replay ? `replaying ${opts.replay.join(', ')}` : `mutants ${opts.seed}…${opts.seed + opts.count - 1}`;

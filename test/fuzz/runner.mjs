@@ -18,7 +18,7 @@ import { checkMutant, writeMutant } from './oracle.mjs';
  * @typedef {{
  *   count?: number, seed?: number, numbers?: number[], jobs?: number, typecheckEvery?: number, typecheckMax?: number,
  *   binEvery?: number, timeoutMs?: number, tscTimeoutMs?: number, findingsDir?: string, workDir?: string,
- *   log?: (line: string) => void, replay?: string[],
+ *   log?: (line: string) => void, replay?: string[], minutes?: number,
  * }} FuzzOptions
  * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[] }} Stats
  */
@@ -43,6 +43,16 @@ function defaultWorkDir() {
 
 /** Every N-th mutant by a hash of its number: the same mutants each time, spread over all seeds. */
 const sampled = (/** @type {number} */ n, /** @type {number} */ every) => every > 0 && (Math.imul(n, 2654435761) >>> 0) % every === 0;
+
+/**
+ * Mutations that change what reaches the generated code (names, defaults, strings, schema shapes)
+ * are type-checked four times as often as the rest (styles, comments), which change only the YAML.
+ */
+const REACHES_CODE = /data:(renameKey|duplicateEntry|invalidDefault|trickyString|deepNesting|hugeValue|refEdit|promptPlaceholder|uriTemplateEdit|typeConfusion|graftSubtree|swapSubtrees|unknownKey)/;
+function typecheckSampled(/** @type {Mutant} */ m, /** @type {number} */ every) {
+  if (every <= 0) return false;
+  return sampled(m.number, REACHES_CODE.test(m.chain.join('\n')) ? Math.max(1, Math.floor(every / 4)) : every);
+}
 
 /** @param {FuzzOptions} opts */
 export async function runFuzz(opts = {}) {
@@ -70,6 +80,8 @@ export async function runFuzz(opts = {}) {
     ? opts.replay.map((id) => () => loadSaved(findingsDir, id, seeds))
     : (opts.numbers ?? Array.from({ length: opts.count ?? 100 }, (_, i) => (opts.seed ?? 1) + i)).map((n) => () => makeMutant(n, seeds));
   const total = queue.length;
+  // --minutes: no new mutant after the deadline (the ones running finish).
+  const deadline = opts.minutes ? started + opts.minutes * 60_000 : Infinity;
 
   /** Each valid seed generated once, as the "existing project" mutants are generated over. */
   /** @type {Map<string, Promise<string | null>>} */
@@ -106,10 +118,10 @@ export async function runFuzz(opts = {}) {
   const lane = async (/** @type {number} */ laneNo) => {
     const runner = new InProcessRunner({ env });
     try {
-      while (next < queue.length) {
+      while (next < queue.length && performance.now() < deadline) {
         const mutant = /** @type {() => Mutant} */ (queue[next++])();
         const useBin = opts.replay ? true : sampled(mutant.number + 1, binEvery);
-        const typecheck = (opts.replay !== undefined || sampled(mutant.number, typecheckEvery)) && stats.typechecked < typecheckMax;
+        const typecheck = (opts.replay !== undefined || typecheckSampled(mutant, typecheckEvery)) && stats.typechecked < typecheckMax;
         const work = path.join(workDir, `lane${laneNo}`, mutant.id);
         const verdict = await checkMutant(mutant, work, {
           runner, useBin, env, timeoutMs, tscTimeoutMs, typecheck, baseline: await baselineOf(mutant.seed),
@@ -208,9 +220,26 @@ function loadSaved(findingsDir, id, /** @type {Seed[]} */ seeds) {
     seed: { name: record.seed, dir: inputDir, valid: original?.valid ?? false, text: original?.text ?? '' },
     bytes: fs.readFileSync(path.join(inputDir, 'mcpgen.yaml')),
     chain: record.chain,
-    files: record.files.filter((/** @type {any} */ f) => f.size !== undefined),
+    // The mutation's own files go into the generated project too (the input folder has them).
+    files: record.files.map((/** @type {any} */ f) =>
+      f.size !== undefined || f.symlink ? f : { path: f.path, content: fs.existsSync(path.join(inputDir, f.path)) ? fs.readFileSync(path.join(inputDir, f.path)) : '' },
+    ),
   };
   return mutant;
+}
+
+/** The findings saved in `findingsDir` (one per problem), for a summary after the fact. */
+export function savedFindings(findingsDir = FINDINGS_DIR) {
+  if (!fs.existsSync(findingsDir)) return [];
+  /** @type {Finding[]} */
+  const out = [];
+  for (const id of fs.readdirSync(findingsDir).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))) {
+    const file = path.join(findingsDir, id, 'finding.json');
+    if (!fs.existsSync(file)) continue;
+    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
+    for (const p of r.problems) out.push({ ...p, id: r.id, number: r.number, seed: r.seed, chain: r.chain, saved: path.join(findingsDir, id, 'mcpgen.yaml') });
+  }
+  return out;
 }
 
 /** Findings by kind, then by signature: count, first mutant, where it is saved. */
