@@ -70,7 +70,7 @@ const { findings, stats } = result;
 const steps = Object.entries(stats.steps).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ');
 const exits = Object.entries(stats.validateExits).map(([k, v]) => `${k}: ${v}`).join(', ');
 process.stdout.write(
-  `\n${stats.mutants} mutants in ${(stats.ms / 1000).toFixed(0)} s (validate exits ${exits}; ${stats.generated} generated, ${stats.typechecked} type-checked, ${stats.bin} through bin/mcpgen.js)\ntime in commands: ${steps}\n\n${summarize(findings)}\n`,
+  `\n${stats.mutants} mutants in ${(stats.ms / 1000).toFixed(0)} s (validate exits ${exits}; ${stats.generated} generated, ${stats.typechecked} type-checked, ${stats.bin} through bin/mcpgen.js${stats.unmade ? `; ${stats.unmade} could not be made (a fuzzer bug)` : ''})\ntime in commands: ${steps}\n\n${summarize(findings)}\n`,
 );
 if (findings.length) process.stdout.write(`\nfindings saved under ${path.relative(process.cwd(), path.join(process.cwd(), '.tmp/fuzz-findings'))}/\n`);
 process.exitCode = findings.length ? 1 : 0;

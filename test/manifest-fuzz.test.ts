@@ -81,6 +81,7 @@ describe('fuzzing the built CLI', () => {
   test('300 mutants (seeds 1…300): exit 0/1/2, no stack trace, validate ⇔ generate, nothing written on error, up to date after generate, a sample compiles', async () => {
     expect(fs.existsSync(path.join(root, 'dist/main.js')), 'run npm run build first').toBe(true);
     const { findings, stats } = await runFuzz({ count: 300, seed: 1, jobs: 2, binEvery: 20, typecheckEvery: 24, typecheckMax: 12, timeoutMs: 20_000, log: () => {} });
+    expect(stats.unmade).toBe(0);
     expect(stats.mutants).toBe(300);
     // The run must have exercised both outcomes and both ways of running mcpgen.
     expect(stats.generated).toBeGreaterThan(20);

@@ -73,11 +73,14 @@ export function makeMutant(number, seeds) {
   let text = seed.text;
 
   const doc = YAML.parseDocument(text, { uniqueKeys: false });
-  const dataSteps = doc.errors.length || !YAML.isMap(doc.contents) ? 0 : rng.weighted([[2, 0], [6, 1], [3, 2], [1, 3]]);
+  // A seed the yaml package cannot write back (an alias to no anchor) is only mutated as text.
+  const dataSteps = doc.errors.length || !YAML.isMap(doc.contents) || !printable(doc) ? 0 : rng.weighted([[2, 0], [6, 1], [3, 2], [1, 3]]);
   if (dataSteps) {
     /** @type {Map<string, (indent: number) => string>} */
     const markers = new Map();
     let current = doc;
+    /** Each step's document: a later step can make the whole unprintable (an alias moved before its anchor). */
+    const history = [doc];
     for (let step = 0; step < dataSteps; step++) {
       for (let attempt = 0; attempt < 10; attempt++) {
         const name = rng.weighted(DATA_WEIGHTS);
@@ -105,11 +108,12 @@ export function makeMutant(number, seeds) {
           continue;
         }
         current = next;
+        history.push(next);
         chain.push(`data:${name}: ${said}`);
         break;
       }
     }
-    const [out, how] = stringify(current, rng);
+    const [out, how] = stringify(history, chain, rng);
     text = replaceMarkers(out, markers);
     if (chain.length) chain.push(`stringify ${how}`);
   }
@@ -118,7 +122,12 @@ export function makeMutant(number, seeds) {
   for (let step = 0; step < textSteps; step++) {
     for (let attempt = 0; attempt < 10; attempt++) {
       const name = rng.weighted(TEXT_WEIGHTS);
-      const r = /** @type {any} */ (TEXT_MUTATIONS)[name](text, rng);
+      let r = null;
+      try {
+        r = /** @type {any} */ (TEXT_MUTATIONS)[name](text, rng);
+      } catch {
+        /* a text the mutation did not expect: another one is drawn */
+      }
       if (!r) continue;
       text = r[0];
       chain.push(`text:${name}: ${r[1]}`);
@@ -142,10 +151,37 @@ function isUtf8Text(seed) {
   return isUtf8(Buffer.from(seed.text, 'utf8').toString('latin1')) || !/[\u0080-\u00ff]/.test(seed.text);
 }
 
-/** Block (mcpgen's quick parser), flow and JSON (the yaml package): every mutant takes one. */
-function stringify(doc, rng) {
+/**
+ * Block (mcpgen's quick parser), flow and JSON (the yaml package): every mutant takes one. When
+ * the last document cannot be written in the chosen style, the one before it is (and the chain
+ * loses the steps that were dropped).
+ */
+function stringify(history, chain, rng) {
   const style = rng.weighted([[4, 'any'], [4, 'block'], [2, 'flow'], [1, 'json']]);
   const lineWidth = rng.pick([0, 0, 80, 20]);
+  for (let i = history.length - 1; i >= 0; i--) {
+    try {
+      const r = stringifyAs(history[i], style, lineWidth, rng);
+      chain.length = i;
+      return r;
+    } catch {
+      /* an earlier document */
+    }
+  }
+  chain.length = 0;
+  return [String(history[0]), 'as parsed'];
+}
+
+function printable(doc) {
+  try {
+    doc.toString();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function stringifyAs(doc, style, lineWidth, rng) {
   if (style === 'json') {
     try {
       const indent = rng.pick([0, 2]);

@@ -20,7 +20,7 @@ import { checkMutant, writeMutant } from './oracle.mjs';
  *   binEvery?: number, timeoutMs?: number, tscTimeoutMs?: number, findingsDir?: string, workDir?: string,
  *   log?: (line: string) => void, replay?: string[], minutes?: number,
  * }} FuzzOptions
- * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[] }} Stats
+ * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[], unmade: number }} Stats
  */
 
 export const FINDINGS_DIR = path.join(REPO, '.tmp/fuzz-findings');
@@ -111,7 +111,7 @@ export async function runFuzz(opts = {}) {
   /** @type {Finding[]} */
   const findings = [];
   /** @type {Stats} */
-  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, validateExits: {}, ms: 0, steps: {}, chains: [] };
+  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, validateExits: {}, ms: 0, steps: {}, chains: [], unmade: 0 };
   let next = 0;
   let lastReport = performance.now();
 
@@ -119,7 +119,17 @@ export async function runFuzz(opts = {}) {
     const runner = new InProcessRunner({ env });
     try {
       while (next < queue.length && performance.now() < deadline) {
-        const mutant = /** @type {() => Mutant} */ (queue[next++])();
+        const make = /** @type {() => Mutant} */ (queue[next++]);
+        /** @type {Mutant} */
+        let mutant;
+        try {
+          mutant = make();
+        } catch (err) {
+          // The fuzzer's own bug, not mcpgen's: counted (CI fails on it), the run goes on.
+          stats.unmade++;
+          log(`! fuzzer: a mutant could not be made: ${/** @type {Error} */ (err)?.stack ?? err}`);
+          continue;
+        }
         const useBin = opts.replay ? true : sampled(mutant.number + 1, binEvery);
         const typecheck = (opts.replay !== undefined || typecheckSampled(mutant, typecheckEvery)) && stats.typechecked < typecheckMax;
         const work = path.join(workDir, `lane${laneNo}`, mutant.id);
