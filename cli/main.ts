@@ -133,9 +133,43 @@ function failed(err: unknown, debug: boolean, io: CliIO): number {
     return EXIT_USAGE;
   }
   const e = err as Error;
+  const env = environmentError(err);
+  if (env !== null) {
+    // The machine refused something (permissions, a full disk, too many open files): not a bug.
+    io.stderr(`mcpgen: ${env}\n`);
+    if (debug) io.stderr(`${e?.stack ?? ''}\n`);
+    return EXIT_USAGE;
+  }
   io.stderr(`mcpgen: internal error: ${e?.message ?? String(err)}\n`);
   io.stderr(debug ? `${e?.stack ?? ''}\n` : 'This is a bug in mcpgen. Run again with --debug to see the stack trace, and report it.\n');
   return EXIT_USAGE;
+}
+
+/** Errors the operating system reports for the environment, by errno code: what they mean to a user. */
+const ENVIRONMENT_ERRORS: Record<string, string> = {
+  EACCES: 'permission denied',
+  EPERM: 'operation not permitted',
+  EROFS: 'read-only file system',
+  ENOSPC: 'no space left on the device',
+  EDQUOT: 'disk quota exceeded',
+  EMFILE: 'too many open files',
+  ENFILE: 'too many open files in the system',
+  EIO: 'input/output error',
+  ENOTDIR: 'a part of the path is not a folder',
+  EISDIR: 'is a folder',
+  ENAMETOOLONG: 'file name too long',
+  ELOOP: 'too many symbolic links',
+  EBUSY: 'resource busy',
+  ETXTBSY: 'file busy',
+};
+
+/** `cannot <syscall> <path>: <what> (<code>)` for an error the environment caused, else null. */
+export function environmentError(err: unknown): string | null {
+  const e = err as NodeJS.ErrnoException | null;
+  const what = e && typeof e.code === 'string' ? ENVIRONMENT_ERRORS[e.code] : undefined;
+  if (what === undefined) return null;
+  const where = e!.path ? ` ${e!.path}` : '';
+  return `cannot ${e!.syscall ?? 'access'}${where}: ${what} (${e!.code})`;
 }
 
 type ValidateFlags = { file?: string; format?: string; rule?: string[]; maxWarnings?: string };
