@@ -6,7 +6,7 @@ import { diagAt } from '../diagnostic.js';
 import { checkValue } from '../schema/instance-check.js';
 
 /**
- * A `default` its own schema rejects: clients see it in tools/list and may send it, and the server
+ * A `default` (or an entry of `examples`) its own schema rejects: clients see it in tools/list and may send it, and the server
  * then rejects their call. A warning, not an error: JSON Schema makes `default` an annotation and
  * only recommends that it be valid (2020-12 Validation §9.2), and nothing generated depends on it
  * (sample values ignore such a default), so a manifest that relies on an odd default still builds.
@@ -19,21 +19,30 @@ export function defaultNode(
   path: JsonPath,
   out: Diagnostic[],
 ): void {
-  if (node.default === undefined) return;
-  const r = checkValue(node, node.default, draft07 ? 'draft-07' : '2020-12');
-  if (r.valid !== false) return;
-  out.push(
-    diagAt(
-      m,
-      [...path, 'default'],
-      Codes.INVALID_DEFAULT,
-      `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`,
-      {
-        severity: 'warning',
-        hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
-      },
-    ),
-  );
+  const draft = draft07 ? 'draft-07' : '2020-12';
+  if (node.default !== undefined) {
+    const r = checkValue(node, node.default, draft);
+    if (r.valid === false)
+      out.push(
+        diagAt(m, [...path, 'default'], Codes.INVALID_DEFAULT, `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`, {
+          severity: 'warning',
+          hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
+        }),
+      );
+  }
+  // `examples` likewise (Validation §9.5: they SHOULD validate): models copy them into calls.
+  if (Array.isArray(node.examples)) {
+    node.examples.forEach((example, i) => {
+      const r = checkValue(node, example, draft);
+      if (r.valid === false)
+        out.push(
+          diagAt(m, [...path, 'examples', i], Codes.INVALID_DEFAULT, `example ${preview(example)} is not valid against its own schema: ${r.problem}`, {
+            severity: 'warning',
+            hint: 'models copy examples into their calls: make it a value the schema accepts, or remove it',
+          }),
+        );
+    });
+  }
 }
 
 function preview(v: unknown): string {
