@@ -3,36 +3,17 @@
  * handler. A sample is only used when it really is valid for its schema (checked with ajv here, at
  * generation time), so a generated project never fails its own tests because of a poor guess.
  */
-import { createRequire } from 'node:module';
-import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { Ajv as AjvDraft07 } from 'ajv';
 import type { JsonSchema } from '../normalize/ir.js';
 import { isObject } from '../normalize/schema-walk.js';
 import { quickCheck } from './sample-check.js';
 import { namedRecord } from './named-record.js';
+import { serverAjv, type ServerAjv } from '../manifest/server-ajv.js';
 
-type Engine = Pick<Ajv2020, 'validate'>;
-const engines = new Map<string, Engine>();
-// ajv (a hundred modules) is loaded only for a sample the quick check cannot decide.
-const require = createRequire(import.meta.url);
 
-/** One engine per dialect, as the SDK's validator picks them: draft-07 when declared, else 2020-12. */
-function validator(schema: JsonSchema): Engine {
+/** The dialect the SDK's validator picks: draft-07 when declared, else 2020-12. */
+function validator(schema: JsonSchema): ServerAjv {
   const declared = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
-  const dialect = declared === 'http://json-schema.org/draft-07/schema' ? 'draft-07' : '2020-12';
-  let ajv = engines.get(dialect);
-  if (!ajv) {
-    // logger: false — an unknown format is ignored (as in the generated server), not worth a console line here.
-    // optimize: false — each validator runs once, on one sample: compiling fast is what counts (≈3×).
-    const opts = { strict: false, allErrors: false, validateFormats: true, logger: false, code: { optimize: false } } as const;
-    const { Ajv } = require('ajv') as { Ajv: typeof AjvDraft07 };
-    const { Ajv2020: Ajv2020Class } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
-    const addFormats = (require('ajv-formats') as { default: (ajv: Engine) => Engine }).default;
-    ajv = dialect === 'draft-07' ? new Ajv(opts) : new Ajv2020Class(opts);
-    addFormats(ajv);
-    engines.set(dialect, ajv);
-  }
-  return ajv;
+  return serverAjv(declared === 'http://json-schema.org/draft-07/schema' ? 'draft-07' : '2020-12', true);
 }
 
 /** True when `value` satisfies `schema` (false when the schema cannot be compiled). */

@@ -1,32 +1,12 @@
 /**
- * Checking a value (a `default`) against an embedded schema at validate time. The schema is the
- * user's, so it cannot be precompiled like the manifest schema (./ajv.ts): an ajv instance per
- * dialect is built on first need, with the options the generated server's validator uses (strict
- * off, formats from ajv-formats checked), so "valid" here means what the server will accept.
- * Most values are decided by the quick check; ajv (a hundred modules) loads only when it cannot.
+ * Checking a value (a `default`, an example) against an embedded schema at validate time. The
+ * schema is the user's, so it cannot be precompiled like the manifest schema (./ajv.ts): it is
+ * compiled with the generated server's ajv setup (cli/manifest/server-ajv.ts), so "valid" here
+ * means what the server will accept. Most values are decided by the quick check first.
  */
-import { createRequire } from 'node:module';
-import type { Ajv2020, ErrorObject } from 'ajv/dist/2020.js';
-import type { Ajv as AjvDraft07 } from 'ajv';
+import type { ErrorObject } from 'ajv/dist/2020.js';
+import { serverAjv } from '../../manifest/server-ajv.js';
 import { quickCheck } from '../../render/sample-check.js';
-
-type Engine = Pick<Ajv2020, 'compile'>;
-const engines = new Map<'2020-12' | 'draft-07', Engine>();
-const require = createRequire(import.meta.url);
-
-function engine(dialect: '2020-12' | 'draft-07'): Engine {
-  let ajv = engines.get(dialect);
-  if (!ajv) {
-    const opts = { strict: false, allErrors: false, validateFormats: true, logger: false } as const;
-    const { Ajv } = require('ajv') as { Ajv: typeof AjvDraft07 };
-    const { Ajv2020: Ajv2020Class } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
-    const addFormats = (require('ajv-formats') as { default: (ajv: Engine) => Engine }).default;
-    ajv = dialect === 'draft-07' ? new Ajv(opts) : new Ajv2020Class(opts);
-    addFormats(ajv);
-    engines.set(dialect, ajv);
-  }
-  return ajv;
-}
 
 /** What checking a value found: valid, invalid (with ajv's first complaint), or undecidable. */
 export type ValueCheck = { valid: true } | { valid: false; problem: string } | { valid: undefined };
@@ -41,7 +21,7 @@ export function checkValue(schema: Record<string, unknown>, value: unknown, dial
   if (quick === undefined && holdsRef(schema, 0)) return { valid: undefined };
   try {
     const { $schema: _s, $id: _i, $defs: _d, definitions: _e, ...rest } = schema;
-    const validate = engine(dialect).compile(rest);
+    const validate = serverAjv(dialect).compile(rest);
     if (validate(value)) return { valid: true };
     return { valid: false, problem: describe(validate.errors?.[0]) };
   } catch {
