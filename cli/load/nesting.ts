@@ -1,3 +1,5 @@
+import type { Diagnostic } from '../diagnostics.js';
+import { Codes } from '../manifest/codes.js';
 import type { CST } from 'yaml';
 
 /**
@@ -64,9 +66,14 @@ export function dataTooDeep(value: unknown, limit: number): (string | number)[] 
   return walk(value, 1) ? path : undefined;
 }
 
-export function nestingMessage(limit: number): string {
-  return `nesting deeper than ${limit} levels`;
+/** MCPG109 at a place in the manifest. */
+export function nestingDiagnostic(file: string, at: { line: number; column: number; endLine?: number; endColumn?: number }): Diagnostic {
+  return {
+    code: Codes.NESTING_TOO_DEEP,
+    severity: 'error',
+    message: `nesting deeper than ${MAX_NESTING} levels`,
+    file,
+    ...at,
+    hint: 'real manifests nest about 10 levels: look for brackets never closed; split a deep schema into shared `schemas:` joined by `$ref`',
+  };
 }
-
-export const NESTING_HINT =
-  'real manifests nest about 10 levels: look for brackets never closed; split a deep schema into shared `schemas:` joined by `$ref`';

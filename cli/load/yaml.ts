@@ -2,7 +2,7 @@ import type { CST, Document, LineCounter, Node, Pair, YAMLError, YAMLMap } from 
 import type { Diagnostic, Severity } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
 import { isMergeKey, Locator } from './locate.js';
-import { cstTooDeep, dataTooDeep, MAX_NESTING, NESTING_HINT, nestingMessage } from './nesting.js';
+import { cstTooDeep, dataTooDeep, MAX_NESTING, nestingDiagnostic } from './nesting.js';
 import { scanNesting } from './nesting-scan.js';
 import { yamlLib } from './yaml-lib.js';
 
@@ -35,16 +35,7 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
   if (!('doc' in composed)) {
     // Too deep to compose: there is no document, only the offset where the limit is crossed.
     const locator = new Locator(new (yamlLib().Document)(), source);
-    const r = locator.span(composed.tooDeep, composed.tooDeep + 1);
-    const diagnostic: Diagnostic = {
-      code: Codes.NESTING_TOO_DEEP,
-      severity: 'error',
-      message: nestingMessage(MAX_NESTING),
-      file,
-      ...r,
-      hint: NESTING_HINT,
-    };
-    return { locator, diagnostics: [diagnostic] };
+    return { locator, diagnostics: [nestingDiagnostic(file, locator.span(composed.tooDeep, composed.tooDeep + 1))] };
   }
   const doc = composed.doc;
   const locator = new Locator(doc, source);
@@ -107,15 +98,7 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
     // Aliases nest a node inside another without the text showing it.
     const deep = dataTooDeep(data, MAX_NESTING);
     if (deep) {
-      const r = locator.range(deep);
-      diagnostics.push({
-        code: Codes.NESTING_TOO_DEEP,
-        severity: 'error',
-        message: nestingMessage(MAX_NESTING),
-        file,
-        ...r,
-        hint: NESTING_HINT,
-      });
+      diagnostics.push(nestingDiagnostic(file, locator.range(deep)));
       return { locator, diagnostics };
     }
     return { locator, diagnostics, data };
