@@ -51,14 +51,19 @@ export function validSample(schema: JsonSchema): unknown {
   return v !== undefined && satisfies(schema, v) ? v : undefined;
 }
 
-/** A plausible value: default, example, const or first enum member, else one by type. */
+/** A plausible value: default, example, const or first enum member (each only if the schema accepts it), else one by type. */
 export function sampleOf(s: unknown, depth: number): unknown {
   if (!isObject(s) || depth > 6) return undefined;
   const schema = s as JsonSchema;
   if (schema.default !== undefined && usable(schema, schema.default)) return schema.default;
   if (Array.isArray(schema.examples) && schema.examples.length && usable(schema, schema.examples[0])) return schema.examples[0];
-  if (schema.const !== undefined) return schema.const;
-  if (Array.isArray(schema.enum) && schema.enum.length) return schema.enum[0];
+  // A `const` or `enum` member the rest of the schema refuses (`type: object, enum: ["a"]`) is no
+  // sample: the generated test's cast would not compile against the handler's type.
+  if (schema.const !== undefined && usable(schema, schema.const)) return schema.const;
+  if (Array.isArray(schema.enum)) {
+    const member = schema.enum.find((e) => usable(schema, e));
+    if (member !== undefined) return member;
+  }
   for (const k of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1);
   }
