@@ -324,7 +324,7 @@ export interface LintRules {
    */
   "max-tools"?: RuleSetting;
   /**
-   * MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) no misspelled keywords, and no empty `const:` its `type` refuses.
+   * MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.
    */
   "unknown-schema-keys"?: RuleSetting;
   /**

@@ -59,11 +59,9 @@ export function sampleOf(s: unknown, depth: number): unknown {
   if (Array.isArray(schema.examples) && schema.examples.length && usable(schema, schema.examples[0])) return schema.examples[0];
   // A `const` or `enum` member the rest of the schema refuses (`type: object, enum: ["a"]`) is no
   // sample: the generated test's cast would not compile against the handler's type.
-  if (schema.const !== undefined && usable(schema, schema.const)) return schema.const;
-  if (Array.isArray(schema.enum)) {
-    const member = schema.enum.find((e) => usable(schema, e));
-    if (member !== undefined) return member;
-  }
+  // Without one, nothing typed after the schema fits: better left out than guessed from `type`.
+  if (schema.const !== undefined) return usable(schema, schema.const) ? schema.const : undefined;
+  if (Array.isArray(schema.enum)) return schema.enum.find((e) => usable(schema, e));
   for (const k of ['anyOf', 'oneOf'] as const) {
     if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1);
   }

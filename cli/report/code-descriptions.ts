@@ -42,7 +42,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG205: "`required` names a property not in `properties`",
   MCPG206: "unknown `format`: nothing will check it",
   MCPG207: "a shared schema refers to itself: it cannot be inlined, so schemas that use it advertise it under `$defs` with a `$ref`",
-  MCPG208: "a schema's `default`, or an entry of its `examples`, is not valid against that schema",
+  MCPG208: "a schema's `default`, an entry of its `examples`, an `enum` member or its `const` is not valid against that schema",
   MCPG209: "an advertised schema nests deeper than 256 levels or holds more than 100,000 values once its shared schemas are inlined",
   MCPG210: "resource URI is not a valid absolute URI",
   MCPG211: "two resources with the same URI, or two templates with the same URI template",

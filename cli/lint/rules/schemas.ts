@@ -22,7 +22,7 @@ export const unknownSchemaKeys: LintRule = {
   id: 'unknown-schema-keys',
   code: Codes.LINT_UNKNOWN_SCHEMA_KEY,
   default: 'warn',
-  description: 'embedded JSON Schemas have no empty unknown keys (a YAML comma trap), no misspelled keywords, no empty `const` its type refuses',
+  description: 'embedded JSON Schemas have no empty unknown keys (a YAML comma trap) and no misspelled keywords',
   check(m: LoadedManifest): Diagnostic[] {
     const out: Diagnostic[] = [];
     for (const root of embeddedSchemas(m.data)) {
@@ -30,18 +30,6 @@ export const unknownSchemaKeys: LintRule = {
         const keys = Object.keys(node);
         for (let i = 0; i < keys.length; i++) {
           const key = keys[i]!;
-          if (key === 'const' && node[key] === null && excludesNull(node.type)) {
-            // `const:` written with nothing after it: YAML null, which the schema's own type refuses.
-            // (An empty `default:` is an invalid default, MCPG208.)
-            out.push(
-              diagAt(m, [...path, key], Codes.LINT_UNKNOWN_SCHEMA_KEY, `\`${key}\` of ${subject(path)} is empty (null), which its \`type\` does not allow`, {
-                key: true,
-                severity: 'warning',
-                hint: `give it a value of that type (a string needs quotes: ${key}: ""), or remove it`,
-              }),
-            );
-            continue;
-          }
           if (KEYWORDS.has(key) || isVendorKey(key)) continue;
           const at = [...path, key];
           const close = KNOWN_ANNOTATIONS.has(key) ? undefined : suggest(key, SCHEMA_KEYWORDS);
@@ -78,12 +66,6 @@ export const unknownSchemaKeys: LintRule = {
     return out;
   },
 };
-
-/** A `type` that is given and does not list `null`. */
-function excludesNull(type: unknown): boolean {
-  if (typeof type === 'string') return type !== 'null';
-  return Array.isArray(type) && type.length > 0 && !type.includes('null');
-}
 
 /**
  * `description: "Text to look for, case-insensitive"` when the string before the empty key and the

@@ -6,7 +6,7 @@ import { diagAt } from '../diagnostic.js';
 import { checkValue } from '../schema/instance-check.js';
 
 /**
- * A `default` (or an entry of `examples`) its own schema rejects: clients see it in tools/list and may send it, and the server
+ * A `default` (or an entry of `examples`, an `enum` member, a `const`) its own schema rejects: clients see it in tools/list and may send it, and the server
  * then rejects their call. A warning, not an error: JSON Schema makes `default` an annotation and
  * only recommends that it be valid (2020-12 Validation §9.2), and nothing generated depends on it
  * (sample values ignore such a default), so a manifest that relies on an odd default still builds.
@@ -27,6 +27,30 @@ export function defaultNode(
         diagAt(m, [...path, 'default'], Codes.INVALID_DEFAULT, `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`, {
           severity: 'warning',
           hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
+        }),
+      );
+  }
+  // An `enum` member or a `const` the rest of the schema refuses (`type: object, enum: [a]`) can
+  // never be sent: the schema accepts nothing there, or less than it says.
+  if (Array.isArray(node.enum)) {
+    node.enum.forEach((member, i) => {
+      const r = checkValue(node, member, draft);
+      if (r.valid === false)
+        out.push(
+          diagAt(m, [...path, 'enum', i], Codes.INVALID_DEFAULT, `\`enum\` member ${preview(member)} is not valid against the rest of its schema: ${r.problem}`, {
+            severity: 'warning',
+            hint: 'no value can match it: make the members fit the schema (often `type`), or remove the member',
+          }),
+        );
+    });
+  }
+  if (node.const !== undefined) {
+    const r = checkValue(node, node.const, draft);
+    if (r.valid === false)
+      out.push(
+        diagAt(m, [...path, 'const'], Codes.INVALID_DEFAULT, `\`const\` ${preview(node.const)} is not valid against the rest of its schema: ${r.problem}`, {
+          severity: 'warning',
+          hint: 'no value can match the schema: make the constant fit it (often `type`), or remove one of the two',
         }),
       );
   }
