@@ -82,3 +82,28 @@ describe('samples fall back to ajv where the quick check cannot decide', () => {
     expect(satisfies(draft07, 'nobody')).toBe(false);
   });
 });
+
+// Found by the manifest fuzzer: a handler test casts its sample to the input type, so a sample
+// value the schema refuses (an invalid default, const or enum member, or one beside a `$ref` that
+// cannot be checked here) broke compilation.
+describe('handler-test samples use only values their schema accepts', () => {
+  it('skips invalid or uncheckable defaults, consts and enum members', async () => {
+    const { sampleOf } = await import('../cli/render/samples.js');
+    const input = {
+      type: 'object',
+      $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },
+      properties: {
+        at: { $ref: '#/$defs/point', default: 15 },
+        level: { type: 'integer', const: 'high' },
+        mode: { type: 'object', enum: ['fast', { depth: 2 }] },
+        size: { type: 'integer', enum: ['big', 3] },
+        days: { type: 'integer', default: 'three' },
+      },
+      required: ['mode', 'size', 'days'],
+    };
+    expect(sampleOf(input, 0)).toEqual({ mode: { depth: 2 }, size: 3, days: 0 });
+    // A required property with no acceptable value: no sample at all (the stub then starts from `{}`).
+    expect(sampleOf({ ...input, required: ['at', 'mode'] }, 0)).toBeUndefined();
+    expect(sampleOf({ ...input, required: ['level'] }, 0)).toBeUndefined();
+  });
+});

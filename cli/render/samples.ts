@@ -29,19 +29,20 @@ export function satisfies(schema: JsonSchema, value: unknown): boolean {
 }
 
 /**
- * False when `value` surely breaks `schema` (read on its own). Used for a schema's own `default`
- * and `examples`, which nothing forces to be valid: an invalid one would make a sample whose type
- * the generated test's cast refuses. Undecidable here (a `$ref` to outside) counts as valid.
+ * True when `value` surely fits `schema` (read on its own). Used for a schema's own `default`,
+ * `examples`, `const` and `enum` members, which nothing forces to be valid: an invalid one would
+ * make a sample whose type the generated test's cast refuses. Undecidable here counts as unfit.
  */
 function usable(schema: JsonSchema, value: unknown): boolean {
   const quick = quickCheck(schema, value);
   if (quick !== undefined) return quick;
-  if (JSON.stringify(schema).includes('"$ref"')) return true;
+  // A `$ref` points outside this subschema, so the value cannot be checked here.
+  if (JSON.stringify(schema).includes('"$ref"')) return false;
   try {
     const { $schema: _s, $id: _i, ...rest } = schema;
     return validator(schema).validate(rest, value) === true;
   } catch {
-    return true;
+    return false;
   }
 }
 
