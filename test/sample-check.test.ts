@@ -101,7 +101,7 @@ describe('handler-test samples use only values their schema accepts', () => {
       },
       required: ['mode', 'size', 'days'],
     };
-    expect(sampleOf(input, 0)).toEqual({ mode: { depth: 2 }, size: 3, days: 0 });
+    expect(sampleOf(input, 0)).toEqual({ mode: { depth: 2 }, size: 3, days: 1 });
     // A required property with no acceptable value: no sample at all (the stub then starts from `{}`).
     expect(sampleOf({ ...input, required: ['at', 'mode'] }, 0)).toBeUndefined();
     expect(sampleOf({ ...input, required: ['level'] }, 0)).toBeUndefined();
