@@ -38,13 +38,21 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
     }
     if (!Array.isArray(p.messages)) continue;
     const checkText = (text: string, at: JsonPath): void => {
+      // Each unknown name once per text, at its first use, with how often it recurs.
+      const unknown = new Map<string, { first: ReturnType<typeof findPlaceholders>[number]; count: number }>();
       for (const ph of findPlaceholders(text)) {
         if (Object.prototype.hasOwnProperty.call(args, ph.name)) continue;
+        const seen = unknown.get(ph.name);
+        if (seen) seen.count++;
+        else unknown.set(ph.name, { first: ph, count: 1 });
+      }
+      for (const [, { first: ph, count }] of unknown) {
         const range = locateInString(m, at, ph.start, ph.end);
+        const again = count > 1 ? ` (${count - 1} more time${count === 2 ? '' : 's'} in this text)` : '';
         const message =
           ph.name === ''
-            ? `empty placeholder \`{{}}\` in prompt \`${name}\``
-            : `placeholder \`{{${ph.name}}}\` names no argument of prompt \`${name}\`${didYouMean(ph.name, argNames)}`;
+            ? `empty placeholder \`{{}}\` in prompt \`${name}\`${again}`
+            : `placeholder \`{{${ph.name}}}\` names no argument of prompt \`${name}\`${again}${didYouMean(ph.name, argNames)}`;
         out.push(
           diagAt(m, at, Codes.UNKNOWN_PLACEHOLDER, message, {
             range,

@@ -22,10 +22,19 @@ export function checkTemplates(m: LoadedManifest): Diagnostic[] {
     const at: JsonPath = [...base, 'uriTemplate'];
     const template = t.uriTemplate;
     const parsed = parseUriTemplate(template);
+    // Each kind of mistake once, at its first place, with how often it recurs: a template of
+    // 200,000 backslashes is one mistake, not 200,000 diagnostics to locate and print.
+    const byMessage = new Map<string, { first: (typeof parsed.errors)[number]; count: number }>();
     for (const e of parsed.errors) {
+      const seen = byMessage.get(e.message);
+      if (seen) seen.count++;
+      else byMessage.set(e.message, { first: e, count: 1 });
+    }
+    for (const [message, { first, count }] of byMessage) {
+      const again = count > 1 ? ` (${count - 1} more time${count === 2 ? '' : 's'} in this template)` : '';
       out.push(
-        diagAt(m, at, Codes.BAD_URI_TEMPLATE, `invalid URI template: ${e.message}`, {
-          range: locateInString(m, at, e.start, e.end),
+        diagAt(m, at, Codes.BAD_URI_TEMPLATE, `invalid URI template: ${message}${again}`, {
+          range: locateInString(m, at, first.start, first.end),
         }),
       );
     }
