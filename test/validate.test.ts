@@ -239,6 +239,10 @@ test('suggest', () => {
   expect(suggest('desc', ['title', 'description'])).toBe('description');
   expect(suggest('cors', ['port', 'path'])).toBeUndefined();
   expect(suggest('b', ['a'])).toBeUndefined();
+  // Found by the fuzzer: a 2.7 MB string where a type name belongs was compared cell by cell
+  // (minutes). No candidate is within reach of a word that long, and none is measured.
+  expect(suggest('\\'.repeat(2_700_000), ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])).toBeUndefined();
+  expect(suggest('strin', ['string', 'number'])).toBe('string');
 });
 
 describe('validateCommand', () => {

@@ -28,7 +28,11 @@ export function suggest(word: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Infinity;
   for (const c of candidates) {
-    const d = distance(w, norm(c));
+    const nc = norm(c);
+    // The distance is at least the difference in length: a word far longer than every candidate
+    // (a 2 MB string where a keyword belongs) is never measured, cell by cell.
+    if (Math.abs(w.length - nc.length) > limit) continue;
+    const d = distance(w, nc);
     if (d < bestDistance) [best, bestDistance] = [c, d];
   }
   if (bestDistance <= limit) return best;
