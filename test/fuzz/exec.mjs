@@ -79,11 +79,16 @@ export class InProcessRunner {
     this.ready = new Promise((resolve) => {
       child.on('message', (m) => {
         if (/** @type {any} */ (m).ready) return resolve(undefined);
-        this.pending?.(m);
+        if (this.child === child) this.pending?.(m);
       });
+      // A worker that dies before it is ready must not leave run() waiting for ever.
+      child.on('exit', () => resolve(undefined));
     });
     child.on('exit', (code, signal) => {
-      if (this.child === child) this.child = null;
+      // The exit of a worker already stopped (after a timeout) arrives late, while its successor
+      // runs a command: it is no news about that command, and must not orphan the successor.
+      if (this.child !== child) return;
+      this.child = null;
       this.pending?.({ exited: true, code, signal, stderr: early });
     });
   }
@@ -95,6 +100,7 @@ export class InProcessRunner {
       this.start();
     }
     await this.ready;
+    if (!this.child) return { code: null, signal: 'SIGKILL', timedOut: false, stdout: '', stderr: 'the worker died before it was ready', ms: 0, how: 'inproc' };
     const child = /** @type {import('node:child_process').ChildProcess} */ (this.child);
     this.count++;
     const id = this.nextId++;
@@ -111,7 +117,6 @@ export class InProcessRunner {
         this.pending = null;
         if (m.exited) {
           // The worker died under the command (out of memory, an abort): as a process would have.
-          this.child = null;
           resolve({ code: m.code, signal: m.signal, timedOut: false, stdout: '', stderr: m.stderr, ms: performance.now() - started, how: 'inproc' });
         } else {
           resolve({ code: m.code, signal: null, timedOut: false, stdout: m.stdout.slice(0, MAX_OUTPUT), stderr: m.stderr.slice(0, MAX_OUTPUT), ms: m.ms, how: 'inproc' });
