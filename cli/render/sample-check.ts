@@ -11,9 +11,9 @@ import { isRecord as isObject } from '../manifest/json-path.js';
 type Schema = Record<string, unknown>;
 
 /** Keywords that never change what is valid. */
-const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$defs', 'definitions']);
+export const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$defs', 'definitions']);
 
-function typeOk(type: string, v: unknown): boolean | undefined {
+export function typeOk(type: string, v: unknown): boolean | undefined {
   switch (type) {
     case 'string': return typeof v === 'string';
     case 'number': return typeof v === 'number' && Number.isFinite(v);
@@ -24,6 +24,20 @@ function typeOk(type: string, v: unknown): boolean | undefined {
     case 'object': return isObject(v);
     default: return undefined;
   }
+}
+
+/** Length in code points, as JSON Schema counts it, without building an array of them. */
+function codePoints(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    // A high surrogate followed by a low one is one code point.
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) (n--, i++);
+    }
+  }
+  return n;
 }
 
 /** JSON equality, as `enum` and `const` compare. */
@@ -54,8 +68,8 @@ export function quickCheck(schema: unknown, v: unknown): boolean | undefined {
       }
       case 'enum': r = Array.isArray(value) ? value.some((e) => equal(e, v)) : undefined; break;
       case 'const': r = equal(value, v); break;
-      case 'minLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? [...v].length >= value : undefined; break;
-      case 'maxLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? [...v].length <= value : undefined; break;
+      case 'minLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) >= value : undefined; break;
+      case 'maxLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) <= value : undefined; break;
       case 'minimum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v >= value : undefined; break;
       case 'maximum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v <= value : undefined; break;
       case 'exclusiveMinimum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v > value : undefined; break;

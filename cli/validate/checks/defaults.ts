@@ -3,6 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import type { JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
+import { ANNOTATIONS, typeOk } from '../../render/sample-check.js';
 import { checkValue } from '../schema/instance-check.js';
 
 /**
@@ -33,7 +34,11 @@ export function defaultNode(
   // An `enum` member or a `const` the rest of the schema refuses (`type: object, enum: [a]`) can
   // never be sent: the schema accepts nothing there, or less than it says.
   if (Array.isArray(node.enum)) {
+    // Most enums sit beside a `type` alone (`{ type: string, enum: [a, b] }`): a member of that type
+    // is valid without checking the whole node once per member (which compares it with every member).
+    const typeOnly = Object.keys(node).every((k) => k === 'type' || k === 'enum' || k === 'const' || ANNOTATIONS.has(k) || k.startsWith('x-'));
     node.enum.forEach((member, i) => {
+      if (typeOnly && fitsType(node.type, member)) return;
       const r = checkValue(node, member, draft);
       if (r.valid === false)
         out.push(
@@ -72,4 +77,11 @@ export function defaultNode(
 function preview(v: unknown): string {
   const text = JSON.stringify(v);
   return text.length > 40 ? `${text.slice(0, 37)}...` : text;
+}
+
+/** True when `value` is of the schema's `type` (or the schema names none), as ajv decides it. */
+function fitsType(type: unknown, value: unknown): boolean {
+  if (type === undefined) return true;
+  const types = Array.isArray(type) ? type : [type];
+  return types.some((t) => typeof t === 'string' && typeOk(t, value) === true);
 }
