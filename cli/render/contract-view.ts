@@ -115,7 +115,12 @@ export function contractTestView(ir: IR) {
   const prompts = ir.prompts.map((p) => {
     const o = withMeta({ name: p.name }, p);
     if (p.args.length)
-      o.arguments = p.args.map(listedArgument);
+      // The SDK client's PromptArgument has no `title` and strips it from what it parsed: the
+      // contract test lists through that client, so it expects arguments without one.
+      o.arguments = p.args.map((a) => {
+        const { title: _t, ...seen } = listedArgument(a);
+        return seen;
+      });
     return o;
   });
 

@@ -33,8 +33,18 @@ function differsFromSdk(a: PromptArgIR): boolean {
   return a.title !== null || !a.requiredDeclared;
 }
 
+/**
+ * The type of a record keyed by entry names: `Record<string, T>`, or `Named<T, 'valueOf'>` when a
+ * name is one an object inherits, which TypeScript would otherwise type as the inherited method
+ * (its entry's literals then widen: `audience: ['user']` to `string[]`).
+ */
+function recordType(value: string, entries: readonly { name: string }[]): string {
+  const inherited = entries.filter((e) => isInheritedName(e.name)).map((e) => stringLiteral(e.name));
+  return inherited.length ? `Named<${value}, ${inherited.join(' | ')}>` : `Record<string, ${value}>`;
+}
+
 /** What server.ts imports from runtime.ts as types only. */
-const RUNTIME_TYPES = new Set(['Completions', 'PromptArgumentInfo', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
+const RUNTIME_TYPES = new Set(['Completions', 'Named', 'PromptArgumentInfo', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
 
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
@@ -381,6 +391,7 @@ export function serverView(ir: IR) {
   if (ir.tools.length) need('ToolInfo');
   if (hasResources) need('ResourceInfo');
   if (ir.prompts.length) need('PromptInfo');
+  if ([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name))) need('Named');
   if (ir.prompts.some((p) => p.args.some(differsFromSdk))) (need('showDeclaredArguments'), need('PromptArgumentInfo'));
   need('ServerInfo');
   if (handlerImports.length) need('lazy');
@@ -407,6 +418,13 @@ export function serverView(ir: IR) {
     promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
     declaredArgs: Object.keys(declaredArgs).length ? declaredArgs : null,
+    recordTypes: {
+      tools: recordType('ToolInfo', ir.tools),
+      resources: recordType('ResourceInfo', ir.resources),
+      templates: recordType('TemplateInfo', ir.templates),
+      prompts: recordType('PromptInfo', ir.prompts),
+      promptArgs: recordType('PromptArgumentInfo[]', ir.prompts),
+    },
     emptyLists: emptyLists.length ? jsonLiteral(emptyLists) : null,
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,

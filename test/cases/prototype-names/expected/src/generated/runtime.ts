@@ -541,8 +541,15 @@ type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
   OpenIcons & { annotations?: Open<Annotations> };
 
-/** A prompt argument as prompts/list shows it. */
-export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number];
+/** A prompt argument as prompts/list shows it (MCP gives arguments a `title`; the SDK's type does not). */
+export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number] & { title?: string };
+
+/**
+ * A record keyed by manifest names, where some names are ones every object inherits (`valueOf`,
+ * `constructor`…): listed as keys of its own, each entry is typed `T` rather than as the inherited
+ * method, so its literals keep their types (`audience: ['user']`, not `string[]`).
+ */
+export type Named<T, K extends string = never> = { [name: string]: T } & { [P in K]?: T };
 
 /** What prompts/list shows of a prompt besides its arguments. */
 export type PromptInfo = Pick<Prompt, 'title' | 'description' | '_meta'> & OpenIcons;

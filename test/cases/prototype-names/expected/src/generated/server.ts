@@ -11,6 +11,7 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import {
   type Completions,
+  type Named,
   type PromptArgumentInfo,
   type PromptInfo,
   type Register,
@@ -79,7 +80,10 @@ const serverOptions: McpServerOptions = {
 };
 
 /** What tools/list shows of each tool besides its schemas. */
-const toolInfo: Record<string, ToolInfo> = {
+const toolInfo: Named<
+  ToolInfo,
+  '__defineGetter__' | 'constructor' | 'hasOwnProperty' | 'toString'
+> = {
   __defineGetter__: { description: 'A tool named after a legacy accessor of Object.prototype' },
   constructor: {
     description: 'A tool without input named constructor',
@@ -125,10 +129,11 @@ const tools: Record<string, Register> = {
       toStringTool,
     ),
 };
-const resourceInfo: Record<string, ResourceInfo> = {
+const resourceInfo: Named<ResourceInfo, 'isPrototypeOf' | 'propertyIsEnumerable'> = {
   isPrototypeOf: {
     description: 'A static text resource named isPrototypeOf',
     mimeType: 'text/plain',
+    annotations: { audience: ['user'], priority: 0.5 },
   },
   propertyIsEnumerable: {
     description: 'A dynamic resource named propertyIsEnumerable',
@@ -142,7 +147,7 @@ const resourceUris: Record<string, string> = {
 
 /** Each template's URI template, metadata and completions. */
 type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
+const templateInfo: Named<TemplateInfo, 'valueOf'> = {
   valueOf: {
     uriTemplate: 'proto://items/{constructor}{?toString}',
     metadata: {
@@ -195,7 +200,7 @@ function registerResources(server: McpServer): void {
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-const promptInfo: Record<string, PromptInfo> = {
+const promptInfo: Named<PromptInfo, 'toLocaleString' | 'valueOf'> = {
   toLocaleString: {
     description: 'A declarative prompt whose arguments and placeholders are inherited names',
   },
@@ -210,9 +215,14 @@ const promptDefaults: Record<string, Record<string, string>> = {
 };
 
 /** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
-const declaredArguments: Record<string, PromptArgumentInfo[]> = {
+const declaredArguments: Named<PromptArgumentInfo[], 'toLocaleString' | 'valueOf'> = {
   toLocaleString: [
-    { name: 'toString', description: 'The subject of the prompt', required: true },
+    {
+      name: 'toString',
+      title: 'Subject',
+      description: 'The subject of the prompt',
+      required: true,
+    },
     { name: 'constructor', description: 'Optional detail with no default' },
     { name: 'valueOf', description: 'Optional tone with a default' },
   ],

@@ -73,6 +73,7 @@ const expected: Expected = {
       uri: 'proto://static',
       description: 'A static text resource named isPrototypeOf',
       mimeType: 'text/plain',
+      annotations: { audience: ['user'], priority: 0.5 },
     },
     {
       name: 'propertyIsEnumerable',
