@@ -163,7 +163,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const unchanged = Object.keys(fast.stamp.outputs).length;
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
-    const missing = missingDependencies(fast.outDir);
+    const missing = missingDependencies(fast.outDir, Object.keys(fast.stamp.outputs));
     if (missing) io.stderr(`${missing}\n`);
     return EXIT_OK;
   }
@@ -195,7 +195,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   await printContractChanges(plan, io, rel);
-  const missing = missingDependencies(outDir);
+  const missing = missingDependencies(outDir, plan.entries.filter((e) => e.owner === 'generated').map((e) => e.path));
   if (missing) io.stderr(`${missing}\n`);
   return EXIT_OK;
 }

@@ -225,11 +225,15 @@ export interface HttpTransport {
    */
   maxBodyBytes?: number;
   /**
-   * Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.
+   * Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.
+   */
+  sse?: SseTransport | boolean;
+  /**
+   * Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.
    */
   auth?: {
     /**
-     * Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().
+     * Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.
      */
     bearer?: {
       /**
@@ -241,7 +245,89 @@ export interface HttpTransport {
        */
       requiredScopes?: string[];
     };
+    /**
+     * Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).
+     */
+    oauth?: {
+      /**
+       * Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.
+       */
+      issuer?: string;
+      /**
+       * Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.
+       */
+      resource?: string;
+      /**
+       * The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.
+       */
+      audience?: string | string[];
+      /**
+       * Scopes every request needs: 403 `insufficient_scope` naming them otherwise.
+       */
+      scopes?: string[];
+      /**
+       * Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.
+       */
+      scopesSupported?: string[];
+      /**
+       * Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.
+       */
+      jwksUri?: string;
+      /**
+       * JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.
+       *
+       * @minItems 1
+       */
+      algorithms?: (
+        "RS256" | "RS384" | "RS512" | "PS256" | "PS384" | "PS512" | "ES256" | "ES384" | "ES512" | "EdDSA"
+      )[];
+      /**
+       * Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.
+       */
+      clockToleranceSeconds?: number;
+      /**
+       * Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.
+       */
+      introspection?: {
+        /**
+         * Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.
+         */
+        endpoint?: string;
+        /**
+         * Environment variable with the client ID this server introspects as.
+         */
+        clientIdEnv?: string;
+        /**
+         * Environment variable with that client's secret.
+         */
+        clientSecretEnv?: string;
+      };
+      /**
+       * Human-readable name advertised as `resource_name`. Default: the server's title, or its name.
+       */
+      resourceName?: string;
+      /**
+       * URL of documentation for developers, advertised as `resource_documentation`.
+       */
+      documentation?: string;
+    };
   };
+}
+/**
+ * Options of the legacy HTTP+SSE transport.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "SseTransport".
+ */
+export interface SseTransport {
+  /**
+   * URL path of the event stream.
+   */
+  path?: string;
+  /**
+   * URL path clients POST their messages to (with `?sessionId=`).
+   */
+  messagesPath?: string;
 }
 /**
  * A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.
@@ -367,6 +453,12 @@ export interface Tool {
   annotations?: ToolAnnotations;
   icons?: Icons;
   meta?: Meta;
+  /**
+   * OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.
+   *
+   * @minItems 1
+   */
+  scopes?: string[];
 }
 /**
  * Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).
@@ -456,6 +548,12 @@ export interface Resource {
    * Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field.
    */
   cache?: CacheHint;
+  /**
+   * OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.
+   *
+   * @minItems 1
+   */
+  scopes?: string[];
 }
 /**
  * Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).
@@ -520,6 +618,12 @@ export interface ResourceTemplate {
    * Generate a `list` handler that enumerates concrete resources of this template for resources/list.
    */
   list?: boolean;
+  /**
+   * OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.
+   *
+   * @minItems 1
+   */
+  scopes?: string[];
 }
 /**
  * A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.
@@ -550,6 +654,12 @@ export interface Prompt {
    * @minItems 1
    */
   messages?: PromptMessage[];
+  /**
+   * OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.
+   *
+   * @minItems 1
+   */
+  scopes?: string[];
 }
 /**
  * An argument of a prompt.

@@ -39,8 +39,28 @@ export interface HttpIR {
   allowedHosts: string[];
   allowedOrigins: string[];
   maxBodyBytes: number;
-  /** Static bearer tokens from this environment variable, or null (no auth). */
+  /** Static bearer tokens from this environment variable, or null. */
   bearer: { tokensEnv: string; requiredScopes: string[] } | null;
+  /** OAuth 2.1 resource server (transports.http.auth.oauth), or null. */
+  oauth: OAuthIR | null;
+  /** The legacy 2024-11-05 HTTP+SSE endpoints, or null when turned off. */
+  sse: { path: string; messagesPath: string } | null;
+}
+
+/** transports.http.auth.oauth with its defaults; null where the environment or the runtime decides. */
+export interface OAuthIR {
+  issuer: string | null;
+  resource: string | null;
+  audience: string[] | null;
+  scopes: string[];
+  /** As declared, or null: `scopes` and every per-entry scope. */
+  scopesSupported: string[] | null;
+  jwksUri: string | null;
+  algorithms: string[];
+  clockToleranceSeconds: number;
+  introspection: { endpoint: string | null; clientIdEnv: string; clientSecretEnv: string } | null;
+  resourceName: string | null;
+  documentation: string | null;
 }
 
 /** A 2026-07-28 caching hint (SEP-2549). */
@@ -80,6 +100,8 @@ export interface EntryIR {
   description: string | null;
   icons: IconIR[];
   meta: Record<string, Json> | null;
+  /** OAuth scopes a caller needs for this entry over HTTP (empty: none beyond the server's). */
+  scopes: string[];
   loc: SourceLoc;
 }
 

@@ -11,10 +11,12 @@ import type * as M from '../manifest/types.js';
 import type {
   CompletionIR,
   EntryIR,
+  HttpIR,
   IconIR,
   IR,
   Json,
   JsonSchema,
+  OAuthIR,
   PromptContentIR,
   PromptIR,
   ResourceContent,
@@ -77,7 +79,7 @@ export function normalize(
     }
   };
 
-  const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown> }, loc: (string | number)[]): EntryIR => ({
+  const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown>; scopes?: string[] }, loc: (string | number)[]): EntryIR => ({
     name,
     ident: identifier(name),
     typeBase: typeName(name),
@@ -86,6 +88,7 @@ export function normalize(
     description: v.description ?? null,
     icons: icons(v.icons),
     meta: (v.meta as Record<string, Json> | undefined) ?? null,
+    scopes: v.scopes ? [...v.scopes] : [],
     loc: at(loc),
   });
 
@@ -217,6 +220,8 @@ export function normalize(
                 http && http.auth && http.auth.bearer
                   ? { tokensEnv: http.auth.bearer.tokensEnv ?? 'MCP_TOKENS', requiredScopes: http.auth.bearer.requiredScopes ?? [] }
                   : null,
+              oauth: http && http.auth && http.auth.oauth ? oauth(http.auth.oauth) : null,
+              sse: sse(http ? http.sse : undefined),
             },
     },
     protocol: {
@@ -246,6 +251,36 @@ export function normalize(
 /** Entries sorted by wire name so output order never depends on manifest order edits. */
 function sortedEntries<T>(map: Record<string, T> | undefined): [string, T][] {
   return Object.entries(map ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+function oauth(o: NonNullable<NonNullable<M.HttpTransport['auth']>['oauth']>): OAuthIR {
+  return {
+    issuer: o.issuer ?? null,
+    resource: o.resource ?? null,
+    audience: o.audience === undefined ? null : typeof o.audience === 'string' ? [o.audience] : [...o.audience],
+    scopes: o.scopes ? [...o.scopes] : [],
+    scopesSupported: o.scopesSupported ? [...o.scopesSupported] : null,
+    jwksUri: o.jwksUri ?? null,
+    algorithms: o.algorithms ? [...o.algorithms] : ALGORITHMS,
+    clockToleranceSeconds: o.clockToleranceSeconds ?? 30,
+    introspection: o.introspection
+      ? {
+          endpoint: o.introspection.endpoint ?? null,
+          clientIdEnv: o.introspection.clientIdEnv ?? 'MCP_OAUTH_CLIENT_ID',
+          clientSecretEnv: o.introspection.clientSecretEnv ?? 'MCP_OAUTH_CLIENT_SECRET',
+        }
+      : null,
+    resourceName: o.resourceName ?? null,
+    documentation: o.documentation ?? null,
+  };
+}
+
+function sse(s: M.HttpTransport['sse']): HttpIR['sse'] {
+  if (s === false) return null;
+  const o = s === undefined || s === true ? {} : s;
+  return { path: o.path ?? '/sse', messagesPath: o.messagesPath ?? '/messages' };
 }
 
 function icons(list: M.Icon[] | undefined): IconIR[] {

@@ -10,6 +10,19 @@ export const RUNTIME_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/server': '^2.4.0',
 };
 
+/** Packages that only some generated files import, by file: a server without OAuth has no `jose`. */
+const FILE_DEPENDENCIES: Record<string, Record<string, string>> = {
+  'src/generated/oauth.ts': { jose: '^6.2.18' },
+  'src/generated/sse.ts': { '@modelcontextprotocol/server-legacy': '^2.3.1' },
+};
+
+/** The runtime packages a project whose generated files are `generated` needs. */
+export function runtimeDependencies(generated: Iterable<string>): Record<string, string> {
+  const deps = { ...RUNTIME_DEPENDENCIES };
+  for (const file of generated) Object.assign(deps, FILE_DEPENDENCIES[file]);
+  return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
 export const DEV_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/client': '^2.4.0',
   '@types/node': '^20.19.0',
@@ -40,7 +53,7 @@ export function rangeSatisfies(listed: string, required: string): boolean {
 }
 
 /** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
-export function missingDependencies(projectDir: string): string | null {
+export function missingDependencies(projectDir: string, generated: Iterable<string>): string | null {
   let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     pkg = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
@@ -58,7 +71,7 @@ export function missingDependencies(projectDir: string): string | null {
         return false;
       })
       .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop()!.trim())}`);
-  const runtime = need(RUNTIME_DEPENDENCIES);
+  const runtime = need(runtimeDependencies(generated));
   const dev = need(DEV_DEPENDENCIES);
   if (!runtime.length && !dev.length) return null;
   const cmds = [];

@@ -11,10 +11,12 @@ import {
   handlersView,
   headerLines,
   httpView,
+  oauthView,
   packageData,
   projectView,
   schemasView,
   serverView,
+  sseView,
 } from './views.js';
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
@@ -31,6 +33,15 @@ import type { Section } from '../format/sections.js';
  * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
+/** Generated files only some servers have: each brings its own runtime packages (plan/dependencies.ts). */
+function optionalFiles(ir: IR): { path: string; view: () => object }[] {
+  const http = ir.transports.http;
+  return [
+    ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir) }] : []),
+    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir) }] : []),
+  ];
+}
+
 export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => false): Generator<OutputFile> {
   const header = headerLines(ir);
   const gen = (path: string, template: string, view: object): OutputFile => {
@@ -77,12 +88,14 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  const optional = optionalFiles(ir);
+  for (const file of optional) yield gen(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
   yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
   // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
-  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir)), formatted: true };
+  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, optional.map((f) => f.path))), formatted: true };
   yield { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true };
   yield user('.gitignore', 'project/gitignore', () => ({}));
 

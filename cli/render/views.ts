@@ -3,7 +3,7 @@
  * the escape helpers, so templates only place them.
  */
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { DEV_DEPENDENCIES, RUNTIME_DEPENDENCIES } from '../plan/dependencies.js';
+import { DEV_DEPENDENCIES, runtimeDependencies } from '../plan/dependencies.js';
 import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { printLiteral, WIDTH } from '../format/literal.js';
 import { isRecord } from '../manifest/json-path.js';
@@ -444,7 +444,7 @@ export function serverView(ir: IR) {
 }
 
 export function httpView(ir: IR) {
-  const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null };
+  const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null, oauth: null, sse: null };
   return {
     serverName: stringLiteral(ir.server.name),
     host: stringLiteral(h.host),
@@ -455,6 +455,17 @@ export function httpView(ir: IR) {
     maxBodyBytes: String(h.maxBodyBytes),
     bearer: h.bearer ? { tokensEnv: stringLiteral(h.bearer.tokensEnv), requiredScopes: jsonLiteral(h.bearer.requiredScopes) } : null,
   };
+}
+
+/** src/generated/oauth.ts: the OAuth 2.1 resource server of transports.http.auth.oauth. */
+export function oauthView(ir: IR) {
+  return { serverName: stringLiteral(ir.server.name) };
+}
+
+/** src/generated/sse.ts: the legacy HTTP+SSE endpoints. */
+export function sseView(ir: IR) {
+  const sse = ir.transports.http?.sse ?? { path: '/sse', messagesPath: '/messages' };
+  return { serverName: stringLiteral(ir.server.name), path: stringLiteral(sse.path), messagesPath: stringLiteral(sse.messagesPath) };
 }
 
 /** package.json and main.ts: created once, then the user's. */
@@ -468,7 +479,7 @@ export function projectView(ir: IR) {
 }
 
 /** The project's package.json as data (printed by printJson: prettier's layout without prettier). */
-export function packageData(ir: IR): Record<string, unknown> {
+export function packageData(ir: IR, generated: string[]): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
   const hasStdio = ir.transports.stdio;
   return {
@@ -486,7 +497,7 @@ export function packageData(ir: IR): Record<string, unknown> {
       typecheck: 'tsc -p tsconfig.json --noEmit',
       test: 'npm run build && cd dist && node --test',
     },
-    dependencies: RUNTIME_DEPENDENCIES,
+    dependencies: runtimeDependencies(generated),
     devDependencies: Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
   };
 }

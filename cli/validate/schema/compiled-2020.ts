@@ -6,10 +6,10 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const manifest = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
-const schema38 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
-const schema44 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
-const schema57 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/<tenant>/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}},"SseTransport":{"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
+const schema39 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
+const schema45 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
+const schema58 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
 const func1 = Object.prototype.hasOwnProperty;
 const schema32 = {"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}};
 const pattern4 = new RegExp("^[^\\u0000-\\u001f\\u007f]+$", "u");
@@ -393,9 +393,1060 @@ validate21.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 const schema35 = {"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}};
 const schema36 = {"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}};
-const schema37 = {"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"auth":{"description":"Authentication of HTTP requests. Without it the endpoint is open (fine on loopback). Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>`: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable; to verify OAuth tokens instead, pass `auth.verifier` to startHttp().","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}}},"default":{}}}};
+const schema37 = {"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes a token must carry. Static tokens carry exactly these.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/<tenant>/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}};
+const schema38 = {"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}};
+const func0 = require("ajv/dist/runtime/equal").default;
 const pattern8 = new RegExp("^/", "u");
-const pattern9 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern11 = new RegExp("^[A-Za-z_][A-Za-z0-9_]*$", "u");
+const pattern12 = new RegExp("^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$", "u");
+
+function validate26(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+let vErrors = null;
+let errors = 0;
+const evaluated0 = validate26.evaluated;
+if(evaluated0.dynamicProps){
+evaluated0.props = undefined;
+}
+if(evaluated0.dynamicItems){
+evaluated0.items = undefined;
+}
+if(data && typeof data == "object" && !Array.isArray(data)){
+for(const key0 in data){
+if(!((((((((key0 === "host") || (key0 === "port")) || (key0 === "path")) || (key0 === "allowedHosts")) || (key0 === "allowedOrigins")) || (key0 === "maxBodyBytes")) || (key0 === "sse")) || (key0 === "auth"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err0];
+}
+else {
+vErrors.push(err0);
+}
+errors++;
+}
+}
+if(data.host !== undefined){
+let data0 = data.host;
+if(typeof data0 === "string"){
+if(func2(data0) < 1){
+const err1 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.host,data:data0};
+if(vErrors === null){
+vErrors = [err1];
+}
+else {
+vErrors.push(err1);
+}
+errors++;
+}
+}
+else {
+const err2 = {instancePath:instancePath+"/host",schemaPath:"#/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.host.type,parentSchema:schema37.properties.host,data:data0};
+if(vErrors === null){
+vErrors = [err2];
+}
+else {
+vErrors.push(err2);
+}
+errors++;
+}
+}
+if(data.port !== undefined){
+let data1 = data.port;
+if(!((typeof data1 == "number") && (!(data1 % 1) && !isNaN(data1)))){
+const err3 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.port.type,parentSchema:schema37.properties.port,data:data1};
+if(vErrors === null){
+vErrors = [err3];
+}
+else {
+vErrors.push(err3);
+}
+errors++;
+}
+if(typeof data1 == "number"){
+if(data1 > 65535 || isNaN(data1)){
+const err4 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema37.properties.port,data:data1};
+if(vErrors === null){
+vErrors = [err4];
+}
+else {
+vErrors.push(err4);
+}
+errors++;
+}
+if(data1 < 0 || isNaN(data1)){
+const err5 = {instancePath:instancePath+"/port",schemaPath:"#/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.port,data:data1};
+if(vErrors === null){
+vErrors = [err5];
+}
+else {
+vErrors.push(err5);
+}
+errors++;
+}
+}
+}
+if(data.path !== undefined){
+let data2 = data.path;
+if(typeof data2 === "string"){
+if(!pattern8.test(data2)){
+const err6 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema37.properties.path,data:data2};
+if(vErrors === null){
+vErrors = [err6];
+}
+else {
+vErrors.push(err6);
+}
+errors++;
+}
+}
+else {
+const err7 = {instancePath:instancePath+"/path",schemaPath:"#/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.path.type,parentSchema:schema37.properties.path,data:data2};
+if(vErrors === null){
+vErrors = [err7];
+}
+else {
+vErrors.push(err7);
+}
+errors++;
+}
+}
+if(data.allowedHosts !== undefined){
+let data3 = data.allowedHosts;
+if(Array.isArray(data3)){
+const len0 = data3.length;
+for(let i0=0; i0<len0; i0++){
+let data4 = data3[i0];
+if(typeof data4 === "string"){
+if(func2(data4) < 1){
+const err8 = {instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.allowedHosts.items,data:data4};
+if(vErrors === null){
+vErrors = [err8];
+}
+else {
+vErrors.push(err8);
+}
+errors++;
+}
+}
+else {
+const err9 = {instancePath:instancePath+"/allowedHosts/" + i0,schemaPath:"#/properties/allowedHosts/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.allowedHosts.items.type,parentSchema:schema37.properties.allowedHosts.items,data:data4};
+if(vErrors === null){
+vErrors = [err9];
+}
+else {
+vErrors.push(err9);
+}
+errors++;
+}
+}
+}
+else {
+const err10 = {instancePath:instancePath+"/allowedHosts",schemaPath:"#/properties/allowedHosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.allowedHosts.type,parentSchema:schema37.properties.allowedHosts,data:data3};
+if(vErrors === null){
+vErrors = [err10];
+}
+else {
+vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data.allowedOrigins !== undefined){
+let data5 = data.allowedOrigins;
+if(Array.isArray(data5)){
+const len1 = data5.length;
+for(let i1=0; i1<len1; i1++){
+let data6 = data5[i1];
+if(typeof data6 === "string"){
+if(func2(data6) < 1){
+const err11 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.allowedOrigins.items,data:data6};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+else {
+const err12 = {instancePath:instancePath+"/allowedOrigins/" + i1,schemaPath:"#/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.allowedOrigins.items.type,parentSchema:schema37.properties.allowedOrigins.items,data:data6};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/allowedOrigins",schemaPath:"#/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.allowedOrigins.type,parentSchema:schema37.properties.allowedOrigins,data:data5};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+if(data.maxBodyBytes !== undefined){
+let data7 = data.maxBodyBytes;
+if(!((typeof data7 == "number") && (!(data7 % 1) && !isNaN(data7)))){
+const err14 = {instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.maxBodyBytes.type,parentSchema:schema37.properties.maxBodyBytes,data:data7};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+}
+if(typeof data7 == "number"){
+if(data7 < 1 || isNaN(data7)){
+const err15 = {instancePath:instancePath+"/maxBodyBytes",schemaPath:"#/properties/maxBodyBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema37.properties.maxBodyBytes,data:data7};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+if(data.sse !== undefined){
+let data8 = data.sse;
+const _errs19 = errors;
+let valid5 = false;
+const _errs20 = errors;
+if(data8 && typeof data8 == "object" && !Array.isArray(data8)){
+for(const key1 in data8){
+if(!((key1 === "path") || (key1 === "messagesPath"))){
+const err16 = {instancePath:instancePath+"/sse",schemaPath:"#/$defs/SseTransport/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data8};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+if(data8.path !== undefined){
+let data9 = data8.path;
+if(typeof data9 === "string"){
+if(!pattern8.test(data9)){
+const err17 = {instancePath:instancePath+"/sse/path",schemaPath:"#/$defs/SseTransport/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema38.properties.path,data:data9};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/sse/path",schemaPath:"#/$defs/SseTransport/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.path.type,parentSchema:schema38.properties.path,data:data9};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+if(data8.messagesPath !== undefined){
+let data10 = data8.messagesPath;
+if(typeof data10 === "string"){
+if(!pattern8.test(data10)){
+const err19 = {instancePath:instancePath+"/sse/messagesPath",schemaPath:"#/$defs/SseTransport/properties/messagesPath/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema38.properties.messagesPath,data:data10};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/sse/messagesPath",schemaPath:"#/$defs/SseTransport/properties/messagesPath/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema38.properties.messagesPath.type,parentSchema:schema38.properties.messagesPath,data:data10};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+}
+else {
+const err21 = {instancePath:instancePath+"/sse",schemaPath:"#/$defs/SseTransport/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data8};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+}
+var _valid0 = _errs20 === errors;
+valid5 = valid5 || _valid0;
+const _errs28 = errors;
+if(typeof data8 !== "boolean"){
+const err22 = {instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/anyOf/1/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema37.properties.sse.anyOf[1].type,parentSchema:schema37.properties.sse.anyOf[1],data:data8};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+var _valid0 = _errs28 === errors;
+valid5 = valid5 || _valid0;
+if(!valid5){
+const err23 = {instancePath:instancePath+"/sse",schemaPath:"#/properties/sse/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.sse.anyOf,parentSchema:schema37.properties.sse,data:data8};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
+}
+errors++;
+}
+else {
+errors = _errs19;
+if(vErrors !== null){
+if(_errs19){
+vErrors.length = _errs19;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data.auth !== undefined){
+let data11 = data.auth;
+if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
+for(const key2 in data11){
+if(!((key2 === "bearer") || (key2 === "oauth"))){
+const err24 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth,data:data11};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data11.bearer !== undefined){
+let data12 = data11.bearer;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key3 in data12){
+if(!((key3 === "tokensEnv") || (key3 === "requiredScopes"))){
+const err25 = {instancePath:instancePath+"/auth/bearer",schemaPath:"#/properties/auth/properties/bearer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth.properties.bearer,data:data12};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+if(data12.tokensEnv !== undefined){
+let data13 = data12.tokensEnv;
+if(typeof data13 === "string"){
+if(!pattern11.test(data13)){
+const err26 = {instancePath:instancePath+"/auth/bearer/tokensEnv",schemaPath:"#/properties/auth/properties/bearer/properties/tokensEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema37.properties.auth.properties.bearer.properties.tokensEnv,data:data13};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/auth/bearer/tokensEnv",schemaPath:"#/properties/auth/properties/bearer/properties/tokensEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.bearer.properties.tokensEnv.type,parentSchema:schema37.properties.auth.properties.bearer.properties.tokensEnv,data:data13};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data12.requiredScopes !== undefined){
+let data14 = data12.requiredScopes;
+if(Array.isArray(data14)){
+const len2 = data14.length;
+for(let i2=0; i2<len2; i2++){
+let data15 = data14[i2];
+if(typeof data15 === "string"){
+if(func2(data15) < 1){
+const err28 = {instancePath:instancePath+"/auth/bearer/requiredScopes/" + i2,schemaPath:"#/properties/auth/properties/bearer/properties/requiredScopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items,data:data15};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+}
+else {
+const err29 = {instancePath:instancePath+"/auth/bearer/requiredScopes/" + i2,schemaPath:"#/properties/auth/properties/bearer/properties/requiredScopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items.type,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items,data:data15};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/auth/bearer/requiredScopes",schemaPath:"#/properties/auth/properties/bearer/properties/requiredScopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.bearer.properties.requiredScopes.type,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes,data:data14};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+}
+else {
+const err31 = {instancePath:instancePath+"/auth/bearer",schemaPath:"#/properties/auth/properties/bearer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.properties.bearer.type,parentSchema:schema37.properties.auth.properties.bearer,data:data12};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+if(data11.oauth !== undefined){
+let data16 = data11.oauth;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+for(const key4 in data16){
+if(!(func1.call(schema37.properties.auth.properties.oauth.properties, key4))){
+const err32 = {instancePath:instancePath+"/auth/oauth",schemaPath:"#/properties/auth/properties/oauth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth.properties.oauth,data:data16};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+if(data16.issuer !== undefined){
+let data17 = data16.issuer;
+if(typeof data17 === "string"){
+if(!(formats0(data17))){
+const err33 = {instancePath:instancePath+"/auth/oauth/issuer",schemaPath:"#/properties/auth/properties/oauth/properties/issuer/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema37.properties.auth.properties.oauth.properties.issuer,data:data17};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/auth/oauth/issuer",schemaPath:"#/properties/auth/properties/oauth/properties/issuer/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.issuer.type,parentSchema:schema37.properties.auth.properties.oauth.properties.issuer,data:data17};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+if(data16.resource !== undefined){
+let data18 = data16.resource;
+if(typeof data18 === "string"){
+if(!(formats0(data18))){
+const err35 = {instancePath:instancePath+"/auth/oauth/resource",schemaPath:"#/properties/auth/properties/oauth/properties/resource/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema37.properties.auth.properties.oauth.properties.resource,data:data18};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+}
+else {
+const err36 = {instancePath:instancePath+"/auth/oauth/resource",schemaPath:"#/properties/auth/properties/oauth/properties/resource/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.resource.type,parentSchema:schema37.properties.auth.properties.oauth.properties.resource,data:data18};
+if(vErrors === null){
+vErrors = [err36];
+}
+else {
+vErrors.push(err36);
+}
+errors++;
+}
+}
+if(data16.audience !== undefined){
+let data19 = data16.audience;
+const _errs50 = errors;
+let valid13 = false;
+const _errs51 = errors;
+if(typeof data19 === "string"){
+if(func2(data19) < 1){
+const err37 = {instancePath:instancePath+"/auth/oauth/audience",schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/0/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[0],data:data19};
+if(vErrors === null){
+vErrors = [err37];
+}
+else {
+vErrors.push(err37);
+}
+errors++;
+}
+}
+else {
+const err38 = {instancePath:instancePath+"/auth/oauth/audience",schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/0/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[0].type,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[0],data:data19};
+if(vErrors === null){
+vErrors = [err38];
+}
+else {
+vErrors.push(err38);
+}
+errors++;
+}
+var _valid1 = _errs51 === errors;
+valid13 = valid13 || _valid1;
+const _errs53 = errors;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err39 = {instancePath:instancePath+"/auth/oauth/audience",schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/1/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1],data:data19};
+if(vErrors === null){
+vErrors = [err39];
+}
+else {
+vErrors.push(err39);
+}
+errors++;
+}
+const len3 = data19.length;
+for(let i3=0; i3<len3; i3++){
+let data20 = data19[i3];
+if(typeof data20 === "string"){
+if(func2(data20) < 1){
+const err40 = {instancePath:instancePath+"/auth/oauth/audience/" + i3,schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/1/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1].items,data:data20};
+if(vErrors === null){
+vErrors = [err40];
+}
+else {
+vErrors.push(err40);
+}
+errors++;
+}
+}
+else {
+const err41 = {instancePath:instancePath+"/auth/oauth/audience/" + i3,schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/1/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1].items.type,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1].items,data:data20};
+if(vErrors === null){
+vErrors = [err41];
+}
+else {
+vErrors.push(err41);
+}
+errors++;
+}
+}
+}
+else {
+const err42 = {instancePath:instancePath+"/auth/oauth/audience",schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf/1/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1].type,parentSchema:schema37.properties.auth.properties.oauth.properties.audience.anyOf[1],data:data19};
+if(vErrors === null){
+vErrors = [err42];
+}
+else {
+vErrors.push(err42);
+}
+errors++;
+}
+var _valid1 = _errs53 === errors;
+valid13 = valid13 || _valid1;
+if(!valid13){
+const err43 = {instancePath:instancePath+"/auth/oauth/audience",schemaPath:"#/properties/auth/properties/oauth/properties/audience/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema37.properties.auth.properties.oauth.properties.audience.anyOf,parentSchema:schema37.properties.auth.properties.oauth.properties.audience,data:data19};
+if(vErrors === null){
+vErrors = [err43];
+}
+else {
+vErrors.push(err43);
+}
+errors++;
+}
+else {
+errors = _errs50;
+if(vErrors !== null){
+if(_errs50){
+vErrors.length = _errs50;
+}
+else {
+vErrors = null;
+}
+}
+}
+}
+if(data16.scopes !== undefined){
+let data21 = data16.scopes;
+if(Array.isArray(data21)){
+const len4 = data21.length;
+for(let i4=0; i4<len4; i4++){
+let data22 = data21[i4];
+if(typeof data22 === "string"){
+if(!pattern12.test(data22)){
+const err44 = {instancePath:instancePath+"/auth/oauth/scopes/" + i4,schemaPath:"#/properties/auth/properties/oauth/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema37.properties.auth.properties.oauth.properties.scopes.items,data:data22};
+if(vErrors === null){
+vErrors = [err44];
+}
+else {
+vErrors.push(err44);
+}
+errors++;
+}
+}
+else {
+const err45 = {instancePath:instancePath+"/auth/oauth/scopes/" + i4,schemaPath:"#/properties/auth/properties/oauth/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.scopes.items.type,parentSchema:schema37.properties.auth.properties.oauth.properties.scopes.items,data:data22};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+}
+}
+let i5 = data21.length;
+let j0;
+if(i5 > 1){
+const indices0 = {};
+for(;i5--;){
+let item0 = data21[i5];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err46 = {instancePath:instancePath+"/auth/oauth/scopes",schemaPath:"#/properties/auth/properties/oauth/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i5, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i5+" are identical)",schema:true,parentSchema:schema37.properties.auth.properties.oauth.properties.scopes,data:data21};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+break;
+}
+indices0[item0] = i5;
+}
+}
+}
+else {
+const err47 = {instancePath:instancePath+"/auth/oauth/scopes",schemaPath:"#/properties/auth/properties/oauth/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.oauth.properties.scopes.type,parentSchema:schema37.properties.auth.properties.oauth.properties.scopes,data:data21};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+}
+if(data16.scopesSupported !== undefined){
+let data23 = data16.scopesSupported;
+if(Array.isArray(data23)){
+const len5 = data23.length;
+for(let i6=0; i6<len5; i6++){
+let data24 = data23[i6];
+if(typeof data24 === "string"){
+if(!pattern12.test(data24)){
+const err48 = {instancePath:instancePath+"/auth/oauth/scopesSupported/" + i6,schemaPath:"#/properties/auth/properties/oauth/properties/scopesSupported/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema37.properties.auth.properties.oauth.properties.scopesSupported.items,data:data24};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/auth/oauth/scopesSupported/" + i6,schemaPath:"#/properties/auth/properties/oauth/properties/scopesSupported/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.scopesSupported.items.type,parentSchema:schema37.properties.auth.properties.oauth.properties.scopesSupported.items,data:data24};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+let i7 = data23.length;
+let j1;
+if(i7 > 1){
+const indices1 = {};
+for(;i7--;){
+let item1 = data23[i7];
+if(typeof item1 !== "string"){
+continue;
+}
+if(typeof indices1[item1] == "number"){
+j1 = indices1[item1];
+const err50 = {instancePath:instancePath+"/auth/oauth/scopesSupported",schemaPath:"#/properties/auth/properties/oauth/properties/scopesSupported/uniqueItems",keyword:"uniqueItems",params:{i: i7, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i7+" are identical)",schema:true,parentSchema:schema37.properties.auth.properties.oauth.properties.scopesSupported,data:data23};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+break;
+}
+indices1[item1] = i7;
+}
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/auth/oauth/scopesSupported",schemaPath:"#/properties/auth/properties/oauth/properties/scopesSupported/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.oauth.properties.scopesSupported.type,parentSchema:schema37.properties.auth.properties.oauth.properties.scopesSupported,data:data23};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+if(data16.jwksUri !== undefined){
+let data25 = data16.jwksUri;
+if(typeof data25 === "string"){
+if(!(formats0(data25))){
+const err52 = {instancePath:instancePath+"/auth/oauth/jwksUri",schemaPath:"#/properties/auth/properties/oauth/properties/jwksUri/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema37.properties.auth.properties.oauth.properties.jwksUri,data:data25};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+else {
+const err53 = {instancePath:instancePath+"/auth/oauth/jwksUri",schemaPath:"#/properties/auth/properties/oauth/properties/jwksUri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.jwksUri.type,parentSchema:schema37.properties.auth.properties.oauth.properties.jwksUri,data:data25};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
+}
+errors++;
+}
+}
+if(data16.algorithms !== undefined){
+let data26 = data16.algorithms;
+if(Array.isArray(data26)){
+if(data26.length < 1){
+const err54 = {instancePath:instancePath+"/auth/oauth/algorithms",schemaPath:"#/properties/auth/properties/oauth/properties/algorithms/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema37.properties.auth.properties.oauth.properties.algorithms,data:data26};
+if(vErrors === null){
+vErrors = [err54];
+}
+else {
+vErrors.push(err54);
+}
+errors++;
+}
+const len6 = data26.length;
+for(let i8=0; i8<len6; i8++){
+let data27 = data26[i8];
+if(!((((((((((data27 === "RS256") || (data27 === "RS384")) || (data27 === "RS512")) || (data27 === "PS256")) || (data27 === "PS384")) || (data27 === "PS512")) || (data27 === "ES256")) || (data27 === "ES384")) || (data27 === "ES512")) || (data27 === "EdDSA"))){
+const err55 = {instancePath:instancePath+"/auth/oauth/algorithms/" + i8,schemaPath:"#/properties/auth/properties/oauth/properties/algorithms/items/enum",keyword:"enum",params:{allowedValues: schema37.properties.auth.properties.oauth.properties.algorithms.items.enum},message:"must be equal to one of the allowed values",schema:schema37.properties.auth.properties.oauth.properties.algorithms.items.enum,parentSchema:schema37.properties.auth.properties.oauth.properties.algorithms.items,data:data27};
+if(vErrors === null){
+vErrors = [err55];
+}
+else {
+vErrors.push(err55);
+}
+errors++;
+}
+}
+let i9 = data26.length;
+let j2;
+if(i9 > 1){
+outer0:
+for(;i9--;){
+for(j2 = i9; j2--;){
+if(func0(data26[i9], data26[j2])){
+const err56 = {instancePath:instancePath+"/auth/oauth/algorithms",schemaPath:"#/properties/auth/properties/oauth/properties/algorithms/uniqueItems",keyword:"uniqueItems",params:{i: i9, j: j2},message:"must NOT have duplicate items (items ## "+j2+" and "+i9+" are identical)",schema:true,parentSchema:schema37.properties.auth.properties.oauth.properties.algorithms,data:data26};
+if(vErrors === null){
+vErrors = [err56];
+}
+else {
+vErrors.push(err56);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err57 = {instancePath:instancePath+"/auth/oauth/algorithms",schemaPath:"#/properties/auth/properties/oauth/properties/algorithms/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.oauth.properties.algorithms.type,parentSchema:schema37.properties.auth.properties.oauth.properties.algorithms,data:data26};
+if(vErrors === null){
+vErrors = [err57];
+}
+else {
+vErrors.push(err57);
+}
+errors++;
+}
+}
+if(data16.clockToleranceSeconds !== undefined){
+let data28 = data16.clockToleranceSeconds;
+if(!((typeof data28 == "number") && (!(data28 % 1) && !isNaN(data28)))){
+const err58 = {instancePath:instancePath+"/auth/oauth/clockToleranceSeconds",schemaPath:"#/properties/auth/properties/oauth/properties/clockToleranceSeconds/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.auth.properties.oauth.properties.clockToleranceSeconds.type,parentSchema:schema37.properties.auth.properties.oauth.properties.clockToleranceSeconds,data:data28};
+if(vErrors === null){
+vErrors = [err58];
+}
+else {
+vErrors.push(err58);
+}
+errors++;
+}
+if(typeof data28 == "number"){
+if(data28 > 300 || isNaN(data28)){
+const err59 = {instancePath:instancePath+"/auth/oauth/clockToleranceSeconds",schemaPath:"#/properties/auth/properties/oauth/properties/clockToleranceSeconds/maximum",keyword:"maximum",params:{comparison: "<=", limit: 300},message:"must be <= 300",schema:300,parentSchema:schema37.properties.auth.properties.oauth.properties.clockToleranceSeconds,data:data28};
+if(vErrors === null){
+vErrors = [err59];
+}
+else {
+vErrors.push(err59);
+}
+errors++;
+}
+if(data28 < 0 || isNaN(data28)){
+const err60 = {instancePath:instancePath+"/auth/oauth/clockToleranceSeconds",schemaPath:"#/properties/auth/properties/oauth/properties/clockToleranceSeconds/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.auth.properties.oauth.properties.clockToleranceSeconds,data:data28};
+if(vErrors === null){
+vErrors = [err60];
+}
+else {
+vErrors.push(err60);
+}
+errors++;
+}
+}
+}
+if(data16.introspection !== undefined){
+let data29 = data16.introspection;
+if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
+for(const key5 in data29){
+if(!(((key5 === "endpoint") || (key5 === "clientIdEnv")) || (key5 === "clientSecretEnv"))){
+const err61 = {instancePath:instancePath+"/auth/oauth/introspection",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth.properties.oauth.properties.introspection,data:data29};
+if(vErrors === null){
+vErrors = [err61];
+}
+else {
+vErrors.push(err61);
+}
+errors++;
+}
+}
+if(data29.endpoint !== undefined){
+let data30 = data29.endpoint;
+if(typeof data30 === "string"){
+if(!(formats0(data30))){
+const err62 = {instancePath:instancePath+"/auth/oauth/introspection/endpoint",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/endpoint/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.endpoint,data:data30};
+if(vErrors === null){
+vErrors = [err62];
+}
+else {
+vErrors.push(err62);
+}
+errors++;
+}
+}
+else {
+const err63 = {instancePath:instancePath+"/auth/oauth/introspection/endpoint",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/endpoint/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.introspection.properties.endpoint.type,parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.endpoint,data:data30};
+if(vErrors === null){
+vErrors = [err63];
+}
+else {
+vErrors.push(err63);
+}
+errors++;
+}
+}
+if(data29.clientIdEnv !== undefined){
+let data31 = data29.clientIdEnv;
+if(typeof data31 === "string"){
+if(!pattern11.test(data31)){
+const err64 = {instancePath:instancePath+"/auth/oauth/introspection/clientIdEnv",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/clientIdEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientIdEnv,data:data31};
+if(vErrors === null){
+vErrors = [err64];
+}
+else {
+vErrors.push(err64);
+}
+errors++;
+}
+}
+else {
+const err65 = {instancePath:instancePath+"/auth/oauth/introspection/clientIdEnv",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/clientIdEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientIdEnv.type,parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientIdEnv,data:data31};
+if(vErrors === null){
+vErrors = [err65];
+}
+else {
+vErrors.push(err65);
+}
+errors++;
+}
+}
+if(data29.clientSecretEnv !== undefined){
+let data32 = data29.clientSecretEnv;
+if(typeof data32 === "string"){
+if(!pattern11.test(data32)){
+const err66 = {instancePath:instancePath+"/auth/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/clientSecretEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data32};
+if(vErrors === null){
+vErrors = [err66];
+}
+else {
+vErrors.push(err66);
+}
+errors++;
+}
+}
+else {
+const err67 = {instancePath:instancePath+"/auth/oauth/introspection/clientSecretEnv",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/properties/clientSecretEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientSecretEnv.type,parentSchema:schema37.properties.auth.properties.oauth.properties.introspection.properties.clientSecretEnv,data:data32};
+if(vErrors === null){
+vErrors = [err67];
+}
+else {
+vErrors.push(err67);
+}
+errors++;
+}
+}
+}
+else {
+const err68 = {instancePath:instancePath+"/auth/oauth/introspection",schemaPath:"#/properties/auth/properties/oauth/properties/introspection/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.properties.oauth.properties.introspection.type,parentSchema:schema37.properties.auth.properties.oauth.properties.introspection,data:data29};
+if(vErrors === null){
+vErrors = [err68];
+}
+else {
+vErrors.push(err68);
+}
+errors++;
+}
+}
+if(data16.resourceName !== undefined){
+let data33 = data16.resourceName;
+if(typeof data33 === "string"){
+if(func2(data33) < 1){
+const err69 = {instancePath:instancePath+"/auth/oauth/resourceName",schemaPath:"#/properties/auth/properties/oauth/properties/resourceName/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.auth.properties.oauth.properties.resourceName,data:data33};
+if(vErrors === null){
+vErrors = [err69];
+}
+else {
+vErrors.push(err69);
+}
+errors++;
+}
+}
+else {
+const err70 = {instancePath:instancePath+"/auth/oauth/resourceName",schemaPath:"#/properties/auth/properties/oauth/properties/resourceName/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.resourceName.type,parentSchema:schema37.properties.auth.properties.oauth.properties.resourceName,data:data33};
+if(vErrors === null){
+vErrors = [err70];
+}
+else {
+vErrors.push(err70);
+}
+errors++;
+}
+}
+if(data16.documentation !== undefined){
+let data34 = data16.documentation;
+if(typeof data34 === "string"){
+if(!(formats0(data34))){
+const err71 = {instancePath:instancePath+"/auth/oauth/documentation",schemaPath:"#/properties/auth/properties/oauth/properties/documentation/format",keyword:"format",params:{format: "uri"},message:"must match format \""+"uri"+"\"",schema:"uri",parentSchema:schema37.properties.auth.properties.oauth.properties.documentation,data:data34};
+if(vErrors === null){
+vErrors = [err71];
+}
+else {
+vErrors.push(err71);
+}
+errors++;
+}
+}
+else {
+const err72 = {instancePath:instancePath+"/auth/oauth/documentation",schemaPath:"#/properties/auth/properties/oauth/properties/documentation/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.oauth.properties.documentation.type,parentSchema:schema37.properties.auth.properties.oauth.properties.documentation,data:data34};
+if(vErrors === null){
+vErrors = [err72];
+}
+else {
+vErrors.push(err72);
+}
+errors++;
+}
+}
+}
+else {
+const err73 = {instancePath:instancePath+"/auth/oauth",schemaPath:"#/properties/auth/properties/oauth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.properties.oauth.type,parentSchema:schema37.properties.auth.properties.oauth,data:data16};
+if(vErrors === null){
+vErrors = [err73];
+}
+else {
+vErrors.push(err73);
+}
+errors++;
+}
+}
+}
+else {
+const err74 = {instancePath:instancePath+"/auth",schemaPath:"#/properties/auth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.type,parentSchema:schema37.properties.auth,data:data11};
+if(vErrors === null){
+vErrors = [err74];
+}
+else {
+vErrors.push(err74);
+}
+errors++;
+}
+}
+}
+else {
+const err75 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data};
+if(vErrors === null){
+vErrors = [err75];
+}
+else {
+vErrors.push(err75);
+}
+errors++;
+}
+validate26.errors = vErrors;
+return errors === 0;
+}
+validate26.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+
 
 function validate25(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -489,10 +1540,15 @@ let data1 = data.http;
 const _errs10 = errors;
 let valid3 = false;
 const _errs11 = errors;
-if(data1 && typeof data1 == "object" && !Array.isArray(data1)){
-for(const key2 in data1){
-if(!(((((((key2 === "host") || (key2 === "port")) || (key2 === "path")) || (key2 === "allowedHosts")) || (key2 === "allowedOrigins")) || (key2 === "maxBodyBytes")) || (key2 === "auth"))){
-const err5 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/HttpTransport/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema37,data:data1};
+if(!(validate26(data1, {instancePath:instancePath+"/http",parentData:data,parentDataProperty:"http",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate26.errors : vErrors.concat(validate26.errors);
+errors = vErrors.length;
+}
+var _valid1 = _errs11 === errors;
+valid3 = valid3 || _valid1;
+const _errs12 = errors;
+if(false !== data1){
+const err5 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema35.properties.http.anyOf[1],data:data1};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -501,352 +1557,15 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data1.host !== undefined){
-let data2 = data1.host;
-if(typeof data2 === "string"){
-if(func2(data2) < 1){
-const err6 = {instancePath:instancePath+"/http/host",schemaPath:"#/$defs/HttpTransport/properties/host/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.host,data:data2};
+var _valid1 = _errs12 === errors;
+valid3 = valid3 || _valid1;
+if(!valid3){
+const err6 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.http.anyOf,parentSchema:schema35.properties.http,data:data1};
 if(vErrors === null){
 vErrors = [err6];
 }
 else {
 vErrors.push(err6);
-}
-errors++;
-}
-}
-else {
-const err7 = {instancePath:instancePath+"/http/host",schemaPath:"#/$defs/HttpTransport/properties/host/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.host.type,parentSchema:schema37.properties.host,data:data2};
-if(vErrors === null){
-vErrors = [err7];
-}
-else {
-vErrors.push(err7);
-}
-errors++;
-}
-}
-if(data1.port !== undefined){
-let data3 = data1.port;
-if(!((typeof data3 == "number") && (!(data3 % 1) && !isNaN(data3)))){
-const err8 = {instancePath:instancePath+"/http/port",schemaPath:"#/$defs/HttpTransport/properties/port/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.port.type,parentSchema:schema37.properties.port,data:data3};
-if(vErrors === null){
-vErrors = [err8];
-}
-else {
-vErrors.push(err8);
-}
-errors++;
-}
-if(typeof data3 == "number"){
-if(data3 > 65535 || isNaN(data3)){
-const err9 = {instancePath:instancePath+"/http/port",schemaPath:"#/$defs/HttpTransport/properties/port/maximum",keyword:"maximum",params:{comparison: "<=", limit: 65535},message:"must be <= 65535",schema:65535,parentSchema:schema37.properties.port,data:data3};
-if(vErrors === null){
-vErrors = [err9];
-}
-else {
-vErrors.push(err9);
-}
-errors++;
-}
-if(data3 < 0 || isNaN(data3)){
-const err10 = {instancePath:instancePath+"/http/port",schemaPath:"#/$defs/HttpTransport/properties/port/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema37.properties.port,data:data3};
-if(vErrors === null){
-vErrors = [err10];
-}
-else {
-vErrors.push(err10);
-}
-errors++;
-}
-}
-}
-if(data1.path !== undefined){
-let data4 = data1.path;
-if(typeof data4 === "string"){
-if(!pattern8.test(data4)){
-const err11 = {instancePath:instancePath+"/http/path",schemaPath:"#/$defs/HttpTransport/properties/path/pattern",keyword:"pattern",params:{pattern: "^/"},message:"must match pattern \""+"^/"+"\"",schema:"^/",parentSchema:schema37.properties.path,data:data4};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-else {
-const err12 = {instancePath:instancePath+"/http/path",schemaPath:"#/$defs/HttpTransport/properties/path/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.path.type,parentSchema:schema37.properties.path,data:data4};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-if(data1.allowedHosts !== undefined){
-let data5 = data1.allowedHosts;
-if(Array.isArray(data5)){
-const len0 = data5.length;
-for(let i0=0; i0<len0; i0++){
-let data6 = data5[i0];
-if(typeof data6 === "string"){
-if(func2(data6) < 1){
-const err13 = {instancePath:instancePath+"/http/allowedHosts/" + i0,schemaPath:"#/$defs/HttpTransport/properties/allowedHosts/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.allowedHosts.items,data:data6};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-else {
-const err14 = {instancePath:instancePath+"/http/allowedHosts/" + i0,schemaPath:"#/$defs/HttpTransport/properties/allowedHosts/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.allowedHosts.items.type,parentSchema:schema37.properties.allowedHosts.items,data:data6};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-}
-}
-else {
-const err15 = {instancePath:instancePath+"/http/allowedHosts",schemaPath:"#/$defs/HttpTransport/properties/allowedHosts/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.allowedHosts.type,parentSchema:schema37.properties.allowedHosts,data:data5};
-if(vErrors === null){
-vErrors = [err15];
-}
-else {
-vErrors.push(err15);
-}
-errors++;
-}
-}
-if(data1.allowedOrigins !== undefined){
-let data7 = data1.allowedOrigins;
-if(Array.isArray(data7)){
-const len1 = data7.length;
-for(let i1=0; i1<len1; i1++){
-let data8 = data7[i1];
-if(typeof data8 === "string"){
-if(func2(data8) < 1){
-const err16 = {instancePath:instancePath+"/http/allowedOrigins/" + i1,schemaPath:"#/$defs/HttpTransport/properties/allowedOrigins/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.allowedOrigins.items,data:data8};
-if(vErrors === null){
-vErrors = [err16];
-}
-else {
-vErrors.push(err16);
-}
-errors++;
-}
-}
-else {
-const err17 = {instancePath:instancePath+"/http/allowedOrigins/" + i1,schemaPath:"#/$defs/HttpTransport/properties/allowedOrigins/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.allowedOrigins.items.type,parentSchema:schema37.properties.allowedOrigins.items,data:data8};
-if(vErrors === null){
-vErrors = [err17];
-}
-else {
-vErrors.push(err17);
-}
-errors++;
-}
-}
-}
-else {
-const err18 = {instancePath:instancePath+"/http/allowedOrigins",schemaPath:"#/$defs/HttpTransport/properties/allowedOrigins/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.allowedOrigins.type,parentSchema:schema37.properties.allowedOrigins,data:data7};
-if(vErrors === null){
-vErrors = [err18];
-}
-else {
-vErrors.push(err18);
-}
-errors++;
-}
-}
-if(data1.maxBodyBytes !== undefined){
-let data9 = data1.maxBodyBytes;
-if(!((typeof data9 == "number") && (!(data9 % 1) && !isNaN(data9)))){
-const err19 = {instancePath:instancePath+"/http/maxBodyBytes",schemaPath:"#/$defs/HttpTransport/properties/maxBodyBytes/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema37.properties.maxBodyBytes.type,parentSchema:schema37.properties.maxBodyBytes,data:data9};
-if(vErrors === null){
-vErrors = [err19];
-}
-else {
-vErrors.push(err19);
-}
-errors++;
-}
-if(typeof data9 == "number"){
-if(data9 < 1 || isNaN(data9)){
-const err20 = {instancePath:instancePath+"/http/maxBodyBytes",schemaPath:"#/$defs/HttpTransport/properties/maxBodyBytes/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema37.properties.maxBodyBytes,data:data9};
-if(vErrors === null){
-vErrors = [err20];
-}
-else {
-vErrors.push(err20);
-}
-errors++;
-}
-}
-}
-if(data1.auth !== undefined){
-let data10 = data1.auth;
-if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
-for(const key3 in data10){
-if(!(key3 === "bearer")){
-const err21 = {instancePath:instancePath+"/http/auth",schemaPath:"#/$defs/HttpTransport/properties/auth/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth,data:data10};
-if(vErrors === null){
-vErrors = [err21];
-}
-else {
-vErrors.push(err21);
-}
-errors++;
-}
-}
-if(data10.bearer !== undefined){
-let data11 = data10.bearer;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key4 in data11){
-if(!((key4 === "tokensEnv") || (key4 === "requiredScopes"))){
-const err22 = {instancePath:instancePath+"/http/auth/bearer",schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema37.properties.auth.properties.bearer,data:data11};
-if(vErrors === null){
-vErrors = [err22];
-}
-else {
-vErrors.push(err22);
-}
-errors++;
-}
-}
-if(data11.tokensEnv !== undefined){
-let data12 = data11.tokensEnv;
-if(typeof data12 === "string"){
-if(!pattern9.test(data12)){
-const err23 = {instancePath:instancePath+"/http/auth/bearer/tokensEnv",schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/properties/tokensEnv/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema37.properties.auth.properties.bearer.properties.tokensEnv,data:data12};
-if(vErrors === null){
-vErrors = [err23];
-}
-else {
-vErrors.push(err23);
-}
-errors++;
-}
-}
-else {
-const err24 = {instancePath:instancePath+"/http/auth/bearer/tokensEnv",schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/properties/tokensEnv/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.bearer.properties.tokensEnv.type,parentSchema:schema37.properties.auth.properties.bearer.properties.tokensEnv,data:data12};
-if(vErrors === null){
-vErrors = [err24];
-}
-else {
-vErrors.push(err24);
-}
-errors++;
-}
-}
-if(data11.requiredScopes !== undefined){
-let data13 = data11.requiredScopes;
-if(Array.isArray(data13)){
-const len2 = data13.length;
-for(let i2=0; i2<len2; i2++){
-let data14 = data13[i2];
-if(typeof data14 === "string"){
-if(func2(data14) < 1){
-const err25 = {instancePath:instancePath+"/http/auth/bearer/requiredScopes/" + i2,schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/properties/requiredScopes/items/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items,data:data14};
-if(vErrors === null){
-vErrors = [err25];
-}
-else {
-vErrors.push(err25);
-}
-errors++;
-}
-}
-else {
-const err26 = {instancePath:instancePath+"/http/auth/bearer/requiredScopes/" + i2,schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/properties/requiredScopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items.type,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes.items,data:data14};
-if(vErrors === null){
-vErrors = [err26];
-}
-else {
-vErrors.push(err26);
-}
-errors++;
-}
-}
-}
-else {
-const err27 = {instancePath:instancePath+"/http/auth/bearer/requiredScopes",schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/properties/requiredScopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema37.properties.auth.properties.bearer.properties.requiredScopes.type,parentSchema:schema37.properties.auth.properties.bearer.properties.requiredScopes,data:data13};
-if(vErrors === null){
-vErrors = [err27];
-}
-else {
-vErrors.push(err27);
-}
-errors++;
-}
-}
-}
-else {
-const err28 = {instancePath:instancePath+"/http/auth/bearer",schemaPath:"#/$defs/HttpTransport/properties/auth/properties/bearer/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.properties.bearer.type,parentSchema:schema37.properties.auth.properties.bearer,data:data11};
-if(vErrors === null){
-vErrors = [err28];
-}
-else {
-vErrors.push(err28);
-}
-errors++;
-}
-}
-}
-else {
-const err29 = {instancePath:instancePath+"/http/auth",schemaPath:"#/$defs/HttpTransport/properties/auth/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.properties.auth.type,parentSchema:schema37.properties.auth,data:data10};
-if(vErrors === null){
-vErrors = [err29];
-}
-else {
-vErrors.push(err29);
-}
-errors++;
-}
-}
-}
-else {
-const err30 = {instancePath:instancePath+"/http",schemaPath:"#/$defs/HttpTransport/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema37.type,parentSchema:schema37,data:data1};
-if(vErrors === null){
-vErrors = [err30];
-}
-else {
-vErrors.push(err30);
-}
-errors++;
-}
-var _valid1 = _errs11 === errors;
-valid3 = valid3 || _valid1;
-const _errs43 = errors;
-if(false !== data1){
-const err31 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf/1/const",keyword:"const",params:{allowedValue: false},message:"must be equal to constant",schema:false,parentSchema:schema35.properties.http.anyOf[1],data:data1};
-if(vErrors === null){
-vErrors = [err31];
-}
-else {
-vErrors.push(err31);
-}
-errors++;
-}
-var _valid1 = _errs43 === errors;
-valid3 = valid3 || _valid1;
-if(!valid3){
-const err32 = {instancePath:instancePath+"/http",schemaPath:"#/properties/http/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema35.properties.http.anyOf,parentSchema:schema35.properties.http,data:data1};
-if(vErrors === null){
-vErrors = [err32];
-}
-else {
-vErrors.push(err32);
 }
 errors++;
 }
@@ -864,12 +1583,12 @@ vErrors = null;
 }
 }
 else {
-const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
+const err7 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema35.type,parentSchema:schema35,data};
 if(vErrors === null){
-vErrors = [err33];
+vErrors = [err7];
 }
 else {
-vErrors.push(err33);
+vErrors.push(err7);
 }
 errors++;
 }
@@ -878,14 +1597,14 @@ return errors === 0;
 }
 validate25.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema45 = {"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]};
-const schema46 = {"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}};
-const schema47 = {"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]};
+const schema46 = {"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]};
+const schema47 = {"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}};
+const schema48 = {"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]};
 
-function validate28(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate30(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate28.evaluated;
+const evaluated0 = validate30.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -894,8 +1613,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(func1.call(schema46.properties, key0))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
+if(!(func1.call(schema47.properties, key0))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -908,7 +1627,7 @@ errors++;
 if(data["name-format"] !== undefined){
 let data0 = data["name-format"];
 if(!(((data0 === "off") || (data0 === "warn")) || (data0 === "error"))){
-const err1 = {instancePath:instancePath+"/name-format",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data0};
+const err1 = {instancePath:instancePath+"/name-format",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -921,7 +1640,7 @@ errors++;
 if(data["missing-description"] !== undefined){
 let data1 = data["missing-description"];
 if(!(((data1 === "off") || (data1 === "warn")) || (data1 === "error"))){
-const err2 = {instancePath:instancePath+"/missing-description",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data1};
+const err2 = {instancePath:instancePath+"/missing-description",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -934,7 +1653,7 @@ errors++;
 if(data["description-length"] !== undefined){
 let data2 = data["description-length"];
 if(!(((data2 === "off") || (data2 === "warn")) || (data2 === "error"))){
-const err3 = {instancePath:instancePath+"/description-length",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data2};
+const err3 = {instancePath:instancePath+"/description-length",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -947,7 +1666,7 @@ errors++;
 if(data["optional-without-default"] !== undefined){
 let data3 = data["optional-without-default"];
 if(!(((data3 === "off") || (data3 === "warn")) || (data3 === "error"))){
-const err4 = {instancePath:instancePath+"/optional-without-default",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data3};
+const err4 = {instancePath:instancePath+"/optional-without-default",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -960,7 +1679,7 @@ errors++;
 if(data["unconstrained-input"] !== undefined){
 let data4 = data["unconstrained-input"];
 if(!(((data4 === "off") || (data4 === "warn")) || (data4 === "error"))){
-const err5 = {instancePath:instancePath+"/unconstrained-input",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data4};
+const err5 = {instancePath:instancePath+"/unconstrained-input",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -973,7 +1692,7 @@ errors++;
 if(data["uri-scheme-format"] !== undefined){
 let data5 = data["uri-scheme-format"];
 if(!(((data5 === "off") || (data5 === "warn")) || (data5 === "error"))){
-const err6 = {instancePath:instancePath+"/uri-scheme-format",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data5};
+const err6 = {instancePath:instancePath+"/uri-scheme-format",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -986,7 +1705,7 @@ errors++;
 if(data["resource-mime-type"] !== undefined){
 let data6 = data["resource-mime-type"];
 if(!(((data6 === "off") || (data6 === "warn")) || (data6 === "error"))){
-const err7 = {instancePath:instancePath+"/resource-mime-type",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data6};
+const err7 = {instancePath:instancePath+"/resource-mime-type",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data6};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -999,7 +1718,7 @@ errors++;
 if(data["max-tools"] !== undefined){
 let data7 = data["max-tools"];
 if(!(((data7 === "off") || (data7 === "warn")) || (data7 === "error"))){
-const err8 = {instancePath:instancePath+"/max-tools",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data7};
+const err8 = {instancePath:instancePath+"/max-tools",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1012,7 +1731,7 @@ errors++;
 if(data["unknown-schema-keys"] !== undefined){
 let data8 = data["unknown-schema-keys"];
 if(!(((data8 === "off") || (data8 === "warn")) || (data8 === "error"))){
-const err9 = {instancePath:instancePath+"/unknown-schema-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data8};
+const err9 = {instancePath:instancePath+"/unknown-schema-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data8};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1025,7 +1744,7 @@ errors++;
 if(data["vendor-keys"] !== undefined){
 let data9 = data["vendor-keys"];
 if(!(((data9 === "off") || (data9 === "warn")) || (data9 === "error"))){
-const err10 = {instancePath:instancePath+"/vendor-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema47.enum},message:"must be equal to one of the allowed values",schema:schema47.enum,parentSchema:schema47,data:data9};
+const err10 = {instancePath:instancePath+"/vendor-keys",schemaPath:"#/$defs/RuleSetting/enum",keyword:"enum",params:{allowedValues: schema48.enum},message:"must be equal to one of the allowed values",schema:schema48.enum,parentSchema:schema48,data:data9};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1037,7 +1756,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
+const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema47.type,parentSchema:schema47,data};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1046,16 +1765,16 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate28.errors = vErrors;
+validate30.errors = vErrors;
 return errors === 0;
 }
-validate28.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate30.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
-function validate27(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate29(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate27.evaluated;
+const evaluated0 = validate29.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1065,7 +1784,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(key0 === "rules")){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1076,14 +1795,14 @@ errors++;
 }
 }
 if(data.rules !== undefined){
-if(!(validate28(data.rules, {instancePath:instancePath+"/rules",parentData:data,parentDataProperty:"rules",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate28.errors : vErrors.concat(validate28.errors);
+if(!(validate30(data.rules, {instancePath:instancePath+"/rules",parentData:data,parentDataProperty:"rules",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate30.errors : vErrors.concat(validate30.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data};
+const err1 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema46.type,parentSchema:schema46,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1092,20 +1811,20 @@ vErrors.push(err1);
 }
 errors++;
 }
-validate27.errors = vErrors;
+validate29.errors = vErrors;
 return errors === 0;
 }
-validate27.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema58 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"}}};
-const schema61 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
-const schema62 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
-const pattern12 = new RegExp("^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$", "u");
+const schema59 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema62 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
+const schema63 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
+const pattern18 = new RegExp("^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$", "u");
 
-function validate31(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate31.evaluated;
+const evaluated0 = validate33.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1114,8 +1833,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!(((((((key0 === "title") || (key0 === "description")) || (key0 === "input")) || (key0 === "output")) || (key0 === "annotations")) || (key0 === "icons")) || (key0 === "meta"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema58,data};
+if(!((((((((key0 === "title") || (key0 === "description")) || (key0 === "input")) || (key0 === "output")) || (key0 === "annotations")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "scopes"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1128,7 +1847,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.title.type,parentSchema:schema58.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.title.type,parentSchema:schema59.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1141,7 +1860,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema58.properties.description.type,parentSchema:schema58.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.description.type,parentSchema:schema59.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1154,7 +1873,7 @@ errors++;
 if(data.input !== undefined){
 let data2 = data.input;
 if(!(data2 && typeof data2 == "object" && !Array.isArray(data2))){
-const err3 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data2};
+const err3 = {instancePath:instancePath+"/input",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1167,7 +1886,7 @@ errors++;
 if(data.output !== undefined){
 let data3 = data.output;
 if(!(data3 && typeof data3 == "object" && !Array.isArray(data3))){
-const err4 = {instancePath:instancePath+"/output",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data3};
+const err4 = {instancePath:instancePath+"/output",schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1183,7 +1902,7 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 if(data4.title !== undefined){
 let data5 = data4.title;
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema61.properties.title.type,parentSchema:schema61.properties.title,data:data5};
+const err5 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.title.type,parentSchema:schema62.properties.title,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1196,7 +1915,7 @@ errors++;
 if(data4.readOnlyHint !== undefined){
 let data6 = data4.readOnlyHint;
 if(typeof data6 !== "boolean"){
-const err6 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.readOnlyHint.type,parentSchema:schema61.properties.readOnlyHint,data:data6};
+const err6 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.readOnlyHint.type,parentSchema:schema62.properties.readOnlyHint,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1209,7 +1928,7 @@ errors++;
 if(data4.destructiveHint !== undefined){
 let data7 = data4.destructiveHint;
 if(typeof data7 !== "boolean"){
-const err7 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.destructiveHint.type,parentSchema:schema61.properties.destructiveHint,data:data7};
+const err7 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.destructiveHint.type,parentSchema:schema62.properties.destructiveHint,data:data7};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1222,7 +1941,7 @@ errors++;
 if(data4.idempotentHint !== undefined){
 let data8 = data4.idempotentHint;
 if(typeof data8 !== "boolean"){
-const err8 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.idempotentHint.type,parentSchema:schema61.properties.idempotentHint,data:data8};
+const err8 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.idempotentHint.type,parentSchema:schema62.properties.idempotentHint,data:data8};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1235,7 +1954,7 @@ errors++;
 if(data4.openWorldHint !== undefined){
 let data9 = data4.openWorldHint;
 if(typeof data9 !== "boolean"){
-const err9 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema61.properties.openWorldHint.type,parentSchema:schema61.properties.openWorldHint,data:data9};
+const err9 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.openWorldHint.type,parentSchema:schema62.properties.openWorldHint,data:data9};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1247,7 +1966,7 @@ errors++;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema61.type,parentSchema:schema61,data:data4};
+const err10 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data4};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1269,8 +1988,8 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key1 in data11){
 const _errs30 = errors;
 if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
-const err11 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
+if(!pattern18.test(key1)){
+const err11 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1282,7 +2001,7 @@ errors++;
 }
 var valid6 = _errs30 === errors;
 if(!valid6){
-const err12 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data11};
+const err12 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data11};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1294,7 +2013,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data11};
+const err13 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data11};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1304,9 +2023,11 @@ vErrors.push(err13);
 errors++;
 }
 }
-}
-else {
-const err14 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data};
+if(data.scopes !== undefined){
+let data12 = data.scopes;
+if(Array.isArray(data12)){
+if(data12.length < 1){
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.scopes,data:data12};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1315,20 +2036,92 @@ vErrors.push(err14);
 }
 errors++;
 }
-validate31.errors = vErrors;
+const len0 = data12.length;
+for(let i0=0; i0<len0; i0++){
+let data13 = data12[i0];
+if(typeof data13 === "string"){
+if(!pattern12.test(data13)){
+const err15 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema59.properties.scopes.items,data:data13};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+else {
+const err16 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data13};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+}
+let i1 = data12.length;
+let j0;
+if(i1 > 1){
+const indices0 = {};
+for(;i1--;){
+let item0 = data12[i1];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err17 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema59.properties.scopes,data:data12};
+if(vErrors === null){
+vErrors = [err17];
+}
+else {
+vErrors.push(err17);
+}
+errors++;
+break;
+}
+indices0[item0] = i1;
+}
+}
+}
+else {
+const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data12};
+if(vErrors === null){
+vErrors = [err18];
+}
+else {
+vErrors.push(err18);
+}
+errors++;
+}
+}
+}
+else {
+const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+if(vErrors === null){
+vErrors = [err19];
+}
+else {
+vErrors.push(err19);
+}
+errors++;
+}
+validate33.errors = vErrors;
 return errors === 0;
 }
-validate31.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema63 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."}}};
-const schema64 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
-const func0 = require("ajv/dist/runtime/equal").default;
-const formats4 = require("ajv-formats/dist/formats").fullFormats["date-time"];
+const schema64 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema65 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
+const formats14 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
-function validate34(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate34.evaluated;
+const evaluated0 = validate36.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1337,7 +2130,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema63.required,parentSchema:schema63,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema64.required,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1347,8 +2140,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema63.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data};
+if(!(func1.call(schema64.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1361,7 +2154,7 @@ errors++;
 if(data.uri !== undefined){
 let data0 = data.uri;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.uri.type,parentSchema:schema63.properties.uri,data:data0};
+const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.uri.type,parentSchema:schema64.properties.uri,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1374,7 +2167,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.title.type,parentSchema:schema63.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.title.type,parentSchema:schema64.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1387,7 +2180,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.description.type,parentSchema:schema63.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.description.type,parentSchema:schema64.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1400,7 +2193,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.mimeType.type,parentSchema:schema63.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.mimeType.type,parentSchema:schema64.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1413,7 +2206,7 @@ errors++;
 if(data.size !== undefined){
 let data4 = data.size;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.size.type,parentSchema:schema63.properties.size,data:data4};
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.size.type,parentSchema:schema64.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1424,7 +2217,7 @@ errors++;
 }
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema63.properties.size,data:data4};
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1445,7 +2238,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(!((data7 === "user") || (data7 === "assistant"))){
-const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema64.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.audience.items.enum,parentSchema:schema64.properties.audience.items,data:data7};
+const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1462,7 +2255,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data6[i1], data6[j0])){
-const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema64.properties.audience,data:data6};
+const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1477,7 +2270,7 @@ break outer0;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.audience.type,parentSchema:schema64.properties.audience,data:data6};
+const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1491,7 +2284,7 @@ if(data5.priority !== undefined){
 let data8 = data5.priority;
 if(typeof data8 == "number"){
 if(data8 > 1 || isNaN(data8)){
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema64.properties.priority,data:data8};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1501,7 +2294,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.priority,data:data8};
+const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1512,7 +2305,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.priority.type,parentSchema:schema64.properties.priority,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1525,8 +2318,8 @@ errors++;
 if(data5.lastModified !== undefined){
 let data9 = data5.lastModified;
 if(typeof data9 === "string"){
-if(!(formats4.validate(data9))){
-const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema64.properties.lastModified,data:data9};
+if(!(formats14.validate(data9))){
+const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1537,7 +2330,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.lastModified.type,parentSchema:schema64.properties.lastModified,data:data9};
+const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1549,7 +2342,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data5};
+const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -1571,8 +2364,8 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key1 in data11){
 const _errs27 = errors;
 if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
+if(!pattern18.test(key1)){
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -1584,7 +2377,7 @@ errors++;
 }
 var valid7 = _errs27 === errors;
 if(!valid7){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data11};
+const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -1596,7 +2389,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data11};
+const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -1609,7 +2402,7 @@ errors++;
 if(data.text !== undefined){
 let data12 = data.text;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.text.type,parentSchema:schema63.properties.text,data:data12};
+const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.text.type,parentSchema:schema64.properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -1623,7 +2416,7 @@ if(data.file !== undefined){
 let data13 = data.file;
 if(typeof data13 === "string"){
 if(func2(data13) < 1){
-const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema63.properties.file,data:data13};
+const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -1634,7 +2427,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema63.properties.file.type,parentSchema:schema63.properties.file,data:data13};
+const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.file.type,parentSchema:schema64.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -1647,7 +2440,7 @@ errors++;
 if(data.encoding !== undefined){
 let data14 = data.encoding;
 if(!((data14 === "text") || (data14 === "base64"))){
-const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema63.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.encoding.enum,parentSchema:schema63.properties.encoding,data:data14};
+const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema64.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.encoding.enum,parentSchema:schema64.properties.encoding,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -1660,7 +2453,7 @@ errors++;
 if(data.subscribe !== undefined){
 let data15 = data.subscribe;
 if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema63.properties.subscribe.type,parentSchema:schema63.properties.subscribe,data:data15};
+const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema64.properties.subscribe.type,parentSchema:schema64.properties.subscribe,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -1675,7 +2468,7 @@ let data16 = data.cache;
 if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
 for(const key2 in data16){
 if(!((key2 === "ttlMs") || (key2 === "cacheScope"))){
-const err25 = {instancePath:instancePath+"/cache",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data16};
+const err25 = {instancePath:instancePath+"/cache",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data16};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -1688,7 +2481,7 @@ errors++;
 if(data16.ttlMs !== undefined){
 let data17 = data16.ttlMs;
 if(!((typeof data17 == "number") && (!(data17 % 1) && !isNaN(data17)))){
-const err26 = {instancePath:instancePath+"/cache/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data17};
+const err26 = {instancePath:instancePath+"/cache/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data17};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -1699,7 +2492,7 @@ errors++;
 }
 if(typeof data17 == "number"){
 if(data17 < 0 || isNaN(data17)){
-const err27 = {instancePath:instancePath+"/cache/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data17};
+const err27 = {instancePath:instancePath+"/cache/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data17};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -1713,7 +2506,7 @@ errors++;
 if(data16.cacheScope !== undefined){
 let data18 = data16.cacheScope;
 if(!((data18 === "public") || (data18 === "private"))){
-const err28 = {instancePath:instancePath+"/cache/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data18};
+const err28 = {instancePath:instancePath+"/cache/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data18};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -1725,7 +2518,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/cache",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data16};
+const err29 = {instancePath:instancePath+"/cache",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -1735,9 +2528,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data};
+if(data.scopes !== undefined){
+let data19 = data.scopes;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err30 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema64.properties.scopes,data:data19};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -1746,19 +2541,92 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate34.errors = vErrors;
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(!pattern12.test(data20)){
+const err31 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema64.properties.scopes.items,data:data20};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.scopes.items.type,parentSchema:schema64.properties.scopes.items,data:data20};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data19[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err33 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema64.properties.scopes,data:data19};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.scopes.type,parentSchema:schema64.properties.scopes,data:data19};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+validate36.errors = vErrors;
 return errors === 0;
 }
-validate34.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema67 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false}}};
-const schema71 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
-const pattern17 = new RegExp("^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$", "u");
+const schema68 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema72 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
+const pattern25 = new RegExp("^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$", "u");
 
-function validate37(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate37.evaluated;
+const evaluated0 = validate39.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -1767,7 +2635,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uriTemplate === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema67.required,parentSchema:schema67,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema68.required,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -1777,8 +2645,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema67.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema67,data};
+if(!(func1.call(schema68.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -1791,7 +2659,7 @@ errors++;
 if(data.uriTemplate !== undefined){
 let data0 = data.uriTemplate;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.uriTemplate.type,parentSchema:schema67.properties.uriTemplate,data:data0};
+const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.uriTemplate.type,parentSchema:schema68.properties.uriTemplate,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -1804,7 +2672,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.title.type,parentSchema:schema67.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.title.type,parentSchema:schema68.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -1817,7 +2685,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.description.type,parentSchema:schema67.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.description.type,parentSchema:schema68.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -1830,7 +2698,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema67.properties.mimeType.type,parentSchema:schema67.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.mimeType.type,parentSchema:schema68.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1850,7 +2718,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(!((data6 === "user") || (data6 === "assistant"))){
-const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema64.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.audience.items.enum,parentSchema:schema64.properties.audience.items,data:data6};
+const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1867,7 +2735,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data5[i1], data5[j0])){
-const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema64.properties.audience,data:data5};
+const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1882,7 +2750,7 @@ break outer0;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.audience.type,parentSchema:schema64.properties.audience,data:data5};
+const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1896,7 +2764,7 @@ if(data4.priority !== undefined){
 let data7 = data4.priority;
 if(typeof data7 == "number"){
 if(data7 > 1 || isNaN(data7)){
-const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema64.properties.priority,data:data7};
+const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1906,7 +2774,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data7 < 0 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.priority,data:data7};
+const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -1917,7 +2785,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema64.properties.priority.type,parentSchema:schema64.properties.priority,data:data7};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -1930,8 +2798,8 @@ errors++;
 if(data4.lastModified !== undefined){
 let data8 = data4.lastModified;
 if(typeof data8 === "string"){
-if(!(formats4.validate(data8))){
-const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema64.properties.lastModified,data:data8};
+if(!(formats14.validate(data8))){
+const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -1942,7 +2810,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.lastModified.type,parentSchema:schema64.properties.lastModified,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -1954,7 +2822,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data4};
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -1976,8 +2844,8 @@ if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 for(const key1 in data10){
 const _errs25 = errors;
 if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
-const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
+if(!pattern18.test(key1)){
+const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -1989,7 +2857,7 @@ errors++;
 }
 var valid7 = _errs25 === errors;
 if(!valid7){
-const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data10};
+const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2001,7 +2869,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data10};
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2017,8 +2885,8 @@ if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
 for(const key2 in data11){
 const _errs28 = errors;
 if(typeof key2 === "string"){
-if(!pattern17.test(key2)){
-const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema67.properties.params.propertyNames,data:key2,propertyName:key2};
+if(!pattern25.test(key2)){
+const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema68.properties.params.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2030,7 +2898,7 @@ errors++;
 }
 var valid8 = _errs28 === errors;
 if(!valid8){
-const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema67.properties.params.propertyNames,parentSchema:schema67.properties.params,data:data11};
+const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema68.properties.params.propertyNames,parentSchema:schema68.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2043,7 +2911,7 @@ errors++;
 for(const key3 in data11){
 let data12 = data11[key3];
 if(!(data12 && typeof data12 == "object" && !Array.isArray(data12))){
-const err20 = {instancePath:instancePath+"/params/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data12};
+const err20 = {instancePath:instancePath+"/params/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2055,7 +2923,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.properties.params.type,parentSchema:schema67.properties.params,data:data11};
+const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.params.type,parentSchema:schema68.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2071,8 +2939,8 @@ if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
 for(const key4 in data13){
 const _errs35 = errors;
 if(typeof key4 === "string"){
-if(!pattern17.test(key4)){
-const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema67.properties.complete.propertyNames,data:key4,propertyName:key4};
+if(!pattern25.test(key4)){
+const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema68.properties.complete.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2084,7 +2952,7 @@ errors++;
 }
 var valid11 = _errs35 === errors;
 if(!valid11){
-const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema67.properties.complete.propertyNames,parentSchema:schema67.properties.complete,data:data13};
+const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema68.properties.complete.propertyNames,parentSchema:schema68.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2104,7 +2972,7 @@ const len1 = data14.length;
 for(let i2=0; i2<len1; i2++){
 let data15 = data14[i2];
 if(typeof data15 !== "string"){
-const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.anyOf[0].items.type,parentSchema:schema71.anyOf[0].items,data:data15};
+const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.anyOf[0].items.type,parentSchema:schema72.anyOf[0].items,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2116,7 +2984,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.anyOf[0].type,parentSchema:schema71.anyOf[0],data:data14};
+const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.anyOf[0].type,parentSchema:schema72.anyOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2129,7 +2997,7 @@ var _valid0 = _errs40 === errors;
 valid14 = valid14 || _valid0;
 const _errs44 = errors;
 if("handler" !== data14){
-const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema71.anyOf[1],data:data14};
+const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema72.anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2141,7 +3009,7 @@ errors++;
 var _valid0 = _errs44 === errors;
 valid14 = valid14 || _valid0;
 if(!valid14){
-const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema71.anyOf,parentSchema:schema71,data:data14};
+const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema72.anyOf,parentSchema:schema72,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2164,7 +3032,7 @@ vErrors = null;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.properties.complete.type,parentSchema:schema67.properties.complete,data:data13};
+const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.complete.type,parentSchema:schema68.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2177,7 +3045,7 @@ errors++;
 if(data.list !== undefined){
 let data16 = data.list;
 if(typeof data16 !== "boolean"){
-const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema67.properties.list.type,parentSchema:schema67.properties.list,data:data16};
+const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.list.type,parentSchema:schema68.properties.list,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2187,9 +3055,11 @@ vErrors.push(err29);
 errors++;
 }
 }
-}
-else {
-const err30 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema67.type,parentSchema:schema67,data};
+if(data.scopes !== undefined){
+let data17 = data.scopes;
+if(Array.isArray(data17)){
+if(data17.length < 1){
+const err30 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema68.properties.scopes,data:data17};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2198,18 +3068,91 @@ vErrors.push(err30);
 }
 errors++;
 }
-validate37.errors = vErrors;
+const len2 = data17.length;
+for(let i3=0; i3<len2; i3++){
+let data18 = data17[i3];
+if(typeof data18 === "string"){
+if(!pattern12.test(data18)){
+const err31 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema68.properties.scopes.items,data:data18};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.scopes.items.type,parentSchema:schema68.properties.scopes.items,data:data18};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+let i4 = data17.length;
+let j1;
+if(i4 > 1){
+const indices0 = {};
+for(;i4--;){
+let item0 = data17[i4];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err33 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema68.properties.scopes,data:data17};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+break;
+}
+indices0[item0] = i4;
+}
+}
+}
+else {
+const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.scopes.type,parentSchema:schema68.properties.scopes,data:data17};
+if(vErrors === null){
+vErrors = [err34];
+}
+else {
+vErrors.push(err34);
+}
+errors++;
+}
+}
+}
+else {
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+if(vErrors === null){
+vErrors = [err35];
+}
+else {
+vErrors.push(err35);
+}
+errors++;
+}
+validate39.errors = vErrors;
 return errors === 0;
 }
-validate37.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema72 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]}}};
-const schema74 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
+const schema73 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema75 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
 
-function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate42.evaluated;
+const evaluated0 = validate44.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2219,7 +3162,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "required")) || (key0 === "default")) || (key0 === "complete"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2232,7 +3175,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.title.type,parentSchema:schema74.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2245,7 +3188,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.description.type,parentSchema:schema74.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.description.type,parentSchema:schema75.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2258,7 +3201,7 @@ errors++;
 if(data.required !== undefined){
 let data2 = data.required;
 if(typeof data2 !== "boolean"){
-const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema74.properties.required.type,parentSchema:schema74.properties.required,data:data2};
+const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema75.properties.required.type,parentSchema:schema75.properties.required,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2271,7 +3214,7 @@ errors++;
 if(data.default !== undefined){
 let data3 = data.default;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.default.type,parentSchema:schema74.properties.default,data:data3};
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.default.type,parentSchema:schema75.properties.default,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2291,7 +3234,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema71.anyOf[0].items.type,parentSchema:schema71.anyOf[0].items,data:data5};
+const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.anyOf[0].items.type,parentSchema:schema72.anyOf[0].items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2303,7 +3246,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema71.anyOf[0].type,parentSchema:schema71.anyOf[0],data:data4};
+const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.anyOf[0].type,parentSchema:schema72.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2316,7 +3259,7 @@ var _valid0 = _errs13 === errors;
 valid2 = valid2 || _valid0;
 const _errs17 = errors;
 if("handler" !== data4){
-const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema71.anyOf[1],data:data4};
+const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema72.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2328,7 +3271,7 @@ errors++;
 var _valid0 = _errs17 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema71.anyOf,parentSchema:schema71,data:data4};
+const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema72.anyOf,parentSchema:schema72,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2351,7 +3294,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2360,19 +3303,19 @@ vErrors.push(err9);
 }
 errors++;
 }
-validate42.errors = vErrors;
+validate44.errors = vErrors;
 return errors === 0;
 }
-validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema76 = {"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
-const schema77 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
-const schema79 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
+const schema77 = {"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
+const schema78 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
+const schema80 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
 
-function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate44.evaluated;
+const evaluated0 = validate46.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -2385,7 +3328,7 @@ let passing0 = null;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema76.oneOf[0].required,parentSchema:schema76.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2403,7 +3346,7 @@ passing0 = 0;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema76.oneOf[1].required,parentSchema:schema76.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2426,7 +3369,7 @@ passing0 = 1;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audio === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema76.oneOf[2].required,parentSchema:schema76.oneOf[2],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2449,7 +3392,7 @@ passing0 = 2;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resource === undefined){
-const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema76.oneOf[3].required,parentSchema:schema76.oneOf[3],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2473,7 +3416,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema76.oneOf,parentSchema:schema76,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2495,7 +3438,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema76.required,parentSchema:schema76,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema77.required,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2506,7 +3449,7 @@ errors++;
 }
 for(const key0 in data){
 if(!(((((key0 === "role") || (key0 === "text")) || (key0 === "image")) || (key0 === "audio")) || (key0 === "resource"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2519,7 +3462,7 @@ errors++;
 if(data.role !== undefined){
 let data0 = data.role;
 if(!((data0 === "user") || (data0 === "assistant"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema76.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema76.properties.role.enum,parentSchema:schema76.properties.role,data:data0};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.role.enum,parentSchema:schema77.properties.role,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2532,7 +3475,7 @@ errors++;
 if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.text.type,parentSchema:schema76.properties.text,data:data1};
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.text.type,parentSchema:schema77.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2550,7 +3493,7 @@ let passing1 = null;
 const _errs14 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.data === undefined){
-const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data:data2};
+const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2568,7 +3511,7 @@ passing1 = 0;
 const _errs15 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.file === undefined){
-const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data:data2};
+const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2590,7 +3533,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data:data2};
+const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2612,7 +3555,7 @@ vErrors = null;
 }
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.mimeType === undefined){
-const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema77.required,parentSchema:schema77,data:data2};
+const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema78.required,parentSchema:schema78,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2623,7 +3566,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(((key1 === "data") || (key1 === "file")) || (key1 === "mimeType"))){
-const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data2};
+const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2636,7 +3579,7 @@ errors++;
 if(data2.data !== undefined){
 let data3 = data2.data;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.data.type,parentSchema:schema77.properties.data,data:data3};
+const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.data.type,parentSchema:schema78.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2650,7 +3593,7 @@ if(data2.file !== undefined){
 let data4 = data2.file;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.file,data:data4};
+const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2661,7 +3604,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.file.type,parentSchema:schema77.properties.file,data:data4};
+const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.file.type,parentSchema:schema78.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2675,7 +3618,7 @@ if(data2.mimeType !== undefined){
 let data5 = data2.mimeType;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.mimeType,data:data5};
+const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2686,7 +3629,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.mimeType.type,parentSchema:schema77.properties.mimeType,data:data5};
+const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.mimeType.type,parentSchema:schema78.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2698,7 +3641,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data2};
+const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2716,7 +3659,7 @@ let passing2 = null;
 const _errs27 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.data === undefined){
-const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data:data6};
+const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2734,7 +3677,7 @@ passing2 = 0;
 const _errs28 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.file === undefined){
-const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data:data6};
+const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2756,7 +3699,7 @@ passing2 = 1;
 }
 }
 if(!valid6){
-const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data:data6};
+const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2778,7 +3721,7 @@ vErrors = null;
 }
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.mimeType === undefined){
-const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema77.required,parentSchema:schema77,data:data6};
+const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema78.required,parentSchema:schema78,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2789,7 +3732,7 @@ errors++;
 }
 for(const key2 in data6){
 if(!(((key2 === "data") || (key2 === "file")) || (key2 === "mimeType"))){
-const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data:data6};
+const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2802,7 +3745,7 @@ errors++;
 if(data6.data !== undefined){
 let data7 = data6.data;
 if(typeof data7 !== "string"){
-const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.data.type,parentSchema:schema77.properties.data,data:data7};
+const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.data.type,parentSchema:schema78.properties.data,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -2816,7 +3759,7 @@ if(data6.file !== undefined){
 let data8 = data6.file;
 if(typeof data8 === "string"){
 if(func2(data8) < 1){
-const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.file,data:data8};
+const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -2827,7 +3770,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.file.type,parentSchema:schema77.properties.file,data:data8};
+const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.file.type,parentSchema:schema78.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -2841,7 +3784,7 @@ if(data6.mimeType !== undefined){
 let data9 = data6.mimeType;
 if(typeof data9 === "string"){
 if(func2(data9) < 1){
-const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema77.properties.mimeType,data:data9};
+const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -2852,7 +3795,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.mimeType.type,parentSchema:schema77.properties.mimeType,data:data9};
+const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.mimeType.type,parentSchema:schema78.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -2864,7 +3807,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data:data6};
+const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data6};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2882,7 +3825,7 @@ let passing3 = null;
 const _errs40 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.text === undefined){
-const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data:data10};
+const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema80.oneOf[0].required,parentSchema:schema80.oneOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2900,7 +3843,7 @@ passing3 = 0;
 const _errs41 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.blob === undefined){
-const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data:data10};
+const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema80.oneOf[1].required,parentSchema:schema80.oneOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2923,7 +3866,7 @@ passing3 = 1;
 const _errs42 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.file === undefined){
-const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema79.oneOf[2].required,parentSchema:schema79.oneOf[2],data:data10};
+const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema80.oneOf[2].required,parentSchema:schema80.oneOf[2],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2946,7 +3889,7 @@ passing3 = 2;
 }
 }
 if(!valid9){
-const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema79.oneOf,parentSchema:schema79,data:data10};
+const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema80.oneOf,parentSchema:schema80,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2968,7 +3911,7 @@ vErrors = null;
 }
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.uri === undefined){
-const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema79.required,parentSchema:schema79,data:data10};
+const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema80.required,parentSchema:schema80,data:data10};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2979,7 +3922,7 @@ errors++;
 }
 for(const key3 in data10){
 if(!(((((key3 === "uri") || (key3 === "mimeType")) || (key3 === "text")) || (key3 === "blob")) || (key3 === "file"))){
-const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data:data10};
+const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -2992,7 +3935,7 @@ errors++;
 if(data10.uri !== undefined){
 let data11 = data10.uri;
 if(typeof data11 !== "string"){
-const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.uri.type,parentSchema:schema79.properties.uri,data:data11};
+const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.uri.type,parentSchema:schema80.properties.uri,data:data11};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3005,7 +3948,7 @@ errors++;
 if(data10.mimeType !== undefined){
 let data12 = data10.mimeType;
 if(typeof data12 !== "string"){
-const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.mimeType.type,parentSchema:schema79.properties.mimeType,data:data12};
+const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.mimeType.type,parentSchema:schema80.properties.mimeType,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3018,7 +3961,7 @@ errors++;
 if(data10.text !== undefined){
 let data13 = data10.text;
 if(typeof data13 !== "string"){
-const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.text.type,parentSchema:schema79.properties.text,data:data13};
+const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.text.type,parentSchema:schema80.properties.text,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3031,7 +3974,7 @@ errors++;
 if(data10.blob !== undefined){
 let data14 = data10.blob;
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.blob.type,parentSchema:schema79.properties.blob,data:data14};
+const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.blob.type,parentSchema:schema80.properties.blob,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3045,7 +3988,7 @@ if(data10.file !== undefined){
 let data15 = data10.file;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.file,data:data15};
+const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -3056,7 +3999,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.file.type,parentSchema:schema79.properties.file,data:data15};
+const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.file.type,parentSchema:schema80.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -3068,7 +4011,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data:data10};
+const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data:data10};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -3080,7 +4023,7 @@ errors++;
 }
 }
 else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
+const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -3089,17 +4032,17 @@ vErrors.push(err44);
 }
 errors++;
 }
-validate44.errors = vErrors;
+validate46.errors = vErrors;
 return errors === 0;
 }
-validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate46.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const pattern11 = new RegExp("^[A-Za-z0-9_.-]{1,128}$", "u");
+const pattern17 = new RegExp("^[A-Za-z0-9_.-]{1,128}$", "u");
 
-function validate40(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
+function validate42(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
 let errors = 0;
-const evaluated0 = validate40.evaluated;
+const evaluated0 = validate42.evaluated;
 if(evaluated0.dynamicProps){
 evaluated0.props = undefined;
 }
@@ -3108,8 +4051,8 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((key0 === "title") || (key0 === "description")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "arguments")) || (key0 === "messages"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema72,data};
+if(!(((((((key0 === "title") || (key0 === "description")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "arguments")) || (key0 === "messages")) || (key0 === "scopes"))){
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3122,7 +4065,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.title.type,parentSchema:schema72.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.title.type,parentSchema:schema73.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3135,7 +4078,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.properties.description.type,parentSchema:schema72.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.description.type,parentSchema:schema73.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3157,8 +4100,8 @@ if(data3 && typeof data3 == "object" && !Array.isArray(data3)){
 for(const key1 in data3){
 const _errs10 = errors;
 if(typeof key1 === "string"){
-if(!pattern12.test(key1)){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema62.propertyNames,data:key1,propertyName:key1};
+if(!pattern18.test(key1)){
+const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3170,7 +4113,7 @@ errors++;
 }
 var valid2 = _errs10 === errors;
 if(!valid2){
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema62.propertyNames,parentSchema:schema62,data:data3};
+const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3182,7 +4125,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data3};
+const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3198,8 +4141,8 @@ if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
 for(const key2 in data4){
 const _errs13 = errors;
 if(typeof key2 === "string"){
-if(!pattern11.test(key2)){
-const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema72.properties.arguments.propertyNames,data:key2,propertyName:key2};
+if(!pattern17.test(key2)){
+const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema73.properties.arguments.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3211,7 +4154,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(!valid3){
-const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema72.properties.arguments.propertyNames,parentSchema:schema72.properties.arguments,data:data4};
+const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema73.properties.arguments.propertyNames,parentSchema:schema73.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3222,14 +4165,14 @@ errors++;
 }
 }
 for(const key3 in data4){
-if(!(validate42(data4[key3], {instancePath:instancePath+"/arguments/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key3,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
+if(!(validate44(data4[key3], {instancePath:instancePath+"/arguments/" + key3.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data4,parentDataProperty:key3,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.properties.arguments.type,parentSchema:schema72.properties.arguments,data:data4};
+const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.arguments.type,parentSchema:schema73.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3243,7 +4186,7 @@ if(data.messages !== undefined){
 let data6 = data.messages;
 if(Array.isArray(data6)){
 if(data6.length < 1){
-const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema72.properties.messages,data:data6};
+const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema73.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3254,14 +4197,14 @@ errors++;
 }
 const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
-if(!(validate44(data6[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate44.errors : vErrors.concat(validate44.errors);
+if(!(validate46(data6[i0], {instancePath:instancePath+"/messages/" + i0,parentData:data6,parentDataProperty:i0,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate46.errors : vErrors.concat(validate46.errors);
 errors = vErrors.length;
 }
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.properties.messages.type,parentSchema:schema72.properties.messages,data:data6};
+const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.messages.type,parentSchema:schema73.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3271,9 +4214,11 @@ vErrors.push(err10);
 errors++;
 }
 }
-}
-else {
-const err11 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema72.type,parentSchema:schema72,data};
+if(data.scopes !== undefined){
+let data8 = data.scopes;
+if(Array.isArray(data8)){
+if(data8.length < 1){
+const err11 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema73.properties.scopes,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3282,10 +4227,83 @@ vErrors.push(err11);
 }
 errors++;
 }
-validate40.errors = vErrors;
+const len1 = data8.length;
+for(let i1=0; i1<len1; i1++){
+let data9 = data8[i1];
+if(typeof data9 === "string"){
+if(!pattern12.test(data9)){
+const err12 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema73.properties.scopes.items,data:data9};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+else {
+const err13 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.scopes.items.type,parentSchema:schema73.properties.scopes.items,data:data9};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+let i2 = data8.length;
+let j0;
+if(i2 > 1){
+const indices0 = {};
+for(;i2--;){
+let item0 = data8[i2];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j0 = indices0[item0];
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema73.properties.scopes,data:data8};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
+}
+errors++;
+break;
+}
+indices0[item0] = i2;
+}
+}
+}
+else {
+const err15 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.scopes.type,parentSchema:schema73.properties.scopes,data:data8};
+if(vErrors === null){
+vErrors = [err15];
+}
+else {
+vErrors.push(err15);
+}
+errors++;
+}
+}
+}
+else {
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+if(vErrors === null){
+vErrors = [err16];
+}
+else {
+vErrors.push(err16);
+}
+errors++;
+}
+validate42.errors = vErrors;
 return errors === 0;
 }
-validate40.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
+validate42.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
 
 function validate20(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -3456,7 +4474,7 @@ let data9 = data8["tools/list"];
 if(data9 && typeof data9 == "object" && !Array.isArray(data9)){
 for(const key3 in data9){
 if(!((key3 === "ttlMs") || (key3 === "cacheScope"))){
-const err11 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data9};
+const err11 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data9};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3469,7 +4487,7 @@ errors++;
 if(data9.ttlMs !== undefined){
 let data10 = data9.ttlMs;
 if(!((typeof data10 == "number") && (!(data10 % 1) && !isNaN(data10)))){
-const err12 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data10};
+const err12 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data10};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3480,7 +4498,7 @@ errors++;
 }
 if(typeof data10 == "number"){
 if(data10 < 0 || isNaN(data10)){
-const err13 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data10};
+const err13 = {instancePath:instancePath+"/cache/tools~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data10};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3494,7 +4512,7 @@ errors++;
 if(data9.cacheScope !== undefined){
 let data11 = data9.cacheScope;
 if(!((data11 === "public") || (data11 === "private"))){
-const err14 = {instancePath:instancePath+"/cache/tools~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data11};
+const err14 = {instancePath:instancePath+"/cache/tools~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data11};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3506,7 +4524,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data9};
+const err15 = {instancePath:instancePath+"/cache/tools~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3521,7 +4539,7 @@ let data12 = data8["prompts/list"];
 if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
 for(const key4 in data12){
 if(!((key4 === "ttlMs") || (key4 === "cacheScope"))){
-const err16 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data12};
+const err16 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key4},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data12};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3534,7 +4552,7 @@ errors++;
 if(data12.ttlMs !== undefined){
 let data13 = data12.ttlMs;
 if(!((typeof data13 == "number") && (!(data13 % 1) && !isNaN(data13)))){
-const err17 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data13};
+const err17 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data13};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3545,7 +4563,7 @@ errors++;
 }
 if(typeof data13 == "number"){
 if(data13 < 0 || isNaN(data13)){
-const err18 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data13};
+const err18 = {instancePath:instancePath+"/cache/prompts~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data13};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3559,7 +4577,7 @@ errors++;
 if(data12.cacheScope !== undefined){
 let data14 = data12.cacheScope;
 if(!((data14 === "public") || (data14 === "private"))){
-const err19 = {instancePath:instancePath+"/cache/prompts~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data14};
+const err19 = {instancePath:instancePath+"/cache/prompts~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data14};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3571,7 +4589,7 @@ errors++;
 }
 }
 else {
-const err20 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data12};
+const err20 = {instancePath:instancePath+"/cache/prompts~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3586,7 +4604,7 @@ let data15 = data8["resources/list"];
 if(data15 && typeof data15 == "object" && !Array.isArray(data15)){
 for(const key5 in data15){
 if(!((key5 === "ttlMs") || (key5 === "cacheScope"))){
-const err21 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data15};
+const err21 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key5},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3599,7 +4617,7 @@ errors++;
 if(data15.ttlMs !== undefined){
 let data16 = data15.ttlMs;
 if(!((typeof data16 == "number") && (!(data16 % 1) && !isNaN(data16)))){
-const err22 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data16};
+const err22 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data16};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3610,7 +4628,7 @@ errors++;
 }
 if(typeof data16 == "number"){
 if(data16 < 0 || isNaN(data16)){
-const err23 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data16};
+const err23 = {instancePath:instancePath+"/cache/resources~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3624,7 +4642,7 @@ errors++;
 if(data15.cacheScope !== undefined){
 let data17 = data15.cacheScope;
 if(!((data17 === "public") || (data17 === "private"))){
-const err24 = {instancePath:instancePath+"/cache/resources~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data17};
+const err24 = {instancePath:instancePath+"/cache/resources~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data17};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3636,7 +4654,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data15};
+const err25 = {instancePath:instancePath+"/cache/resources~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data15};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3651,7 +4669,7 @@ let data18 = data8["resources/templates/list"];
 if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
 for(const key6 in data18){
 if(!((key6 === "ttlMs") || (key6 === "cacheScope"))){
-const err26 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data18};
+const err26 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key6},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data18};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3664,7 +4682,7 @@ errors++;
 if(data18.ttlMs !== undefined){
 let data19 = data18.ttlMs;
 if(!((typeof data19 == "number") && (!(data19 % 1) && !isNaN(data19)))){
-const err27 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data19};
+const err27 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data19};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3675,7 +4693,7 @@ errors++;
 }
 if(typeof data19 == "number"){
 if(data19 < 0 || isNaN(data19)){
-const err28 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data19};
+const err28 = {instancePath:instancePath+"/cache/resources~1templates~1list/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data19};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3689,7 +4707,7 @@ errors++;
 if(data18.cacheScope !== undefined){
 let data20 = data18.cacheScope;
 if(!((data20 === "public") || (data20 === "private"))){
-const err29 = {instancePath:instancePath+"/cache/resources~1templates~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data20};
+const err29 = {instancePath:instancePath+"/cache/resources~1templates~1list/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data20};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3701,7 +4719,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data18};
+const err30 = {instancePath:instancePath+"/cache/resources~1templates~1list",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data18};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3716,7 +4734,7 @@ let data21 = data8["resources/read"];
 if(data21 && typeof data21 == "object" && !Array.isArray(data21)){
 for(const key7 in data21){
 if(!((key7 === "ttlMs") || (key7 === "cacheScope"))){
-const err31 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data21};
+const err31 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key7},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data21};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3729,7 +4747,7 @@ errors++;
 if(data21.ttlMs !== undefined){
 let data22 = data21.ttlMs;
 if(!((typeof data22 == "number") && (!(data22 % 1) && !isNaN(data22)))){
-const err32 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data22};
+const err32 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data22};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3740,7 +4758,7 @@ errors++;
 }
 if(typeof data22 == "number"){
 if(data22 < 0 || isNaN(data22)){
-const err33 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data22};
+const err33 = {instancePath:instancePath+"/cache/resources~1read/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data22};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3754,7 +4772,7 @@ errors++;
 if(data21.cacheScope !== undefined){
 let data23 = data21.cacheScope;
 if(!((data23 === "public") || (data23 === "private"))){
-const err34 = {instancePath:instancePath+"/cache/resources~1read/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data23};
+const err34 = {instancePath:instancePath+"/cache/resources~1read/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data23};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3766,7 +4784,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data21};
+const err35 = {instancePath:instancePath+"/cache/resources~1read",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data21};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3781,7 +4799,7 @@ let data24 = data8["server/discover"];
 if(data24 && typeof data24 == "object" && !Array.isArray(data24)){
 for(const key8 in data24){
 if(!((key8 === "ttlMs") || (key8 === "cacheScope"))){
-const err36 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema38,data:data24};
+const err36 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key8},message:"must NOT have additional properties",schema:false,parentSchema:schema39,data:data24};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3794,7 +4812,7 @@ errors++;
 if(data24.ttlMs !== undefined){
 let data25 = data24.ttlMs;
 if(!((typeof data25 == "number") && (!(data25 % 1) && !isNaN(data25)))){
-const err37 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema38.properties.ttlMs.type,parentSchema:schema38.properties.ttlMs,data:data25};
+const err37 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema39.properties.ttlMs.type,parentSchema:schema39.properties.ttlMs,data:data25};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -3805,7 +4823,7 @@ errors++;
 }
 if(typeof data25 == "number"){
 if(data25 < 0 || isNaN(data25)){
-const err38 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema38.properties.ttlMs,data:data25};
+const err38 = {instancePath:instancePath+"/cache/server~1discover/ttlMs",schemaPath:"#/$defs/CacheHint/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema39.properties.ttlMs,data:data25};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -3819,7 +4837,7 @@ errors++;
 if(data24.cacheScope !== undefined){
 let data26 = data24.cacheScope;
 if(!((data26 === "public") || (data26 === "private"))){
-const err39 = {instancePath:instancePath+"/cache/server~1discover/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema38.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema38.properties.cacheScope.enum,parentSchema:schema38.properties.cacheScope,data:data26};
+const err39 = {instancePath:instancePath+"/cache/server~1discover/cacheScope",schemaPath:"#/$defs/CacheHint/properties/cacheScope/enum",keyword:"enum",params:{allowedValues: schema39.properties.cacheScope.enum},message:"must be equal to one of the allowed values",schema:schema39.properties.cacheScope.enum,parentSchema:schema39.properties.cacheScope,data:data26};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -3831,7 +4849,7 @@ errors++;
 }
 }
 else {
-const err40 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema38.type,parentSchema:schema38,data:data24};
+const err40 = {instancePath:instancePath+"/cache/server~1discover",schemaPath:"#/$defs/CacheHint/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema39.type,parentSchema:schema39,data:data24};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -3910,7 +4928,7 @@ let data29 = data.options;
 if(data29 && typeof data29 == "object" && !Array.isArray(data29)){
 for(const key10 in data29){
 if(!((key10 === "headerVersion") || (key10 === "refs"))){
-const err46 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema44,data:data29};
+const err46 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key10},message:"must NOT have additional properties",schema:false,parentSchema:schema45,data:data29};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -3923,7 +4941,7 @@ errors++;
 if(data29.headerVersion !== undefined){
 let data30 = data29.headerVersion;
 if(typeof data30 !== "boolean"){
-const err47 = {instancePath:instancePath+"/options/headerVersion",schemaPath:"#/$defs/Options/properties/headerVersion/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema44.properties.headerVersion.type,parentSchema:schema44.properties.headerVersion,data:data30};
+const err47 = {instancePath:instancePath+"/options/headerVersion",schemaPath:"#/$defs/Options/properties/headerVersion/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema45.properties.headerVersion.type,parentSchema:schema45.properties.headerVersion,data:data30};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -3936,7 +4954,7 @@ errors++;
 if(data29.refs !== undefined){
 let data31 = data29.refs;
 if(!((data31 === "inline") || (data31 === "defs"))){
-const err48 = {instancePath:instancePath+"/options/refs",schemaPath:"#/$defs/Options/properties/refs/enum",keyword:"enum",params:{allowedValues: schema44.properties.refs.enum},message:"must be equal to one of the allowed values",schema:schema44.properties.refs.enum,parentSchema:schema44.properties.refs,data:data31};
+const err48 = {instancePath:instancePath+"/options/refs",schemaPath:"#/$defs/Options/properties/refs/enum",keyword:"enum",params:{allowedValues: schema45.properties.refs.enum},message:"must be equal to one of the allowed values",schema:schema45.properties.refs.enum,parentSchema:schema45.properties.refs,data:data31};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -3948,7 +4966,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema44.type,parentSchema:schema44,data:data29};
+const err49 = {instancePath:instancePath+"/options",schemaPath:"#/$defs/Options/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema45.type,parentSchema:schema45,data:data29};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -3959,8 +4977,8 @@ errors++;
 }
 }
 if(data.lint !== undefined){
-if(!(validate27(data.lint, {instancePath:instancePath+"/lint",parentData:data,parentDataProperty:"lint",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate27.errors : vErrors.concat(validate27.errors);
+if(!(validate29(data.lint, {instancePath:instancePath+"/lint",parentData:data,parentDataProperty:"lint",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate29.errors : vErrors.concat(validate29.errors);
 errors = vErrors.length;
 }
 }
@@ -3970,7 +4988,7 @@ if(data33 && typeof data33 == "object" && !Array.isArray(data33)){
 for(const key11 in data33){
 const _errs76 = errors;
 if(typeof key11 === "string"){
-if(!pattern9.test(key11)){
+if(!pattern11.test(key11)){
 const err50 = {instancePath:instancePath+"/schemas",schemaPath:"#/properties/schemas/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z_][A-Za-z0-9_]*$"},message:"must match pattern \""+"^[A-Za-z_][A-Za-z0-9_]*$"+"\"",schema:"^[A-Za-z_][A-Za-z0-9_]*$",parentSchema:schema31.properties.schemas.propertyNames,data:key11,propertyName:key11};
 if(vErrors === null){
 vErrors = [err50];
@@ -3996,7 +5014,7 @@ errors++;
 for(const key12 in data33){
 let data34 = data33[key12];
 if(!(data34 && typeof data34 == "object" && !Array.isArray(data34))){
-const err52 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema57.type,parentSchema:schema57,data:data34};
+const err52 = {instancePath:instancePath+"/schemas/" + key12.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/JsonSchema/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema58.type,parentSchema:schema58,data:data34};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4024,7 +5042,7 @@ if(data35 && typeof data35 == "object" && !Array.isArray(data35)){
 for(const key13 in data35){
 const _errs83 = errors;
 if(typeof key13 === "string"){
-if(!pattern11.test(key13)){
+if(!pattern17.test(key13)){
 const err54 = {instancePath:instancePath+"/tools",schemaPath:"#/properties/tools/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.tools.propertyNames,data:key13,propertyName:key13};
 if(vErrors === null){
 vErrors = [err54];
@@ -4048,8 +5066,8 @@ errors++;
 }
 }
 for(const key14 in data35){
-if(!(validate31(data35[key14], {instancePath:instancePath+"/tools/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data35,parentDataProperty:key14,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate31.errors : vErrors.concat(validate31.errors);
+if(!(validate33(data35[key14], {instancePath:instancePath+"/tools/" + key14.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data35,parentDataProperty:key14,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate33.errors : vErrors.concat(validate33.errors);
 errors = vErrors.length;
 }
 }
@@ -4095,8 +5113,8 @@ errors++;
 }
 }
 for(const key16 in data37){
-if(!(validate34(data37[key16], {instancePath:instancePath+"/resources/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data37,parentDataProperty:key16,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate34.errors : vErrors.concat(validate34.errors);
+if(!(validate36(data37[key16], {instancePath:instancePath+"/resources/" + key16.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data37,parentDataProperty:key16,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate36.errors : vErrors.concat(validate36.errors);
 errors = vErrors.length;
 }
 }
@@ -4142,8 +5160,8 @@ errors++;
 }
 }
 for(const key18 in data39){
-if(!(validate37(data39[key18], {instancePath:instancePath+"/resourceTemplates/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data39,parentDataProperty:key18,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate37.errors : vErrors.concat(validate37.errors);
+if(!(validate39(data39[key18], {instancePath:instancePath+"/resourceTemplates/" + key18.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data39,parentDataProperty:key18,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate39.errors : vErrors.concat(validate39.errors);
 errors = vErrors.length;
 }
 }
@@ -4165,7 +5183,7 @@ if(data41 && typeof data41 == "object" && !Array.isArray(data41)){
 for(const key19 in data41){
 const _errs98 = errors;
 if(typeof key19 === "string"){
-if(!pattern11.test(key19)){
+if(!pattern17.test(key19)){
 const err63 = {instancePath:instancePath+"/prompts",schemaPath:"#/properties/prompts/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema31.properties.prompts.propertyNames,data:key19,propertyName:key19};
 if(vErrors === null){
 vErrors = [err63];
@@ -4189,8 +5207,8 @@ errors++;
 }
 }
 for(const key20 in data41){
-if(!(validate40(data41[key20], {instancePath:instancePath+"/prompts/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data41,parentDataProperty:key20,rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate40.errors : vErrors.concat(validate40.errors);
+if(!(validate42(data41[key20], {instancePath:instancePath+"/prompts/" + key20.replace(/~/g, "~0").replace(/\//g, "~1"),parentData:data41,parentDataProperty:key20,rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate42.errors : vErrors.concat(validate42.errors);
 errors = vErrors.length;
 }
 }

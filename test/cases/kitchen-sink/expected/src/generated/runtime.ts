@@ -111,6 +111,19 @@ export async function run<T>(call: () => T | Promise<T>): Promise<T | InputRequi
   }
 }
 
+// ---- Callers ---------------------------------------------------------------------------------
+
+/**
+ * Who a request comes from, for binding sessions and request state to their caller: what the
+ * verifier put in `extra.principal` (OAuth: issuer, subject and client), else the client ID.
+ * Undefined without authentication.
+ */
+export function principalOf(auth: AuthInfo | undefined): string | undefined {
+  if (!auth) return undefined;
+  const principal = auth.extra?.principal;
+  return typeof principal === 'string' ? principal : auth.clientId;
+}
+
 // ---- Multi-round requests (elicitation, sampling, roots) -------------------------------------
 
 /** The environment variable holding the key that signs `requestState` (at least 32 bytes). */
@@ -148,7 +161,12 @@ export function requestStateCodec(): RequestStateCodec {
         `warning: ${REQUEST_STATE_KEY_ENV} is not set; requestState is signed with a random per-process key`,
       );
     }
-    codec = createRequestStateCodec({ key: stateKey ?? randomBytes(32), ttlSeconds: 600 });
+    codec = createRequestStateCodec({
+      key: stateKey ?? randomBytes(32),
+      ttlSeconds: 600,
+      // State minted for one caller and method is refused when another echoes it.
+      bind: (sdk) => `${sdk.mcpReq.method}\0${principalOf(sdk.http?.authInfo) ?? ''}`,
+    });
   }
   return codec;
 }
@@ -408,7 +426,8 @@ class RequestContext implements HandlerContext {
   }
 
   get signState(): HandlerContext['signState'] {
-    return signState;
+    const sdk = this.sdk;
+    return (payload) => requestStateCodec().mint(payload, sdk);
   }
 }
 
@@ -416,7 +435,6 @@ function ask(spec: InputRequiredSpec): never {
   throw new InputRequiredSignal(inputRequired(spec));
 }
 
-const signState = (payload: unknown) => requestStateCodec().mint(payload);
 
 /** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
 export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {

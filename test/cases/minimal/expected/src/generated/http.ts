@@ -24,10 +24,11 @@ import {
   type McpServer,
   type ServerEventBus,
   verifyBearerToken,
+  type VerifyBearerTokenOptions,
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
-import { addNotificationSink, connectionSink } from './runtime.js';
+import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer, serverInfo } from './server.js';
 
 export interface HttpOptions {
@@ -52,7 +53,7 @@ export interface HttpOptions {
    * `WWW-Authenticate` challenge otherwise); handlers see it as `ctx.authInfo`. The verifier must
    * set `expiresAt`. Default: none.
    */
-  auth?: BearerAuthOptions | undefined;
+  auth?: VerifyBearerTokenOptions | undefined;
   /**
    * Where 2026-07-28 change notifications (`ctx.notify`) travel to `subscriptions/listen` streams.
    * Default: in this process. With several replicas, pass a bus on a real pub/sub (e.g. Redis).
@@ -125,7 +126,26 @@ export class MemoryEventStore implements EventStore {
 interface Session {
   transport: WebStandardStreamableHTTPServerTransport;
   server: McpServer;
+  /** The caller that opened the session: no other may use it. */
+  principal: string | undefined;
   removeSink: () => void;
+}
+
+/**
+ * Whether `auth` may use a session `session.principal` opened. A refusal is logged with the
+ * principals (never a token) and answered as an unknown session: the caller learns nothing.
+ */
+export function ownsSession(
+  session: { principal: string | undefined },
+  auth: AuthInfo | undefined,
+  sessionId: string,
+): boolean {
+  const principal = principalOf(auth);
+  if (session.principal === principal) return true;
+  console.error(
+    `${serverInfo.name}: refused session ${sessionId.slice(0, 8)}…: opened by ${session.principal ?? 'nobody'}, used by ${principal ?? 'nobody'}`,
+  );
+  return false;
 }
 
 /**
@@ -317,11 +337,16 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     return session.transport.close().catch(() => {});
   };
 
-  async function handleLegacy(req: IncomingMessage, res: ServerResponse, body?: unknown) {
+  async function handleLegacy(
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body?: unknown,
+  ) {
     const id = req.headers['mcp-session-id'];
     if (typeof id === 'string') {
       const session = sessions.get(id);
-      if (!session) return sendRpcError(res, 404, -32001, 'Session not found');
+      if (!session || !ownsSession(session, req.auth, id))
+        return sendRpcError(res, 404, -32001, 'Session not found');
       sessions.delete(id); // re-inserted: the map's order is the eviction order
       sessions.set(id, session);
       return serveSession(session.transport, req, res, body);
@@ -336,6 +361,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
     if (sessions.size >= maxSessions) await closeSession(sessions.keys().next().value!);
     const server = createServer({ era: 'legacy' });
+    const principal = principalOf(req.auth);
     const transport: WebStandardStreamableHTTPServerTransport =
       new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
@@ -345,6 +371,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
           sessions.set(sessionId, {
             transport,
             server,
+            principal,
             removeSink: addNotificationSink(connectionSink(server, 'legacy')),
           });
         },
