@@ -348,13 +348,13 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
     stream.close();
   });
 
-  it('keeps at most maxSessions streams (the least recently used is closed), and close() ends them all', async () => {
+  it('keeps at most maxSessions streams (the least recently used is closed), keeps them alive, and close() ends them all', async () => {
     // startHttp of the compiled project, in this process: the options a user passes in code.
-    type Options = { port: number; maxSessions: number; sse: { path: string; messagesPath: string } };
+    type Options = { port: number; maxSessions: number; sse: { path: string; messagesPath: string; keepAliveMs: number } };
     const { startHttp } = (await import(path.join(dir, 'dist/src/generated/http.js'))) as {
       startHttp(options: Options): Promise<{ url: URL; close(): Promise<void> }>;
     };
-    const handle = await startHttp({ port: 0, maxSessions: 2, sse: { path: '/legacy/sse', messagesPath: '/legacy/messages' } });
+    const handle = await startHttp({ port: 0, maxSessions: 2, sse: { path: '/legacy/sse', messagesPath: '/legacy/messages', keepAliveMs: 50 } });
     try {
       const url = new URL('/legacy/sse', handle.url);
       const first = await openStream(url);
@@ -366,6 +366,8 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
       expect((await send(second.endpoint, { method: 'POST', headers: json, body: ping })).status).toBe(404);
       await until(() => second.ended(), 'the evicted stream ended');
       expect((await send(first.endpoint, { method: 'POST', headers: json, body: ping })).status).toBe(202);
+      // Quiet streams carry keep-alive comments (which EventSource clients skip).
+      await until(() => third.events().includes('\n\n: keepalive\n\n'), 'a keep-alive comment');
       await handle.close();
       await until(() => first.ended() && third.ended(), 'streams ended by close()');
     } finally {

@@ -38,6 +38,11 @@ export interface SseOptions {
   path?: string | undefined;
   /** Path clients POST their messages to. Default: `sseDefaults.messagesPath`. */
   messagesPath?: string | undefined;
+  /**
+   * A comment is written on a quiet stream this often, so that proxies and load balancers do not
+   * close it as idle (as the SDK's own streams do). 0 for none. Default 15000.
+   */
+  keepAliveMs?: number | undefined;
 }
 
 /** The two endpoints, for http.ts: it checks Host, Origin and the token, then hands requests here. */
@@ -90,6 +95,7 @@ export function sseEndpoints(
 ): SseEndpoints {
   const path = options.path ?? sseDefaults.path;
   const messagesPath = options.messagesPath ?? sseDefaults.messagesPath;
+  const keepAliveMs = options.keepAliveMs ?? 15_000;
   const sessions = new Map<string, SseSession>();
 
   const closeSession = (id: string) => {
@@ -117,6 +123,11 @@ export function sseEndpoints(
     await server.connect(transport);
     // The stream may stay quiet for long: the client needs its headers and endpoint now.
     res.flushHeaders();
+    if (keepAliveMs > 0) {
+      // Between events: the transport writes each event whole, in one write.
+      const timer = setInterval(() => res.write(': keepalive\n\n'), keepAliveMs).unref();
+      res.once('close', () => clearInterval(timer));
+    }
   }
 
   async function post(
