@@ -408,9 +408,17 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
       },
     );
     server = await serve(dir, { PROTOCOL_TOKENS: 'alice:tokA,bob:tokB' });
-    sse = new URL('/sse', server.url);
+    // The fixture moves the transport: transports.http.sse: { path: /events, messagesPath: /events/messages }.
+    sse = new URL('/events', server.url);
     scoped = await serve(dir, { PROTOCOL_TOKENS: 'alice:tokA', SCOPED_TOOL: 'whoami' }, 'scoped.mjs');
   }, 180_000);
+
+  it('serves the paths the manifest gives', async () => {
+    const stream = await openStream(sse, { Authorization: 'Bearer tokA' });
+    stream.close();
+    expect(stream.endpoint.pathname).toBe('/events/messages');
+    expect((await send(new URL('/sse', server.url), { headers: { Accept: 'text/event-stream', Authorization: 'Bearer tokA' } })).status).toBe(404);
+  });
 
   it('refuses the stream and the messages without a valid token (401 with a challenge)', async () => {
     const stream = await send(sse, { headers: { Accept: 'text/event-stream' } });
@@ -444,7 +452,7 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
 
   it('answers a call without the scope its entry needs with 403 insufficient_scope, as /mcp does', async () => {
     const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
-    const stream = await openStream(new URL('/sse', scoped.url), { Authorization: 'Bearer tokA' });
+    const stream = await openStream(new URL('/events', scoped.url), { Authorization: 'Bearer tokA' });
     const res = await send(stream.endpoint, { method: 'POST', headers: { ...json, Authorization: 'Bearer tokA' }, body: call });
     expect(res.status).toBe(403);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope".*scope="admin"/);
