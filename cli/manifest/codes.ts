@@ -72,6 +72,7 @@ export const Codes = {
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',
   NO_TRANSPORT: 'MCPG260',
+  HTTP_PATH_COLLISION: 'MCPG261', // two HTTP endpoints (MCP, HTTP+SSE stream and messages, /health) on one path
   NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).

@@ -191,6 +191,7 @@ export function contractTestView(ir: IR) {
     referencesSchemas,
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
+    sse: ir.transports.http?.sse != null,
     bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,
     maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
   };

@@ -454,6 +454,7 @@ export function httpView(ir: IR) {
     allowedOrigins: jsonLiteral(h.allowedOrigins),
     maxBodyBytes: String(h.maxBodyBytes),
     bearer: h.bearer ? { tokensEnv: stringLiteral(h.bearer.tokensEnv), requiredScopes: jsonLiteral(h.bearer.requiredScopes) } : null,
+    sse: h.sse !== null,
   };
 }
 
@@ -465,7 +466,7 @@ export function oauthView(ir: IR) {
 /** src/generated/sse.ts: the legacy HTTP+SSE endpoints. */
 export function sseView(ir: IR) {
   const sse = ir.transports.http?.sse ?? { path: '/sse', messagesPath: '/messages' };
-  return { serverName: stringLiteral(ir.server.name), path: stringLiteral(sse.path), messagesPath: stringLiteral(sse.messagesPath) };
+  return { path: stringLiteral(sse.path), messagesPath: stringLiteral(sse.messagesPath) };
 }
 
 /** package.json and main.ts: created once, then the user's. */

@@ -32,13 +32,62 @@ export function checkToolHints(m: LoadedManifest): Diagnostic[] {
 /** A server with every transport disabled could not be reached at all. */
 export function checkTransports(m: LoadedManifest): Diagnostic[] {
   const t = isRecord(m.data) ? m.data.transports : undefined;
-  if (!isRecord(t) || t.stdio !== false || t.http !== false) return [];
+  if (!isRecord(t)) return [];
+  if (t.stdio !== false || t.http !== false) return checkHttpPaths(m, t.http);
   return [
     diagAt(m, ['transports'], Codes.NO_TRANSPORT, 'every transport is disabled: clients could not reach the server', {
       key: true,
       hint: 'enable stdio or http (remove `false`)',
     }),
   ];
+}
+
+/**
+ * The HTTP server routes by path: the MCP endpoint, the two of the HTTP+SSE transport and
+ * `/health` must differ, or one would shadow another. Defaults as the schema gives them.
+ */
+function checkHttpPaths(m: LoadedManifest, http: unknown): Diagnostic[] {
+  if (http === false) return [];
+  const h = isRecord(http) ? http : {};
+  const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
+  const taken = new Map<string, string>([['/health', 'the health check']]);
+  const endpoints: { at: (string | number)[]; path: string; what: string }[] = [
+    { at: ['transports', 'http', 'path'], path: text(h.path, '/mcp'), what: 'the MCP endpoint' },
+  ];
+  if (h.sse !== false) {
+    const sse = isRecord(h.sse) ? h.sse : {};
+    endpoints.push(
+      { at: ['transports', 'http', 'sse', 'path'], path: text(sse.path, '/sse'), what: 'the HTTP+SSE stream' },
+      { at: ['transports', 'http', 'sse', 'messagesPath'], path: text(sse.messagesPath, '/messages'), what: 'the HTTP+SSE message endpoint' },
+    );
+  }
+  const out: Diagnostic[] = [];
+  for (const e of endpoints) {
+    const other = taken.get(e.path);
+    if (other === undefined) {
+      taken.set(e.path, e.what);
+      continue;
+    }
+    // At the key that sets the path, or the nearest one the manifest has.
+    let at = e.at;
+    while (at.length > 1 && !has(m.data, at)) at = at.slice(0, -1);
+    out.push(
+      diagAt(m, at, Codes.HTTP_PATH_COLLISION, `${e.what} and ${other} are both at \`${e.path}\`: one would shadow the other`, {
+        key: true,
+        hint: 'give each HTTP endpoint a path of its own (or `sse: false` for no HTTP+SSE transport)',
+      }),
+    );
+  }
+  return out;
+}
+
+function has(data: unknown, path: (string | number)[]): boolean {
+  let node = data;
+  for (const key of path) {
+    if (!isRecord(node) || !Object.hasOwn(node, key)) return false;
+    node = node[key];
+  }
+  return true;
 }
 
 const NPM_NAME = /^(?:@[a-z0-9-~][a-z0-9-._~]*\/)?[a-z0-9-~][a-z0-9-._~]*$/;

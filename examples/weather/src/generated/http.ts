@@ -30,6 +30,7 @@ import {
 
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer, serverInfo } from './server.js';
+import type { SseEndpoints, SseOptions } from './sse.js';
 
 export interface HttpOptions {
   /** Interface to listen on. Default: `httpDefaults.host` (from the manifest). */
@@ -59,6 +60,11 @@ export interface HttpOptions {
    * Default: in this process. With several replicas, pass a bus on a real pub/sub (e.g. Redis).
    */
   bus?: ServerEventBus | undefined;
+  /**
+   * The legacy HTTP+SSE transport (2024-11-05) beside the MCP endpoint, or false for none. Default:
+   * `sseDefaults` (from the manifest).
+   */
+  sse?: SseOptions | false | undefined;
 }
 
 export interface HttpServerHandle {
@@ -83,7 +89,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
-function sendRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
@@ -240,7 +251,7 @@ function claimsEnvelope(body: unknown): boolean {
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
-async function readJson(
+export async function readJson(
   req: IncomingMessage,
   res: ServerResponse,
   limit: number,
@@ -266,7 +277,8 @@ async function readJson(
 /**
  * Serves MCP over Streamable HTTP on one URL: 2026-07-28 requests statelessly (any replica can
  * answer), 2025 clients through sessions (`Mcp-Session-Id`; POST, GET stream, DELETE; resumable
- * streams). `GET /health` answers 200 for load balancers.
+ * streams). `GET /health` answers 200 for load balancers. Clients of the 2024-11-05 HTTP+SSE
+ * transport connect to `sseDefaults.path` (sse.ts).
  */
 export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHandle> {
   const host = options.host ?? httpDefaults.host;
@@ -326,6 +338,16 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
   }
   const removeModernSink = addNotificationSink(modern.notify);
+  // Loaded only when served: the legacy transport's package is not needed otherwise.
+  const sse: SseEndpoints | null =
+    options.sse === false
+      ? null
+      : (await import('./sse.js')).sseEndpoints({
+          ...options.sse,
+          maxBodyBytes: maxRequestBodySize,
+          maxSessions,
+          onerror,
+        });
 
   // 2025: one instance per session, kept until DELETE, close, or eviction (least recently used).
   const sessions = new Map<string, Session>();
@@ -424,11 +446,17 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
       sendJson(res, 200, { status: 'ok', name: serverInfo.name, version: serverInfo.version });
-    } else if (pathname !== path) {
+    } else if (pathname !== path && !sse?.serves(pathname)) {
       sendJson(res, 404, { error: `not found: ${pathname}` });
     } else if (guards.every((guard) => guard(req, res))) {
       authenticate(req, res)
-        .then((ok) => (ok ? handleMcp(req, res) : undefined))
+        .then((ok) =>
+          ok
+            ? pathname === path
+              ? handleMcp(req, res)
+              : sse!.handle(req, res, pathname)
+            : undefined,
+        )
         .catch((error: Error) => {
           onerror(error);
           if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
@@ -452,6 +480,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     async close() {
       removeModernSink();
       await Promise.all([...sessions.keys()].map(closeSession));
+      await sse?.close();
       await modern.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -11,12 +11,14 @@ import { fileURLToPath } from 'node:url';
 
 import {
   Client,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { sseDefaults } from '../../src/generated/sse.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -262,6 +264,8 @@ async function connect(transport: Transport, modern: boolean): Promise<Client> {
 }
 
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
+// The legacy HTTP+SSE transport (2024-11-05): the stream at sseDefaults.path names where to post.
+const sseClient = () => new SSEClientTransport(new URL(sseDefaults.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
   http = await startHttp({ port: 0 });
@@ -274,6 +278,7 @@ const connections: [string, () => Promise<Client>][] = [
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
   ['HTTP, 2025 client', () => connect(httpClient(http.url), false)],
   ['HTTP, 2026-07-28 client', () => connect(httpClient(http.url), true)],
+  ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
 for (const [name, open] of connections) {
@@ -421,6 +426,14 @@ describe('HTTP endpoint', () => {
       body: ping,
     });
     assert.equal(origin.status, 403);
+  });
+
+  it('answers a message to an unknown HTTP+SSE session with 404', async () => {
+    const res = await send(`${sseDefaults.messagesPath}?sessionId=mcpgen-no-such-session`, {
+      ...post,
+      body: ping,
+    });
+    assert.equal(res.status, 404);
   });
 
   it('rejects a body over the limit with 413', async () => {

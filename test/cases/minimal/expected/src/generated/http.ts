@@ -83,7 +83,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
-function sendRpcError(res: ServerResponse, status: number, code: number, message: string): void {
+export function sendRpcError(
+  res: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
@@ -240,7 +245,7 @@ function claimsEnvelope(body: unknown): boolean {
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
-async function readJson(
+export async function readJson(
   req: IncomingMessage,
   res: ServerResponse,
   limit: number,

@@ -435,7 +435,6 @@ function ask(spec: InputRequiredSpec): never {
   throw new InputRequiredSignal(inputRequired(spec));
 }
 
-
 /** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
 export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
   return new RequestContext(sdk, server);
