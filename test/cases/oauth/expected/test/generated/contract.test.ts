@@ -14,6 +14,7 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { type AuthInfo, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
@@ -119,10 +120,32 @@ async function connect(transport: Transport, modern: boolean): Promise<Client> {
   return client;
 }
 
-const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
+// transports.http.auth.oauth: the metadata names an issuer of the tests' own; no authorization
+// server is asked, as the test server checks tokens itself (below).
+const ISSUER = 'https://issuer.contract-test.invalid/';
+// transports.http.auth: the test server accepts a token of the tests' own, so they need no
+// environment; clients send it.
+const TOKEN = 'mcpgen-contract-test-token';
+const authorization = { Authorization: `Bearer ${TOKEN}` };
+const httpClient = (url: URL) =>
+  new StreamableHTTPClientTransport(url, { requestInit: { headers: authorization } });
+// The test server accepts a token of the tests' own, carrying every scope the manifest declares.
+const testAuth = {
+  verifier: {
+    async verifyAccessToken(token: string): Promise<AuthInfo> {
+      if (token !== TOKEN) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
+      return {
+        token,
+        clientId: 'contract-test',
+        scopes: ['mcp', 'notes:read', 'notes:write'],
+        expiresAt: Math.floor(Date.now() / 1000) + 3600,
+      };
+    },
+  },
+};
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0 });
+  http = await startHttp({ port: 0, auth: testAuth, oauth: { issuer: ISSUER } });
 });
 after(() => http.close());
 
@@ -249,7 +272,7 @@ describe('HTTP endpoint', () => {
   const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
   const post = {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...authorization },
   };
 
   it('answers GET /health', async () => {
@@ -279,6 +302,38 @@ describe('HTTP endpoint', () => {
       body: ping,
     });
     assert.equal(origin.status, 403);
+  });
+
+  it('refuses a request without a valid token with 401', async () => {
+    const headers = { ...post.headers, Authorization: 'Bearer not-the-token' };
+    assert.equal((await send(http.url.pathname, { ...post, headers, body: ping })).status, 401);
+  });
+  it('serves its Protected Resource Metadata and names it in every 401 (RFC 9728)', async () => {
+    const wellKnown = '/.well-known/oauth-protected-resource';
+    const suffixed = `${wellKnown}${http.url.pathname}`;
+    for (const at of [wellKnown, suffixed]) {
+      const res = await send(at);
+      assert.equal(res.status, 200, at);
+      const metadata = JSON.parse(res.body) as Record<string, unknown>;
+      assert.equal(metadata.resource, http.url.href);
+      assert.deepEqual(metadata.authorization_servers, [ISSUER]);
+      assert.deepEqual(metadata.bearer_methods_supported, ['header']);
+    }
+    const denied = await new Promise<string | undefined>((resolve, reject) => {
+      const req = request(
+        new URL(http.url),
+        { method: 'POST', headers: { 'Content-Type': 'application/json' } },
+        (res) => {
+          res.resume();
+          resolve(res.headers['www-authenticate']);
+        },
+      );
+      req.on('error', reject).end(ping);
+    });
+    assert.match(
+      denied ?? '',
+      new RegExp(`resource_metadata="${new URL(suffixed, http.url).href}"`),
+    );
   });
 
   it('rejects a body over the limit with 413', async () => {
