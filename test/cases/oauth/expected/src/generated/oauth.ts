@@ -131,6 +131,9 @@ export function oauthSettings(
       'no OAuth authorization server: set MCP_OAUTH_ISSUER (or transports.http.auth.oauth.issuer) to its issuer URL',
     );
   }
+  const issuerUrl = secureUrl(issuer.value, `${issuer.source} (issuer)`);
+  if (issuerUrl.search)
+    throw new Error(`${issuer.source} (issuer) must not have a query: ${issuer.value}`);
   const resource = pick(options.resource, 'RESOURCE', d.resource);
   const jwksUri = pick(options.jwksUri, 'JWKS_URI', d.jwksUri);
   const audience = options.audience ?? list(env.MCP_OAUTH_AUDIENCE) ?? d.audience;
@@ -156,9 +159,6 @@ export function oauthSettings(
       clientSecret,
     };
   }
-  const issuerUrl = secureUrl(issuer.value, `${issuer.source} (issuer)`);
-  if (issuerUrl.search)
-    throw new Error(`${issuer.source} (issuer) must not have a query: ${issuer.value}`);
   return {
     issuer: issuer.value,
     resource: resource ? secureUrl(resource.value, `${resource.source} (resource)`) : null,
