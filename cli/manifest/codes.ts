@@ -72,6 +72,9 @@ export const Codes = {
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',
   NO_TRANSPORT: 'MCPG260',
+  SCOPES_WITHOUT_AUTH: 'MCPG261', // warning: per-entry scopes where no HTTP authentication checks them
+  BAD_AUTH_URL: 'MCPG262', // an OAuth URL that is not https (but on loopback), or has a fragment or query it must not
+  AUTH_WITHOUT_EFFECT: 'MCPG263', // warning: an auth setting that changes nothing, or advertises less than requests need
   NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
