@@ -193,6 +193,7 @@ describe('OAuth resource server against a real authorization server', () => {
       MCP_OAUTH_ISSUER: as.url,
       MCP_OAUTH_CLIENT_ID: 'mcp-server',
       MCP_OAUTH_CLIENT_SECRET: 'mcp-server-secret-that-is-long-enough',
+      MCP_TOKENS: 'ci:static-token-of-ci',
     });
     resources.add(resource());
     // Minted now, checked last: by then it has expired (TTL 1 s, clockToleranceSeconds: 0).
@@ -214,6 +215,7 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
     const insecure = await run(process.execPath, [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'], dir, 15_000, {
       ...process.env,
+      MCP_TOKENS: 't',
       MCP_OAUTH_ISSUER: 'http://auth.example.com/',
     });
     expect(insecure.code).toBe(1);
@@ -308,6 +310,17 @@ describe('OAuth resource server against a real authorization server', () => {
     );
   });
 
+  it('a static bearer token (auth.bearer beside oauth) is accepted too, with every scope', async () => {
+    const client = await connect(mcp.url, 'static-token-of-ci', false);
+    try {
+      const who = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+      expect(who).toMatchObject({ clientId: 'ci', scopes: ['mcp', 'notes:read', 'notes:write'] });
+      expect(await client.callTool({ name: 'add_note', arguments: { text: 'ci' } })).toMatchObject({ content: [{ text: 'saved: ci' }] });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('a token without the base scope is 403 at the door', async () => {
     const r = await post(mcp.url, await token(as.url, 'app', 'notes:read', resource()));
     expect(r.status).toBe(403);
@@ -387,7 +400,7 @@ const server = await startHttp({ port: 0, oauth: { jwksCooldownMs: 0 } });
 console.error('MCP over Streamable HTTP at ' + server.url);
 `,
     );
-    const own = await start(dir, { MCP_OAUTH_ISSUER: as.url, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x' }, 'dist/rotation.js');
+    const own = await start(dir, { MCP_OAUTH_ISSUER: as.url, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' }, 'dist/rotation.js');
     const old = keys;
     try {
       const ownResource = own.url.href;
@@ -408,7 +421,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     const lonely = await listen();
     const down = lonely.url;
     await new Promise((resolve) => lonely.server.close(resolve));
-    const own = await start(dir, { MCP_OAUTH_ISSUER: down, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x' });
+    const own = await start(dir, { MCP_OAUTH_ISSUER: down, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' });
     try {
       const bearer = await token(as.url, 'app', SCOPES, resource());
       for (let i = 0; i < 3; i++) expect((await post(own.url, bearer)).status).toBe(500);

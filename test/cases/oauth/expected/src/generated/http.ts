@@ -24,6 +24,8 @@ import {
   localhostAllowedOrigins,
   type McpServer,
   type ServerEventBus,
+  OAuthError,
+  OAuthErrorCode,
   verifyBearerToken,
   type VerifyBearerTokenOptions,
   WebStandardStreamableHTTPServerTransport,
@@ -62,7 +64,7 @@ export interface HttpOptions {
   /**
    * Bearer authentication: every MCP request needs a token the verifier accepts (401/403 with a
    * `WWW-Authenticate` challenge otherwise); handlers see it as `ctx.authInfo`. The verifier must
-   * set `expiresAt`. Default: none.
+   * set `expiresAt`. Default: static tokens from the environment (transports.http.auth).
    */
   auth?: VerifyBearerTokenOptions | undefined;
   /**
@@ -95,6 +97,38 @@ export const httpDefaults = {
 };
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
+
+/** transports.http.auth.bearer: the tokens in $"MCP_TOKENS" (`clientId:token` or bare). */
+export function staticBearerAuth(env: NodeJS.ProcessEnv = process.env): BearerAuthOptions {
+  const name = 'MCP_TOKENS';
+  const requiredScopes: string[] = [];
+  const scopes: string[] = ['mcp', 'notes:read', 'notes:write'];
+  const tokens = new Map<string, string>();
+  for (const entry of (env[name] ?? '')
+    .split(',')
+    .map((t) => t.trim())
+    .filter(Boolean)) {
+    const colon = entry.indexOf(':');
+    tokens.set(
+      colon > 0 ? entry.slice(colon + 1) : entry,
+      colon > 0 ? entry.slice(0, colon) : 'client',
+    );
+  }
+  if (tokens.size === 0)
+    throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send`);
+  return {
+    requiredScopes,
+    verifier: {
+      async verifyAccessToken(token): Promise<AuthInfo> {
+        const clientId = tokens.get(token);
+        if (clientId === undefined)
+          throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
+        // Static tokens do not expire; the SDK wants a time, so: an hour from now, every time.
+        return { token, clientId, scopes, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
+      },
+    },
+  };
+}
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
@@ -295,6 +329,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   const onerror = (error: Error) => console.error(`${serverInfo.name}: ${error.message}`);
   // Before listening: without an authorization server the server does not start.
   const oauth = oauthSettings(options.oauth, process.env, !options.auth);
+  const tokens = options.auth ? undefined : staticBearerAuth();
   let auth: VerifyBearerTokenOptions | undefined;
   let metadata: ReturnType<typeof protectedResourceMetadata>;
   let metadataAt = new Set<string>();
@@ -483,7 +518,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   auth = {
     requiredScopes: oauth.scopes,
     resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
-    ...(options.auth ?? oauthAuth()),
+    ...(options.auth ?? eitherToken(tokens!, oauthAuth())),
   };
   return {
     url,

@@ -14,10 +14,9 @@ import {
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { type AuthInfo, OAuthError, OAuthErrorCode } from '@modelcontextprotocol/server';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
+import { type HttpServerHandle, startHttp, staticBearerAuth } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -129,23 +128,13 @@ const TOKEN = 'mcpgen-contract-test-token';
 const authorization = { Authorization: `Bearer ${TOKEN}` };
 const httpClient = (url: URL) =>
   new StreamableHTTPClientTransport(url, { requestInit: { headers: authorization } });
-// The test server accepts a token of the tests' own, carrying every scope the manifest declares.
-const testAuth = {
-  verifier: {
-    async verifyAccessToken(token: string): Promise<AuthInfo> {
-      if (token !== TOKEN) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
-      return {
-        token,
-        clientId: 'contract-test',
-        scopes: ['mcp', 'notes:read', 'notes:write'],
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
-      };
-    },
-  },
-};
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, auth: testAuth, oauth: { issuer: ISSUER } });
+  http = await startHttp({
+    port: 0,
+    auth: staticBearerAuth({ ['MCP_TOKENS']: TOKEN }),
+    oauth: { issuer: ISSUER },
+  });
 });
 after(() => http.close());
 
