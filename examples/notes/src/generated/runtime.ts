@@ -436,7 +436,6 @@ function ask(spec: InputRequiredSpec): never {
   throw new InputRequiredSignal(inputRequired(spec));
 }
 
-
 /** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
 export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
   return new RequestContext(sdk, server);
@@ -553,7 +552,10 @@ export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
 
 /** What tools/list shows of a tool besides its schemas. */
 export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta'> &
-  OpenIcons & { annotations?: Open<ToolAnnotations>; scopeChallenge?: ScopeChallengeHandler };
+  OpenIcons & {
+    annotations?: Open<ToolAnnotations>;
+    scopeChallenge?: ScopeChallengeHandler;
+  };
 
 type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 /** What resources/list shows of each resource and template (and its cache hint). */
