@@ -8,6 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
@@ -415,6 +416,68 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       as.serve(authorizationServer(as.url, old).callback());
       await stop(own);
     }
+  });
+
+  it('an issuer with a path (a Keycloak realm) behind a public resource URL (a proxy)', async () => {
+    // oidc-provider mounted under /realms/demo, as Keycloak serves a realm: its metadata is at
+    // <issuer>/.well-known/openid-configuration, after the RFC 8414 forms answered 404.
+    const realm = await listen();
+    const issuer = `${realm.url}/realms/demo`;
+    const callback = authorizationServer(issuer, keys).callback();
+    realm.serve((req, res) => {
+      if (!req.url?.startsWith('/realms/demo/')) return void res.writeHead(404).end();
+      Object.assign(req, { originalUrl: req.url });
+      req.url = req.url.slice('/realms/demo'.length);
+      callback(req, res);
+    });
+    const publicUrl = 'https://mcp.example.com/api/mcp';
+    resources.add(publicUrl);
+    const own = await start(dir, {
+      MCP_OAUTH_ISSUER: issuer,
+      MCP_OAUTH_RESOURCE: publicUrl,
+      MCP_OAUTH_CLIENT_ID: 'mcp-server',
+      MCP_OAUTH_CLIENT_SECRET: 'x',
+      MCP_TOKENS: 't',
+    });
+    try {
+      for (const at of ['/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-protected-resource/mcp']) {
+        const metadata = (await (await fetch(new URL(at, own.url))).json()) as Record<string, unknown>;
+        expect(metadata).toMatchObject({ resource: publicUrl, authorization_servers: [issuer] });
+      }
+      expect((await post(own.url, null)).challenge).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp"');
+      expect((await post(own.url, await token(issuer, 'app', SCOPES, publicUrl), INIT)).status).toBe(200);
+      resources.add(own.url.href);
+      const local = await post(own.url, await token(issuer, 'app', SCOPES, own.url.href), INIT);
+      expect(local.status).toBe(401);
+      expect(local.challenge).toContain('error_description="Token was not issued for this resource"');
+    } finally {
+      await stop(own);
+      await new Promise((resolve) => realm.server.close(resolve).closeAllConnections());
+    }
+  });
+
+  it('reads issuer metadata where RFC 8414 and OpenID Connect put it, and names a bad URL', async () => {
+    const oauth = await import(pathToFileURL(path.join(dir, 'dist/src/generated/oauth.js')).href);
+    expect(oauth.metadataUrls(new URL('https://login.microsoftonline.com/tenant/v2.0')).map(String)).toEqual([
+      'https://login.microsoftonline.com/.well-known/oauth-authorization-server/tenant/v2.0',
+      'https://login.microsoftonline.com/.well-known/openid-configuration/tenant/v2.0',
+      'https://login.microsoftonline.com/tenant/v2.0/.well-known/openid-configuration',
+    ]);
+    expect(oauth.metadataUrls(new URL('https://example.auth0.com/')).map(String)).toEqual([
+      'https://example.auth0.com/.well-known/oauth-authorization-server',
+      'https://example.auth0.com/.well-known/openid-configuration',
+    ]);
+    const env = { MCP_OAUTH_ISSUER: 'https://auth.example.com/', MCP_OAUTH_CLIENT_ID: 'c', MCP_OAUTH_CLIENT_SECRET: 's' };
+    expect(() => oauth.oauthSettings({}, { ...env, MCP_OAUTH_JWKS_URI: 'http://keys.example.com/jwks' })).toThrow(
+      'MCP_OAUTH_JWKS_URI (JWKS URI) must be an https URL (http only on localhost): http://keys.example.com/jwks',
+    );
+    expect(() => oauth.oauthSettings({}, { ...env, MCP_OAUTH_RESOURCE: 'https://mcp.example.com/mcp#x' })).toThrow(
+      'MCP_OAUTH_RESOURCE (resource) must not have a fragment: https://mcp.example.com/mcp#x',
+    );
+    expect(() => oauth.oauthSettings({}, { MCP_OAUTH_ISSUER: 'https://auth.example.com/' })).toThrow(
+      'MCP_OAUTH_CLIENT_ID and MCP_OAUTH_CLIENT_SECRET must be set: token introspection authenticates with them',
+    );
+    expect(oauth.oauthSettings({}, { ...env, MCP_OAUTH_AUDIENCE: 'api://a, api://b' }).audience).toEqual(['api://a', 'api://b']);
   });
 
   it('answers 500 (not 401) while the authorization server is down, and logs the cause once', async () => {
