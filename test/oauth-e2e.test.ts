@@ -322,6 +322,20 @@ describe('OAuth resource server against a real authorization server', () => {
     }
   });
 
+  it("a 2025 session refuses another caller's token (404, as an unknown session)", async () => {
+    const id = await session(mcp.url, await token(as.url, 'app', SCOPES, resource()));
+    const other = await token(as.url, 'opaque', SCOPES, resource());
+    const res = await fetch(mcp.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${other}`, 'Mcp-Session-Id': id },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
+    });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
+    expect(mcp.stderr()).toMatch(/refused session [0-9a-f]{8}…: opened by \["http:\/\/127\.0\.0\.1:\d+","app","app"\], used by \["http:\/\/127\.0\.0\.1:\d+",(null|"opaque"),"opaque"\]/);
+    expect(mcp.stderr()).not.toContain(other);
+  });
+
   it('a token without the base scope is 403 at the door', async () => {
     const r = await post(mcp.url, await token(as.url, 'app', 'notes:read', resource()));
     expect(r.status).toBe(403);

@@ -175,11 +175,6 @@ export function oauthSettings(
   };
 }
 
-/** The resource identifier: as configured, else the URL the server listens on. */
-export function resourceOf(settings: OAuthSettings, serverUrl: URL): URL {
-  return settings.resource ?? serverUrl;
-}
-
 /** Protected Resource Metadata (RFC 9728 §2) of this server. */
 export function protectedResourceMetadata(
   settings: OAuthSettings,
