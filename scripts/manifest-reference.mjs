@@ -10,10 +10,14 @@ const schema = JSON.parse(readFileSync(new URL('schemas/manifest.v1.json', root)
 const out = fileURLToPath(new URL('docs/manifest-reference.md', root));
 
 const defName = (ref) => ref.replace('#/$defs/', '');
-const anchor = (name) => name.toLowerCase();
+const anchor = (name) => name.toLowerCase().replace(/[^a-z0-9_-]/g, '');
+/** An object written inline (not a `$ref`) with keys of its own: documented in a section named by its path. */
+const inlineObject = (s) => s && s.type === 'object' && s.properties && !s.$ref;
+const join = (path, key) => (path ? `${path}.${key}` : key);
 
-function typeOf(s) {
+function typeOf(s, path) {
   if (!s) return '';
+  if (path && inlineObject(s)) return `[object](#${anchor(path)})`;
   if (s.$ref) return `[${defName(s.$ref)}](#${anchor(defName(s.$ref))})`;
   if (s.const !== undefined) return `\`${JSON.stringify(s.const)}\``;
   if (s.enum) return s.enum.map((v) => `\`${JSON.stringify(v)}\``).join(' \\| ');
@@ -27,11 +31,11 @@ function typeOf(s) {
 
 const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
 
-function table(s, required = []) {
+function table(s, required = [], path = '') {
   const rows = Object.entries(s.properties ?? {}).map(([key, p]) => {
     const def = p.default === undefined ? '' : `\`${JSON.stringify(p.default)}\``;
     const req = required.includes(key) ? ' **(required)**' : '';
-    return `| \`${key}\`${req} | ${cell(typeOf(p))} | ${cell(def)} | ${cell(p.description)} |`;
+    return `| \`${key}\`${req} | ${cell(typeOf(p, join(path, key)))} | ${cell(def)} | ${cell(p.description)} |`;
   });
   return ['| Key | Type | Default | Description |', '| --- | --- | --- | --- |', ...rows].join('\n');
 }
@@ -48,11 +52,21 @@ const lines = [
   '',
   table(schema, schema.required),
 ];
+inlineSections(schema, '');
+/** Sections for the inline objects under `s`, depth first, after the section of `s`. */
+function inlineSections(s, path) {
+  for (const [key, p] of Object.entries(s.properties ?? {})) {
+    if (!inlineObject(p)) continue;
+    lines.push('', `### ${join(path, key)}`, '', cell(p.description), '', table(p, p.required ?? [], join(path, key)));
+    inlineSections(p, join(path, key));
+  }
+}
 for (const [name, def] of Object.entries(schema.$defs)) {
   lines.push('', `## ${name}`, '', cell(def.description));
-  if (def.properties) lines.push('', table(def, def.required ?? []));
+  if (def.properties) lines.push('', table(def, def.required ?? [], name));
   else lines.push('', `Type: ${typeOf(def)}`);
   if (def.propertyNames?.description) lines.push('', `Keys: ${cell(def.propertyNames.description)}`);
+  if (def.properties) inlineSections(def, name);
 }
 const text = `${lines.join('\n')}\n`;
 

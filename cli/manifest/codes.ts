@@ -72,7 +72,10 @@ export const Codes = {
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',
   NO_TRANSPORT: 'MCPG260',
-  HTTP_PATH_COLLISION: 'MCPG261', // two HTTP endpoints (MCP, HTTP+SSE stream and messages, /health) on one path
+  SCOPES_WITHOUT_AUTH: 'MCPG261', // warning: per-entry scopes where no HTTP authentication checks them
+  BAD_AUTH_URL: 'MCPG262', // an OAuth URL that is not https (but on loopback), or has a fragment or query it must not
+  AUTH_WITHOUT_EFFECT: 'MCPG263', // warning: an auth setting that changes nothing, or advertises less than requests need
+  HTTP_PATH_COLLISION: 'MCPG264', // two HTTP endpoints (MCP, HTTP+SSE stream and messages, /health) on one path
   NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).

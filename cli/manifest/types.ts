@@ -241,7 +241,7 @@ export interface HttpTransport {
        */
       tokensEnv?: string;
       /**
-       * Scopes a token must carry. Static tokens carry exactly these.
+       * Scopes every request needs (with `oauth`, its `scopes` are required instead). Static tokens carry these and every scope an entry requires.
        */
       requiredScopes?: string[];
     };

@@ -4,10 +4,10 @@
  */
 import { findPlaceholders } from '../manifest/placeholders.js';
 import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
-import { stringLiteral } from './escape.js';
+import { jsonLiteral, stringLiteral } from './escape.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
-import { inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
+import { entryScopes, inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
 import { Code } from '../format/literal.js';
 import { namedRecord } from './named-record.js';
 
@@ -193,6 +193,9 @@ export function contractTestView(ir: IR) {
     hasHttp: ir.transports.http !== null,
     sse: ir.transports.http?.sse != null,
     bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,
+    oauth: ir.transports.http?.oauth ? { scopes: jsonLiteral([...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])]) } : null,
+    oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
+    auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
     maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
   };
 }

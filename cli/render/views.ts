@@ -267,6 +267,7 @@ export function serverView(ir: IR) {
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       input: t.inputType ? inputKey(t) : null,
       output: t.outputType ? outputKey(t) : null,
+      scoped: t.scopes.length > 0,
     };
   });
 
@@ -286,6 +287,7 @@ export function serverView(ir: IR) {
       handler,
       alias: handler ? resourceAlias(r) : null,
       ident: r.ident,
+      scoped: r.scopes.length > 0,
     };
   });
 
@@ -306,6 +308,7 @@ export function serverView(ir: IR) {
       complete: completions !== null,
       handled: completions?.handled !== undefined,
       params: paramsKey(t),
+      scoped: t.scopes.length > 0,
     };
   });
 
@@ -351,6 +354,7 @@ export function serverView(ir: IR) {
       ident: p.ident,
       alias: p.handlerPath ? promptAlias(p) : null,
       hasDefaults: Object.keys(defaults).length > 0,
+      scoped: p.scopes.length > 0,
     };
   });
 
@@ -405,8 +409,16 @@ export function serverView(ir: IR) {
   ];
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
+  const scopeChallenges = scopeChallengesView(ir);
   return {
-    sdkImports: ['McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(ir.templates.length ? ['ResourceTemplate'] : [])].join(', '),
+    sdkImports: [
+      'McpServer',
+      'type McpRequestContext',
+      'type McpServerOptions',
+      ...(scopeChallenges ? ['requireScopes'] : []),
+      ...(ir.templates.length ? ['ResourceTemplate'] : []),
+    ].join(', '),
+    scopeChallenges,
     subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
@@ -443,6 +455,30 @@ export function serverView(ir: IR) {
   };
 }
 
+/**
+ * Per kind, the entries that need scopes: `requireScopes(...)` with the entry's scopes and the
+ * base ones, so a step-up asks for everything the call needs (MCP authorization, scope challenge
+ * handling). Null when no entry has scopes.
+ */
+function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; scopes: string }[] }[] | null {
+  const base = baseScopes(ir);
+  const kinds = [
+    ['tools', ir.tools],
+    ['resources', ir.resources],
+    ['templates', ir.templates],
+    ['prompts', ir.prompts],
+  ] as const;
+  const out = kinds
+    .map(([kind, entries]) => ({
+      kind,
+      entries: entries
+        .filter((e) => e.scopes.length > 0)
+        .map((e) => ({ key: propertyKey(e.name), scopes: [...new Set([...e.scopes, ...base])].map(stringLiteral).join(', ') })),
+    }))
+    .filter((k) => k.entries.length > 0);
+  return out.length ? out : null;
+}
+
 export function httpView(ir: IR) {
   const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null, oauth: null, sse: null };
   return {
@@ -453,14 +489,50 @@ export function httpView(ir: IR) {
     allowedHosts: jsonLiteral(h.allowedHosts),
     allowedOrigins: jsonLiteral(h.allowedOrigins),
     maxBodyBytes: String(h.maxBodyBytes),
-    bearer: h.bearer ? { tokensEnv: stringLiteral(h.bearer.tokensEnv), requiredScopes: jsonLiteral(h.bearer.requiredScopes) } : null,
+    bearer: h.bearer
+      ? {
+          tokensEnv: stringLiteral(h.bearer.tokensEnv),
+          requiredScopes: jsonLiteral(h.bearer.requiredScopes),
+          // Static tokens pass every scope check: the ones required of all requests and of each entry.
+          scopes: jsonLiteral([...new Set([...h.bearer.requiredScopes, ...(h.oauth?.scopes ?? []), ...entryScopes(ir)])]),
+        }
+      : null,
+    oauth: h.oauth !== null,
     sse: h.sse !== null,
   };
 }
 
+/** Every scope an entry (tool, resource, template, prompt) requires, sorted. */
+export function entryScopes(ir: IR): string[] {
+  const all = new Set([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].flatMap((e) => e.scopes));
+  return [...all].sort();
+}
+
+/** The scopes every HTTP request needs: OAuth's when it is on (static tokens carry every scope), else bearer's. */
+export function baseScopes(ir: IR): string[] {
+  const h = ir.transports.http;
+  return h?.oauth ? h.oauth.scopes : (h?.bearer?.requiredScopes ?? []);
+}
+
+const literalOrNull = (v: string | null) => (v === null ? 'null' : stringLiteral(v));
+
 /** src/generated/oauth.ts: the OAuth 2.1 resource server of transports.http.auth.oauth. */
 export function oauthView(ir: IR) {
-  return { serverName: stringLiteral(ir.server.name) };
+  const o = ir.transports.http!.oauth!;
+  const supported = o.scopesSupported ?? [...new Set([...o.scopes, ...entryScopes(ir)])].sort();
+  return {
+    issuer: literalOrNull(o.issuer),
+    resource: literalOrNull(o.resource),
+    audience: o.audience === null ? 'null' : jsonLiteral(o.audience),
+    scopes: jsonLiteral(o.scopes),
+    scopesSupported: jsonLiteral(supported),
+    jwksUri: literalOrNull(o.jwksUri),
+    algorithms: jsonLiteral(o.algorithms),
+    clockToleranceSeconds: String(o.clockToleranceSeconds),
+    introspection: o.introspection === null ? 'null' : jsonLiteral(o.introspection),
+    resourceName: stringLiteral(o.resourceName ?? ir.server.title ?? ir.server.name),
+    documentation: literalOrNull(o.documentation),
+  };
 }
 
 /** src/generated/sse.ts: the legacy HTTP+SSE endpoints. */

@@ -63,6 +63,9 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG246: "embedded files and inline content together larger than 16 MiB",
   MCPG250: "tool annotated both `readOnlyHint: true` and `destructiveHint: true`",
   MCPG260: "both transports disabled",
-  MCPG261: "two HTTP endpoints (the MCP path, the HTTP+SSE paths, /health) on the same path",
+  MCPG261: "scopes that no authentication checks",
+  MCPG262: "OAuth URL not https, or with a fragment or query",
+  MCPG263: "auth setting without effect",
+  MCPG264: "two HTTP endpoints (the MCP path, the HTTP+SSE paths, /health) on the same path",
   MCPG270: "two names that become the same identifier, type name or handler file (`get-sum` and `get_sum`; `Notes` and `notes`)",
 };

@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
+import { checkAuth } from './auth.js';
 import { checkEmbeddedSchemas } from './embedded-schemas.js';
 import { checkFiles } from './files.js';
 import { checkInlinedSize } from './inlined-size.js';
@@ -30,6 +31,7 @@ export const semanticChecks: readonly Check[] = [
   checkFiles,
   checkToolHints,
   checkTransports,
+  checkAuth,
   checkPackageName,
   // Names and schemas as the build derives them: generate rejects nothing validate accepts.
   checkNameCollisions,
@@ -38,6 +40,7 @@ export const semanticChecks: readonly Check[] = [
 ];
 
 export {
+  checkAuth,
   checkEmbeddedSchemas,
   checkFiles,
   checkNameCollisions,

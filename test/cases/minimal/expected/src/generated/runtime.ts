@@ -34,6 +34,7 @@ import {
   createRequestStateCodec,
   type RequestStateCodec,
   type ResourceLink,
+  type ScopeChallengeHandler,
   type ServerContext,
   type ServerNotifier,
   type StandardSchemaWithJSON,
@@ -551,7 +552,10 @@ export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
 
 /** What tools/list shows of a tool besides its schemas. */
 export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta'> &
-  OpenIcons & { annotations?: Open<ToolAnnotations> };
+  OpenIcons & {
+    annotations?: Open<ToolAnnotations>;
+    scopeChallenge?: ScopeChallengeHandler;
+  };
 
 type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 /** What resources/list shows of each resource and template (and its cache hint). */

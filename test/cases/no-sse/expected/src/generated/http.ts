@@ -452,8 +452,9 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
 
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  const url = new URL(`http://${urlHost}:${port}${path}`);
   return {
-    url: new URL(`http://${urlHost}:${port}${path}`),
+    url,
     async close() {
       removeModernSink();
       await Promise.all([...sessions.keys()].map(closeSession));
