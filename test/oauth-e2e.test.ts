@@ -10,6 +10,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -309,6 +311,46 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(res.headers.get('www-authenticate')).toBe(
       `Bearer error="insufficient_scope", error_description="Insufficient scope", scope="notes:write mcp", resource_metadata="${mcp.url.origin}/.well-known/oauth-protected-resource/mcp"`,
     );
+  });
+
+  it('over the legacy HTTP+SSE transport: the same token does everything, a missing scope is the same 403', async () => {
+    const sse = new URL('/sse', mcp.url);
+    // No token: the stream is refused with the challenge naming the metadata.
+    const denied = await fetch(sse, { headers: { Accept: 'text/event-stream' } });
+    await denied.body?.cancel();
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('www-authenticate')).toMatch(/resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    const full = await token(as.url, 'app', SCOPES, resource());
+    const v1 = (bearer: string) => {
+      const client = new V1Client({ name: 'oauth-sse', version: '0.0.0' });
+      const transport = new SSEClientTransport(sse, {
+        requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
+        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${bearer}` } }) },
+      });
+      return { client, connected: client.connect(transport) };
+    };
+    const everything = v1(full);
+    await everything.connected;
+    try {
+      const who = JSON.parse(((await everything.client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+      expect(who).toMatchObject({ clientId: 'app', resource: resource(), scopes: expect.arrayContaining(['mcp', 'notes:read', 'notes:write']) });
+      expect(await everything.client.callTool({ name: 'add_note', arguments: { text: 'over sse' } })).toMatchObject({ content: [{ text: 'saved: over sse' }] });
+      expect((await everything.client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
+      expect((await everything.client.readResource({ uri: 'notes://note/7' })).contents).toMatchObject([{ text: 'note 7' }]);
+      expect((await everything.client.getPrompt({ name: 'summarize' })).messages).toHaveLength(1);
+    } finally {
+      await everything.client.close();
+    }
+    const reader = v1(await token(as.url, 'app', 'mcp notes:read', resource()));
+    await reader.connected;
+    try {
+      expect((await reader.client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
+      const refused = await reader.client.callTool({ name: 'add_note', arguments: { text: 'x' } }, undefined, { timeout: 5000 }).catch((e: Error) => e);
+      expect(refused).toBeInstanceOf(Error);
+      expect(String(refused)).toMatch(/403/);
+    } finally {
+      await reader.client.close();
+    }
   });
 
   it('a static bearer token (auth.bearer beside oauth) is accepted too, with every scope', async () => {

@@ -393,8 +393,9 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
       {
         'src/handlers/tools/whoami.ts':
           "import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['whoami'] = async (_input, ctx) => `client=${ctx.authInfo?.clientId ?? 'none'}`;\n",
-        // The scope a tool needs, registered by hand on the SDK's own hook (scopeChallenge) until the
-        // manifest's per-entry scopes generate it: whoami needs `admin`, which no static token has.
+        // A scope no token here has, registered by hand on the SDK's own hook (scopeChallenge): the
+        // manifest's per-entry scopes cannot be refused to static tokens, which carry them all
+        // (oauth-e2e refuses them to a real OAuth token over /sse).
         'scoped.mjs': [
           "import { McpServer, requireScopes } from '@modelcontextprotocol/server';",
           'const registerTool = McpServer.prototype.registerTool;',
