@@ -87,6 +87,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
   yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
+  yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.path, file.view());
