@@ -6,12 +6,15 @@ import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server
 
 import { addNotificationSink, connectionSink } from './runtime.js';
 import { createServer, serverInfo } from './server.js';
+import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 
 /**
  * Serves MCP on stdin/stdout to clients of every protocol era (2025 initialize and 2026-07-28).
- * stdout carries protocol frames only: log with console.error.
+ * stdout carries protocol frames only: log with console.error. Malformed lines are answered with
+ * JSON-RPC errors and a line over `maxLineBytes` (10 MiB) is answered and skipped
+ * (./stdio-transport.ts).
  */
-export function runStdio(): StdioServerHandle {
+export function runStdio(options: StdioTransportOptions = {}): StdioServerHandle {
   // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
   let removeSink = () => {};
   const factory = (ctx: McpRequestContext) => {
@@ -21,6 +24,7 @@ export function runStdio(): StdioServerHandle {
     return server;
   };
   return serveStdio(factory, {
+    transport: new StdioTransport(process.stdin, process.stdout, options),
     onerror: (error) => console.error(`${serverInfo.name}: ${error.message}`),
   });
 }
