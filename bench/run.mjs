@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { ensureOpenApiGenerator, generatorBench } from './generator.mjs';
 import { serverBench, serverReport } from './servers.mjs';
 import { schemaScaleBench } from './schema-scale.mjs';
+import { stdioLoadBench } from './stdio-load.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -50,6 +51,8 @@ log('schema-heavy scale');
 const scale = await schemaScaleBench({ repo, tools: quick ? 20 : 500, runs: 1 });
 log('server benchmarks');
 const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log, ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}) });
+log('stdio under load');
+const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
 
 const cpu = os.cpus();
 const md = [
@@ -63,6 +66,8 @@ const md = [
   scale.md,
   '',
   serverReport(servers),
+  '',
+  stdioLoad,
   '',
 ].join('\n');
 const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESULTS.md');
