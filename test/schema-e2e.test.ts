@@ -157,8 +157,8 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
       // The one exception: the SDK advertises an input schema as `{ type: 'object', ...schema }`, so
       // the root `type` comes first on the wire wherever the manifest wrote it, and is added when
       // the manifest left it out; a typeless object-shaped output gets it too (every such output
-      // in these cases is object-shaped).
-      const input = t.inputSchema ? { type: 'object', ...t.inputSchema } : { type: 'object', properties: {} };
+      // in these cases is object-shaped). A tool without input is advertised closed (issue 19).
+      const input = t.inputSchema ? { type: 'object', ...t.inputSchema } : { type: 'object', properties: {}, additionalProperties: false };
       expect(JSON.stringify(got.inputSchema), t.name).toBe(JSON.stringify(input));
       const output = t.outputSchema?.type === undefined ? { type: 'object', ...t.outputSchema } : t.outputSchema;
       if (t.outputSchema) expect(JSON.stringify(got.outputSchema), t.name).toBe(JSON.stringify(output));

@@ -443,7 +443,7 @@ export interface Tool {
    */
   description?: string;
   /**
-   * JSON Schema of the arguments (inputSchema). The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments.
+   * JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{"type":"object","properties":{},"additionalProperties":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.
    */
   input?: JsonSchema;
   /**

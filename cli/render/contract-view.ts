@@ -94,7 +94,7 @@ export function contractTestView(ir: IR) {
   };
   const tools = ir.tools.map((t) => {
     const o = withMeta({ name: t.name }, t);
-    o.inputSchema = t.inputSchema && t.inputType ? schema(t.inputSchema, inputKey(t), 'input') : t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {} };
+    o.inputSchema = t.inputSchema && t.inputType ? schema(t.inputSchema, inputKey(t), 'input') : t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {}, additionalProperties: false };
     if (t.outputSchema) o.outputSchema = t.outputType ? schema(t.outputSchema, outputKey(t), 'output') : advertisedSchema(t.outputSchema, 'output');
     if (t.annotations !== null) o.annotations = t.annotations;
     return o;

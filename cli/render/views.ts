@@ -343,6 +343,9 @@ export function serverView(ir: IR) {
     }
     const declarative = p.messages !== null;
     need(declarative ? 'renderPrompt' : 'getPrompt');
+    // prompts/get sends the description too (the SDK sends only what the callback returns).
+    const described = p.description !== null;
+    if (described) need('describedPrompt');
     const defaults = Object.fromEntries(p.args.filter((a) => a.default !== null).map((a) => [a.name, a.default]));
     if (Object.keys(defaults).length) promptDefaults[p.name] = defaults;
     return {
@@ -355,6 +358,7 @@ export function serverView(ir: IR) {
       alias: p.handlerPath ? promptAlias(p) : null,
       hasDefaults: Object.keys(defaults).length > 0,
       scoped: p.scopes.length > 0,
+      described,
     };
   });
 

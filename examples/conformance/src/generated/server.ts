@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptInfo,
@@ -18,6 +19,7 @@ import {
   type ToolInfo,
   completers,
   contentTool,
+  describedPrompt,
   getPrompt,
   installSubscriptions,
   lazy,
@@ -568,13 +570,21 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'test_input_required_result_prompt',
       { ...promptInfo['test_input_required_result_prompt'] },
-      (ctx) => getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server),
+      (ctx) =>
+        describedPrompt(
+          promptInfo['test_input_required_result_prompt']!.description,
+          getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server),
+        ),
     ),
   test_prompt_with_arguments: (server) =>
     server.registerPrompt(
       'test_prompt_with_arguments',
       { ...promptInfo['test_prompt_with_arguments'], argsSchema: testPromptWithArgumentsArgs },
-      (args) => renderPrompt(promptMessages.testPromptWithArguments, args),
+      (args) =>
+        describedPrompt(
+          promptInfo['test_prompt_with_arguments']!.description,
+          renderPrompt(promptMessages.testPromptWithArguments, args),
+        ),
     ),
   test_prompt_with_embedded_resource: (server) =>
     server.registerPrompt(
@@ -583,17 +593,28 @@ const prompts: Record<string, Register> = {
         ...promptInfo['test_prompt_with_embedded_resource'],
         argsSchema: testPromptWithEmbeddedResourceArgs,
       },
-      (args, ctx) => getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server),
+      (args, ctx) =>
+        describedPrompt(
+          promptInfo['test_prompt_with_embedded_resource']!.description,
+          getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server),
+        ),
     ),
   test_prompt_with_image: (server) =>
     server.registerPrompt(
       'test_prompt_with_image',
       { ...promptInfo['test_prompt_with_image'] },
-      () => renderPrompt(promptMessages.testPromptWithImage, {}),
+      () =>
+        describedPrompt(
+          promptInfo['test_prompt_with_image']!.description,
+          renderPrompt(promptMessages.testPromptWithImage, {}),
+        ),
     ),
   test_simple_prompt: (server) =>
     server.registerPrompt('test_simple_prompt', { ...promptInfo['test_simple_prompt'] }, () =>
-      renderPrompt(promptMessages.testSimplePrompt, {}),
+      describedPrompt(
+        promptInfo['test_simple_prompt']!.description,
+        renderPrompt(promptMessages.testSimplePrompt, {}),
+      ),
     ),
 };
 
@@ -609,5 +630,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);
+  speakEra(server, ctx.era);
   return server;
 }

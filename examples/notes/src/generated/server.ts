@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -19,6 +20,7 @@ import {
   type ToolInfo,
   completers,
   contentTool,
+  describedPrompt,
   getPrompt,
   lazy,
   listResources,
@@ -257,13 +259,21 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'quick_note',
       { ...promptInfo['quick_note'], argsSchema: quickNoteArgs },
-      (args) => renderPrompt(promptMessages.quickNote, args),
+      (args) =>
+        describedPrompt(
+          promptInfo['quick_note']!.description,
+          renderPrompt(promptMessages.quickNote, args),
+        ),
     ),
   summarize_notes: (server) =>
     server.registerPrompt(
       'summarize_notes',
       { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs },
-      (args, ctx) => getPrompt(summarizeNotesPrompt, args, ctx, server),
+      (args, ctx) =>
+        describedPrompt(
+          promptInfo['summarize_notes']!.description,
+          getPrompt(summarizeNotesPrompt, args, ctx, server),
+        ),
     ),
 };
 
@@ -279,5 +289,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  speakEra(server, ctx.era);
   return server;
 }

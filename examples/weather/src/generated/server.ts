@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -19,6 +20,7 @@ import {
   type ToolInfo,
   completers,
   contentTool,
+  describedPrompt,
   getPrompt,
   lazy,
   listResources,
@@ -217,13 +219,21 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'packing_list',
       { ...promptInfo['packing_list'], argsSchema: packingListArgs },
-      (args, ctx) => getPrompt(packingListPrompt, args, ctx, server),
+      (args, ctx) =>
+        describedPrompt(
+          promptInfo['packing_list']!.description,
+          getPrompt(packingListPrompt, args, ctx, server),
+        ),
     ),
   weather_report: (server) =>
     server.registerPrompt(
       'weather_report',
       { ...promptInfo['weather_report'], argsSchema: weatherReportArgs },
-      (args) => renderPrompt(promptMessages.weatherReport, args),
+      (args) =>
+        describedPrompt(
+          promptInfo['weather_report']!.description,
+          renderPrompt(promptMessages.weatherReport, args),
+        ),
     ),
 };
 
@@ -239,5 +249,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type Register,
@@ -173,5 +174,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -45,7 +45,7 @@ const expected: Expected = {
       name: 'search_issues',
       description: 'Search the issues of a repository by text',
       icons: [{ src: 'https://example.com/search.png', brandColor: '#ffffff' }],
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: {
         title: 'Search issues',
         readOnlyHint: true,

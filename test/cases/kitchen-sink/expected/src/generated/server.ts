@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -19,6 +20,7 @@ import {
   type ToolInfo,
   completers,
   contentTool,
+  describedPrompt,
   getPrompt,
   lazy,
   listResources,
@@ -240,13 +242,21 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'by-handler',
       { ...promptInfo['by-handler'], argsSchema: byHandlerArgs },
-      (args, ctx) => getPrompt(byHandlerPrompt, args, ctx, server),
+      (args, ctx) =>
+        describedPrompt(
+          promptInfo['by-handler']!.description,
+          getPrompt(byHandlerPrompt, args, ctx, server),
+        ),
     ),
   declarative: (server) =>
     server.registerPrompt(
       'declarative',
       { ...promptInfo['declarative'], argsSchema: declarativeArgs },
-      (args) => renderPrompt(promptMessages.declarative, args),
+      (args) =>
+        describedPrompt(
+          promptInfo['declarative']!.description,
+          renderPrompt(promptMessages.declarative, args),
+        ),
     ),
 };
 
@@ -262,5 +272,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -75,7 +75,7 @@ const expected: Expected = {
     {
       name: 'no-input.tool',
       description: 'A tool with no input schema and a dotted name',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
     {
       name: 'shapes',

@@ -7,6 +7,7 @@ import {
   type McpServerOptions,
 } from '@modelcontextprotocol/server';
 
+import { speakEra } from './era.js';
 import {
   type Register,
   type ServerInfo,
@@ -54,5 +55,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
+  speakEra(server, ctx.era);
   return server;
 }

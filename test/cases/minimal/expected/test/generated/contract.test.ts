@@ -38,7 +38,7 @@ const expected: Expected = {
     {
       name: 'ping',
       description: 'Answers pong, to check the server is alive',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true },
     },
   ],

@@ -10,6 +10,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptInfo,
@@ -18,6 +19,7 @@ import {
   type ServerInfo,
   type ToolInfo,
   contentTool,
+  describedPrompt,
   lazy,
   reachable,
   readTemplate,
@@ -137,7 +139,11 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'summarize',
       { ...promptInfo['summarize'], scopeChallenge: scopes.prompts['summarize'] },
-      () => renderPrompt(promptMessages.summarize, {}),
+      () =>
+        describedPrompt(
+          promptInfo['summarize']!.description,
+          renderPrompt(promptMessages.summarize, {}),
+        ),
     ),
 };
 
@@ -152,5 +158,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  speakEra(server, ctx.era);
   return server;
 }

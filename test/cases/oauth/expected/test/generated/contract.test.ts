@@ -48,7 +48,7 @@ const expected: Expected = {
     {
       name: 'whoami',
       description: 'The caller as the server sees it (ctx.authInfo)',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
   ],
   resources: [

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type Named,
@@ -20,6 +21,7 @@ import {
   type ToolInfo,
   completers,
   contentTool,
+  describedPrompt,
   getPrompt,
   lazy,
   ownProperties,
@@ -235,13 +237,21 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'toLocaleString',
       { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs },
-      (args) => renderPrompt(promptMessages.toLocaleString, args, promptDefaults['toLocaleString']),
+      (args) =>
+        describedPrompt(
+          promptInfo['toLocaleString']!.description,
+          renderPrompt(promptMessages.toLocaleString, args, promptDefaults['toLocaleString']),
+        ),
     ),
   valueOf: (server: McpServer) =>
     server.registerPrompt(
       'valueOf',
       { ...promptInfo['valueOf'], argsSchema: valueOfArgs },
-      (args, ctx) => getPrompt(valueOfPrompt, args, ctx, server),
+      (args, ctx) =>
+        describedPrompt(
+          promptInfo['valueOf']!.description,
+          getPrompt(valueOfPrompt, args, ctx, server),
+        ),
     ),
 };
 
@@ -258,5 +268,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -45,12 +45,12 @@ const expected: Expected = {
     {
       name: '__defineGetter__',
       description: 'A tool named after a legacy accessor of Object.prototype',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
     {
       name: 'constructor',
       description: 'A tool without input named constructor',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true },
     },
     {
@@ -62,7 +62,7 @@ const expected: Expected = {
     {
       name: 'toString',
       description: 'A tool whose output has a property named valueOf',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       outputSchema: declaredSchemas.toStringOutput,
       annotations: { readOnlyHint: true },
     },

@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -18,6 +19,7 @@ import {
   type ServerInfo,
   type ToolInfo,
   contentTool,
+  describedPrompt,
   lazy,
   promptArguments,
   reachable,
@@ -239,7 +241,11 @@ const prompts: Record<string, Register> = {
     server.registerPrompt(
       'for-class',
       { ...promptInfo['for-class'], argsSchema: forClassArgs },
-      (args) => renderPrompt(promptMessages.forClass, args),
+      (args) =>
+        describedPrompt(
+          promptInfo['for-class']!.description,
+          renderPrompt(promptMessages.forClass, args),
+        ),
     ),
 };
 
@@ -255,5 +261,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -57,7 +57,7 @@ const expected: Expected = {
     {
       name: 'class',
       description: 'A tool named after a reserved word',
-      inputSchema: { type: 'object', properties: {} },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
     {
       name: 'combinators',

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
+import { speakEra } from './era.js';
 import {
   type PromptInfo,
   type Register,
@@ -15,6 +16,7 @@ import {
   type ServerInfo,
   type ToolInfo,
   contentTool,
+  describedPrompt,
   lazy,
   reachable,
   register,
@@ -71,7 +73,7 @@ const promptInfo: Record<string, PromptInfo> = { hello: { description: 'Say hell
 const prompts: Record<string, Register> = {
   hello: (server) =>
     server.registerPrompt('hello', { ...promptInfo['hello'] }, () =>
-      renderPrompt(promptMessages.hello, {}),
+      describedPrompt(promptInfo['hello']!.description, renderPrompt(promptMessages.hello, {})),
     ),
 };
 
@@ -86,5 +88,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  speakEra(server, ctx.era);
   return server;
 }

@@ -13,5 +13,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
  * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
  */
 export const read: ResourceHandlers['日志'] = async (uri, ctx) => {
+  // Nothing behind the URI? `throw notFound(uri)` (from ../../generated/runtime.js): the client
+  // gets "resource not found". An empty array is answered the same way, as a mistake.
   throw new NotImplementedError('src/handlers/resources/caa53f.ts');
 };
