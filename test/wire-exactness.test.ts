@@ -299,6 +299,21 @@ describe('stdio, 2026-07-28 (per-request _meta)', () => {
   });
 });
 
+describe('stdio, a connection whose first request claims an unknown version', () => {
+  let wire: StdioWire;
+  beforeAll(() => void (wire = new StdioWire()));
+  afterAll(() => wire?.close());
+
+  it('is refused with -32022 listing every version', async () => {
+    const refused = await wire.request({ id: 1, method: 'tools/list', params: { _meta: ENVELOPE('2099-01-01') } });
+    expect(refused).toMatchObject({
+      jsonrpc: '2.0',
+      id: 1,
+      error: { code: -32022, data: { supported: EVERY_VERSION, requested: '2099-01-01' } },
+    });
+  });
+});
+
 describe('HTTP, 2026-07-28 (per-request _meta and headers)', () => {
   const send: Send = async (message) => (await modernHttp(message)).body;
 
