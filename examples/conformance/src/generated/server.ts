@@ -29,6 +29,7 @@ import {
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
@@ -540,7 +541,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         templateDataTemplate,
         uri,
-        variables,
+        guardPaths('template_data', uri, variables),
         ctx,
         schemas.templateDataParams,
         templateInfo['template_data']!.metadata.mimeType,
