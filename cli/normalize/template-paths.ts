@@ -16,8 +16,13 @@ export function pathShape(template: string, uses: readonly TemplateVariable[]): 
   };
 }
 
-/** The variable opens its expression and a literal `/` precedes it (`file:///{+path}`). */
+/**
+ * The variable opens its expression and a literal `/` precedes it (`file:///{+path}`), other than
+ * the `//` that opens an authority (`file://{+path}` takes its root from the value).
+ */
 function suppliedRoot(template: string, v: TemplateVariable): boolean {
   const open = template.lastIndexOf('{', v.start);
-  return open > 0 && open + 1 + v.operator.length === v.start && template[open - 1] === '/';
+  if (open < 1 || open + 1 + v.operator.length !== v.start) return false;
+  const before = template.slice(0, open);
+  return before.endsWith('/') && !/^[A-Za-z][A-Za-z0-9+.-]*:\/\/$/.test(before);
 }

@@ -21,7 +21,7 @@ interface PathVariable {
 /** The checked variables of each template; templates with `allowPathTraversal: true` are absent. */
 const guards: Record<string, Record<string, PathVariable>> = {
   'Open pull requests': {
-    owner: { path: false, rooted: true },
+    owner: { path: false, rooted: false },
     repo: { path: false, rooted: true },
   },
 };
