@@ -37,6 +37,7 @@ export function guardPaths(template: string, uri: URL, variables: Variables): Va
     const shape = Object.hasOwn(checked, name) ? checked[name] : undefined;
     if (!shape) continue;
     for (const item of Array.isArray(value) ? value : [value]) {
+      if (typeof item !== 'string') continue;
       const problem = pathProblem(decoded(item), shape);
       if (problem)
         throw new ResourceNotFoundError(
