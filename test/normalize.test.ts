@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fileBase, identifier, typeName } from '../cli/normalize/names.js';
 import { inlineSharedRefs, rebaseForTypes, recursiveSharedNames } from '../cli/normalize/refs.js';
 import { parseUriTemplate } from '../cli/manifest/uri-template.js';
+import { pathShape } from '../cli/normalize/template-paths.js';
 
 describe('names', () => {
   it.each([
@@ -73,3 +74,24 @@ describe('uri templates', () => {
   });
 });
 
+
+describe('template path shape', () => {
+  const shape = (template: string, name: string) =>
+    pathShape(template, parseUriTemplate(template).variables.filter((v) => v.name === name));
+  it.each([
+    ['file:///{+path}', 'path', true, true],
+    ['file://{+path}', 'path', true, false],
+    ['repo:{+path}', 'path', true, false],
+    ['notes://book{/chapter}', 'chapter', true, true],
+    ['docs://library/{name}', 'name', false, true],
+    ['docs://{name}', 'name', false, false],
+    ['docs:{name}', 'name', false, false],
+    ['x://a/{list*}', 'list', true, true],
+    ['x://a/{+first,second}', 'second', true, false],
+    ['x://a/{a}{+b}', 'b', true, false],
+    ['x://a/{#frag}', 'frag', true, true],
+    ['x://a{?q}', 'q', false, false],
+  ])('%s: %s carries a path %s, rooted %s', (template, name, carriesPath, rooted) => {
+    expect(shape(template, name)).toEqual({ carriesPath, rooted });
+  });
+});

@@ -153,6 +153,10 @@ export interface TemplateVarIR {
   /** As written in the manifest, for types. */
   rawSchema: JsonSchema;
   completion: CompletionIR | null;
+  /** Its expression can carry `/` (`{+v}`, `{#v}`, `{/v}`, `{v*}`): checked as a path before reads. */
+  carriesPath: boolean;
+  /** The template supplies the root right before it (`file:///{+v}`, `{/v}`): a leading `/` escapes. */
+  rooted: boolean;
 }
 
 export interface TemplateIR extends EntryIR {
@@ -167,6 +171,8 @@ export interface TemplateIR extends EntryIR {
   hasList: boolean;
   hasCompletionHandler: boolean;
   handlerPath: string;
+  /** Path-like variable values reach the handler unchecked (`allowPathTraversal: true`). */
+  allowPathTraversal: boolean;
 }
 
 export interface PromptArgIR {

@@ -27,6 +27,7 @@ import type {
 import { fileBase, identifier, typeName } from './names.js';
 import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
+import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
 import { Codes } from '../manifest/codes.js';
 
@@ -134,13 +135,15 @@ export function normalize(
 
   const templates: TemplateIR[] = sortedEntries(m.resourceTemplates).map(([name, t]) => {
     const e = entry(name, t, ['resourceTemplates', name]);
-    const varNames = [...new Set(parseUriTemplate(t.uriTemplate).variables.map((v) => v.name))];
+    const parsed = parseUriTemplate(t.uriTemplate).variables;
+    const varNames = [...new Set(parsed.map((v) => v.name))];
     const params = (t.params ?? {}) as Record<string, unknown>;
     const vars = varNames.map((v) => ({
       name: v,
       schema: (wire(params[v] ?? { type: 'string' }) ?? { type: 'string' }) as JsonSchema,
       rawSchema: (params[v] ?? { type: 'string' }) as JsonSchema,
       completion: completion(t.complete?.[v]),
+      ...pathShape(t.uriTemplate, parsed.filter((p) => p.name === v)),
     }));
     const paramsSchema: JsonSchema = {
       type: 'object',
@@ -160,6 +163,7 @@ export function normalize(
       hasList: t.list === true,
       hasCompletionHandler: vars.some((v) => v.completion?.kind === 'handler'),
       handlerPath: `templates/${e.fileBase}`,
+      allowPathTraversal: t.allowPathTraversal === true,
     };
   });
 

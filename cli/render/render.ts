@@ -20,6 +20,7 @@ import {
 } from './views.js';
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
+import { pathsView } from './paths-view.js';
 import { renderContracts } from './contracts.js';
 import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
@@ -90,6 +91,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
   yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };

@@ -54,6 +54,7 @@ export function templateStub(t: TemplateIR) {
   const extra = [
     `URI template: ${t.uriTemplate}. \`params\` is a \`${t.paramsType}\`: the URI's variables, decoded and validated.`,
     'Return the contents as a string, as bytes, or as a list of contents.',
+    ...pathDoc(t),
     CTX_DOC,
   ];
   return {
@@ -64,6 +65,14 @@ export function templateStub(t: TemplateIR) {
     paramsType: t.paramsType,
     completers: t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => propertyKey(v.name)),
   };
+}
+
+/** One line for templates whose variables carry `/`: where to turn them into file paths safely. */
+function pathDoc(t: TemplateIR): string[] {
+  const v = t.vars.find((candidate) => candidate.carriesPath);
+  if (!v) return [];
+  const access = /^[A-Za-z_$][\w$]*$/.test(v.name) ? `params.${v.name}` : `params[${JSON.stringify(v.name)}]`;
+  return [`For files, \`safeJoin(root, ${access}, uri)\` from ../../generated/paths.js keeps \`${v.name}\` under \`root\` (a lexical check: symlinks are not followed).`];
 }
 
 export function promptStub(p: PromptIR) {

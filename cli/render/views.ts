@@ -8,6 +8,7 @@ import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, str
 import { printLiteral, WIDTH } from '../format/literal.js';
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
+import { guardsPaths } from './paths-view.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -309,6 +310,7 @@ export function serverView(ir: IR) {
       handled: completions?.handled !== undefined,
       params: paramsKey(t),
       scoped: t.scopes.length > 0,
+      guarded: guardsPaths(t),
     };
   });
 
@@ -455,6 +457,7 @@ export function serverView(ir: IR) {
     tools,
     resources,
     templates,
+    guardPaths: ir.templates.some(guardsPaths),
     prompts,
   };
 }

@@ -31,6 +31,7 @@ import {
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
@@ -542,7 +543,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         templateDataTemplate,
         uri,
-        variables,
+        guardPaths('template_data', uri, variables),
         ctx,
         schemas.templateDataParams,
         templateInfo['template_data']!.metadata.mimeType,

@@ -34,6 +34,7 @@ import {
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { QuickNoteArgs, SummarizeNotesArgs } from './types.js';
 
@@ -209,7 +210,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         noteTemplate,
         uri,
-        variables,
+        guardPaths('note', uri, variables),
         ctx,
         schemas.noteParams,
         templateInfo['note']!.metadata.mimeType,
@@ -227,7 +228,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         tagTemplate,
         uri,
-        variables,
+        guardPaths('tag', uri, variables),
         ctx,
         schemas.tagParams,
         templateInfo['tag']!.metadata.mimeType,

@@ -34,6 +34,7 @@ import {
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { PackingListArgs, WeatherReportArgs } from './types.js';
 
@@ -180,7 +181,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         forecastTemplate,
         uri,
-        variables,
+        guardPaths('forecast', uri, variables),
         ctx,
         schemas.forecastParams,
         templateInfo['forecast']!.metadata.mimeType,

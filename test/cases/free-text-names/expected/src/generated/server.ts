@@ -24,6 +24,7 @@ import {
   register,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = {
@@ -155,7 +156,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         openPullRequestsTemplate,
         uri,
-        variables,
+        guardPaths('Open pull requests', uri, variables),
         ctx,
         schemas.openPullRequestsParams,
         templateInfo['Open pull requests']!.metadata.mimeType,

@@ -34,6 +34,7 @@ import {
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ByHandlerArgs, DeclarativeArgs } from './types.js';
 
@@ -195,7 +196,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         _2ndTemplateTemplate,
         uri,
-        variables,
+        guardPaths('2nd-template', uri, variables),
         ctx,
         schemas._2ndTemplateParams,
         templateInfo['2nd-template']!.metadata.mimeType,
@@ -213,7 +214,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         itemTemplate,
         uri,
-        variables,
+        guardPaths('item', uri, variables),
         ctx,
         schemas.itemParams,
         templateInfo['item']!.metadata.mimeType,

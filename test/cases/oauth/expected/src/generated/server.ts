@@ -27,6 +27,7 @@ import {
   renderPrompt,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = {
@@ -119,7 +120,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         noteTemplate,
         uri,
-        variables,
+        guardPaths('note', uri, variables),
         ctx,
         schemas.noteParams,
         templateInfo['note']!.metadata.mimeType,

@@ -36,6 +36,7 @@ import {
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ToLocaleStringArgs, ValueOfArgs } from './types.js';
 
@@ -192,7 +193,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         valueOfTemplate,
         uri,
-        variables,
+        guardPaths('valueOf', uri, variables),
         ctx,
         schemas.valueOfParams,
         templateInfo['valueOf']!.metadata.mimeType,

@@ -30,6 +30,7 @@ import {
   structuredTool,
   verifyRequestState,
 } from './runtime.js';
+import { guardPaths } from './paths.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
 
@@ -216,7 +217,7 @@ function registerResources(server: McpServer): void {
       readTemplate(
         userFileV2Template,
         uri,
-        variables,
+        guardPaths('user-file.v2', uri, variables),
         ctx,
         schemas.userFileV2Params,
         templateInfo['user-file.v2']!.metadata.mimeType,

@@ -1,0 +1,19 @@
+import type { TemplateHandlers } from '../../generated/handlers.js';
+import { NotImplementedError } from '../../generated/runtime.js';
+
+/**
+ * Resource template `files`: A file under the served root
+ *
+ * URI template: file:///{+path}. `params` is a `FilesParams`: the URI's variables, decoded and validated.
+ * Return the contents as a string, as bytes, or as a list of contents.
+ * For files, `safeJoin(root, params.path, uri)` from ../../generated/paths.js keeps `path` under `root` (a lexical check: symlinks are not followed).
+ * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
+ * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
+ * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
+ */
+export const read: TemplateHandlers['files']['read'] = async (params, uri, ctx) => {
+  throw new NotImplementedError('src/handlers/templates/files.ts');
+};
