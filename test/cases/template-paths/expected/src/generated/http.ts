@@ -28,6 +28,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
+import { withEveryVersionResponse } from './era.js';
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer, serverInfo } from './server.js';
 import type { SseEndpoints, SseOptions } from './sse.js';
@@ -332,7 +333,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
         parsedBody: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
-      await writeResponse(req, res, response);
+      await writeResponse(req, res, await withEveryVersionResponse(response));
     } finally {
       res.off('close', onClose);
     }
@@ -425,14 +426,17 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   async function handleMcp(req: IncomingMessage, res: ServerResponse) {
     if (req.method !== 'POST') {
       // GET (the 2025 notification stream) and DELETE (end a session) exist only for sessions.
-      return req.headers['mcp-session-id'] !== undefined
-        ? handleLegacy(req, res)
-        : sendRpcError(
-            res,
-            405,
-            -32000,
-            'Method not allowed: GET and DELETE need an Mcp-Session-Id',
-          );
+      if (req.headers['mcp-session-id'] !== undefined) return handleLegacy(req, res);
+      // A 405 names what the endpoint takes (RFC 9110 §15.5.6), as the SDK's session transport does.
+      res.setHeader('Allow', 'GET, POST, DELETE');
+      return sendRpcError(
+        res,
+        405,
+        -32000,
+        req.method === 'GET' || req.method === 'DELETE'
+          ? 'Method not allowed: GET and DELETE need an Mcp-Session-Id'
+          : `Method not allowed: ${req.method} (the endpoint takes POST; GET and DELETE with an Mcp-Session-Id)`,
+      );
     }
     const read = await readJson(req, res, maxRequestBodySize);
     if (!read) return;

@@ -32,6 +32,7 @@ import {
   ProtocolErrorCode,
   type ReadResourceResult,
   createRequestStateCodec,
+  ResourceNotFoundError,
   type RequestStateCodec,
   type ResourceLink,
   type ScopeChallengeHandler,
@@ -92,7 +93,15 @@ function isToolResult(value: unknown): value is ToolResult<unknown> {
   return typeof value === 'object' && value !== null && toolResults.has(value);
 }
 
-export { inputRequired, isInputRequiredResult };
+export { inputRequired, isInputRequiredResult, ResourceNotFoundError };
+
+/**
+ * For a resource handler: `throw notFound(uri)` when nothing is behind the URI. The client gets
+ * "resource not found" with its revision's code: -32002 on 2025 sessions, -32602 on 2026-07-28.
+ */
+export function notFound(uri: URL | string, message?: string): ResourceNotFoundError {
+  return new ResourceNotFoundError(typeof uri === 'string' ? uri : uri.href, message);
+}
 
 /** Thrown by `ctx.ask()`, caught around the handler: the request's answer is `input_required`. */
 class InputRequiredSignal {
@@ -590,13 +599,11 @@ export function structuredTool<I, O>(
 ): void {
   const call = (args: I, sdk: ServerContext) =>
     invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), structuredResult);
-  if (input) {
-    server.registerTool(name, { ...info, inputSchema: input, outputSchema: output }, call);
-  } else {
-    server.registerTool(name, { ...info, outputSchema: output }, (sdk: ServerContext) =>
-      call({} as I, sdk),
-    );
-  }
+  server.registerTool(
+    name,
+    { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
+    call,
+  );
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -618,9 +625,17 @@ export function contentTool<I>(
 ): void {
   const call = (args: I, sdk: ServerContext) =>
     invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), contentResult);
-  if (input) server.registerTool(name, { ...info, inputSchema: input }, call);
-  else server.registerTool(name, { ...info }, (sdk: ServerContext) => call({} as I, sdk));
+  server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
 }
+
+// A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
+// strict mode) accept `additionalProperties: false` only. The SDK would advertise `{ type: object }`.
+const NO_INPUT = fromJsonSchema<Record<string, never>>({
+  type: 'object',
+  properties: {},
+  additionalProperties: false,
+});
+const noInput = <I,>() => NO_INPUT as unknown as StandardSchemaWithJSON<I>;
 
 function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolResult {
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
@@ -637,6 +652,13 @@ function resourceResult(
   if (body instanceof Uint8Array) {
     const blob = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
     return { contents: [{ uri: uri.href, mimeType, blob }] };
+  }
+  // MCP has no empty read: a resource that is not there is an error (server/resources).
+  if (body.length === 0) {
+    throw notFound(
+      uri,
+      `Resource not found: ${uri.href} (its handler returned no contents; to say so, throw notFound(uri))`,
+    );
   }
   return { contents: body };
 }
@@ -822,6 +844,19 @@ export function renderPrompt(
       return message;
     }),
   };
+}
+
+/** prompts/get carries the prompt's declared description: the SDK sends what the callback returns. */
+export function describedPrompt(
+  description: string | undefined,
+  answer: Answer<GetPromptResult>,
+): Answer<GetPromptResult> {
+  if (description === undefined) return answer;
+  const add = (result: GetPromptResult | InputRequiredResult) =>
+    isInputRequiredResult(result) || result.description !== undefined
+      ? result
+      : { description, ...result };
+  return isPromiseLike(answer) ? Promise.resolve(answer).then(add) : add(answer);
 }
 
 /** Gets a prompt from its handler: a string becomes one user text message. */

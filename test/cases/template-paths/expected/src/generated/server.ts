@@ -8,6 +8,7 @@ import {
   ResourceTemplate,
 } from '@modelcontextprotocol/server';
 
+import { speakEra } from './era.js';
 import {
   type Completions,
   type ResourceInfo,
@@ -157,5 +158,6 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   if (reach.resources) registerResources(server);
+  speakEra(server, ctx.era);
   return server;
 }

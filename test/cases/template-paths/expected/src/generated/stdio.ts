@@ -4,6 +4,7 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
+import { withEveryVersion } from './era.js';
 import { addNotificationSink, connectionSink } from './runtime.js';
 import { createServer, serverInfo } from './server.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
@@ -24,7 +25,8 @@ export function runStdio(options: StdioTransportOptions = {}): StdioServerHandle
     return server;
   };
   return serveStdio(factory, {
-    transport: new StdioTransport(process.stdin, process.stdout, options),
+    // A refused version lists every version served, 2025 ones too (./era.ts).
+    transport: withEveryVersion(new StdioTransport(process.stdin, process.stdout, options)),
     onerror: (error) => console.error(`${serverInfo.name}: ${error.message}`),
   });
 }

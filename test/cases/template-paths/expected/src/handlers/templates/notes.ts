@@ -15,5 +15,7 @@ import { NotImplementedError } from '../../generated/runtime.js';
  * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
  */
 export const read: TemplateHandlers['notes']['read'] = async (params, uri, ctx) => {
+  // Nothing behind the URI? `throw notFound(uri)` (from ../../generated/runtime.js): the client
+  // gets "resource not found". An empty array is answered the same way, as a mistake.
   throw new NotImplementedError('src/handlers/templates/notes.ts');
 };
