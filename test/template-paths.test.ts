@@ -113,7 +113,7 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
   let notFound: number;
   beforeAll(async () => {
     client = await connect(kind, era);
-    // The code this session answers a URI that matches nothing with: a refused path is the same error.
+    // A refused path is the same error as a URI that matches nothing, on this connection's era.
     notFound = (await readError(client, 'nowhere://at/all')).code;
   }, 30_000);
 
