@@ -4,18 +4,16 @@
  * through the SDK client. Bob holding Alice's `Mcp-Session-Id`, event ID or `requestState` gets
  * nothing from them.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
 
 const TOKENS = { alice: 'token-of-alice-0123456789', bob: 'token-of-bob-0123456789' };
 let url: URL;
-let child: ChildProcess;
-let stderr = '';
+let server: Awaited<ReturnType<typeof startHttpServer>>;
 
 beforeAll(async () => {
   const project = scratch('session-binding', path.join(REPO, 'test/fixtures/valid/protocol'));
@@ -46,27 +44,11 @@ beforeAll(async () => {
   );
   const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
-  child = spawn(process.execPath, ['dist/src/main.js', '--http', '--port', '0'], {
-    cwd: project,
-    env: { ...process.env, PROTOCOL_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}` },
-  });
-  url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no URL within 15 s: ${stderr}`)), 15_000);
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-      const m = /at (http:\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve(new URL(m[1]!));
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`exited ${code}: ${stderr}`)));
-  });
+  server = await startHttpServer(project, { PROTOCOL_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}` });
+  url = server.url;
 }, 120_000);
 
-afterAll(() => {
-  child?.kill('SIGTERM');
-});
+afterAll(() => server?.stop());
 
 const json = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 const as = (who: keyof typeof TOKENS) => ({ Authorization: `Bearer ${TOKENS[who]}` });
@@ -117,9 +99,9 @@ describe('a 2025 session belongs to the principal that opened it', () => {
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
-    expect(stderr).toMatch(/refused session \S+…: opened by alice, used by bob/);
-    expect(stderr).not.toContain(TOKENS.alice);
-    expect(stderr).not.toContain(TOKENS.bob);
+    expect(server.stderr()).toMatch(/refused session \S+…: opened by alice, used by bob/);
+    expect(server.stderr()).not.toContain(TOKENS.alice);
+    expect(server.stderr()).not.toContain(TOKENS.bob);
     // Alice's session is untouched by the attempt.
     expect(await ping(id, as('alice'))).toBe(200);
   });

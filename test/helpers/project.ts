@@ -73,9 +73,15 @@ export async function connectStdio(projectDir: string, modern = false): Promise<
   return client;
 }
 
-/** Starts `node dist/src/main.js --http --port 0` and waits (bounded) for the URL it prints. */
-export async function startHttpServer(projectDir: string): Promise<{ url: URL; child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', '0'], { cwd: projectDir });
+/** Starts `node dist/src/main.js --http --port 0` (with `env` added) and waits (bounded) for the URL it prints. */
+export async function startHttpServer(
+  projectDir: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ url: URL; child: ChildProcess; stderr(): string; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', '0'], {
+    cwd: projectDir,
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   const url = await new Promise<URL>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not print its URL within 15 s:\n${stderr}`)), 15_000);
@@ -92,6 +98,7 @@ export async function startHttpServer(projectDir: string): Promise<{ url: URL; c
   return {
     url,
     child,
+    stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();
