@@ -87,6 +87,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
   yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
   yield { ...gen('src/generated/era.ts', 'src/generated/era.ts', {}), formatted: true };
+  yield gen('src/generated/input.ts', 'src/generated/input.ts', {});
   yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
   yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});

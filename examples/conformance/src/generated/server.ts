@@ -10,6 +10,7 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Completions,
   type PromptInfo,
@@ -631,6 +632,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

@@ -10,6 +10,7 @@ import {
 
 import { resourceContents } from './content.js';
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Completions,
   type Register,
@@ -175,6 +176,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

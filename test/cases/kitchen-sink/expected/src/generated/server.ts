@@ -10,6 +10,7 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -273,6 +274,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   showDeclaredArguments(server, declaredArguments);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Register,
   type ServerInfo,
@@ -53,6 +54,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

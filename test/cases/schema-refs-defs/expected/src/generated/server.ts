@@ -9,6 +9,7 @@ import {
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type PromptInfo,
   type Register,
@@ -88,6 +89,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

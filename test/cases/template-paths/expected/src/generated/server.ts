@@ -9,6 +9,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Completions,
   type ResourceInfo,
@@ -158,6 +159,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   if (reach.resources) registerResources(server);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }
