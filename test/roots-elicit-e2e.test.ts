@@ -2,12 +2,16 @@
  * Roots and elicitation on the wire (issue 19, items 3 and 8): a client that answers roots/list
  * with "Roots not supported" gets the handler's fallback, notifications/roots/list_changed reaches
  * an onRootsChanged listener, and elicited content of the wrong type never reaches the handler.
- * Raw JSON-RPC over stdio (2025 sessions after initialize, 2026-07-28 per request) and 2026-07-28
- * over HTTP, against the handlers in test/fixtures/roots-elicit.
+ * Raw JSON-RPC over stdio (2025 sessions after initialize, 2026-07-28 per request), 2026-07-28
+ * over HTTP, and 2025 sessions over Streamable HTTP and HTTP+SSE through the SDK v1 client, against the handlers in test/fixtures/roots-elicit.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { cpSync } from 'node:fs';
 import path from 'node:path';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
@@ -247,4 +251,74 @@ describe('stdio, 2026-07-28 (per-request _meta)', () => {
 
 describe('HTTP, 2026-07-28 (per-request _meta and headers)', () => {
   modernChecks(() => modernHttp);
+});
+
+// ---- 2025 sessions over HTTP: the SDK v1 client answers the server's requests -----------------
+
+type V1Transport = InstanceType<typeof StreamableHTTPClientTransport> | InstanceType<typeof SSEClientTransport>;
+
+/** An SDK v1 client (2025-11-25) over `transport`; its roots/list and elicitation answers are `handlers`'. */
+async function v1Session(
+  transport: () => V1Transport,
+  capabilities: Record<string, unknown>,
+  handlers: { roots?: () => Promise<{ roots: { uri: string }[] }>; elicit?: () => Promise<Record<string, unknown>> },
+): Promise<V1Client> {
+  const client = new V1Client({ name: 'v1-http', version: '0.0.0' }, { capabilities });
+  if (handlers.roots) client.setRequestHandler(ListRootsRequestSchema, handlers.roots);
+  if (handlers.elicit) client.setRequestHandler(ElicitRequestSchema, handlers.elicit as never);
+  await client.connect(transport());
+  return client;
+}
+
+const textOf = (result: Record<string, unknown>) => (result.content as { text: string }[])[0]!.text;
+
+describe.each([
+  ['Streamable HTTP', () => new StreamableHTTPClientTransport(http.url)],
+  ['HTTP+SSE', () => new SSEClientTransport(new URL('/sse', http.url))],
+] as const)('a 2025-11-25 session over %s', (_name, transport) => {
+  it('answers roots/list "Roots not supported" with the handler\'s fallback', async () => {
+    const client = await v1Session(transport, { roots: { listChanged: true } }, {
+      roots: async () => {
+        throw new McpError(-32601, 'Roots not supported');
+      },
+    });
+    try {
+      const result = await client.callTool({ name: 'where', arguments: {} });
+      expect(textOf(result)).toBe('fallback to the working directory (-32601: Roots not supported)');
+      expect(result.isError).toBeUndefined();
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('reports roots/list_changed to onRootsChanged, which lists the roots of that session', async () => {
+    let roots = [{ uri: 'file:///x' }];
+    const client = await v1Session(transport, { roots: { listChanged: true } }, { roots: async () => ({ roots }) });
+    try {
+      const before = Number(/^(\d+)/.exec(textOf(await client.callTool({ name: 'roots_seen', arguments: {} })))![1]);
+      roots = [{ uri: 'file:///y' }];
+      await client.sendRootsListChanged();
+      const deadline = Date.now() + 5_000;
+      const expected = `${before + 1} change(s); roots: file:///y`;
+      let seen = '';
+      // The listener counts the change, then lists the roots over the session's stream.
+      while (Date.now() < deadline) {
+        seen = textOf(await client.callTool({ name: 'roots_seen', arguments: {} }));
+        if (seen === expected) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(seen).toBe(expected);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('keeps elicited content of the wrong type from the handler', async () => {
+    const client = await v1Session(transport, { elicitation: {} }, { elicit: async () => ({ action: 'accept', content: { username: 5 } }) });
+    try {
+      expect(textOf(await client.callTool({ name: 'signup', arguments: {} }))).toBe(`not signed up (-32602: ${WRONG})`);
+    } finally {
+      await client.close();
+    }
+  });
 });
