@@ -67,6 +67,8 @@ export function readmeView(ir: IR) {
     bin,
     binCode: inlineCode(bin),
     packageName: ir.server.packageName,
+    // The file `npm pack` writes: @scope/name → scope-name-<version>.tgz.
+    tarball: `${ir.server.packageName.replace(/^@/, '').replace('/', '-')}-${ir.server.version}.tgz`,
     hasStdio,
     http: http ? { url, host: http.host, port: http.port, hasAllowedHosts: http.allowedHosts.length > 0 } : null,
     startHttp: hasStdio ? 'npm run start:http' : 'npm start',
