@@ -6,6 +6,7 @@
  */
 import type { IR } from '../normalize/ir.js';
 import { binName } from './views.js';
+import { printJson } from '../format/literal.js';
 
 /** Inline code that survives backticks in the text (CommonMark: a longer fence, padded). */
 export function inlineCode(text: string): string {
@@ -15,15 +16,16 @@ export function inlineCode(text: string): string {
   return `${fence}${pad}${text}${pad}${fence}`;
 }
 
-/** One line of prose: whitespace collapsed, HTML and a leading list/heading marker neutralised. */
+/** One line of literal prose: whitespace collapsed, Markdown's inline punctuation backslash-escaped (no emphasis, code, links or HTML). */
 export function oneLine(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()
-    .replace(/[<>]/g, (c) => (c === '<' ? '&lt;' : '&gt;'));
+    .replace(/[\\`*_[\]<>~#|]/g, '\\$&');
 }
 
-const json = (value: unknown) => JSON.stringify(value, null, 2);
+// prettier's JSON layout (arrays that fit on one line stay on it), so the README needs no prettier.
+const json = (value: unknown) => printJson(value).trimEnd();
 
 interface Entry {
   name: string;
