@@ -92,6 +92,18 @@ describe.skipIf(skip)('the generated server as an installed command', () => {
     expect(await listToolsVia(bin)).toEqual(['ping']);
   }, 60_000);
 
+  it('a global install of the project folder itself (a link to it) runs as a command too', async () => {
+    const linked = mkdtempSync(path.join(tmpdir(), 'mcpgen-prefix-'));
+    try {
+      const install = await run('npm', ['install', '-g', '--prefix', linked, '--no-audit', '--no-fund', '--loglevel=error', dir], dir, 120_000);
+      expect(install.code, install.stderr).toBe(0);
+      const bin = process.platform === 'win32' ? path.join(linked, `${BIN}.cmd`) : path.join(linked, 'bin', BIN);
+      expect(await listToolsVia(bin)).toEqual(['ping']);
+    } finally {
+      rmSync(linked, { recursive: true, force: true });
+    }
+  }, 180_000);
+
   it('the installed bin serves Streamable HTTP with --http', async () => {
     const child = spawn(BIN, ['--http', '--port', '0'], { env: clientEnv() });
     started.push(child);
