@@ -1,12 +1,12 @@
 /**
  * `mcpgen init`: the starter project installs, type-checks, passes its tests and serves, untouched.
  */
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, run, scratch, TSC } from './helpers/project.js';
+import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
 
 describe('mcpgen init', () => {
   it('writes a valid starter manifest, generates, and prints next steps', async () => {
@@ -79,3 +79,86 @@ describe('mcpgen init', () => {
   );
 });
 
+
+describe('mcpgen init in a folder with a package.json of its own', () => {
+  /** The JSON object printed under "Merge these keys into it:", indented by four spaces. */
+  function printedFragment(out: string): Record<string, unknown> {
+    const start = out.indexOf('Merge these keys into it:\n');
+    expect(start, out).toBeGreaterThan(-1);
+    const lines = out.slice(start).split('\n').slice(1);
+    const end = lines.findIndex((l) => l === '    }');
+    return JSON.parse(lines.slice(0, end + 1).map((l) => l.slice(4)).join('\n'));
+  }
+
+  it('keeps it byte for byte, prints what to merge and next steps that then work', async () => {
+    const dir = scratch('init-existing-package');
+    const original = '{\n  "name": "legacy-tool",\n  "version": "3.0.0",\n  "scripts": { "test": "echo legacy tests" },\n  "dependencies": {}\n}\n';
+    writeFileSync(path.join(dir, 'package.json'), original);
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(original);
+    expect(io.out).toContain('Kept as they were (yours): package.json.');
+    expect(io.out).toContain('scripts.test is yours ("echo legacy tests"); the generated project\'s is offered as scripts.test:mcp');
+
+    const add = printedFragment(io.out);
+    expect(add.type).toBe('module');
+    expect(Object.keys(add.scripts as object)).toEqual(['build', 'start', 'start:http', 'typecheck', 'test:mcp', 'prepack']);
+    expect(add.bin).toEqual({ 'legacy-tool': 'dist/src/main.js' });
+    // The next steps name the renamed script, and the packages the generated code needs.
+    expect(io.out).toContain('  npm run test:mcp ');
+    expect(io.out).toMatch(/ {2}npm install @modelcontextprotocol\/node@"\^2\.1\.2" @modelcontextprotocol\/server@"\^2\.4\.0"/);
+    expect(io.out).toContain('  npm install -D @modelcontextprotocol/client@"^2.4.0"');
+    expect(io.out).not.toMatch(/^ {2}npm test/m);
+
+    // Merge as printed; the packages come from the repository's node_modules (the scratch folder is inside it).
+    const pkg = JSON.parse(original);
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, ...add, scripts: { ...pkg.scripts, ...(add.scripts as object) } }, null, 2));
+    const test = await run('npm', ['run', 'test:mcp', '--silent'], dir, 300_000);
+    expect(test.code, test.stdout.slice(-3000) + test.stderr.slice(-2000)).toBe(0);
+    expect((await run('npm', ['test', '--silent'], dir)).stdout).toContain('legacy tests');
+  }, 400_000);
+
+  it('a package.json with everything needed gets no fragment, and the usual steps', async () => {
+    const dir = scratch('init-complete-package');
+    const first = memoryIO(path.dirname(dir));
+    expect(await runCli(['init', path.basename(dir)], first), first.err).toBe(0);
+    const kept = readFileSync(path.join(dir, 'package.json'), 'utf8');
+    for (const f of ['mcpgen.yaml']) rmSync(path.join(dir, f));
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(io.out).not.toContain('Merge these keys');
+    expect(io.out).toMatch(/^ {2}npm install$/m);
+    expect(io.out).toMatch(/^ {2}npm test /m);
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(kept);
+  });
+
+  it('says so when the package.json is not JSON, and changes nothing', async () => {
+    const dir = scratch('init-broken-package');
+    writeFileSync(path.join(dir, 'package.json'), '{ not json');
+    const io = memoryIO(dir);
+    await runCli(['init'], io);
+    expect(io.err).toContain('package.json is not a JSON object');
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ not json');
+  });
+});
+
+describe('the yaml-language-server modeline', () => {
+  it('points at a stable URL of this version when mcpgen is not a dependency of the project', async () => {
+    const dir = scratch('init-modeline-url');
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/mcpgen@${version}/schemas/manifest.v1.json`);
+  });
+
+  it('points into node_modules when mcpgen is a dev dependency, and that path is the shipped schema', async () => {
+    const dir = scratch('init-modeline-local');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'local', type: 'module', devDependencies: { mcpgen: '*' } }));
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    const ref = /\$schema=(\S+)/.exec(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8'))![1]!;
+    expect(ref).toBe('./node_modules/mcpgen/schemas/manifest.v1.json');
+    // What `npm install` puts there is this package's schema (its `files` ship schemas/).
+    expect(existsSync(path.join(REPO, ref.replace('./node_modules/mcpgen/', '')))).toBe(true);
+  });
+});

@@ -18,8 +18,9 @@ function generatedFiles(root: string): string[] {
   const out: string[] = [];
   // Generated code, and the stubs of the golden cases (formatted by shape, cli/format/mask.ts).
   const dirs = root.startsWith('test/cases') ? ['src/generated', 'test/generated', 'src/handlers', 'test/handlers'] : ['src/generated', 'test/generated'];
-  // package.json (printJson) and tsconfig.json (written prettier-clean) skip prettier too.
-  if (root.startsWith('test/cases')) for (const f of ['package.json', 'tsconfig.json']) if (existsSync(path.join(REPO, root, f))) out.push(path.join(root, f));
+  // package.json (printJson) and tsconfig.json (written prettier-clean) skip prettier;
+  // README.md goes through prettier's markdown parser.
+  if (root.startsWith('test/cases')) for (const f of ['package.json', 'tsconfig.json', 'README.md']) if (existsSync(path.join(REPO, root, f))) out.push(path.join(root, f));
   for (const dir of dirs) {
     const abs = path.join(REPO, root, dir);
     if (!existsSync(abs)) continue;
@@ -31,7 +32,7 @@ function generatedFiles(root: string): string[] {
 describe.each(roots)('%s', (root) => {
   it.each(generatedFiles(root))('%s is prettier-stable', async (file) => {
     const text = readFileSync(path.join(REPO, file), 'utf8');
-    const parser = file.endsWith('.json') ? 'json' : 'typescript';
+    const parser = file.endsWith('.json') ? 'json' : file.endsWith('.md') ? 'markdown' : 'typescript';
     expect(await prettier.format(text, { ...PRETTIER_OPTIONS, parser })).toBe(text);
   });
 });

@@ -8,8 +8,15 @@ import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { renderTemplate } from '../render/handlebars.js';
 import { writeAtomic } from '../write/write.js';
-import { SCHEMA_PATH } from './schema.js';
 import { generateCommand } from './generate.js';
+import { packageAdvice, printFragment, readPackage, schemaRef } from './init-package.js';
+import { VERSION } from '../version.js';
+import { generate } from '../generate.js';
+import { packageData } from '../render/views.js';
+import { dependencyProblems } from '../plan/dependencies.js';
+
+/** Files init creates only when missing: those already there are the user's and stay as they are. */
+const USER_FILES = ['package.json', 'tsconfig.json', 'src/main.ts', '.gitignore', 'README.md'];
 
 export interface InitOptions {
   dir?: string;
@@ -32,25 +39,28 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
     if (existsSync(path.join(dir, name)))
       throw new UsageError(`${path.relative(io.cwd, path.join(dir, name)) || name} already exists; init never overwrites a manifest (edit it and run mcpgen generate)`);
   }
-  const name = opts.name ?? serverNameFrom(path.basename(dir));
+  const pkg = existsSync(dir) && statSync(dir).isDirectory() ? readPackage(dir) : null;
+  // In an existing package, the server is that package: its name (when init can write it as is).
+  const pkgName = pkg !== null && pkg !== 'invalid' && typeof pkg.name === 'string' && /^[a-z0-9-~][a-z0-9-._~]*$/.test(pkg.name) ? pkg.name : undefined;
+  const name = opts.name ?? pkgName ?? serverNameFrom(path.basename(dir));
   if (!/^[a-z0-9-~][a-z0-9-._~]*$/.test(name) || name.length > 214)
     throw new UsageError(`"${name}" is not a valid npm package name for the server; pass --name with lowercase letters, digits and -`);
   mkdirSync(dir, { recursive: true });
-  const schemaRef = path.relative(dir, SCHEMA_PATH).split(path.sep).join('/');
+  const existing = USER_FILES.filter((f) => existsSync(path.join(dir, f)));
   const manifest = path.join(dir, 'mcpgen.yaml');
-  writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, schemaRef }));
+  writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, schemaRef: schemaRef(dir, pkg, VERSION) }));
   io.stdout(`  create    ${path.relative(io.cwd, manifest)}\n`);
   const code = await generateCommand({ file: manifest }, io);
   if (code !== EXIT_OK) return code;
+  const steps = await nextSteps(dir, manifest, pkg, existing, io);
+  if (steps === null) return EXIT_OK;
   const cd = path.relative(io.cwd, dir);
   io.stdout(
     [
       '',
       `Your MCP server "${name}" is ready. Next:`,
       ...(cd ? [`  cd ${cd}`] : []),
-      '  npm install',
-      '  npm test                 # type-check, then the generated contract tests',
-      '  npm start                # serve over stdio (npm run start:http for Streamable HTTP)',
+      ...steps,
       '',
       'Edit mcpgen.yaml and run `mcpgen generate` to change what the server offers;',
       'write your logic in src/handlers/ (mcpgen never overwrites those files).',
@@ -58,4 +68,39 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
     ].join('\n'),
   );
   return EXIT_OK;
+}
+
+/**
+ * The next steps, each of which works as printed. With a package.json of the user's already there,
+ * says what was kept and prints exactly what to merge into it (nothing of theirs is changed); null
+ * when that package.json cannot be read, after saying why.
+ */
+async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof readPackage>, existing: string[], io: CliIO): Promise<string[] | null> {
+  const lines: string[] = [];
+  if (existing.length) io.stdout(`\nKept as they were (yours): ${existing.join(', ')}.\n`);
+  if (pkg === 'invalid') {
+    io.stderr('! package.json is not a JSON object, so npm cannot use it: fix it (or move it away and run mcpgen generate for a fresh one), then npm install && npm test\n');
+    return null;
+  }
+  let run = (script: string) => (script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`);
+  let install = ['npm install'];
+  if (pkg !== null) {
+    const result = await generate({ manifest, outDir: dir, formatCache: 'read' });
+    const generated = result.files.filter((f) => f.owner === 'generated').map((f) => f.path);
+    const advice = packageAdvice(pkg, packageData(result.ir!, generated));
+    for (const line of advice.kept) io.stdout(`  ${line}\n`);
+    if (advice.add) {
+      io.stdout(`Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${printFragment(advice.add)}\n`);
+      lines.push('  # merge the keys above into package.json, then:');
+    }
+    const name = advice.scriptName;
+    const inner = run;
+    run = (script: string) => inner(name[script] ?? script);
+    install = dependencyProblems(dir, generated)?.commands ?? install;
+  }
+  const pad = (text: string) => text.padEnd(25);
+  lines.push(...install.map((c) => `  ${c}`));
+  lines.push(`  ${pad(run('test'))}# type-check, then the generated contract tests`);
+  lines.push(`  ${pad(run('start'))}# serve over stdio (${run('start:http')} for Streamable HTTP)`);
+  return lines;
 }

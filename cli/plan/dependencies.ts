@@ -54,6 +54,12 @@ export function rangeSatisfies(listed: string, required: string): boolean {
 
 /** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
 export function missingDependencies(projectDir: string, generated: Iterable<string>): string | null {
+  const found = dependencyProblems(projectDir, generated);
+  return found && `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`;
+}
+
+/** What is missing or too old, and the npm commands that add it; null when all is well or there is no package.json. */
+export function dependencyProblems(projectDir: string, generated: Iterable<string>): { problems: string[]; commands: string[] } | null {
   let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     pkg = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
@@ -77,5 +83,5 @@ export function missingDependencies(projectDir: string, generated: Iterable<stri
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);
   if (dev.length) cmds.push(`npm install -D ${dev.join(' ')}`);
-  return `! package.json does not match what the generated code needs (${problems.join('; ')}); run:\n    ${cmds.join('\n    ')}`;
+  return { problems, commands: cmds };
 }

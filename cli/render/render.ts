@@ -22,6 +22,7 @@ import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from '
 import { contractTestView } from './contract-view.js';
 import { pathsView } from './paths-view.js';
 import { renderContracts } from './contracts.js';
+import { readmeView } from './readme-view.js';
 import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
 import type { Section } from '../format/sections.js';
@@ -103,6 +104,8 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, optional.map((f) => f.path))), formatted: true };
   yield { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true };
   yield user('.gitignore', 'project/gitignore', () => ({}));
+  // Written as prettier's markdown would print it (prettier-stable.test.ts): a first generate needs no prettier for it.
+  yield { ...user('README.md', 'project/README.md', () => readmeView(ir)), formatted: true };
 
   for (const t of ir.tools) {
     yield stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));

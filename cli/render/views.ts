@@ -558,6 +558,14 @@ export function projectView(ir: IR) {
   };
 }
 
+/** The command a package installs: its name without the scope. */
+export function binName(packageName: string): string {
+  return packageName.replace(/^@[^/]+\//, '');
+}
+
+/** tsc, then the executable bit on the entry (a no-op on Windows), so `./dist/src/main.js` runs as a command. */
+export const BUILD_SCRIPT = `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
+
 /** The project's package.json as data (printed by printJson: prettier's layout without prettier). */
 export function packageData(ir: IR, generated: string[]): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
@@ -569,13 +577,17 @@ export function packageData(ir: IR, generated: string[]): Record<string, unknown
     private: true,
     type: 'module',
     engines: { node: '>=20' },
-    bin: { [ir.server.packageName.replace(/^@[^/]+\//, '')]: 'dist/src/main.js' },
+    bin: { [binName(ir.server.packageName)]: 'dist/src/main.js' },
+    // What the bin needs (npm adds package.json and README.md); tests and sources stay out of `npm pack`.
+    files: ['dist/src'],
     scripts: {
-      build: 'tsc -p tsconfig.json',
+      build: BUILD_SCRIPT,
       start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
       ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
       typecheck: 'tsc -p tsconfig.json --noEmit',
       test: 'npm run build && cd dist && node --test',
+      // `npm pack` / `npm publish` ship dist/src: build it first so the bin is never missing.
+      prepack: 'npm run build',
     },
     dependencies: runtimeDependencies(generated),
     devDependencies: Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),

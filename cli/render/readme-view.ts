@@ -1,0 +1,97 @@
+/**
+ * The project README (created once, then the user's): what the server offers, how to run, test,
+ * install, connect clients, deploy over HTTP and regenerate. Every value here comes from the IR;
+ * manifest text reaches the Markdown through `inlineCode` / `oneLine`, and client configurations are
+ * JSON printed by JSON.stringify, so nothing in a name or description can break the document.
+ */
+import type { IR } from '../normalize/ir.js';
+import { binName } from './views.js';
+import { printJson } from '../format/literal.js';
+
+/** Inline code that survives backticks in the text (CommonMark: a longer fence, padded). */
+export function inlineCode(text: string): string {
+  const longest = Math.max(0, ...(text.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = text.startsWith('`') || text.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${text}${pad}${fence}`;
+}
+
+/** One line of literal prose: whitespace collapsed, Markdown's inline punctuation backslash-escaped (no emphasis, code, links or HTML). */
+export function oneLine(text: string): string {
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[\\`*_[\]<>~#|]/g, '\\$&');
+}
+
+// prettier's JSON layout (arrays that fit on one line stay on it), so the README needs no prettier.
+const json = (value: unknown) => printJson(value).trimEnd();
+
+interface Entry {
+  name: string;
+  description: string;
+}
+
+function entries(list: { name: string; description: string | null; title: string | null }[]): Entry[] {
+  return list.map((e) => {
+    const text = e.description ?? e.title;
+    return { name: inlineCode(e.name), description: text ? ` — ${oneLine(text)}` : '' };
+  });
+}
+
+export function readmeView(ir: IR) {
+  const bin = binName(ir.server.packageName);
+  const http = ir.transports.http;
+  const hasStdio = ir.transports.stdio;
+  const url = http ? `http://${http.host.includes(':') ? `[${http.host}]` : http.host}:${http.port}${http.path}` : '';
+  const mainPath = `/absolute/path/to/${bin}/dist/src/main.js`;
+  const stdioByName = { command: bin };
+  const stdioByPath = { command: 'node', args: [mainPath] };
+  const env: { name: string; what: string }[] = [];
+  if (http?.bearer) env.push({ name: http.bearer.tokensEnv, what: 'the bearer tokens clients must send, comma-separated (`clientId:token` or a bare token); the server does not start without it' });
+  if (http?.oauth) {
+    const o = http.oauth;
+    env.push({ name: 'MCP_OAUTH_ISSUER', what: `issuer URL of the authorization server${o.issuer ? ` (manifest: ${inlineCode(o.issuer)})` : ' (required: the manifest names none)'}` });
+    env.push({ name: 'MCP_OAUTH_RESOURCE', what: 'this server\'s public URL, the resource tokens are issued for (behind a proxy: the URL clients use)' });
+    env.push({ name: 'MCP_OAUTH_AUDIENCE', what: 'accepted token audiences, comma-separated (default: the resource)' });
+    env.push({ name: 'MCP_OAUTH_JWKS_URI', what: 'where the issuer publishes its signing keys (default: from its metadata)' });
+    if (o.introspection) {
+      env.push({ name: 'MCP_OAUTH_INTROSPECTION_ENDPOINT', what: 'token introspection endpoint (default: from the issuer\'s metadata)' });
+      env.push({ name: o.introspection.clientIdEnv, what: 'client id this server authenticates to the introspection endpoint with' });
+      env.push({ name: o.introspection.clientSecretEnv, what: 'its client secret' });
+    }
+  }
+  env.push({ name: 'MCP_REQUEST_STATE_KEY', what: 'at least 32 bytes, the same on every replica: signs the `requestState` of multi-round requests (required when `NODE_ENV=production`)' });
+  env.push({ name: 'NODE_ENV', what: '`production` makes a missing `MCP_REQUEST_STATE_KEY` an error instead of a per-process development key' });
+  return {
+    title: oneLine(ir.server.title ?? ir.server.name),
+    description: ir.server.description ? oneLine(ir.server.description) : null,
+    bin,
+    binCode: inlineCode(bin),
+    packageName: ir.server.packageName,
+    // The file `npm pack` writes: @scope/name → scope-name-<version>.tgz.
+    tarball: `${ir.server.packageName.replace(/^@/, '').replace('/', '-')}-${ir.server.version}.tgz`,
+    hasStdio,
+    http: http ? { url, host: http.host, port: http.port, hasAllowedHosts: http.allowedHosts.length > 0 } : null,
+    startHttp: hasStdio ? 'npm run start:http' : 'npm start',
+    tools: entries(ir.tools),
+    resources: entries(ir.resources),
+    templates: entries(ir.templates),
+    prompts: entries(ir.prompts),
+    env,
+    generateCommand: ir.manifestPath === 'mcpgen.yaml' ? 'mcpgen generate' : `mcpgen generate -f ${JSON.stringify(ir.manifestPath)}`,
+    watchCommand: ir.manifestPath === 'mcpgen.yaml' ? 'mcpgen watch' : `mcpgen watch -f ${JSON.stringify(ir.manifestPath)}`,
+    manifestPath: inlineCode(ir.manifestPath),
+    claudeDesktop: json({ mcpServers: { [bin]: stdioByName } }),
+    claudeDesktopPath: json({ mcpServers: { [bin]: stdioByPath } }),
+    claudeCodeName: `claude mcp add ${bin} -- ${bin}`,
+    claudeCodePath: `claude mcp add ${bin} -- node ${mainPath}`,
+    claudeCodeHttp: `claude mcp add --transport http ${bin} ${url}`,
+    cursor: json({ mcpServers: { [bin]: stdioByName } }),
+    cursorHttp: json({ mcpServers: { [bin]: { url } } }),
+    vscode: json({ servers: { [bin]: { type: 'stdio', ...stdioByName } } }),
+    vscodePath: json({ servers: { [bin]: { type: 'stdio', ...stdioByPath } } }),
+    vscodeHttp: json({ servers: { [bin]: { type: 'http', url } } }),
+    desktopHttp: json({ mcpServers: { [bin]: { command: 'npx', args: ['-y', 'mcp-remote', url] } } }),
+  };
+}
