@@ -82,8 +82,10 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     }
     const t0 = performance.now();
     const keep = server ? Number(server.url.port) : (port ?? http.port);
-    await server?.stop();
+    // Cleared before stopping so its exit is not reported as a crash.
+    const old = server;
     server = undefined;
+    await old?.stop();
     if (stopping) return;
     try {
       server = await startServer(projectDir, { port: keep, ...(opts.host ? { host: opts.host } : {}), log: (l) => io.stderr(`  [server] ${l}\n`) });
@@ -100,7 +102,8 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       }
     });
     reloads++;
-    io.stdout(`${reloads === 1 ? 'started' : 'restarted'} in ${seconds(performance.now() - t0)}\n✔ serving at ${server.url.href} (${seconds(performance.now() - since)} after the change)\n`);
+    const total = seconds(performance.now() - since);
+    io.stdout(`${reloads === 1 ? 'started' : 'restarted'} in ${seconds(performance.now() - t0)}\n✔ serving at ${server.url.href} (${reloads === 1 ? `ready in ${total}` : `${total} after the change`})\n`);
   };
 
   const schedule = (at = performance.now()) => {
