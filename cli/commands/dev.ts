@@ -10,7 +10,6 @@
  * A failed generation or build leaves the running server alone: it keeps serving the last good
  * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
  */
-import type { ChildProcess } from 'node:child_process';
 import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
@@ -46,7 +45,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   const debounce = opts.debounceMs ?? 100;
   let ir: IR | undefined;
   let server: RunningServer | undefined;
-  let tscChild: ChildProcess | null = null;
+  let killBuild: (() => void) | null = null;
   let stopping = false;
   let reloads = 0;
   let timer: NodeJS.Timeout | undefined;
@@ -68,7 +67,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       io.stderr(`✖ typescript is not installed in ${path.relative(io.cwd, projectDir) || '.'}: run npm install, then save again\n`);
       return;
     }
-    const b = await build(projectDir, tsc, (c) => (tscChild = c));
+    const b = await build(projectDir, tsc, (k) => (killBuild = k));
     if (stopping) return;
     if (!b.ok) {
       io.stderr(`${b.output.trimEnd()}\n✖ build failed in ${seconds(b.ms)}; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`);
@@ -115,16 +114,20 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   };
 
   // Handler and other source edits: src/generated/ is written by the generation, which schedules its own build.
+  // Started after a generation: in a folder holding only a manifest, src/ does not exist before.
   let srcWatcher: FSWatcher | undefined;
-  try {
-    srcWatcher = watch(path.join(projectDir, 'src'), { recursive: true }, (_e, name) => {
-      const rel = name?.toString() ?? '';
-      if (rel.split(path.sep)[0] === 'generated' || !/\.(ts|mts|cts|json)$/.test(rel)) return;
-      schedule();
-    });
-  } catch {
-    io.stderr(`! cannot watch src/: only manifest changes rebuild\n`);
-  }
+  const watchSources = () => {
+    if (srcWatcher || stopping) return;
+    try {
+      srcWatcher = watch(path.join(projectDir, 'src'), { recursive: true }, (_e, name) => {
+        const rel = name?.toString() ?? '';
+        if (rel.split(path.sep)[0] === 'generated' || !/\.(ts|mts|cts|json)$/.test(rel)) return;
+        schedule();
+      });
+    } catch {
+      io.stderr(`! cannot watch src/: only manifest changes rebuild\n`);
+    }
+  };
 
   io.stdout(`mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`);
   const watching = watchCommand(
@@ -137,6 +140,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       until: stopped,
       onGenerated: (r) => {
         if (r.ir) ir = r.ir;
+        watchSources();
         if (r.ok) schedule(r.startedAt);
         else if (!r.first) io.stderr(`✖ not rebuilt: ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving'}\n`);
         else io.stderr(`✖ fix the manifest to build and serve\n`);
@@ -148,7 +152,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   stopping = true;
   clearTimeout(timer);
   srcWatcher?.close();
-  (tscChild as ChildProcess | null)?.kill('SIGTERM');
+  (killBuild as (() => void) | null)?.();
   await watching;
   await queue;
   await server?.stop();
