@@ -45,6 +45,9 @@ describe('stdio server (examples/weather)', () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages\), 2 tool\(s\), 2 prompt\(s\)\n  sha256 [0-9a-f]{64}\n/);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // The same build packs to the same bytes.
+    const again = await pack(dir, '--registry-name', 'io.github.example/weather');
+    expect(/sha256 (\w+)/.exec(again.stdout)![1]).toBe(/sha256 (\w+)/.exec(r.stdout)![1]);
 
     const unpacked = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-mcpb-'));
     outside.push(unpacked);
@@ -97,6 +100,15 @@ describe('stdio server (examples/weather)', () => {
     expect(r.stderr).toContain('src/forecast.ts is newer than the build in dist: run `npm run build` (or `mcpgen pack --build`)');
     expect(readFileSync(bundle).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses generated code older than the manifest', async () => {
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Forecasts for any city', 'Forecasts for every city'));
+    const r = await pack(dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('src/generated/server.ts');
+    expect(r.stderr).toContain('run `mcpgen generate` and rebuild, then pack again');
   });
 });
 

@@ -37,8 +37,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   let ir: IR | undefined;
   // The generated code must match the manifest: a bundle built from stale code would list tools it does not serve.
-  const quiet: CliIO = { ...io, stdout: () => {} };
-  const checked = await generateCommand({ file: manifest, ...(opts.out ? { out: opts.out } : {}), check: true, fastPath: false, onIR: (r) => (ir = r) }, quiet);
+  const checked = await generateCommand({ file: manifest, ...(opts.out ? { out: opts.out } : {}), check: true, fastPath: false, onIR: (r) => (ir = r) }, io);
   if (checked !== EXIT_OK || !ir) {
     if (ir) io.stderr(`run \`mcpgen generate\` and rebuild, then pack again\n`);
     return EXIT_PROBLEMS;
