@@ -20,7 +20,12 @@ export function startServer(
   opts: { port: number; host?: string; timeoutMs?: number; log: (line: string) => void },
 ): Promise<RunningServer> {
   const args = [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', String(opts.port), ...(opts.host ? ['--host', opts.host] : [])];
-  const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env } });
+  // Its own process group: a terminal's Ctrl-C reaches mcpgen dev, which stops the server itself
+  // (so its exit is known to be wanted); `exit` below covers mcpgen ending any other way.
+  const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env }, detached: true });
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.removeListener('exit', killOnExit));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const stop = async (graceMs = 3000) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
