@@ -48,6 +48,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   let killBuild: (() => void) | null = null;
   let stopping = false;
   let reloads = 0;
+  let servedPort: number | undefined;
   let timer: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
   // When the change that started the pending cycle was seen (for "edit → serving" times).
@@ -80,7 +81,8 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       return;
     }
     const t0 = performance.now();
-    const keep = server ? Number(server.url.port) : (port ?? http.port);
+    // The port the last server had, even one that crashed since: the URL stays the same.
+    const keep = servedPort ?? port ?? http.port;
     // Cleared before stopping so its exit is not reported as a crash.
     const old = server;
     server = undefined;
@@ -93,6 +95,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       return;
     }
     if (stopping) return void (await server.stop());
+    servedPort = Number(server.url.port);
     const child = server.child;
     child.once('exit', (code, signal) => {
       if (!stopping && server?.child === child) {
