@@ -9,6 +9,7 @@ import { ensureOpenApiGenerator, generatorBench } from './generator.mjs';
 import { serverBench, serverReport } from './servers.mjs';
 import { schemaScaleBench } from './schema-scale.mjs';
 import { stdioLoadBench } from './stdio-load.mjs';
+import { devReloadBench } from './dev-reload.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -53,6 +54,8 @@ log('server benchmarks');
 const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log, ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}) });
 log('stdio under load');
 const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
+log('dev-reload');
+const devReload = await devReloadBench({ repo, tools: 50, runs: quick ? 1 : 5 });
 
 const cpu = os.cpus();
 const md = [
@@ -68,6 +71,8 @@ const md = [
   serverReport(servers),
   '',
   stdioLoad,
+  '',
+  devReload.md,
   '',
 ].join('\n');
 const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESULTS.md');

@@ -18,6 +18,8 @@ const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a
 const initCommand: typeof import('./commands/init.js').initCommand = async (...a) => (await import('./commands/init.js')).initCommand(...a);
 const schemaCommand = async (io: CliIO) => (await import('./commands/schema.js')).schemaCommand(io);
 const watchCommand: typeof import('./commands/watch.js').watchCommand = async (...a) => (await import('./commands/watch.js')).watchCommand(...a);
+const devCommand: typeof import('./commands/dev.js').devCommand = async (...a) => (await import('./commands/dev.js')).devCommand(...a);
+const packCommand: typeof import('./commands/pack.js').packCommand = async (...a) => (await import('./commands/pack.js')).packCommand(...a);
 
 /** What each command is run with: the commands themselves, or (tests) something that records the options. */
 export interface Actions {
@@ -27,7 +29,12 @@ export interface Actions {
   watch(o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }): Promise<number>;
   diff(o: { file?: string; out?: string; headerVersion?: boolean }): Promise<number>;
   schema(): Promise<number>;
+  dev(o: DevFlags): Promise<number>;
+  pack(o: PackFlags): Promise<number>;
 }
+
+type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean };
+type PackFlags = { file?: string; out?: string; bundle?: string; build?: boolean; registryName?: string };
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   // `validate` and `generate` with plain options (what CI and a regenerate run) skip loading
@@ -51,6 +58,8 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     watch: (o) => watchCommand(o, io),
     diff: (o) => diffCommand(o, io),
     schema: () => schemaCommand(io),
+    dev: (o) => devCommand(o, io),
+    pack: (o) => packCommand(o, io),
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -110,6 +119,26 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
     .option('-q, --quiet', 'print only the summary')
     .action((o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }) => run(() => actions.watch(o)));
+
+  program
+    .command('dev')
+    .description('regenerate, rebuild and restart the server over HTTP on every change; prints the URL')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('--port <n>', 'port to serve on (default: transports.http.port; 0 = any free port, kept across restarts)')
+    .option('--host <host>', 'interface to listen on (default: transports.http.host)')
+    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .action((o: DevFlags) => run(() => actions.dev(o)));
+
+  program
+    .command('pack')
+    .description('build an MCP Bundle (.mcpb) of the built server and write the MCP Registry\'s server.json')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('--bundle <path>', 'bundle file (default: <project>/<name>-<version>.mcpb)')
+    .option('--build', 'run npm run build first')
+    .option('--registry-name <name>', 'server.json name, e.g. io.github.you/weather (default: package.json mcpName)')
+    .action((o: PackFlags) => run(() => actions.pack(o)));
 
   program
     .command('diff')

@@ -76,7 +76,7 @@ describe('exit codes and usage', () => {
 async function commanderOptions(argv: string[]): Promise<{ command: string; options: unknown } | undefined> {
   let seen: { command: string; options: unknown } | undefined;
   const record = (command: string) => async (o: unknown) => ((seen = { command, options: { ...(o as object) } }), 0);
-  const actions = { init: record('init'), validate: record('validate'), generate: record('generate'), watch: record('watch'), diff: record('diff'), schema: record('schema') } as unknown as Actions;
+  const actions = { init: record('init'), validate: record('validate'), generate: record('generate'), watch: record('watch'), diff: record('diff'), schema: record('schema'), dev: record('dev'), pack: record('pack') } as unknown as Actions;
   const { program } = await buildProgram(memoryIO(REPO), actions);
   try {
     await program.parseAsync(argv, { from: 'user' });

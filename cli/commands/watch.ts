@@ -17,6 +17,8 @@ export interface WatchOptions extends GenerateCommandOptions {
   debounceMs?: number;
   /** Resolves when watching should stop (tests); default: SIGINT/SIGTERM. */
   until?: Promise<void>;
+  /** Called after each generation (`mcpgen dev` builds and restarts from here); `startedAt` is performance.now() when it began. */
+  onGenerated?: (result: { ok: boolean; first: boolean; startedAt: number; ir: IR | undefined }) => void;
 }
 
 export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<number> {
@@ -56,9 +58,11 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const run = async (first: boolean) => {
     if (!first) io.stdout(`\n↻ ${new Date().toLocaleTimeString()} change detected, regenerating\n`);
     lastIR = undefined;
+    const t0 = performance.now();
+    let ok = false;
     try {
-      const t0 = performance.now();
       const code = await generateCommand(genOpts, io);
+      ok = code === EXIT_OK;
       // Regenerations run in this warm process, about twice as fast as a cold `mcpgen generate`: say so.
       if (code === EXIT_OK) io.stdout(`${first ? 'generated' : 'regenerated'} in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
     } catch (err) {
@@ -66,6 +70,7 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       io.stderr(`mcpgen: ${(err as Error).message}\n`);
     }
     refresh(lastIR);
+    opts.onGenerated?.({ ok, first, startedAt: t0, ir: lastIR });
     io.stdout(`watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`);
   };
 

@@ -585,6 +585,7 @@ export function packageData(ir: IR, generated: string[]): Record<string, unknown
       start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
       ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
       typecheck: 'tsc -p tsconfig.json --noEmit',
+      dev: 'mcpgen dev',
       test: 'npm run build && cd dist && node --test',
       // `npm pack` / `npm publish` ship dist/src: build it first so the bin is never missing.
       prepack: 'npm run build',

@@ -1,0 +1,164 @@
+/**
+ * `mcpgen dev`: the edit loop. `mcpgen watch` regenerates on manifest changes; on top of that a
+ * change to the manifest (or a file it references) or to a source file under src/ rebuilds the
+ * project with its own tsc (incremental) and restarts the server over Streamable HTTP.
+ *
+ * HTTP, not stdio: a stdio server belongs to the client that started it, so a loop cannot restart
+ * it under the client. Over HTTP the URL stays the same across restarts (the port is kept) and
+ * any client, inspector or `curl` reconnects to it.
+ *
+ * A failed generation or build leaves the running server alone: it keeps serving the last good
+ * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
+ */
+import { watch, type FSWatcher } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../diagnostics.js';
+import { build, findTsc } from '../dev/build.js';
+import { startServer, type RunningServer } from '../dev/server-process.js';
+import { EXIT_OK, type CliIO } from '../io.js';
+import { findManifest } from '../load/find.js';
+import type { IR } from '../normalize/ir.js';
+import { watchCommand } from './watch.js';
+
+export interface DevOptions {
+  file?: string;
+  out?: string;
+  /** Port to serve on (default: transports.http.port; 0 picks a free one, then kept across restarts). */
+  port?: string;
+  host?: string;
+  headerVersion?: boolean;
+  debounceMs?: number;
+  /** Resolves when the loop should stop (tests); default: SIGINT/SIGTERM. */
+  until?: Promise<void>;
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
+  const manifest = findManifest(io.cwd, opts.file);
+  const projectDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
+  let port: number | undefined;
+  if (opts.port !== undefined) {
+    port = Number(opts.port);
+    if (!/^\d+$/.test(opts.port) || port > 65535) throw new UsageError(`--port must be 0 to 65535, not ${opts.port}`);
+  }
+  const debounce = opts.debounceMs ?? 100;
+  let ir: IR | undefined;
+  let server: RunningServer | undefined;
+  let killBuild: (() => void) | null = null;
+  let stopping = false;
+  let reloads = 0;
+  let servedPort: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  let queue: Promise<void> = Promise.resolve();
+  // When the change that started the pending cycle was seen (for "edit → serving" times).
+  let changedAt: number | undefined;
+
+  const stopped = opts.until ?? new Promise<void>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
+
+  const cycle = async () => {
+    const since = changedAt ?? performance.now();
+    changedAt = undefined;
+    if (stopping) return;
+    const tsc = findTsc(projectDir);
+    if (!tsc) {
+      io.stderr(`✖ typescript is not installed in ${path.relative(io.cwd, projectDir) || '.'}: run npm install, then save again\n`);
+      return;
+    }
+    const b = await build(projectDir, tsc, (k) => (killBuild = k));
+    if (stopping) return;
+    if (!b.ok) {
+      io.stderr(`${b.output.trimEnd()}\n✖ build failed in ${seconds(b.ms)}; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`);
+      return;
+    }
+    io.stdout(`built in ${seconds(b.ms)}\n`);
+    const http = ir?.transports.http;
+    if (!http) {
+      io.stdout(`no transports.http in the manifest: built only (add \`http: {}\` under transports to serve while developing)\n`);
+      return;
+    }
+    const t0 = performance.now();
+    // The port the last server had, even one that crashed since: the URL stays the same.
+    const keep = servedPort ?? port ?? http.port;
+    // Cleared before stopping so its exit is not reported as a crash.
+    const old = server;
+    server = undefined;
+    await old?.stop();
+    if (stopping) return;
+    try {
+      server = await startServer(projectDir, { port: keep, ...(opts.host ? { host: opts.host } : {}), log: (l) => io.stderr(`  [server] ${l}\n`) });
+    } catch (err) {
+      io.stderr(`✖ ${(err as Error).message}; fix and save to retry\n`);
+      return;
+    }
+    if (stopping) return void (await server.stop());
+    servedPort = Number(server.url.port);
+    const child = server.child;
+    child.once('exit', (code, signal) => {
+      if (!stopping && server?.child === child) {
+        io.stderr(`✖ the server exited (${signal ?? `code ${code}`}); save a file to rebuild and restart it\n`);
+        server = undefined;
+      }
+    });
+    reloads++;
+    const total = seconds(performance.now() - since);
+    io.stdout(`${reloads === 1 ? 'started' : 'restarted'} in ${seconds(performance.now() - t0)}\n✔ serving at ${server.url.href} (${reloads === 1 ? `ready in ${total}` : `${total} after the change`})\n`);
+  };
+
+  const schedule = (at = performance.now()) => {
+    changedAt = Math.min(changedAt ?? at, at);
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      queue = queue.then(cycle, cycle);
+    }, debounce);
+  };
+
+  // Handler and other source edits: src/generated/ is written by the generation, which schedules its own build.
+  // Started after a generation: in a folder holding only a manifest, src/ does not exist before.
+  let srcWatcher: FSWatcher | undefined;
+  const watchSources = () => {
+    if (srcWatcher || stopping) return;
+    try {
+      srcWatcher = watch(path.join(projectDir, 'src'), { recursive: true }, (_e, name) => {
+        const rel = name?.toString() ?? '';
+        if (rel.split(path.sep)[0] === 'generated' || !/\.(ts|mts|cts|json)$/.test(rel)) return;
+        schedule();
+      });
+    } catch {
+      io.stderr(`! cannot watch src/: only manifest changes rebuild\n`);
+    }
+  };
+
+  io.stdout(`mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`);
+  const watching = watchCommand(
+    {
+      file: manifest,
+      ...(opts.out ? { out: opts.out } : {}),
+      ...(opts.headerVersion === false ? { headerVersion: false } : {}),
+      quiet: true,
+      debounceMs: debounce,
+      until: stopped,
+      onGenerated: (r) => {
+        if (r.ir) ir = r.ir;
+        watchSources();
+        if (r.ok) schedule(r.startedAt);
+        else if (!r.first) io.stderr(`✖ not rebuilt: ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving'}\n`);
+        else io.stderr(`✖ fix the manifest to build and serve\n`);
+      },
+    },
+    io,
+  );
+  await stopped;
+  stopping = true;
+  clearTimeout(timer);
+  srcWatcher?.close();
+  (killBuild as (() => void) | null)?.();
+  await watching;
+  await queue;
+  await server?.stop();
+  io.stdout('mcpgen dev: stopped\n');
+  return EXIT_OK;
+}

@@ -1,0 +1,100 @@
+/**
+ * The `server.json` the official MCP Registry reads: the server's identity and how to run its npm
+ * package. Checked against the vendored schema in test/pack.test.ts.
+ * @see https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/generic-server-json.md
+ */
+import type { IR } from '../normalize/ir.js';
+import type { ProjectPackage } from './mcpb-manifest.js';
+
+export const SERVER_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json';
+/** The registry's limit on `description` (and `title`). */
+const MAX_TEXT = 100;
+
+export interface ServerJsonResult {
+  json: Record<string, unknown>;
+  /** Things the user should fix before publishing. */
+  notes: string[];
+}
+
+/**
+ * `registryName` is the reverse-DNS name (`io.github.user/weather`) the registry checks against the
+ * npm package's `mcpName`: from the option, else package.json `mcpName`, else guessed.
+ */
+export function serverJson(ir: IR, pkg: ProjectPackage, registryName?: string): ServerJsonResult {
+  const s = ir.server;
+  const notes: string[] = [];
+  const name = registryName ?? pkg.mcpName ?? guessName(s.packageName, pkg, notes);
+  if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(name)) {
+    notes.push(`registry name ${JSON.stringify(name)} is not <reverse-DNS namespace>/<name>`);
+  }
+  if (pkg.mcpName !== undefined && pkg.mcpName !== name) {
+    notes.push(`package.json mcpName is ${JSON.stringify(pkg.mcpName)} but server.json says ${JSON.stringify(name)}: the registry requires them equal`);
+  }
+  const description = clip(s.description ?? s.title ?? s.name, 'server.description', notes);
+  const stdio = ir.transports.stdio;
+  const http = ir.transports.http;
+  const env: Record<string, unknown>[] = [];
+  if (!stdio && http) {
+    if (http.bearer) env.push({ name: http.bearer.tokensEnv, description: 'Bearer tokens the server accepts (comma-separated, `clientId:token` or bare)', isRequired: true, isSecret: true });
+    const intro = http.oauth?.introspection;
+    if (intro) {
+      env.push({ name: intro.clientIdEnv, description: 'OAuth client id for token introspection', isRequired: true });
+      env.push({ name: intro.clientSecretEnv, description: 'OAuth client secret for token introspection', isRequired: true, isSecret: true });
+    }
+  }
+  const transport = stdio ? { type: 'stdio' } : { type: 'streamable-http', url: `http://${http!.host === '0.0.0.0' ? '127.0.0.1' : http!.host}:${http!.port}${http!.path}` };
+  const icons = s.icons.filter((i) => i.src.startsWith('https://'));
+  return {
+    json: {
+      $schema: SERVER_SCHEMA_URL,
+      name,
+      ...(s.title !== null ? { title: clip(s.title, 'server.title', notes) } : {}),
+      description,
+      version: s.version,
+      ...(s.websiteUrl !== null ? { websiteUrl: s.websiteUrl } : {}),
+      ...(icons.length ? { icons } : {}),
+      ...repositoryOf(pkg),
+      packages: [
+        {
+          registryType: 'npm',
+          registryBaseUrl: 'https://registry.npmjs.org',
+          identifier: s.packageName,
+          version: s.version,
+          transport,
+          ...(stdio ? {} : { packageArguments: [{ type: 'positional', value: '--http' }] }),
+          ...(env.length ? { environmentVariables: env } : {}),
+        },
+      ],
+    },
+    notes,
+  };
+}
+
+function clip(text: string, what: string, notes: string[]): string {
+  if (text.length <= MAX_TEXT) return text;
+  notes.push(`${what} is ${text.length} characters; the registry allows ${MAX_TEXT}: shortened`);
+  return `${text.slice(0, MAX_TEXT - 1)}…`;
+}
+
+/** `io.github.<owner>/<name>` from a GitHub repository URL, else a placeholder the user must replace. */
+function guessName(packageName: string, pkg: ProjectPackage, notes: string[]): string {
+  const base = packageName.replace(/^@[^/]+\//, '');
+  const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+  const owner = url ? /github\.com[/:]([A-Za-z0-9-]+)\//.exec(url)?.[1] : undefined;
+  const name = `io.github.${owner ?? 'YOUR-GITHUB-USER'}/${base}`;
+  notes.push(
+    owner
+      ? `registry name ${name} guessed from the repository; add "mcpName": "${name}" to package.json (the registry checks it on npm)`
+      : `registry name is a placeholder (${name}): pass --registry-name io.github.<you>/${base} or set "mcpName" in package.json`,
+  );
+  return name;
+}
+
+function repositoryOf(pkg: ProjectPackage): Record<string, unknown> {
+  const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
+  if (!url) return {};
+  const clean = url.replace(/^git\+/, '').replace(/\.git$/, '').replace(/^github:/, 'https://github.com/');
+  if (!/^https:\/\//.test(clean)) return {};
+  const source = /github\.com/.test(clean) ? 'github' : /gitlab\.com/.test(clean) ? 'gitlab' : 'git';
+  return { repository: { url: clean, source } };
+}

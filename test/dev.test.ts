@@ -1,0 +1,118 @@
+/**
+ * `mcpgen dev` as a real process on a scratch project, talked to by a real MCP client over HTTP:
+ * a manifest edit lists a new tool, a handler edit changes behaviour, a broken manifest or a type
+ * error is reported while the last good server keeps serving, and SIGTERM stops everything.
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { connectHttp, REPO, scratch } from './helpers/project.js';
+
+const children: ReturnType<typeof spawn>[] = [];
+afterAll(() => {
+  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+const SHOUT = `
+  shout:
+    description: Repeat a text loudly
+    input:
+      type: object
+      properties: { text: { type: string } }
+      required: [text]
+`;
+
+it('regenerates, rebuilds and restarts on edits; errors keep the last good server; SIGTERM stops it all', async () => {
+  const dir = scratch('dev', path.join(REPO, 'examples/weather'));
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const waitFor = async (re: RegExp, from: number, stream: 'out' | 'err' = 'out') => {
+    for (let i = 0; i < 1200; i++) {
+      const m = re.exec((stream === 'out' ? out : err).slice(from));
+      if (m) return m;
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${re} on std${stream} (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
+  };
+  const call = async (url: URL, name: string, args: Record<string, unknown>) => {
+    const client = await connectHttp(url);
+    try {
+      const r = await client.callTool({ name, arguments: args });
+      return (r.content as { type: string; text: string }[])[0]!.text;
+    } finally {
+      await client.close();
+    }
+  };
+  const toolNames = async (url: URL) => {
+    const client = await connectHttp(url);
+    try {
+      return (await client.listTools()).tools.map((t) => t.name).sort();
+    } finally {
+      await client.close();
+    }
+  };
+
+  try {
+    const first = await waitFor(/✔ serving at (\S+) \(ready in \d+\.\d\d s\)/, 0);
+    const url = new URL(first[1]!);
+    expect(out).toMatch(/generated in \d+\.\d\d s\n/);
+    expect(out).toMatch(/built in \d+\.\d\d s\n/);
+    expect(out).toMatch(/started in \d+\.\d\d s\n/);
+    expect(await toolNames(url)).toEqual(['convert_temperature', 'get_forecast']);
+
+    // Manifest edit: a new tool, listed by the restarted server at the same URL.
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    const original = readFileSync(manifest, 'utf8');
+    const withShout = original.replace('\ntools:\n', `\ntools:${SHOUT}`);
+    expect(withShout).not.toBe(original);
+    let mark = out.length;
+    writeFileSync(manifest, withShout);
+    let served = await waitFor(/regenerated in [\s\S]*built in [\s\S]*restarted in \d+\.\d\d s\n✔ serving at (\S+) \(\d+\.\d\d s after the change\)/, mark);
+    expect(served[1]).toBe(url.href);
+    expect(await toolNames(url)).toEqual(['convert_temperature', 'get_forecast', 'shout']);
+
+    // Handler edit: new behaviour.
+    const handler = path.join(dir, 'src/handlers/tools/shout.ts');
+    const good = `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['shout'] = async ({ text }) => \`\${text.toUpperCase()}!\`;\n`;
+    mark = out.length;
+    writeFileSync(handler, good);
+    await waitFor(/built in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+    expect(await call(url, 'shout', { text: 'hi' })).toBe('HI!');
+
+    // Broken manifest: located error, the loop lives, the last good server still answers.
+    mark = out.length;
+    let errMark = err.length;
+    writeFileSync(manifest, withShout.replace('  version: 0.1.0', '  version: [1]'));
+    const located = await waitFor(/mcpgen\.yaml:(\d+):(\d+): error MCPG\d+/, errMark, 'err');
+    expect(Number(located[1])).toBeGreaterThan(0);
+    await waitFor(/✖ not rebuilt: still serving the last good build at /, errMark, 'err');
+    expect(child.exitCode).toBeNull();
+    expect(await call(url, 'shout', { text: 'still' })).toBe('STILL!');
+
+    // Fixed: serving again.
+    mark = out.length;
+    writeFileSync(manifest, withShout);
+    await waitFor(/regenerated in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+
+    // A type error in a handler: tsc's message, no restart, the old behaviour still served.
+    errMark = err.length;
+    writeFileSync(handler, good.replace('`${text.toUpperCase()}!`', 'text.length'));
+    await waitFor(/shout\.ts\(\d+,\d+\): error TS\d+[\s\S]*✖ build failed in \d+\.\d\d s; still serving the last good build/, errMark, 'err');
+    expect(await call(url, 'shout', { text: 'ok' })).toBe('OK!');
+    expect(child.exitCode).toBeNull();
+  } finally {
+    child.kill('SIGTERM');
+  }
+  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  expect(code).toBe(0);
+  expect(out).toContain('mcpgen dev: stopped');
+  // The server it started is gone with it.
+  const url = new URL(/✔ serving at (\S+)/.exec(out)![1]!);
+  await expect(fetch(url, { method: 'POST', signal: AbortSignal.timeout(3000) })).rejects.toThrow();
+}, 300_000);

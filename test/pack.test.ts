@@ -1,0 +1,136 @@
+/**
+ * `mcpgen pack` on a built scratch project: the bundle passes the MCPB package's own unpacker and
+ * validator, the unpacked bundle runs on its own (outside the repository, so nothing resolves from
+ * mcpgen's node_modules) for a real client, and server.json passes the Registry's schema.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unpackExtension, validateManifest } from '@anthropic-ai/mcpb';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Ajv } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPO, run, scratch, TSC } from './helpers/project.js';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+const MCPGEN = path.join(REPO, 'bin/mcpgen.js');
+const SCHEMA = JSON.parse(readFileSync(path.join(REPO, 'schemas/vendor/mcp-registry-server.2025-12-11.schema.json'), 'utf8'));
+const validateServerJson = addFormats(new Ajv({ strict: false, allErrors: true })).compile(SCHEMA);
+const outside: string[] = [];
+afterAll(() => {
+  for (const d of outside) rmSync(d, { recursive: true, force: true });
+});
+
+const pack = (dir: string, ...args: string[]) => run(process.execPath, [MCPGEN, 'pack', ...args], dir);
+
+describe('stdio server (examples/weather)', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = scratch('pack', path.join(REPO, 'examples/weather'));
+  });
+
+  it('refuses an unbuilt project, saying how to build it, and writes nothing', async () => {
+    const r = await pack(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('mcpgen: dist/src/main.js does not exist: build the project first (`npm run build` in ., or `mcpgen pack --build`)');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb') || f === 'server.json' || f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('builds a bundle the MCPB validator accepts and that serves on its own', async () => {
+    expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+    const r = await pack(dir, '--registry-name', 'io.github.example/weather');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages\), 2 tool\(s\), 2 prompt\(s\)\n  sha256 [0-9a-f]{64}\n/);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    // The same build packs to the same bytes.
+    const again = await pack(dir, '--registry-name', 'io.github.example/weather');
+    expect(/sha256 (\w+)/.exec(again.stdout)![1]).toBe(/sha256 (\w+)/.exec(r.stdout)![1]);
+
+    const unpacked = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-mcpb-'));
+    outside.push(unpacked);
+    expect(await unpackExtension({ mcpbPath: path.join(dir, 'weather-0.1.0.mcpb'), outputDir: unpacked, silent: true })).toBe(true);
+    expect(validateManifest(unpacked)).toBe(true);
+    const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+    expect(m).toMatchObject({ manifest_version: '0.3', name: 'weather', display_name: 'Weather', version: '0.1.0', description: 'Forecasts for any city' });
+    expect(m.tools.map((t: { name: string }) => t.name).sort()).toEqual(['convert_temperature', 'get_forecast']);
+    expect(m.prompts.map((p: { name: string }) => p.name).sort()).toEqual(['packing_list', 'weather_report'].sort());
+    // Only the server's code and production packages: no tests, maps, TypeScript or client.
+    expect(existsSync(path.join(unpacked, 'dist/test'))).toBe(false);
+    expect(existsSync(path.join(unpacked, 'node_modules/typescript'))).toBe(false);
+    expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/client'))).toBe(false);
+    expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/server/package.json'))).toBe(true);
+
+    // Started as a desktop client would, from mcp_config with ${__dirname} filled in.
+    const args = (m.server.mcp_config.args as string[]).map((a) => a.replace('${__dirname}', unpacked));
+    const client = new Client({ name: 'pack-test', version: '0.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: os.tmpdir(), stderr: 'pipe' }));
+    try {
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['convert_temperature', 'get_forecast']);
+      const r2 = await client.callTool({ name: 'convert_temperature', arguments: { value: 100, from: 'C' } });
+      expect((r2.content as { text: string }[])[0]!.text).toBe('100 °C = 212 °F');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('writes a server.json the Registry schema accepts, for the npm package over stdio', () => {
+    const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
+    expect(validateServerJson(s), JSON.stringify(validateServerJson.errors)).toBe(true);
+    expect(s).toMatchObject({
+      $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json',
+      name: 'io.github.example/weather',
+      description: 'Forecasts for any city',
+      version: '0.1.0',
+      packages: [{ registryType: 'npm', identifier: 'weather', version: '0.1.0', transport: { type: 'stdio' } }],
+    });
+    // The schema is not vacuous: a name without a namespace fails it.
+    expect(validateServerJson({ ...s, name: 'weather' })).toBe(false);
+  });
+
+  it('refuses a build older than the sources and leaves the previous bundle as it was', async () => {
+    const bundle = path.join(dir, 'weather-0.1.0.mcpb');
+    const before = readFileSync(bundle);
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(path.join(dir, 'src/forecast.ts'), future, future);
+    const r = await pack(dir);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('src/forecast.ts is newer than the build in dist: run `npm run build` (or `mcpgen pack --build`)');
+    expect(readFileSync(bundle).equals(before)).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+
+  it('refuses generated code older than the manifest', async () => {
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Forecasts for any city', 'Forecasts for every city'));
+    const r = await pack(dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('src/generated/server.ts');
+    expect(r.stderr).toContain('run `mcpgen generate` and rebuild, then pack again');
+  });
+});
+
+it('an HTTP-only server with bearer auth: streamable-http package, its token variable, a placeholder name flagged', async () => {
+  const dir = scratch('pack-http', path.join(REPO, 'examples/weather'));
+  const manifest = path.join(dir, 'mcpgen.yaml');
+  const yaml = readFileSync(manifest, 'utf8').replace(
+    '  stdio: {}\n  http: { host: 127.0.0.1, port: 3000, path: /mcp }',
+    '  http: { host: 127.0.0.1, port: 3000, path: /mcp, auth: { bearer: { tokensEnv: WEATHER_TOKENS } } }',
+  );
+  expect(yaml).toContain('WEATHER_TOKENS');
+  writeFileSync(manifest, yaml);
+  expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
+  expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+  const r = await pack(dir);
+  expect(r.code).toBe(0);
+  expect(r.stderr).toContain('! server.json: registry name is a placeholder (io.github.YOUR-GITHUB-USER/weather): pass --registry-name io.github.<you>/weather or set "mcpName" in package.json');
+  const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
+  expect(validateServerJson(s), JSON.stringify(validateServerJson.errors)).toBe(true);
+  expect(s.packages[0]).toMatchObject({
+    transport: { type: 'streamable-http', url: 'http://127.0.0.1:3000/mcp' },
+    packageArguments: [{ type: 'positional', value: '--http' }],
+    environmentVariables: [{ name: 'WEATHER_TOKENS', isRequired: true, isSecret: true }],
+  });
+});
