@@ -184,7 +184,7 @@ export function contentView(ir: IR) {
       key: p.ident,
       // A member named like an inherited one (`toString`) is typed by that member, not the record:
       // its own `satisfies` keeps `role: 'user'` a literal.
-      typed: isInheritedName(p.ident) ? ' satisfies PromptMessage[]' : '',
+      typed: isInheritedName(p.ident) ? ' satisfies OpenMessage[]' : '',
       messages: p.messages!.map((m) => {
           const c = m.content;
           // Annotations go with the content block, as declared (ContentBlock `annotations`).
