@@ -450,6 +450,12 @@ export interface Tool {
    * JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.
    */
   output?: JsonSchema;
+  /**
+   * Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.
+   *
+   * @minItems 1
+   */
+  content?: ("text" | "image" | "audio" | "resource_link" | "resource")[];
   annotations?: ToolAnnotations;
   icons?: Icons;
   meta?: Meta;
@@ -691,7 +697,7 @@ export interface PromptArgument {
   complete?: Completion;
 }
 /**
- * One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.
+ * One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "PromptMessage".
@@ -717,6 +723,10 @@ export interface PromptMessage {
    * An embedded resource: its uri and exactly one of `text`, `blob` or `file`.
    */
   resource?: EmbeddedResource;
+  /**
+   * Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind.
+   */
+  annotations?: ResourceAnnotations;
 }
 /**
  * Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.

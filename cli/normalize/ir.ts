@@ -105,6 +105,9 @@ export interface EntryIR {
   loc: SourceLoc;
 }
 
+/** A content block's `type` (ContentBlock of the MCP schema). */
+export type ToolContentKind = 'text' | 'image' | 'audio' | 'resource_link' | 'resource';
+
 export interface ToolIR extends EntryIR {
   kind: 'tool';
   /** Advertised input schema (shared `$ref`s inlined), exactly what goes on the wire. */
@@ -117,6 +120,8 @@ export interface ToolIR extends EntryIR {
   inputType: string | null;
   outputType: string | null;
   annotations: Record<string, Json> | null;
+  /** Kinds of content blocks its results carry, as declared (`content`), or null when not said. */
+  content: ToolContentKind[] | null;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
 }
@@ -195,6 +200,8 @@ export type PromptContentIR =
 export interface PromptMessageIR {
   role: 'user' | 'assistant';
   content: PromptContentIR;
+  /** The content block's annotations, as declared, or null. */
+  annotations: Record<string, Json> | null;
 }
 
 export interface PromptIR extends EntryIR {

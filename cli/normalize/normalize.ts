@@ -105,6 +105,7 @@ export function normalize(
       inputType: t.input ? `${e.typeBase}Input` : null,
       outputType: t.output ? `${e.typeBase}Output` : null,
       annotations: (t.annotations as Record<string, Json> | undefined) ?? null,
+      content: t.content ? [...t.content] : null,
       handlerPath: `tools/${e.fileBase}`,
     };
   });
@@ -179,7 +180,11 @@ export function normalize(
       completion: completion(a.complete),
     }));
     const messages = p.messages
-      ? p.messages.map((msg, i) => ({ role: msg.role, content: promptContent(msg, (rel, key) => readFile(rel, ['prompts', name, 'messages', i, ...key])) }))
+      ? p.messages.map((msg, i) => ({
+          role: msg.role,
+          content: promptContent(msg, (rel, key) => readFile(rel, ['prompts', name, 'messages', i, ...key])),
+          annotations: (msg.annotations as Record<string, Json> | undefined) ?? null,
+        }))
       : null;
     const hasCompletionHandler = args.some((a) => a.completion?.kind === 'handler');
     return {

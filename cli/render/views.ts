@@ -184,16 +184,18 @@ export function contentView(ir: IR) {
       key: p.ident,
       // A member named like an inherited one (`toString`) is typed by that member, not the record:
       // its own `satisfies` keeps `role: 'user'` a literal.
-      typed: isInheritedName(p.ident) ? ' satisfies PromptMessage[]' : '',
+      typed: isInheritedName(p.ident) ? ' satisfies OpenMessage[]' : '',
       messages: p.messages!.map((m) => {
           const c = m.content;
-          if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text } };
-          if (c.type !== 'resource') return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType } };
+          // Annotations go with the content block, as declared (ContentBlock `annotations`).
+          const annotations = m.annotations !== null ? { annotations: m.annotations } : {};
+          if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text, ...annotations } };
+          if (c.type !== 'resource') return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations } };
           const resource: Record<string, unknown> = { uri: c.uri };
           if (c.mimeType !== null) resource.mimeType = c.mimeType;
           if (c.text !== null) resource.text = c.text;
           else resource.blob = c.blob ?? '';
-          return { role: m.role, content: { type: 'resource', resource } };
+          return { role: m.role, content: { type: 'resource', resource, ...annotations } };
         }),
     }));
   return { resources, prompts };
@@ -379,7 +381,10 @@ export function serverView(ir: IR) {
   if (ir.protocol.logging) capabilities.logging = {};
   const empty = ir.protocol.declareEmpty;
   if (ir.tools.length || empty.tools) capabilities.tools = {};
-  if (ir.resources.length || ir.templates.length || empty.resources) capabilities.resources = subscribable.length ? { subscribe: true } : {};
+  // Embedded resources in tool results tie the server to `resources` (server/tools, "Embedded Resources").
+  const embeds = ir.tools.some((t) => t.content?.includes('resource') ?? false);
+  const resourcesEmpty = (empty.resources || embeds) && !ir.resources.length && !ir.templates.length;
+  if (ir.resources.length || ir.templates.length || resourcesEmpty) capabilities.resources = subscribable.length ? { subscribe: true } : {};
   if (ir.prompts.length || empty.prompts) capabilities.prompts = {};
   const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
   if (completable) capabilities.completions = {};
@@ -390,7 +395,7 @@ export function serverView(ir: IR) {
   if (ir.protocol.pageSize > 0) need('paginate');
   const emptyLists = [
     ...(empty.tools && !ir.tools.length ? ['tools/list'] : []),
-    ...(empty.resources && !ir.resources.length && !ir.templates.length ? ['resources/list', 'resources/templates/list'] : []),
+    ...(resourcesEmpty ? ['resources/list', 'resources/templates/list'] : []),
     ...(empty.prompts && !ir.prompts.length ? ['prompts/list'] : []),
   ];
   if (emptyLists.length) need('answerEmpty');
@@ -425,7 +430,7 @@ export function serverView(ir: IR) {
       ...(ir.templates.length ? ['ResourceTemplate'] : []),
     ].join(', '),
     scopeChallenges,
-    subscribable: subscribable.length ? subscribable : null,
+    subscribable,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
     toolInfo,

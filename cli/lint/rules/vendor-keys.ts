@@ -53,6 +53,10 @@ export const vendorKeys: LintRule = {
         if (!isRecord(e)) continue;
         const owner = `${kind} \`${name}\``;
         if (top !== 'prompts') check([top, name, 'annotations'], `the annotations of ${owner}`, known, e.annotations);
+        else if (Array.isArray(e.messages))
+          e.messages.forEach((msg, i) => {
+            if (isRecord(msg)) check([top, name, 'messages', i, 'annotations'], `the annotations of message ${i + 1} of ${owner}`, known, msg.annotations);
+          });
         icons([top, name], owner, e.icons);
       }
     return out;

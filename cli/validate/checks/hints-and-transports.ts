@@ -25,8 +25,25 @@ export function checkToolHints(m: LoadedManifest): Diagnostic[] {
         ),
       );
     }
+    out.push(...checkToolContent(m, name, tool));
   }
   return out;
+}
+
+/**
+ * A tool with `output` sends its structured result as a JSON text block too (for clients that
+ * read only `content`), so `content` kinds that leave out `text` do not describe its results.
+ */
+function checkToolContent(m: LoadedManifest, name: string, tool: unknown): Diagnostic[] {
+  if (!isRecord(tool) || tool.output === undefined || !Array.isArray(tool.content)) return [];
+  if (tool.content.includes('text')) return [];
+  return [
+    diagAt(m, ['tools', name, 'content'], Codes.CONTENT_WITHOUT_TEXT, `tool \`${name}\` has \`output\`, so its results carry their JSON as a text block, but \`content\` leaves out \`text\``, {
+      key: true,
+      severity: 'warning',
+      hint: 'add `text` to `content`',
+    }),
+  ];
 }
 
 /** A server with every transport disabled could not be reached at all. */

@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const manifest = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes every request needs (with `oauth`, its `scopes` are required instead). Static tokens carry these and every scope an entry requires.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}},"SseTransport":{"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes every request needs (with `oauth`, its `scopes` are required instead). Static tokens carry these and every scope an entry requires.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}},"SseTransport":{"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
 const schema39 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
 const schema45 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
 const schema58 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
@@ -1816,7 +1816,7 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema59 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema59 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
 const schema62 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
 const schema63 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
 const pattern18 = new RegExp("^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$", "u");
@@ -1833,7 +1833,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
-if(!((((((((key0 === "title") || (key0 === "description")) || (key0 === "input")) || (key0 === "output")) || (key0 === "annotations")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "scopes"))){
+if(!(func1.call(schema59.properties, key0))){
 const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema59,data};
 if(vErrors === null){
 vErrors = [err0];
@@ -1896,13 +1896,11 @@ vErrors.push(err4);
 errors++;
 }
 }
-if(data.annotations !== undefined){
-let data4 = data.annotations;
-if(data4 && typeof data4 == "object" && !Array.isArray(data4)){
-if(data4.title !== undefined){
-let data5 = data4.title;
-if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.title.type,parentSchema:schema62.properties.title,data:data5};
+if(data.content !== undefined){
+let data4 = data.content;
+if(Array.isArray(data4)){
+if(data4.length < 1){
+const err5 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.content,data:data4};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -1911,11 +1909,11 @@ vErrors.push(err5);
 }
 errors++;
 }
-}
-if(data4.readOnlyHint !== undefined){
-let data6 = data4.readOnlyHint;
-if(typeof data6 !== "boolean"){
-const err6 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.readOnlyHint.type,parentSchema:schema62.properties.readOnlyHint,data:data6};
+const len0 = data4.length;
+for(let i0=0; i0<len0; i0++){
+let data5 = data4[i0];
+if(!(((((data5 === "text") || (data5 === "image")) || (data5 === "audio")) || (data5 === "resource_link")) || (data5 === "resource"))){
+const err6 = {instancePath:instancePath+"/content/" + i0,schemaPath:"#/properties/content/items/enum",keyword:"enum",params:{allowedValues: schema59.properties.content.items.enum},message:"must be equal to one of the allowed values",schema:schema59.properties.content.items.enum,parentSchema:schema59.properties.content.items,data:data5};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -1925,10 +1923,14 @@ vErrors.push(err6);
 errors++;
 }
 }
-if(data4.destructiveHint !== undefined){
-let data7 = data4.destructiveHint;
-if(typeof data7 !== "boolean"){
-const err7 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.destructiveHint.type,parentSchema:schema62.properties.destructiveHint,data:data7};
+let i1 = data4.length;
+let j0;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func0(data4[i1], data4[j0])){
+const err7 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema59.properties.content,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -1936,12 +1938,14 @@ else {
 vErrors.push(err7);
 }
 errors++;
+break outer0;
 }
 }
-if(data4.idempotentHint !== undefined){
-let data8 = data4.idempotentHint;
-if(typeof data8 !== "boolean"){
-const err8 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.idempotentHint.type,parentSchema:schema62.properties.idempotentHint,data:data8};
+}
+}
+}
+else {
+const err8 = {instancePath:instancePath+"/content",schemaPath:"#/properties/content/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.content.type,parentSchema:schema59.properties.content,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -1951,10 +1955,13 @@ vErrors.push(err8);
 errors++;
 }
 }
-if(data4.openWorldHint !== undefined){
-let data9 = data4.openWorldHint;
-if(typeof data9 !== "boolean"){
-const err9 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.openWorldHint.type,parentSchema:schema62.properties.openWorldHint,data:data9};
+if(data.annotations !== undefined){
+let data6 = data.annotations;
+if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
+if(data6.title !== undefined){
+let data7 = data6.title;
+if(typeof data7 !== "string"){
+const err9 = {instancePath:instancePath+"/annotations/title",schemaPath:"#/$defs/ToolAnnotations/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema62.properties.title.type,parentSchema:schema62.properties.title,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -1964,14 +1971,66 @@ vErrors.push(err9);
 errors++;
 }
 }
-}
-else {
-const err10 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data4};
+if(data6.readOnlyHint !== undefined){
+let data8 = data6.readOnlyHint;
+if(typeof data8 !== "boolean"){
+const err10 = {instancePath:instancePath+"/annotations/readOnlyHint",schemaPath:"#/$defs/ToolAnnotations/properties/readOnlyHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.readOnlyHint.type,parentSchema:schema62.properties.readOnlyHint,data:data8};
 if(vErrors === null){
 vErrors = [err10];
 }
 else {
 vErrors.push(err10);
+}
+errors++;
+}
+}
+if(data6.destructiveHint !== undefined){
+let data9 = data6.destructiveHint;
+if(typeof data9 !== "boolean"){
+const err11 = {instancePath:instancePath+"/annotations/destructiveHint",schemaPath:"#/$defs/ToolAnnotations/properties/destructiveHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.destructiveHint.type,parentSchema:schema62.properties.destructiveHint,data:data9};
+if(vErrors === null){
+vErrors = [err11];
+}
+else {
+vErrors.push(err11);
+}
+errors++;
+}
+}
+if(data6.idempotentHint !== undefined){
+let data10 = data6.idempotentHint;
+if(typeof data10 !== "boolean"){
+const err12 = {instancePath:instancePath+"/annotations/idempotentHint",schemaPath:"#/$defs/ToolAnnotations/properties/idempotentHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.idempotentHint.type,parentSchema:schema62.properties.idempotentHint,data:data10};
+if(vErrors === null){
+vErrors = [err12];
+}
+else {
+vErrors.push(err12);
+}
+errors++;
+}
+}
+if(data6.openWorldHint !== undefined){
+let data11 = data6.openWorldHint;
+if(typeof data11 !== "boolean"){
+const err13 = {instancePath:instancePath+"/annotations/openWorldHint",schemaPath:"#/$defs/ToolAnnotations/properties/openWorldHint/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema62.properties.openWorldHint.type,parentSchema:schema62.properties.openWorldHint,data:data11};
+if(vErrors === null){
+vErrors = [err13];
+}
+else {
+vErrors.push(err13);
+}
+errors++;
+}
+}
+}
+else {
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ToolAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema62.type,parentSchema:schema62,data:data6};
+if(vErrors === null){
+vErrors = [err14];
+}
+else {
+vErrors.push(err14);
 }
 errors++;
 }
@@ -1983,65 +2042,13 @@ errors = vErrors.length;
 }
 }
 if(data.meta !== undefined){
-let data11 = data.meta;
-if(data11 && typeof data11 == "object" && !Array.isArray(data11)){
-for(const key1 in data11){
-const _errs30 = errors;
+let data13 = data.meta;
+if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
+for(const key1 in data13){
+const _errs33 = errors;
 if(typeof key1 === "string"){
 if(!pattern18.test(key1)){
-const err11 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
-if(vErrors === null){
-vErrors = [err11];
-}
-else {
-vErrors.push(err11);
-}
-errors++;
-}
-}
-var valid6 = _errs30 === errors;
-if(!valid6){
-const err12 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data11};
-if(vErrors === null){
-vErrors = [err12];
-}
-else {
-vErrors.push(err12);
-}
-errors++;
-}
-}
-}
-else {
-const err13 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data11};
-if(vErrors === null){
-vErrors = [err13];
-}
-else {
-vErrors.push(err13);
-}
-errors++;
-}
-}
-if(data.scopes !== undefined){
-let data12 = data.scopes;
-if(Array.isArray(data12)){
-if(data12.length < 1){
-const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.scopes,data:data12};
-if(vErrors === null){
-vErrors = [err14];
-}
-else {
-vErrors.push(err14);
-}
-errors++;
-}
-const len0 = data12.length;
-for(let i0=0; i0<len0; i0++){
-let data13 = data12[i0];
-if(typeof data13 === "string"){
-if(!pattern12.test(data13)){
-const err15 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema59.properties.scopes.items,data:data13};
+const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2051,8 +2058,9 @@ vErrors.push(err15);
 errors++;
 }
 }
-else {
-const err16 = {instancePath:instancePath+"/scopes/" + i0,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data13};
+var valid9 = _errs33 === errors;
+if(!valid9){
+const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2062,18 +2070,9 @@ vErrors.push(err16);
 errors++;
 }
 }
-let i1 = data12.length;
-let j0;
-if(i1 > 1){
-const indices0 = {};
-for(;i1--;){
-let item0 = data12[i1];
-if(typeof item0 !== "string"){
-continue;
 }
-if(typeof indices0[item0] == "number"){
-j0 = indices0[item0];
-const err17 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema59.properties.scopes,data:data12};
+else {
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data13};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2081,14 +2080,13 @@ else {
 vErrors.push(err17);
 }
 errors++;
-break;
-}
-indices0[item0] = i1;
 }
 }
-}
-else {
-const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data12};
+if(data.scopes !== undefined){
+let data14 = data.scopes;
+if(Array.isArray(data14)){
+if(data14.length < 1){
+const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.scopes,data:data14};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2097,15 +2095,76 @@ vErrors.push(err18);
 }
 errors++;
 }
-}
-}
-else {
-const err19 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+const len1 = data14.length;
+for(let i2=0; i2<len1; i2++){
+let data15 = data14[i2];
+if(typeof data15 === "string"){
+if(!pattern12.test(data15)){
+const err19 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema59.properties.scopes.items,data:data15};
 if(vErrors === null){
 vErrors = [err19];
 }
 else {
 vErrors.push(err19);
+}
+errors++;
+}
+}
+else {
+const err20 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data15};
+if(vErrors === null){
+vErrors = [err20];
+}
+else {
+vErrors.push(err20);
+}
+errors++;
+}
+}
+let i3 = data14.length;
+let j1;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data14[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err21 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema59.properties.scopes,data:data14};
+if(vErrors === null){
+vErrors = [err21];
+}
+else {
+vErrors.push(err21);
+}
+errors++;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+else {
+const err22 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data14};
+if(vErrors === null){
+vErrors = [err22];
+}
+else {
+vErrors.push(err22);
+}
+errors++;
+}
+}
+}
+else {
+const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+if(vErrors === null){
+vErrors = [err23];
+}
+else {
+vErrors.push(err23);
 }
 errors++;
 }
@@ -3321,7 +3380,7 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema77 = {"description":"One message of a prompt: a role and exactly one of `text`, `image`, `audio` or `resource`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
+const schema77 = {"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
 const schema78 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
 const schema80 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
 
@@ -3461,7 +3520,7 @@ vErrors.push(err5);
 errors++;
 }
 for(const key0 in data){
-if(!(((((key0 === "role") || (key0 === "text")) || (key0 === "image")) || (key0 === "audio")) || (key0 === "resource"))){
+if(!((((((key0 === "role") || (key0 === "text")) || (key0 === "image")) || (key0 === "audio")) || (key0 === "resource")) || (key0 === "annotations"))){
 const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
 if(vErrors === null){
 vErrors = [err6];
@@ -4034,14 +4093,138 @@ vErrors.push(err43);
 errors++;
 }
 }
-}
-else {
-const err44 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+if(data.annotations !== undefined){
+let data16 = data.annotations;
+if(data16 && typeof data16 == "object" && !Array.isArray(data16)){
+if(data16.audience !== undefined){
+let data17 = data16.audience;
+if(Array.isArray(data17)){
+const len0 = data17.length;
+for(let i0=0; i0<len0; i0++){
+let data18 = data17[i0];
+if(!((data18 === "user") || (data18 === "assistant"))){
+const err44 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
 else {
 vErrors.push(err44);
+}
+errors++;
+}
+}
+let i1 = data17.length;
+let j0;
+if(i1 > 1){
+outer0:
+for(;i1--;){
+for(j0 = i1; j0--;){
+if(func0(data17[i1], data17[j0])){
+const err45 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data17};
+if(vErrors === null){
+vErrors = [err45];
+}
+else {
+vErrors.push(err45);
+}
+errors++;
+break outer0;
+}
+}
+}
+}
+}
+else {
+const err46 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data17};
+if(vErrors === null){
+vErrors = [err46];
+}
+else {
+vErrors.push(err46);
+}
+errors++;
+}
+}
+if(data16.priority !== undefined){
+let data19 = data16.priority;
+if(typeof data19 == "number"){
+if(data19 > 1 || isNaN(data19)){
+const err47 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data19};
+if(vErrors === null){
+vErrors = [err47];
+}
+else {
+vErrors.push(err47);
+}
+errors++;
+}
+if(data19 < 0 || isNaN(data19)){
+const err48 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data19};
+if(vErrors === null){
+vErrors = [err48];
+}
+else {
+vErrors.push(err48);
+}
+errors++;
+}
+}
+else {
+const err49 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data19};
+if(vErrors === null){
+vErrors = [err49];
+}
+else {
+vErrors.push(err49);
+}
+errors++;
+}
+}
+if(data16.lastModified !== undefined){
+let data20 = data16.lastModified;
+if(typeof data20 === "string"){
+if(!(formats14.validate(data20))){
+const err50 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data20};
+if(vErrors === null){
+vErrors = [err50];
+}
+else {
+vErrors.push(err50);
+}
+errors++;
+}
+}
+else {
+const err51 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data20};
+if(vErrors === null){
+vErrors = [err51];
+}
+else {
+vErrors.push(err51);
+}
+errors++;
+}
+}
+}
+else {
+const err52 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data16};
+if(vErrors === null){
+vErrors = [err52];
+}
+else {
+vErrors.push(err52);
+}
+errors++;
+}
+}
+}
+else {
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+if(vErrors === null){
+vErrors = [err53];
+}
+else {
+vErrors.push(err53);
 }
 errors++;
 }

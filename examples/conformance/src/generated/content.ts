@@ -23,6 +23,11 @@ export const resourceContents = {
   },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   testPromptWithArguments: [
@@ -45,4 +50,4 @@ export const promptMessages = {
   testSimplePrompt: [
     { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
   ],
-} satisfies Record<string, PromptMessage[]>;
+} satisfies Record<string, OpenMessage[]>;

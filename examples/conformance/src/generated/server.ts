@@ -161,9 +161,9 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
-/** Resources declared with `subscribe: true`. */
+/** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = ['test://watched-resource'];
-const subscribable: ReadonlySet<string> = new Set(subscribableUris);
+export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {

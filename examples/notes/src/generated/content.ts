@@ -17,6 +17,11 @@ export const resourceContents = {
   },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   quickNote: [
@@ -28,4 +33,4 @@ export const promptMessages = {
       },
     },
   ],
-} satisfies Record<string, PromptMessage[]>;
+} satisfies Record<string, OpenMessage[]>;

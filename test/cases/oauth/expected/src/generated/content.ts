@@ -15,7 +15,12 @@ export const resourceContents = {
   secret: { uri: 'notes://secret', mimeType: 'text/plain', text: 'For readers only' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   summarize: [{ role: 'user', content: { type: 'text', text: 'Summarize my notes' } }],
-} satisfies Record<string, PromptMessage[]>;
+} satisfies Record<string, OpenMessage[]>;

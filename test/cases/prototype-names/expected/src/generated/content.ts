@@ -13,6 +13,11 @@ export const resourceContents = {
   isPrototypeOf: { uri: 'proto://static', mimeType: 'text/plain', text: 'static text' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   toLocaleString: [
@@ -34,5 +39,5 @@ export const promptMessages = {
         },
       },
     },
-  ] satisfies PromptMessage[],
-} satisfies Record<string, PromptMessage[]>;
+  ] satisfies OpenMessage[],
+} satisfies Record<string, OpenMessage[]>;

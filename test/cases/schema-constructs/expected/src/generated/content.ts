@@ -13,7 +13,12 @@ export const resourceContents = {
   readme: { uri: 'cs://readme', mimeType: 'text/plain', text: 'Schema constructs' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   forClass: [{ role: 'user', content: { type: 'text', text: '{{class}} {{first-name}} {{2nd}}' } }],
-} satisfies Record<string, PromptMessage[]>;
+} satisfies Record<string, OpenMessage[]>;

@@ -13,7 +13,12 @@ export const resourceContents = {
   readme: { uri: 'rd://readme', mimeType: 'text/plain', text: 'refs as defs' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
   hello: [{ role: 'user', content: { type: 'text', text: 'Hello' } }],
-} satisfies Record<string, PromptMessage[]>;
+} satisfies Record<string, OpenMessage[]>;

@@ -44,6 +44,10 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
+const subscribableUris: string[] = [];
+export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
+
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
   legacy: { description: 'A draft-07 schema gets definitions' },

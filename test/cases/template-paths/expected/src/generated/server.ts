@@ -40,6 +40,10 @@ const serverOptions: McpServerOptions = {
   requestState: { verify: verifyRequestState },
 };
 
+/** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
+const subscribableUris: string[] = [];
+export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
+
 /** Each template's URI template, metadata and completions. */
 type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
 const templateInfo: Record<string, TemplateInfo> = {
