@@ -9,6 +9,7 @@ import {
 
 import { promptMessages } from './content.js';
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type PromptInfo,
   type Register,
@@ -85,6 +86,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   register(server, prompts, reach.prompts);
   answerEmpty(server, ['resources/list', 'resources/templates/list']);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

@@ -624,7 +624,9 @@ export function structuredTool<I, O>(
   module: Loader<{ handler: ToolHandler<I, O> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), structuredResult);
+    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), (value) =>
+      checkEmbeds(server, name, structuredResult(value)),
+    );
   server.registerTool(
     name,
     { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
@@ -650,8 +652,30 @@ export function contentTool<I>(
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), contentResult);
+    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), (value) =>
+      checkEmbeds(server, name, contentResult(value)),
+    );
   server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
+}
+
+// Tools whose embedded resources were reported already: one warning per tool and process.
+const embedsWarned = new Set<string>();
+
+/**
+ * Servers that embed resources in tool results should declare `resources` (server/tools,
+ * "Embedded Resources"). The manifest says so with the tool's `content: [resource]`; a handler
+ * embedding one without it is reported once on stderr.
+ */
+function checkEmbeds(server: McpServer, name: string, result: CallToolResult): CallToolResult {
+  if (embedsWarned.has(name) || !result.content.some((block) => block.type === 'resource'))
+    return result;
+  if (server.server.getCapabilities().resources === undefined) {
+    embedsWarned.add(name);
+    console.error(
+      `warning: tool ${name} returned an embedded resource, but the server does not declare the resources capability; add \`content: [resource]\` to tools.${name} in the manifest`,
+    );
+  }
+  return result;
 }
 
 // A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
