@@ -624,8 +624,11 @@ export function structuredTool<I, O>(
   module: Loader<{ handler: ToolHandler<I, O> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), (value) =>
-      checkEmbeds(server, name, structuredResult(value)),
+    invoke(
+      module,
+      { sdk, server },
+      (m, ctx) => m.handler(args, ctx),
+      (value) => checkEmbeds(server, name, structuredResult(value)),
     );
   server.registerTool(
     name,
@@ -652,8 +655,11 @@ export function contentTool<I>(
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, { sdk, server }, (m, ctx) => m.handler(args, ctx), (value) =>
-      checkEmbeds(server, name, contentResult(value)),
+    invoke(
+      module,
+      { sdk, server },
+      (m, ctx) => m.handler(args, ctx),
+      (value) => checkEmbeds(server, name, contentResult(value)),
     );
   server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
 }
