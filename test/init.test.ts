@@ -102,7 +102,7 @@ describe('mcpgen init in a folder with a package.json of its own', () => {
 
     const add = printedFragment(io.out);
     expect(add.type).toBe('module');
-    expect(Object.keys(add.scripts as object)).toEqual(['build', 'start', 'start:http', 'typecheck', 'test:mcp', 'prepack']);
+    expect(Object.keys(add.scripts as object)).toEqual(['build', 'start', 'start:http', 'typecheck', 'dev', 'test:mcp', 'prepack']);
     expect(add.bin).toEqual({ 'legacy-tool': 'dist/src/main.js' });
     // The next steps name the renamed script, and the packages the generated code needs.
     expect(io.out).toContain('  npm run test:mcp ');

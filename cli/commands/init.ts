@@ -102,5 +102,6 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
   lines.push(...install.map((c) => `  ${c}`));
   lines.push(`  ${pad(run('test'))}# type-check, then the generated contract tests`);
   lines.push(`  ${pad(run('start'))}# serve over stdio (${run('start:http')} for Streamable HTTP)`);
+  lines.push(`  ${pad(run('dev'))}# serve over HTTP, regenerate, rebuild and restart on every save`);
   return lines;
 }
