@@ -117,8 +117,18 @@ export interface ToolIR extends EntryIR {
   inputType: string | null;
   outputType: string | null;
   annotations: Record<string, Json> | null;
+  /** How the tool runs: in the request, or as a task (tasks extension, SEP-2663). */
+  execution: ToolExecutionIR;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
+}
+
+/** `execution` with every default resolved. */
+export interface ToolExecutionIR {
+  taskSupport: 'forbidden' | 'optional' | 'required';
+  ttlMs: number;
+  pollIntervalMs: number;
+  inputBeforeTask: boolean;
 }
 
 export type ResourceContent =

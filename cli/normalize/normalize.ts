@@ -105,6 +105,12 @@ export function normalize(
       inputType: t.input ? `${e.typeBase}Input` : null,
       outputType: t.output ? `${e.typeBase}Output` : null,
       annotations: (t.annotations as Record<string, Json> | undefined) ?? null,
+      execution: {
+        taskSupport: t.execution?.taskSupport ?? 'forbidden',
+        ttlMs: t.execution?.ttlMs ?? 3_600_000,
+        pollIntervalMs: t.execution?.pollIntervalMs ?? 1000,
+        inputBeforeTask: t.execution?.inputBeforeTask ?? false,
+      },
       handlerPath: `tools/${e.fileBase}`,
     };
   });
