@@ -256,9 +256,14 @@ export function serverView(ir: IR) {
   // What tools/list shows besides the schemas is data (spliced, cli/format/splice.ts); the
   // registration code per tool differs only in names, so it is formatted once per shape.
   const toolInfo = namedRecord<Record<string, unknown>>();
+  const taskPolicies = namedRecord<Record<string, unknown>>();
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
+    if (t.execution.taskSupport !== 'forbidden') {
+      const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
+      taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
+    }
     return {
       key: propertyKey(t.name),
       // The record's type does not reach a member named like an inherited one (`constructor`).
@@ -425,6 +430,8 @@ export function serverView(ir: IR) {
       ...(ir.templates.length ? ['ResourceTemplate'] : []),
     ].join(', '),
     scopeChallenges,
+    taskPolicies: Object.keys(taskPolicies).length ? taskPolicies : null,
+    taskPolicyType: recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden')),
     subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
