@@ -257,12 +257,14 @@ export function serverView(ir: IR) {
   // registration code per tool differs only in names, so it is formatted once per shape.
   const toolInfo = namedRecord<Record<string, unknown>>();
   const taskPolicies = namedRecord<Record<string, unknown>>();
+  const taskModules: { key: string; alias: string }[] = [];
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
     if (t.execution.taskSupport !== 'forbidden') {
       const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
       taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
+      if (inputBeforeTask) taskModules.push({ key: propertyKey(t.name), alias: toolAlias(t) });
     }
     return {
       key: propertyKey(t.name),
@@ -431,6 +433,7 @@ export function serverView(ir: IR) {
     ].join(', '),
     scopeChallenges,
     taskPolicies: Object.keys(taskPolicies).length ? taskPolicies : null,
+    taskModules,
     taskPolicyType: recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden')),
     subscribable: subscribable.length ? subscribable : null,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,

@@ -57,9 +57,39 @@ const expected: Expected = {
   instructions: null,
   tools: [
     {
+      name: 'confirm_delete',
+      description: 'A task that asks the client to confirm before it deletes',
+      inputSchema: declaredSchemas.confirmDeleteInput,
+    },
+    {
+      name: 'failing_job',
+      description: 'Always a task; ends with a tool error after about a second',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    },
+    {
+      name: 'greet',
+      description: 'Greets by name, synchronously',
+      inputSchema: declaredSchemas.greetInput,
+    },
+    {
       name: 'json_schema_2020_12_tool',
       description: 'Tool with JSON Schema 2020-12 features',
       inputSchema: declaredSchemas.jsonSchema202012ToolInput,
+    },
+    {
+      name: 'multi_input',
+      description: 'A task that asks two questions at once',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    },
+    {
+      name: 'protocol_error_job',
+      description: 'A task that fails with a JSON-RPC (protocol) error',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    },
+    {
+      name: 'slow_compute',
+      description: 'Sleeps `seconds` seconds, then answers; a task when the client supports tasks',
+      inputSchema: declaredSchemas.slowComputeInput,
     },
     {
       name: 'test_audio_content',
@@ -192,6 +222,11 @@ const expected: Expected = {
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
     },
     {
+      name: 'test_tool_with_task',
+      description: 'Asks for a name in the request (input_required), then runs as a task',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    },
+    {
       name: 'test_trigger_prompt_change',
       description: 'Changes the prompt list and notifies listeners',
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
@@ -262,7 +297,7 @@ const expected: Expected = {
     { name: 'test_prompt_with_image', description: 'A prompt that includes image content' },
     { name: 'test_simple_prompt', description: 'A simple prompt without arguments' },
   ],
-  invalidInputTool: 'test_elicitation',
+  invalidInputTool: 'confirm_delete',
 };
 
 /** Static resources and their contents. */
