@@ -125,6 +125,8 @@ export interface ToolIR extends EntryIR {
 
 /** `execution` with every default resolved. */
 export interface ToolExecutionIR {
+  /** The manifest says `taskSupport` (even `forbidden`): tools/list shows it to 2025 clients. */
+  listed: boolean;
   taskSupport: 'forbidden' | 'optional' | 'required';
   ttlMs: number;
   pollIntervalMs: number;

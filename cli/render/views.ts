@@ -261,6 +261,8 @@ export function serverView(ir: IR) {
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
+    // tools/list shows it as 2025-11-25 names it; the SDK drops `execution` toward 2026-07-28 clients.
+    if (t.execution.listed) toolInfo[t.name]!.execution = { taskSupport: t.execution.taskSupport };
     if (t.execution.taskSupport !== 'forbidden') {
       const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
       taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };

@@ -174,14 +174,27 @@ const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  confirm_delete: { description: 'A task that asks the client to confirm before it deletes' },
-  failing_job: { description: 'Always a task; ends with a tool error after about a second' },
+  confirm_delete: {
+    description: 'A task that asks the client to confirm before it deletes',
+    execution: { taskSupport: 'optional' },
+  },
+  failing_job: {
+    description: 'Always a task; ends with a tool error after about a second',
+    execution: { taskSupport: 'required' },
+  },
   greet: { description: 'Greets by name, synchronously' },
   json_schema_2020_12_tool: { description: 'Tool with JSON Schema 2020-12 features' },
-  multi_input: { description: 'A task that asks two questions at once' },
-  protocol_error_job: { description: 'A task that fails with a JSON-RPC (protocol) error' },
+  multi_input: {
+    description: 'A task that asks two questions at once',
+    execution: { taskSupport: 'optional' },
+  },
+  protocol_error_job: {
+    description: 'A task that fails with a JSON-RPC (protocol) error',
+    execution: { taskSupport: 'optional' },
+  },
   slow_compute: {
     description: 'Sleeps `seconds` seconds, then answers; a task when the client supports tasks',
+    execution: { taskSupport: 'optional' },
   },
   test_audio_content: { description: 'Tests audio content response' },
   test_custom_header: {
@@ -239,6 +252,7 @@ const toolInfo: Record<string, ToolInfo> = {
   test_tool_with_progress: { description: 'Tests tool that reports progress notifications' },
   test_tool_with_task: {
     description: 'Asks for a name in the request (input_required), then runs as a task',
+    execution: { taskSupport: 'required' },
   },
   test_trigger_prompt_change: { description: 'Changes the prompt list and notifies listeners' },
   test_trigger_tool_change: { description: 'Changes the tool list and notifies listeners' },
@@ -285,6 +299,11 @@ const taskPolicies: Record<string, TaskPolicy> = {
     pollIntervalMs: 200,
     inputBeforeTask: true,
   },
+};
+
+/** The handler modules of tools that gather input before their task: loaded before the round. */
+const taskModules = {
+  test_tool_with_task: testToolWithTaskTool,
 };
 
 /** Every tool, by name. */
@@ -724,7 +743,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
-  installTasks(server, ctx.era, taskPolicies);
+  installTasks(server, ctx.era, taskPolicies, taskModules);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);

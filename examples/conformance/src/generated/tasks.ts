@@ -87,7 +87,6 @@ function unknownTask(taskId: string): ProtocolError {
 /** What the SDK keeps of a registered tool (McpServer has no public accessor for it). */
 interface RegisteredTool {
   enabled: boolean;
-  execution?: { taskSupport?: string };
   inputSchema?: StandardSchemaWithJSON<unknown>;
   outputSchema?: StandardSchemaWithJSON<unknown>;
   outputSchemaJson?: Readonly<Record<string, unknown>>;
@@ -348,11 +347,6 @@ const taskIdParams = fromJsonSchema<{ taskId: string }>({
   properties: { taskId: { type: 'string' } },
   required: ['taskId'],
 });
-const updateParams = fromJsonSchema<{ taskId: string; inputResponses: Record<string, unknown> }>({
-  type: 'object',
-  properties: { taskId: { type: 'string' }, inputResponses: { type: 'object' } },
-  required: ['taskId', 'inputResponses'],
-});
 
 /** The caller's task, or -32602 as for an unknown one (another caller's task is not theirs to see). */
 async function ownTask(taskId: string, sdk: ServerContext): Promise<TaskRecord> {
@@ -369,6 +363,7 @@ export function installTasks(
   server: McpServer,
   era: 'legacy' | 'modern',
   policies: Readonly<Record<string, TaskPolicy>>,
+  modules: Readonly<Record<string, () => unknown>> = {},
 ): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
 
@@ -377,14 +372,15 @@ export function installTasks(
     return detailed(await ownTask(params.taskId, sdk)) as never;
   });
 
-  server.server.setRequestHandler('tasks/update', { params: updateParams }, async (params, sdk) => {
+  // The SDK lifts `inputResponses` out of the params (as for any request) into ctx.mcpReq.
+  server.server.setRequestHandler('tasks/update', { params: taskIdParams }, async (params, sdk) => {
     if (!declaresTasks(sdk, server)) throw missingExtension('tasks/update');
     const task = await ownTask(params.taskId, sdk);
     const run = runs.get(task.taskId);
     if (task.status !== 'input_required' || !run) return {};
     // Answers to keys the task is not waiting for are ignored; the rest wait for the round.
     let answered = false;
-    for (const [key, response] of Object.entries(params.inputResponses)) {
+    for (const [key, response] of Object.entries(sdk.mcpReq.inputResponses ?? {})) {
       if (!run.pending.delete(key)) continue;
       run.responses[key] = response;
       answered = true;
@@ -428,11 +424,6 @@ export function installTasks(
   if (!sdkToolsCall) return;
   const registered = (server as unknown as { _registeredTools: Record<string, RegisteredTool> })
     ._registeredTools;
-  // tools/list shows it as 2025-11-25 names it; the SDK drops `execution` toward 2026-07-28 clients.
-  for (const [name, policy] of Object.entries(policies)) {
-    if (Object.hasOwn(registered, name))
-      registered[name]!.execution = { taskSupport: policy.taskSupport };
-  }
   low._requestHandlers.set('tools/call', async (request, sdk) => {
     const name = request.params?.name;
     const policy =
@@ -452,6 +443,8 @@ export function installTasks(
     const args = checked.value;
     const controller = new AbortController();
     if (policy.inputBeforeTask && era === 'modern') {
+      // Loading the handler's module is no wait of the handler's own.
+      await modules[name as string]?.();
       return beforeTask(server, tool, name as string, args, sdk, policy, controller);
     }
     const { run, task } = await createTask(

@@ -1,22 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
 import { handler } from '../../../src/handlers/tools/confirm_delete.js';
 
-type Input = Parameters<typeof handler>[0];
-
-// Calls the handler directly, without a client: test/generated covers the protocol side.
-// This file is yours: replace the input and the expectation with real ones.
-
-test('confirm_delete handler', async (t) => {
-  // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = { filename: 'example' } as Input;
-  try {
-    const result = await handler(input, testContext());
-    assert.ok(result !== undefined);
-  } catch (error) {
-    if (!(error instanceof NotImplementedError)) throw error;
-    t.todo('implement the handler, then write a real test here');
-  }
+test('confirm_delete asks first, then deletes when confirmed', async () => {
+  const first = await run(() => handler({ filename: 'a.txt' }, testContext()));
+  assert.ok(isInputRequiredResult(first) && first.inputRequests?.confirm);
+  const ctx = testContext({ inputResponse: () => ({ kind: 'elicit', action: 'accept', content: { confirm: true } }) });
+  assert.equal(await run(() => handler({ filename: 'a.txt' }, ctx)), 'Deleted a.txt');
 });

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
 import { handler } from '../../../src/handlers/tools/multi_input.js';
 
-type Input = Parameters<typeof handler>[0];
-
-// Calls the handler directly, without a client: test/generated covers the protocol side.
-// This file is yours: replace the input and the expectation with real ones.
-
-test('multi_input handler', async (t) => {
-  // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {} as Input;
-  try {
-    const result = await handler(input, testContext());
-    assert.ok(result !== undefined);
-  } catch (error) {
-    if (!(error instanceof NotImplementedError)) throw error;
-    t.todo('implement the handler, then write a real test here');
-  }
+test('multi_input asks two questions at once, then answers with both', async () => {
+  const first = await run(() => handler({}, testContext()));
+  assert.ok(isInputRequiredResult(first));
+  assert.deepEqual(Object.keys(first.inputRequests ?? {}).sort(), ['first', 'second']);
+  const ctx = testContext({ accepted: <T,>(key: string) => ({ name: key }) as T });
+  assert.equal(await run(() => handler({}, ctx)), 'Got first and second');
 });

@@ -316,6 +316,9 @@ export function reachable(request: Request | undefined): Reach {
     case 'server/discover':
     case 'subscriptions/listen':
     case 'ping':
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
       return NOTHING;
     default:
       return EVERYTHING;
@@ -360,6 +363,19 @@ export function register(
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
+/** Where tasks.ts puts the task a handler runs as, on the SDK context it builds for the round. */
+export const TASK_CONTEXT = Symbol.for('mcpgen.task');
+
+/** The task a handler runs as (tasks extension): `ctx.task`. */
+export interface TaskContext {
+  /** The task's id, as the client sees it. */
+  readonly id: string;
+  /** Sets the task's `statusMessage`, which `tasks/get` shows. */
+  status(message: string): Promise<void>;
+  /** What `ctx.progress()` does in a task: the status message says how far it is. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
 /**
  * The context handlers get, made for every request from the SDK's. It stores the SDK's context
  * and the instance and reads everything else when it is used: a call pays for what its handler
@@ -394,7 +410,13 @@ class RequestContext implements HandlerContext {
     return modern ?? this.server?.server.getClientCapabilities() ?? {};
   }
 
+  get task(): TaskContext | undefined {
+    return (this.sdk as unknown as Record<symbol, TaskContext | undefined>)[TASK_CONTEXT];
+  }
+
   get progress(): HandlerContext['progress'] {
+    const task = this.task;
+    if (task) return (progress, total, message) => task.progress(progress, total, message);
     const mcpReq = this.sdk.mcpReq;
     return async (progress, total, message) => {
       const progressToken = mcpReq._meta?.progressToken;
@@ -460,6 +482,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     sessionId: undefined,
     closeStream: () => {},
     clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
+    task: undefined,
     ask,
     inputResponse: () => ({ kind: 'missing' }),
     accepted: () => undefined,
