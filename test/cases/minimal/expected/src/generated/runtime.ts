@@ -31,6 +31,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
+  type RegisteredTool,
   createRequestStateCodec,
   ResourceNotFoundError,
   type RequestStateCodec,
@@ -583,7 +584,7 @@ type OpenIcons = { icons?: Open<Icon>[] };
 export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
 
 /** What tools/list shows of a tool besides its schemas. */
-export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta'> &
+export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution'> &
   OpenIcons & {
     annotations?: Open<ToolAnnotations>;
     scopeChallenge?: ScopeChallengeHandler;
@@ -622,11 +623,17 @@ export function structuredTool<I, O>(
 ): void {
   const call = (args: I, sdk: ServerContext) =>
     invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), structuredResult);
-  server.registerTool(
+  const tool = server.registerTool(
     name,
     { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
     call,
   );
+  listExecution(tool, info);
+}
+
+/** registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions). */
+function listExecution(tool: RegisteredTool, info: ToolInfo | undefined): void {
+  if (info?.execution) tool.execution = info.execution;
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -648,7 +655,7 @@ export function contentTool<I>(
 ): void {
   const call = (args: I, sdk: ServerContext) =>
     invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), contentResult);
-  server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
+  listExecution(server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call), info);
 }
 
 // A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's

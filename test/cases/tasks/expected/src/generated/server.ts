@@ -41,10 +41,10 @@ const serverOptions: McpServerOptions = {
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  build: { description: 'Builds a project; takes minutes' },
-  deploy: { description: 'Deploys after a confirmation' },
+  build: { description: 'Builds a project; takes minutes', execution: { taskSupport: 'optional' } },
+  deploy: { description: 'Deploys after a confirmation', execution: { taskSupport: 'required' } },
   quick: { description: 'Answers at once' },
-  report: { description: 'Writes a report' },
+  report: { description: 'Writes a report', execution: { taskSupport: 'optional' } },
 };
 
 /** The tools that run as tasks (tasks extension, SEP-2663): `execution` in the manifest. */

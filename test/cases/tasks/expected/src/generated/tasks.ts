@@ -87,7 +87,6 @@ function unknownTask(taskId: string): ProtocolError {
 /** What the SDK keeps of a registered tool (McpServer has no public accessor for it). */
 interface RegisteredTool {
   enabled: boolean;
-  execution?: { taskSupport?: string };
   inputSchema?: StandardSchemaWithJSON<unknown>;
   outputSchema?: StandardSchemaWithJSON<unknown>;
   outputSchemaJson?: Readonly<Record<string, unknown>>;
@@ -425,11 +424,6 @@ export function installTasks(
   if (!sdkToolsCall) return;
   const registered = (server as unknown as { _registeredTools: Record<string, RegisteredTool> })
     ._registeredTools;
-  // tools/list shows it as 2025-11-25 names it; the SDK drops `execution` toward 2026-07-28 clients.
-  for (const [name, policy] of Object.entries(policies)) {
-    if (Object.hasOwn(registered, name))
-      registered[name]!.execution = { taskSupport: policy.taskSupport };
-  }
   low._requestHandlers.set('tools/call', async (request, sdk) => {
     const name = request.params?.name;
     const policy =
