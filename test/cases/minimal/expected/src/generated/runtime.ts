@@ -655,7 +655,8 @@ export function contentTool<I>(
 ): void {
   const call = (args: I, sdk: ServerContext) =>
     invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), contentResult);
-  listExecution(server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call), info);
+  const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
+  listExecution(tool, info);
 }
 
 // A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
