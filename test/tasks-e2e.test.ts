@@ -91,6 +91,8 @@ import { inputRequired } from '../../generated/runtime.js';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    // Cancelled before the handler's module had loaded: the signal is aborted already.
+    if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
