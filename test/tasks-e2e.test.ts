@@ -342,6 +342,11 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
   });
 }
 
+it("the generated project's own tests pass (contract test included)", async () => {
+  const tests = await run(process.execPath, ['--test', 'test/generated/contract.test.js'], path.join(dir, 'dist'), 120_000, { ...process.env, TASKS_LOG: log });
+  expect(tests.code, tests.stdout + tests.stderr).toBe(0);
+}, 150_000);
+
 describe('2026-07-28', () => {
   taskChecks('over HTTP', async () => modernHttp());
   let wire: Stdio;

@@ -510,7 +510,7 @@ export interface ToolExecution {
    */
   pollIntervalMs?: number;
   /**
-   * Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask. Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.
+   * Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask (2026-07-28 clients; a 2025 session gets the task at once). Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.
    */
   inputBeforeTask?: boolean;
 }

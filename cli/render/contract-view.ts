@@ -179,7 +179,8 @@ export function contractTestView(ir: IR) {
       if (v.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v.name, value: '' } });
 
   // Invalid input: a tool whose schema requires something, called with nothing.
-  const strict = ir.tools.find((t) => Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
+  // A tool that is always a task answers this client (no tasks extension) with -32021 instead.
+  const strict = ir.tools.find((t) => t.execution.taskSupport !== 'required' && Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
 
   return {
     // Data, printed after formatting (cli/format/splice.ts): no prettier pass over megabytes of it.
