@@ -269,6 +269,11 @@ async function runRounds(
   }
 }
 
+/** A store that fails while a task runs leaves it as it was; the server goes on. */
+function storeFailed(error: unknown): void {
+  console.error('task store error:', error);
+}
+
 async function finish(run: Run, status: TaskStatus, patch: Partial<TaskRecord>): Promise<void> {
   clearTimeout(run.expiry);
   runs.delete(run.taskId);
@@ -394,7 +399,7 @@ export function installTasks(
       return {};
     }
     await change(task.taskId, { status: 'working', inputRequests: undefined });
-    void runRounds(run);
+    runRounds(run).catch(storeFailed);
     return {};
   });
 
@@ -420,7 +425,13 @@ export function installTasks(
   // tools/call: the SDK checks every tools/call result against CallToolResult, which a task
   // handle is not, so the task path sits in front of the SDK's handler; everything else goes on.
   const low = server.server as unknown as LowLevel;
-  const sdkToolsCall = low._requestHandlers?.get('tools/call');
+  if (!(low._requestHandlers instanceof Map)) {
+    throw new Error(
+      'tasks: this @modelcontextprotocol/server keeps its request handlers elsewhere',
+    );
+  }
+  const sdkToolsCall = low._requestHandlers.get('tools/call');
+  // No tools on this instance (a 2026-07-28 request that reaches none).
   if (!sdkToolsCall) return;
   const registered = (server as unknown as { _registeredTools: Record<string, RegisteredTool> })
     ._registeredTools;
@@ -456,7 +467,7 @@ export function installTasks(
       policy,
       controller,
     );
-    void runRounds(run);
+    runRounds(run).catch(storeFailed);
     return taskHandle(task);
   });
 }
@@ -514,6 +525,6 @@ async function beforeTask(
   if (early && isInputRequiredResult(early.value)) return early.value;
   const created = await createTask(server, tool, name, args, sdk, policy, controller);
   task = taskContext(created.task.taskId);
-  void runRounds(created.run, round);
+  runRounds(created.run, round).catch(storeFailed);
   return taskHandle(created.task);
 }
