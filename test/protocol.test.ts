@@ -78,7 +78,7 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
   it('lists (every page), calls, reads, completes and gets', async () => {
     const tools = await client.listTools();
     expect(tools.tools.map((t) => t.name)).toContain('json_schema_2020_12_tool');
-    expect(tools.tools.length).toBe(30); // 8 pages of 4
+    expect(tools.tools.length).toBe(37); // 10 pages of 4
     const resources = await client.listResources();
     expect(resources.resources.map((r) => r.uri).sort()).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
     expect((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate).toBe('test://template/{id}/data');

@@ -72,6 +72,7 @@ export const Codes = {
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',
   CONTENT_WITHOUT_TEXT: 'MCPG251', // warning: a tool with `output` whose `content` kinds leave out `text`
+  TASK_OPTIONS_WITHOUT_TASK: 'MCPG252', // warning: `execution` task settings on a tool that never runs as a task
   NO_TRANSPORT: 'MCPG260',
   SCOPES_WITHOUT_AUTH: 'MCPG261', // warning: per-entry scopes where no HTTP authentication checks them
   BAD_AUTH_URL: 'MCPG262', // an OAuth URL that is not https (but on loopback), or has a fragment or query it must not

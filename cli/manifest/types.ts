@@ -457,6 +457,7 @@ export interface Tool {
    */
   content?: ("text" | "image" | "audio" | "resource_link" | "resource")[];
   annotations?: ToolAnnotations;
+  execution?: ToolExecution;
   icons?: Icons;
   meta?: Meta;
   /**
@@ -494,6 +495,30 @@ export interface ToolAnnotations {
    */
   openWorldHint?: boolean;
   [k: string]: unknown;
+}
+/**
+ * How the tool runs: answered in the request, or as a task of the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`). A task answers `tools/call` at once with a task handle (`resultType: "task"`); the handler runs in the background and the client polls `tasks/get`, answers input requests with `tasks/update` and may `tasks/cancel`. The handler is the same either way; `ctx.task` tells it that it runs as a task.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "ToolExecution".
+ */
+export interface ToolExecution {
+  /**
+   * `forbidden`: never a task. `optional`: a task for a client that declares the tasks extension on its request (or at initialize), a plain result for any other. `required`: always a task; a client without the extension gets error -32021 (missing required client capability). Shown in tools/list as `execution.taskSupport` on 2025 sessions (2025-11-25 names); 2026-07-28 has no such field.
+   */
+  taskSupport?: "forbidden" | "optional" | "required";
+  /**
+   * How long a task stays readable after it was created, in milliseconds (the task's `ttlMs`). Afterwards it is deleted and `tasks/get` answers -32602; a handler still running then is aborted.
+   */
+  ttlMs?: number;
+  /**
+   * How often the client should poll `tasks/get`, in milliseconds (the task's `pollIntervalMs`).
+   */
+  pollIntervalMs?: number;
+  /**
+   * Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask (2026-07-28 clients; a 2025 session gets the task at once). Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.
+   */
+  inputBeforeTask?: boolean;
 }
 /**
  * Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).

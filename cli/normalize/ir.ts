@@ -122,8 +122,20 @@ export interface ToolIR extends EntryIR {
   annotations: Record<string, Json> | null;
   /** Kinds of content blocks its results carry, as declared (`content`), or null when not said. */
   content: ToolContentKind[] | null;
+  /** How the tool runs: in the request, or as a task (tasks extension, SEP-2663). */
+  execution: ToolExecutionIR;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
+}
+
+/** `execution` with every default resolved. */
+export interface ToolExecutionIR {
+  /** The manifest says `taskSupport` (even `forbidden`): tools/list shows it to 2025 clients. */
+  listed: boolean;
+  taskSupport: 'forbidden' | 'optional' | 'required';
+  ttlMs: number;
+  pollIntervalMs: number;
+  inputBeforeTask: boolean;
 }
 
 export type ResourceContent =

@@ -106,6 +106,13 @@ export function normalize(
       outputType: t.output ? `${e.typeBase}Output` : null,
       annotations: (t.annotations as Record<string, Json> | undefined) ?? null,
       content: t.content ? [...t.content] : null,
+      execution: {
+        listed: t.execution?.taskSupport !== undefined,
+        taskSupport: t.execution?.taskSupport ?? 'forbidden',
+        ttlMs: t.execution?.ttlMs ?? 3_600_000,
+        pollIntervalMs: t.execution?.pollIntervalMs ?? 1000,
+        inputBeforeTask: t.execution?.inputBeforeTask ?? false,
+      },
       handlerPath: `tools/${e.fileBase}`,
     };
   });

@@ -97,6 +97,7 @@ export function contractTestView(ir: IR) {
     o.inputSchema = t.inputSchema && t.inputType ? schema(t.inputSchema, inputKey(t), 'input') : t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {}, additionalProperties: false };
     if (t.outputSchema) o.outputSchema = t.outputType ? schema(t.outputSchema, outputKey(t), 'output') : advertisedSchema(t.outputSchema, 'output');
     if (t.annotations !== null) o.annotations = t.annotations;
+    if (t.execution.listed) o.execution = { taskSupport: t.execution.taskSupport };
     return o;
   });
   const resources = ir.resources.map((r) => {
@@ -179,11 +180,13 @@ export function contractTestView(ir: IR) {
       if (v.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v.name, value: '' } });
 
   // Invalid input: a tool whose schema requires something, called with nothing.
-  const strict = ir.tools.find((t) => Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
+  // A tool that is always a task answers this client (no tasks extension) with -32021 instead.
+  const strict = ir.tools.find((t) => t.execution.taskSupport !== 'required' && Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
 
   return {
     // Data, printed after formatting (cli/format/splice.ts): no prettier pass over megabytes of it.
     expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
+    listsExecution: ir.tools.some((t) => t.execution.listed),
     staticResources,
     declarativePrompts,
     completions,

@@ -94,6 +94,11 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
   if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
+  // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
+  if (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden')) {
+    yield gen('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
+    yield gen('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
+  }
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };

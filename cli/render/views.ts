@@ -258,9 +258,18 @@ export function serverView(ir: IR) {
   // What tools/list shows besides the schemas is data (spliced, cli/format/splice.ts); the
   // registration code per tool differs only in names, so it is formatted once per shape.
   const toolInfo = namedRecord<Record<string, unknown>>();
+  const taskPolicies = namedRecord<Record<string, unknown>>();
+  const taskModules: { key: string; alias: string }[] = [];
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
+    // tools/list shows it as 2025-11-25 names it; the SDK drops `execution` toward 2026-07-28 clients.
+    if (t.execution.listed) toolInfo[t.name]!.execution = { taskSupport: t.execution.taskSupport };
+    if (t.execution.taskSupport !== 'forbidden') {
+      const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
+      taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
+      if (inputBeforeTask) taskModules.push({ key: propertyKey(t.name), alias: toolAlias(t) });
+    }
     return {
       key: propertyKey(t.name),
       // The record's type does not reach a member named like an inherited one (`constructor`).
@@ -430,6 +439,9 @@ export function serverView(ir: IR) {
       ...(ir.templates.length ? ['ResourceTemplate'] : []),
     ].join(', '),
     scopeChallenges,
+    taskPolicies: Object.keys(taskPolicies).length ? taskPolicies : null,
+    taskModules,
+    taskPolicyType: recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden')),
     subscribable,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),

@@ -63,6 +63,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG246: "embedded files and inline content together larger than 16 MiB",
   MCPG250: "tool annotated both `readOnlyHint: true` and `destructiveHint: true`",
   MCPG251: "tool with `output` whose `content` kinds leave out `text` (a structured result also goes out as a JSON text block)",
+  MCPG252: "`execution.ttlMs`, `pollIntervalMs` or `inputBeforeTask` on a tool whose `taskSupport` is `forbidden`",
   MCPG260: "both transports disabled",
   MCPG261: "scopes that no authentication checks",
   MCPG262: "OAuth URL not https, or with a fragment or query",

@@ -15,6 +15,7 @@ import { checkResources } from './resources.js';
 import { checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
+import { checkToolExecution } from './tool-execution.js';
 
 /** A semantic rule: reads the loaded manifest (any shape: the schema may have rejected it) and reports. */
 export type Check = (m: LoadedManifest) => Diagnostic[];
@@ -30,6 +31,7 @@ export const semanticChecks: readonly Check[] = [
   checkPrompts,
   checkFiles,
   checkToolHints,
+  checkToolExecution,
   checkTransports,
   checkAuth,
   checkPackageName,

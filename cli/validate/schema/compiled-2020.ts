@@ -6,7 +6,7 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 "use strict";
 export const manifest = validate20;
-const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes every request needs (with `oauth`, its `scopes` are required instead). Static tokens carry these and every scope an entry requires.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}},"SseTransport":{"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
+const schema31 = {"$schema":"https://json-schema.org/draft/2020-12/schema","$id":"https://mcpgen.dev/schemas/manifest.v1.json","title":"mcpgen manifest","description":"An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.","type":"object","additionalProperties":false,"required":["version","server"],"properties":{"version":{"description":"Manifest format version. Always 1 for this schema.","const":1,"examples":[1]},"server":{"$ref":"#/$defs/Server"},"transports":{"$ref":"#/$defs/Transports"},"capabilities":{"description":"Optional server capabilities. Tools, resources, prompts and completions are declared automatically from what the manifest contains; `tools`, `resources` and `prompts` declare one with no entries.","type":"object","additionalProperties":false,"properties":{"logging":{"description":"Declare the `logging` capability so `ctx.log()` reaches clients (2025: after `logging/setLevel`; 2026-07-28: at the level sent with each request).","type":"boolean","default":true},"tools":{"description":"Declare the `tools` capability even when the manifest has no tools: tools/list then answers an empty list. Without it, the capability is declared when there are tools.","type":"boolean","default":false},"resources":{"description":"Declare the `resources` capability even when the manifest has no resources or templates: resources/list and resources/templates/list then answer empty lists. Without it, the capability is declared when there are some.","type":"boolean","default":false},"prompts":{"description":"Declare the `prompts` capability even when the manifest has no prompts: prompts/list then answers an empty list. Without it, the capability is declared when there are prompts.","type":"boolean","default":false}},"default":{}},"cache":{"description":"Caching hints per operation, sent to 2026-07-28 clients with every such result. A resource's own `cache` wins for its `resources/read`.","type":"object","additionalProperties":false,"properties":{"tools/list":{"$ref":"#/$defs/CacheHint"},"prompts/list":{"$ref":"#/$defs/CacheHint"},"resources/list":{"$ref":"#/$defs/CacheHint"},"resources/templates/list":{"$ref":"#/$defs/CacheHint"},"resources/read":{"$ref":"#/$defs/CacheHint"},"server/discover":{"$ref":"#/$defs/CacheHint"}},"default":{}},"pagination":{"description":"Pagination of tools/list, prompts/list, resources/list and resources/templates/list.","type":"object","additionalProperties":false,"properties":{"pageSize":{"description":"Entries per page; a longer list is split and `nextCursor` points at the next page. 0: everything in one page.","type":"integer","minimum":0,"default":0}},"default":{}},"options":{"$ref":"#/$defs/Options"},"lint":{"$ref":"#/$defs/Lint"},"schemas":{"description":"Reusable JSON Schemas (draft 2020-12), keyed by name. Refer to one from any embedded schema with `$ref: '#/schemas/Name'`; each becomes a named TypeScript type.","type":"object","propertyNames":{"description":"Schema name: a letter or underscore, then letters, digits or underscores.","pattern":"^[A-Za-z_][A-Za-z0-9_]*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"City":{"type":"string","minLength":1,"description":"City name"}}]},"tools":{"description":"Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.","type":"object","propertyNames":{"description":"Tool name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Tool"},"default":{}},"resources":{"description":"Resources with a fixed URI, keyed by name. Give `text` or `file` for static content; with neither, a read handler is generated.","type":"object","propertyNames":{"description":"Resource name, shown by clients: any text without control characters (e.g. `Application logs`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/Resource"},"default":{}},"resourceTemplates":{"description":"Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.","type":"object","propertyNames":{"description":"Resource template name, shown by clients: any text without control characters (e.g. `Open pull requests`). The handler's file and identifier are derived from it.","pattern":"^[^\\u0000-\\u001f\\u007f]+$"},"additionalProperties":{"$ref":"#/$defs/ResourceTemplate"},"default":{}},"prompts":{"description":"Prompts, keyed by prompt name. Give `messages` for a declarative prompt; without them, a get handler is generated.","type":"object","propertyNames":{"description":"Prompt name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/Prompt"},"default":{}}},"$defs":{"Server":{"description":"Identity of the server: sent to clients as serverInfo, and used for the generated package.json.","type":"object","additionalProperties":false,"required":["name","version"],"properties":{"name":{"description":"Server name: serverInfo.name, which clients show and log. Any text without control characters (`weather`, `Context7`, `mcp-servers/everything`); when it is not an npm package name, give `package` too.","type":"string","pattern":"^[^\\u0000-\\u001f\\u007f]+$","examples":["weather","@acme/weather-mcp","Context7"]},"package":{"description":"npm package name of the generated project (package.json `name`; the command is this name without its scope). Lowercase, npm-safe, at most 214 characters, may be scoped (@scope/name). Default: `name`, which must then be one.","type":"string","minLength":1,"maxLength":214,"pattern":"^(?:@[a-z0-9-~][a-z0-9-._~]*/)?[a-z0-9-~][a-z0-9-._~]*$","examples":["weather","@acme/weather-mcp"]},"version":{"description":"Server version (semver): serverInfo.version and the package version. Quote it in YAML if it looks like a number (\"1.0\").","type":"string","pattern":"^(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)(?:-((?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*)(?:\\.(?:0|[1-9]\\d*|\\d*[a-zA-Z-][0-9a-zA-Z-]*))*))?(?:\\+([0-9a-zA-Z-]+(?:\\.[0-9a-zA-Z-]+)*))?$","examples":["0.1.0","1.2.3-beta.1"]},"title":{"description":"Human-readable name shown by clients (serverInfo.title).","type":"string","examples":["Weather"]},"description":{"description":"What the server does (serverInfo.description).","type":"string"},"instructions":{"description":"Instructions returned from initialize: how a model should use this server's tools and resources.","type":"string"},"websiteUrl":{"description":"Home page of the server (serverInfo.websiteUrl).","type":"string","format":"uri","examples":["https://example.com/weather"]},"icons":{"$ref":"#/$defs/Icons"}}},"Icons":{"description":"Icons clients may show for this item, in any order; clients pick by size, type and theme.","type":"array","items":{"$ref":"#/$defs/Icon"},"examples":[[{"src":"https://example.com/icon.png","mimeType":"image/png","sizes":["48x48"]}]]},"Icon":{"description":"An icon: a URL or a data: URI with its media type, sizes and theme. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"required":["src"],"properties":{"src":{"description":"Where the icon is: an https: URL or a data: URI with base64 image data.","type":"string","format":"uri","examples":["https://example.com/icon.png","data:image/png;base64,iVBORw0KGgo="]},"mimeType":{"description":"Media type of the icon, when the URL does not make it obvious.","type":"string","examples":["image/png","image/svg+xml"]},"sizes":{"description":"Sizes the icon is available in: WIDTHxHEIGHT, or `any` for scalable formats.","type":"array","items":{"type":"string","pattern":"^(?:any|[1-9][0-9]*x[1-9][0-9]*)$"},"examples":[["48x48"],["any"]]},"theme":{"description":"Background the icon is designed for: `light` or `dark`.","enum":["light","dark"]}}},"Transports":{"description":"How clients reach the server. Both stdio and Streamable HTTP are on unless set to false.","type":"object","additionalProperties":false,"properties":{"stdio":{"description":"Serve over stdin/stdout (the default for `node dist/src/main.js`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/StdioTransport"},{"const":false}],"default":{}},"http":{"description":"Serve over Streamable HTTP (`main.js --http`). Set to false to leave it out.","anyOf":[{"$ref":"#/$defs/HttpTransport"},{"const":false}],"default":{}}},"default":{"stdio":{},"http":{}}},"StdioTransport":{"description":"Options of the stdio transport (none yet).","type":"object","additionalProperties":false,"properties":{}},"HttpTransport":{"description":"Options of the Streamable HTTP transport.","type":"object","additionalProperties":false,"properties":{"host":{"description":"Interface to bind. The default only accepts local connections; use 0.0.0.0 to accept any (then set allowedHosts).","type":"string","minLength":1,"default":"127.0.0.1","examples":["127.0.0.1","0.0.0.0"]},"port":{"description":"TCP port to listen on (0 picks a free one). `--port` overrides it.","type":"integer","minimum":0,"maximum":65535,"default":3000},"path":{"description":"URL path of the MCP endpoint.","type":"string","pattern":"^/","default":"/mcp"},"allowedHosts":{"description":"Extra Host header values to accept (DNS-rebinding protection). Local host names are always accepted when bound to a loopback address.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["mcp.example.com"]]},"allowedOrigins":{"description":"Origin header values to accept from browsers (DNS-rebinding protection). Requests with any other Origin are refused.","type":"array","items":{"type":"string","minLength":1},"default":[],"examples":[["https://app.example.com"]]},"maxBodyBytes":{"description":"Largest request body accepted, in bytes; bigger requests get 413.","type":"integer","minimum":1,"default":1048576},"sse":{"description":"Also serve the 2024-11-05 HTTP+SSE transport for clients that speak only it (`GET /sse` opens the event stream and names the message endpoint; `POST /messages?sessionId=…` carries requests), behind the same Host/Origin checks, body limit and auth as the MCP endpoint. On unless set to false.","anyOf":[{"$ref":"#/$defs/SseTransport"},{"type":"boolean"}],"default":{}},"auth":{"description":"Authentication of HTTP requests (the MCP endpoint and the legacy SSE endpoints). Without it the endpoint is open (fine on loopback). `bearer` and `oauth` may be combined: a token is accepted when either accepts it. Handlers read the caller's identity from `ctx.authInfo`.","type":"object","additionalProperties":false,"properties":{"bearer":{"description":"Require `Authorization: Bearer <token>` with a static token: 401 without a valid token, 403 without the required scopes. Tokens come from an environment variable. Static tokens carry `requiredScopes` and every scope a tool, resource, template or prompt requires.","type":"object","additionalProperties":false,"properties":{"tokensEnv":{"description":"Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_TOKENS"},"requiredScopes":{"description":"Scopes every request needs (with `oauth`, its `scopes` are required instead). Static tokens carry these and every scope an entry requires.","type":"array","items":{"type":"string","minLength":1},"default":[]}},"default":{}},"oauth":{"description":"Act as an OAuth 2.1 resource server as the MCP authorization spec describes: serve Protected Resource Metadata (RFC 9728) at `/.well-known/oauth-protected-resource[/<path>]`, name it in every 401 challenge, and verify JWT access tokens against the issuer's signing keys (`iss`, `aud`, `exp`/`nbf`, scopes); optionally introspect opaque tokens (RFC 7662). Every URL can be set or overridden from the environment (`MCP_OAUTH_ISSUER`, `MCP_OAUTH_RESOURCE`, `MCP_OAUTH_AUDIENCE`, `MCP_OAUTH_JWKS_URI`, `MCP_OAUTH_INTROSPECTION_ENDPOINT`).","type":"object","additionalProperties":false,"properties":{"issuer":{"description":"Issuer identifier of the authorization server. Its metadata is read from `/.well-known/oauth-authorization-server` (RFC 8414) or `/.well-known/openid-configuration`, and tokens must carry it as `iss`. `MCP_OAUTH_ISSUER` overrides it; the server refuses to start when neither is set. HTTPS is required except on localhost.","type":"string","format":"uri","examples":["https://auth.example.com/","https://example.eu.auth0.com/","https://login.microsoftonline.com/00000000-0000-0000-0000-000000000000/v2.0"]},"resource":{"description":"Resource identifier of this server (RFC 8707, RFC 9728): the public URL of its MCP endpoint, as clients reach it. Tokens must be issued for it. Default: the URL the server listens on. `MCP_OAUTH_RESOURCE` overrides it.","type":"string","format":"uri","examples":["https://mcp.example.com/mcp"]},"audience":{"description":"The `aud` values accepted in tokens. Default: the resource identifier. Set it for issuers that put an API identifier there instead (an Auth0 API identifier, an Entra `api://…` application ID URI). `MCP_OAUTH_AUDIENCE` (comma-separated) overrides it.","anyOf":[{"type":"string","minLength":1},{"type":"array","items":{"type":"string","minLength":1},"minItems":1}],"examples":["api://mcp-weather"]},"scopes":{"description":"Scopes every request needs: 403 `insufficient_scope` naming them otherwise.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true,"default":[]},"scopesSupported":{"description":"Scopes advertised as `scopes_supported` in the resource metadata. Default: `scopes` and every scope a tool, resource, template or prompt requires.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"uniqueItems":true},"jwksUri":{"description":"Where the issuer's signing keys (JWKS) are. Default: `jwks_uri` of the issuer's metadata. Keys are cached and fetched again when a token names an unknown key (rotation). `MCP_OAUTH_JWKS_URI` overrides it.","type":"string","format":"uri"},"algorithms":{"description":"JWS algorithms accepted for access tokens. Symmetric algorithms and `none` are never accepted.","type":"array","items":{"enum":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"minItems":1,"uniqueItems":true,"default":["RS256","RS384","RS512","PS256","PS384","PS512","ES256","ES384","ES512","EdDSA"]},"clockToleranceSeconds":{"description":"Clock skew allowed when checking `exp`, `nbf` and `iat`, in seconds.","type":"integer","minimum":0,"maximum":300,"default":30},"introspection":{"description":"Accept opaque (non-JWT) access tokens by asking the authorization server (RFC 7662 token introspection), authenticated as a client whose credentials come from the environment. Off unless set.","type":"object","additionalProperties":false,"properties":{"endpoint":{"description":"Introspection endpoint. Default: `introspection_endpoint` of the issuer's metadata. `MCP_OAUTH_INTROSPECTION_ENDPOINT` overrides it.","type":"string","format":"uri"},"clientIdEnv":{"description":"Environment variable with the client ID this server introspects as.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_ID"},"clientSecretEnv":{"description":"Environment variable with that client's secret.","type":"string","pattern":"^[A-Za-z_][A-Za-z0-9_]*$","default":"MCP_OAUTH_CLIENT_SECRET"}}},"resourceName":{"description":"Human-readable name advertised as `resource_name`. Default: the server's title, or its name.","type":"string","minLength":1},"documentation":{"description":"URL of documentation for developers, advertised as `resource_documentation`.","type":"string","format":"uri"}}}},"default":{}}}},"SseTransport":{"description":"Options of the legacy HTTP+SSE transport.","type":"object","additionalProperties":false,"properties":{"path":{"description":"URL path of the event stream.","type":"string","pattern":"^/","default":"/sse"},"messagesPath":{"description":"URL path clients POST their messages to (with `?sessionId=`).","type":"string","pattern":"^/","default":"/messages"}}},"Options":{"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}},"Lint":{"description":"Lint rules of `mcpgen validate` (codes MCPG3xx): advice on manifests that are valid but serve models or clients badly. `--rule id=off|warn|error` on the command line overrides these settings.","type":"object","additionalProperties":false,"properties":{"rules":{"$ref":"#/$defs/LintRules"}},"default":{},"examples":[{"rules":{"unconstrained-input":"warn","max-tools":"error"}}]},"LintRules":{"description":"Setting of each lint rule, by rule id: `off`, `warn` (a warning: exit 0 unless --max-warnings is exceeded) or `error` (exit 1). Rules left out keep their default.","type":"object","additionalProperties":false,"properties":{"name-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG300: tool, prompt and prompt argument names match ^[a-zA-Z0-9_-]{1,64}$ (some clients reject longer or dotted names).","default":"warn"},"missing-description":{"$ref":"#/$defs/RuleSetting","description":"MCPG301: tools, prompts, prompt arguments, resources, resource templates and every tool input property have a description (models choose tools and fill arguments from them).","default":"warn"},"description-length":{"$ref":"#/$defs/RuleSetting","description":"MCPG302: descriptions are 10 to 1024 characters long.","default":"warn"},"optional-without-default":{"$ref":"#/$defs/RuleSetting","description":"MCPG303: optional tool input properties declare a `default`.","default":"warn"},"unconstrained-input":{"$ref":"#/$defs/RuleSetting","description":"MCPG304 (opt-in): string inputs have `enum`, `maxLength`, `format` or `pattern`; number inputs have a bound.","default":"off"},"uri-scheme-format":{"$ref":"#/$defs/RuleSetting","description":"MCPG305: custom URI schemes are lowercase words joined by hyphens (`my-app://`).","default":"warn"},"resource-mime-type":{"$ref":"#/$defs/RuleSetting","description":"MCPG306: resources and resource templates declare a `mimeType`.","default":"warn"},"max-tools":{"$ref":"#/$defs/RuleSetting","description":"MCPG307: at most 40 tools (several clients drop or cap tools beyond that).","default":"warn"},"unknown-schema-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.","default":"warn"},"vendor-keys":{"$ref":"#/$defs/RuleSetting","description":"MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.","default":"warn"}},"default":{}},"RuleSetting":{"description":"`off` disables the rule, `warn` reports warnings, `error` reports errors (validate exits 1).","enum":["off","warn","error"]},"JsonSchema":{"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]},"Meta":{"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]},"Tool":{"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"execution":{"$ref":"#/$defs/ToolExecution"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"ToolAnnotations":{"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}},"ToolExecution":{"description":"How the tool runs: answered in the request, or as a task of the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`). A task answers `tools/call` at once with a task handle (`resultType: \"task\"`); the handler runs in the background and the client polls `tasks/get`, answers input requests with `tasks/update` and may `tasks/cancel`. The handler is the same either way; `ctx.task` tells it that it runs as a task.","type":"object","additionalProperties":false,"properties":{"taskSupport":{"description":"`forbidden`: never a task. `optional`: a task for a client that declares the tasks extension on its request (or at initialize), a plain result for any other. `required`: always a task; a client without the extension gets error -32021 (missing required client capability). Shown in tools/list as `execution.taskSupport` on 2025 sessions (2025-11-25 names); 2026-07-28 has no such field.","enum":["forbidden","optional","required"],"default":"forbidden"},"ttlMs":{"description":"How long a task stays readable after it was created, in milliseconds (the task's `ttlMs`). Afterwards it is deleted and `tasks/get` answers -32602; a handler still running then is aborted.","type":"integer","minimum":1,"maximum":2592000000,"default":3600000,"examples":[600000]},"pollIntervalMs":{"description":"How often the client should poll `tasks/get`, in milliseconds (the task's `pollIntervalMs`).","type":"integer","minimum":1,"maximum":86400000,"default":1000,"examples":[5000]},"inputBeforeTask":{"description":"Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask (2026-07-28 clients; a 2025 session gets the task at once). Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.","type":"boolean","default":false}}},"ResourceAnnotations":{"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}},"Resource":{"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Completion":{"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]},"ResourceTemplate":{"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"Prompt":{"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}},"PromptArgument":{"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}},"PromptMessage":{"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]},"MediaContent":{"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]},"EmbeddedResource":{"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]},"CacheHint":{"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}}}};
 const schema39 = {"description":"A caching hint for 2026-07-28 clients (SEP-2549): how long a result may be reused and by whom. 2025-era responses never carry it.","type":"object","additionalProperties":false,"properties":{"ttlMs":{"description":"How long, in milliseconds, a client may reuse the result. 0: do not reuse.","type":"integer","minimum":0,"default":0},"cacheScope":{"description":"`public`: the result is the same for every caller and may be shared; `private`: only for the caller that got it.","enum":["public","private"],"default":"private"}},"default":{}};
 const schema45 = {"description":"Options of code generation.","type":"object","additionalProperties":false,"properties":{"headerVersion":{"description":"Write the mcpgen version into the header of generated files. Set to false to keep generated files (and golden tests) unchanged across mcpgen releases.","type":"boolean","default":true},"refs":{"description":"How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).","enum":["inline","defs"],"default":"inline"}},"default":{}};
 const schema58 = {"description":"A JSON Schema (draft 2020-12). Refer to a shared schema with `$ref: '#/schemas/Name'`; local `#/$defs/...` refs inside the same schema also work. Remote refs are not allowed.","type":"object","examples":[{"type":"string","description":"City name"}]};
@@ -1816,9 +1816,10 @@ return errors === 0;
 }
 validate29.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema59 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema59 = {"description":"A tool: a function the model can call.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Get forecast"]},"description":{"description":"What the tool does and when to use it; the model reads this.","type":"string"},"input":{"description":"JSON Schema of the arguments (inputSchema), sent verbatim. The root describes an object: `type: object`, or no `type` (served as an object). Omit for a tool without arguments: it is advertised as `{\"type\":\"object\",\"properties\":{},\"additionalProperties\":false}` (strict clients, such as the OpenAI Agents SDK in strict mode, accept it as is) and a call passing arguments gets an input validation error.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}]},"output":{"description":"JSON Schema of the structured result (outputSchema). The root describes an object: `type: object`, or no `type` with object keywords such as `properties`. The handler then returns a typed object.","$ref":"#/$defs/JsonSchema","examples":[{"type":"object","properties":{"summary":{"type":"string"}},"required":["summary"]}]},"content":{"description":"Kinds of content blocks the tool's results carry (`text`, `image`, `audio`, `resource_link`, `resource`), for what the server declares: a tool returning `resource` (embedded resources) makes the server declare the `resources` capability, as the spec asks of servers that embed resources, even without any resource of its own (resources/list then answers an empty list). Omit when the results carry text, images, audio or resource links only. A result embedding a resource on a server that does not declare `resources` logs a warning on stderr naming the tool.","type":"array","items":{"enum":["text","image","audio","resource_link","resource"]},"minItems":1,"uniqueItems":true,"examples":[["text","resource"]]},"annotations":{"$ref":"#/$defs/ToolAnnotations"},"execution":{"$ref":"#/$defs/ToolExecution"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"scopes":{"description":"OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
 const schema62 = {"description":"Hints about the tool's behaviour. Clients must not rely on them for security. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"title":{"description":"Human-readable name of the tool (a tool's own `title` takes precedence in clients).","type":"string"},"readOnlyHint":{"description":"The tool does not change its environment.","type":"boolean","default":false},"destructiveHint":{"description":"The tool may delete or overwrite things (meaningful only when readOnlyHint is false).","type":"boolean","default":true},"idempotentHint":{"description":"Calling the tool again with the same arguments has no further effect (meaningful only when readOnlyHint is false).","type":"boolean","default":false},"openWorldHint":{"description":"The tool talks to things outside the server (the web, other systems); false for a closed domain.","type":"boolean","default":true}}};
-const schema63 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
+const schema63 = {"description":"How the tool runs: answered in the request, or as a task of the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`). A task answers `tools/call` at once with a task handle (`resultType: \"task\"`); the handler runs in the background and the client polls `tasks/get`, answers input requests with `tasks/update` and may `tasks/cancel`. The handler is the same either way; `ctx.task` tells it that it runs as a task.","type":"object","additionalProperties":false,"properties":{"taskSupport":{"description":"`forbidden`: never a task. `optional`: a task for a client that declares the tasks extension on its request (or at initialize), a plain result for any other. `required`: always a task; a client without the extension gets error -32021 (missing required client capability). Shown in tools/list as `execution.taskSupport` on 2025 sessions (2025-11-25 names); 2026-07-28 has no such field.","enum":["forbidden","optional","required"],"default":"forbidden"},"ttlMs":{"description":"How long a task stays readable after it was created, in milliseconds (the task's `ttlMs`). Afterwards it is deleted and `tasks/get` answers -32602; a handler still running then is aborted.","type":"integer","minimum":1,"maximum":2592000000,"default":3600000,"examples":[600000]},"pollIntervalMs":{"description":"How often the client should poll `tasks/get`, in milliseconds (the task's `pollIntervalMs`).","type":"integer","minimum":1,"maximum":86400000,"default":1000,"examples":[5000]},"inputBeforeTask":{"description":"Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask (2026-07-28 clients; a 2025 session gets the task at once). Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.","type":"boolean","default":false}}};
+const schema64 = {"description":"Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).","type":"object","propertyNames":{"description":"`_meta` key: optional `prefix/` (dot-separated labels) then a name that starts and ends with a letter or digit.","pattern":"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},"examples":[{"com.example/owner":"team-weather"}]};
 const pattern18 = new RegExp("^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$", "u");
 
 function validate33(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2035,20 +2036,12 @@ vErrors.push(err14);
 errors++;
 }
 }
-if(data.icons !== undefined){
-if(!(validate22(data.icons, {instancePath:instancePath+"/icons",parentData:data,parentDataProperty:"icons",rootData,dynamicAnchors}))){
-vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
-errors = vErrors.length;
-}
-}
-if(data.meta !== undefined){
-let data13 = data.meta;
-if(data13 && typeof data13 == "object" && !Array.isArray(data13)){
-for(const key1 in data13){
-const _errs33 = errors;
-if(typeof key1 === "string"){
-if(!pattern18.test(key1)){
-const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
+if(data.execution !== undefined){
+let data12 = data.execution;
+if(data12 && typeof data12 == "object" && !Array.isArray(data12)){
+for(const key1 in data12){
+if(!((((key1 === "taskSupport") || (key1 === "ttlMs")) || (key1 === "pollIntervalMs")) || (key1 === "inputBeforeTask"))){
+const err15 = {instancePath:instancePath+"/execution",schemaPath:"#/$defs/ToolExecution/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema63,data:data12};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2058,9 +2051,10 @@ vErrors.push(err15);
 errors++;
 }
 }
-var valid9 = _errs33 === errors;
-if(!valid9){
-const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data13};
+if(data12.taskSupport !== undefined){
+let data13 = data12.taskSupport;
+if(!(((data13 === "forbidden") || (data13 === "optional")) || (data13 === "required"))){
+const err16 = {instancePath:instancePath+"/execution/taskSupport",schemaPath:"#/$defs/ToolExecution/properties/taskSupport/enum",keyword:"enum",params:{allowedValues: schema63.properties.taskSupport.enum},message:"must be equal to one of the allowed values",schema:schema63.properties.taskSupport.enum,parentSchema:schema63.properties.taskSupport,data:data13};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2070,9 +2064,10 @@ vErrors.push(err16);
 errors++;
 }
 }
-}
-else {
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data13};
+if(data12.ttlMs !== undefined){
+let data14 = data12.ttlMs;
+if(!((typeof data14 == "number") && (!(data14 % 1) && !isNaN(data14)))){
+const err17 = {instancePath:instancePath+"/execution/ttlMs",schemaPath:"#/$defs/ToolExecution/properties/ttlMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.ttlMs.type,parentSchema:schema63.properties.ttlMs,data:data14};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2081,12 +2076,9 @@ vErrors.push(err17);
 }
 errors++;
 }
-}
-if(data.scopes !== undefined){
-let data14 = data.scopes;
-if(Array.isArray(data14)){
-if(data14.length < 1){
-const err18 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.scopes,data:data14};
+if(typeof data14 == "number"){
+if(data14 > 2592000000 || isNaN(data14)){
+const err18 = {instancePath:instancePath+"/execution/ttlMs",schemaPath:"#/$defs/ToolExecution/properties/ttlMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 2592000000},message:"must be <= 2592000000",schema:2592000000,parentSchema:schema63.properties.ttlMs,data:data14};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2095,12 +2087,8 @@ vErrors.push(err18);
 }
 errors++;
 }
-const len1 = data14.length;
-for(let i2=0; i2<len1; i2++){
-let data15 = data14[i2];
-if(typeof data15 === "string"){
-if(!pattern12.test(data15)){
-const err19 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema59.properties.scopes.items,data:data15};
+if(data14 < 1 || isNaN(data14)){
+const err19 = {instancePath:instancePath+"/execution/ttlMs",schemaPath:"#/$defs/ToolExecution/properties/ttlMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.ttlMs,data:data14};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2110,8 +2098,11 @@ vErrors.push(err19);
 errors++;
 }
 }
-else {
-const err20 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data15};
+}
+if(data12.pollIntervalMs !== undefined){
+let data15 = data12.pollIntervalMs;
+if(!((typeof data15 == "number") && (!(data15 % 1) && !isNaN(data15)))){
+const err20 = {instancePath:instancePath+"/execution/pollIntervalMs",schemaPath:"#/$defs/ToolExecution/properties/pollIntervalMs/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema63.properties.pollIntervalMs.type,parentSchema:schema63.properties.pollIntervalMs,data:data15};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2120,19 +2111,9 @@ vErrors.push(err20);
 }
 errors++;
 }
-}
-let i3 = data14.length;
-let j1;
-if(i3 > 1){
-const indices0 = {};
-for(;i3--;){
-let item0 = data14[i3];
-if(typeof item0 !== "string"){
-continue;
-}
-if(typeof indices0[item0] == "number"){
-j1 = indices0[item0];
-const err21 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema59.properties.scopes,data:data14};
+if(typeof data15 == "number"){
+if(data15 > 86400000 || isNaN(data15)){
+const err21 = {instancePath:instancePath+"/execution/pollIntervalMs",schemaPath:"#/$defs/ToolExecution/properties/pollIntervalMs/maximum",keyword:"maximum",params:{comparison: "<=", limit: 86400000},message:"must be <= 86400000",schema:86400000,parentSchema:schema63.properties.pollIntervalMs,data:data15};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2140,14 +2121,9 @@ else {
 vErrors.push(err21);
 }
 errors++;
-break;
 }
-indices0[item0] = i3;
-}
-}
-}
-else {
-const err22 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data14};
+if(data15 < 1 || isNaN(data15)){
+const err22 = {instancePath:instancePath+"/execution/pollIntervalMs",schemaPath:"#/$defs/ToolExecution/properties/pollIntervalMs/minimum",keyword:"minimum",params:{comparison: ">=", limit: 1},message:"must be >= 1",schema:1,parentSchema:schema63.properties.pollIntervalMs,data:data15};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2158,8 +2134,10 @@ errors++;
 }
 }
 }
-else {
-const err23 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+if(data12.inputBeforeTask !== undefined){
+let data16 = data12.inputBeforeTask;
+if(typeof data16 !== "boolean"){
+const err23 = {instancePath:instancePath+"/execution/inputBeforeTask",schemaPath:"#/$defs/ToolExecution/properties/inputBeforeTask/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema63.properties.inputBeforeTask.type,parentSchema:schema63.properties.inputBeforeTask,data:data16};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2168,13 +2146,159 @@ vErrors.push(err23);
 }
 errors++;
 }
+}
+}
+else {
+const err24 = {instancePath:instancePath+"/execution",schemaPath:"#/$defs/ToolExecution/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data12};
+if(vErrors === null){
+vErrors = [err24];
+}
+else {
+vErrors.push(err24);
+}
+errors++;
+}
+}
+if(data.icons !== undefined){
+if(!(validate22(data.icons, {instancePath:instancePath+"/icons",parentData:data,parentDataProperty:"icons",rootData,dynamicAnchors}))){
+vErrors = vErrors === null ? validate22.errors : vErrors.concat(validate22.errors);
+errors = vErrors.length;
+}
+}
+if(data.meta !== undefined){
+let data18 = data.meta;
+if(data18 && typeof data18 == "object" && !Array.isArray(data18)){
+for(const key2 in data18){
+const _errs44 = errors;
+if(typeof key2 === "string"){
+if(!pattern18.test(key2)){
+const err25 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema64.propertyNames,data:key2,propertyName:key2};
+if(vErrors === null){
+vErrors = [err25];
+}
+else {
+vErrors.push(err25);
+}
+errors++;
+}
+}
+var valid11 = _errs44 === errors;
+if(!valid11){
+const err26 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema64.propertyNames,parentSchema:schema64,data:data18};
+if(vErrors === null){
+vErrors = [err26];
+}
+else {
+vErrors.push(err26);
+}
+errors++;
+}
+}
+}
+else {
+const err27 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data18};
+if(vErrors === null){
+vErrors = [err27];
+}
+else {
+vErrors.push(err27);
+}
+errors++;
+}
+}
+if(data.scopes !== undefined){
+let data19 = data.scopes;
+if(Array.isArray(data19)){
+if(data19.length < 1){
+const err28 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema59.properties.scopes,data:data19};
+if(vErrors === null){
+vErrors = [err28];
+}
+else {
+vErrors.push(err28);
+}
+errors++;
+}
+const len1 = data19.length;
+for(let i2=0; i2<len1; i2++){
+let data20 = data19[i2];
+if(typeof data20 === "string"){
+if(!pattern12.test(data20)){
+const err29 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema59.properties.scopes.items,data:data20};
+if(vErrors === null){
+vErrors = [err29];
+}
+else {
+vErrors.push(err29);
+}
+errors++;
+}
+}
+else {
+const err30 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema59.properties.scopes.items.type,parentSchema:schema59.properties.scopes.items,data:data20};
+if(vErrors === null){
+vErrors = [err30];
+}
+else {
+vErrors.push(err30);
+}
+errors++;
+}
+}
+let i3 = data19.length;
+let j1;
+if(i3 > 1){
+const indices0 = {};
+for(;i3--;){
+let item0 = data19[i3];
+if(typeof item0 !== "string"){
+continue;
+}
+if(typeof indices0[item0] == "number"){
+j1 = indices0[item0];
+const err31 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema59.properties.scopes,data:data19};
+if(vErrors === null){
+vErrors = [err31];
+}
+else {
+vErrors.push(err31);
+}
+errors++;
+break;
+}
+indices0[item0] = i3;
+}
+}
+}
+else {
+const err32 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema59.properties.scopes.type,parentSchema:schema59.properties.scopes,data:data19};
+if(vErrors === null){
+vErrors = [err32];
+}
+else {
+vErrors.push(err32);
+}
+errors++;
+}
+}
+}
+else {
+const err33 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema59.type,parentSchema:schema59,data};
+if(vErrors === null){
+vErrors = [err33];
+}
+else {
+vErrors.push(err33);
+}
+errors++;
+}
 validate33.errors = vErrors;
 return errors === 0;
 }
 validate33.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema64 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
-const schema65 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
+const schema65 = {"description":"A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"Absolute URI clients read the resource by.","type":"string","examples":["docs://readme","file:///data/config.json"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resource contains.","type":"string"},"mimeType":{"description":"Media type of the content. Also decides whether a `file` is served as text or as a base64 blob.","type":"string","examples":["text/markdown","application/json","image/png"]},"size":{"description":"Size of the content in bytes, if known (resources/list).","type":"integer","minimum":0},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"text":{"description":"Inline static content. Excludes `file`.","type":"string"},"file":{"description":"Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.","type":"string","minLength":1,"examples":["./docs/README.md"]},"encoding":{"description":"How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).","enum":["text","base64"]},"subscribe":{"description":"Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.","type":"boolean","default":false},"cache":{"$ref":"#/$defs/CacheHint","description":"Caching hint for reads of this resource (2026-07-28 clients); overrides `cache['resources/read']` field by field."},"scopes":{"description":"OAuth scopes a caller needs for this resource over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema66 = {"description":"Hints to clients about who the content is for and how important it is. Keys MCP does not define are passed through as they are (lint `vendor-keys` suggests `meta` for them).","type":"object","additionalProperties":true,"properties":{"audience":{"description":"Who the content is meant for: `user`, `assistant` or both.","type":"array","items":{"enum":["user","assistant"]},"uniqueItems":true,"examples":[["user","assistant"]]},"priority":{"description":"Importance from 0 (optional) to 1 (required).","type":"number","minimum":0,"maximum":1,"examples":[0.8]},"lastModified":{"description":"When the content last changed (ISO 8601 date-time). Quote it in YAML.","type":"string","format":"date-time","examples":["2025-01-12T15:00:58Z"]}}};
 const formats14 = require("ajv-formats/dist/formats").fullFormats["date-time"];
 
 function validate36(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2189,7 +2313,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uri === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema64.required,parentSchema:schema64,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema65.required,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2199,8 +2323,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema64.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema64,data};
+if(!(func1.call(schema65.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2213,7 +2337,7 @@ errors++;
 if(data.uri !== undefined){
 let data0 = data.uri;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.uri.type,parentSchema:schema64.properties.uri,data:data0};
+const err2 = {instancePath:instancePath+"/uri",schemaPath:"#/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.uri.type,parentSchema:schema65.properties.uri,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2226,7 +2350,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.title.type,parentSchema:schema64.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.title.type,parentSchema:schema65.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2239,7 +2363,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.description.type,parentSchema:schema64.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.description.type,parentSchema:schema65.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2252,7 +2376,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.mimeType.type,parentSchema:schema64.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.mimeType.type,parentSchema:schema65.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2265,7 +2389,7 @@ errors++;
 if(data.size !== undefined){
 let data4 = data.size;
 if(!((typeof data4 == "number") && (!(data4 % 1) && !isNaN(data4)))){
-const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema64.properties.size.type,parentSchema:schema64.properties.size,data:data4};
+const err6 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/type",keyword:"type",params:{type: "integer"},message:"must be integer",schema:schema65.properties.size.type,parentSchema:schema65.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2276,7 +2400,7 @@ errors++;
 }
 if(typeof data4 == "number"){
 if(data4 < 0 || isNaN(data4)){
-const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema64.properties.size,data:data4};
+const err7 = {instancePath:instancePath+"/size",schemaPath:"#/properties/size/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.size,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2297,7 +2421,7 @@ const len0 = data6.length;
 for(let i0=0; i0<len0; i0++){
 let data7 = data6[i0];
 if(!((data7 === "user") || (data7 === "assistant"))){
-const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data7};
+const err8 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema66.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema66.properties.audience.items.enum,parentSchema:schema66.properties.audience.items,data:data7};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2314,7 +2438,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data6[i1], data6[j0])){
-const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data6};
+const err9 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema66.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2329,7 +2453,7 @@ break outer0;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data6};
+const err10 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.properties.audience.type,parentSchema:schema66.properties.audience,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2343,7 +2467,7 @@ if(data5.priority !== undefined){
 let data8 = data5.priority;
 if(typeof data8 == "number"){
 if(data8 > 1 || isNaN(data8)){
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data8};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema66.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2353,7 +2477,7 @@ vErrors.push(err11);
 errors++;
 }
 if(data8 < 0 || isNaN(data8)){
-const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data8};
+const err12 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2364,7 +2488,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema66.properties.priority.type,parentSchema:schema66.properties.priority,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2378,7 +2502,7 @@ if(data5.lastModified !== undefined){
 let data9 = data5.lastModified;
 if(typeof data9 === "string"){
 if(!(formats14.validate(data9))){
-const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data9};
+const err14 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema66.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2389,7 +2513,7 @@ errors++;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data9};
+const err15 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.lastModified.type,parentSchema:schema66.properties.lastModified,data:data9};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2401,7 +2525,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data5};
+const err16 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data5};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2424,7 +2548,7 @@ for(const key1 in data11){
 const _errs27 = errors;
 if(typeof key1 === "string"){
 if(!pattern18.test(key1)){
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema64.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2436,7 +2560,7 @@ errors++;
 }
 var valid7 = _errs27 === errors;
 if(!valid7){
-const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data11};
+const err18 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.propertyNames,parentSchema:schema64,data:data11};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2448,7 +2572,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data11};
+const err19 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2461,7 +2585,7 @@ errors++;
 if(data.text !== undefined){
 let data12 = data.text;
 if(typeof data12 !== "string"){
-const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.text.type,parentSchema:schema64.properties.text,data:data12};
+const err20 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.text.type,parentSchema:schema65.properties.text,data:data12};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -2475,7 +2599,7 @@ if(data.file !== undefined){
 let data13 = data.file;
 if(typeof data13 === "string"){
 if(func2(data13) < 1){
-const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema64.properties.file,data:data13};
+const err21 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema65.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2486,7 +2610,7 @@ errors++;
 }
 }
 else {
-const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.file.type,parentSchema:schema64.properties.file,data:data13};
+const err22 = {instancePath:instancePath+"/file",schemaPath:"#/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.file.type,parentSchema:schema65.properties.file,data:data13};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -2499,7 +2623,7 @@ errors++;
 if(data.encoding !== undefined){
 let data14 = data.encoding;
 if(!((data14 === "text") || (data14 === "base64"))){
-const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema64.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema64.properties.encoding.enum,parentSchema:schema64.properties.encoding,data:data14};
+const err23 = {instancePath:instancePath+"/encoding",schemaPath:"#/properties/encoding/enum",keyword:"enum",params:{allowedValues: schema65.properties.encoding.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.encoding.enum,parentSchema:schema65.properties.encoding,data:data14};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -2512,7 +2636,7 @@ errors++;
 if(data.subscribe !== undefined){
 let data15 = data.subscribe;
 if(typeof data15 !== "boolean"){
-const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema64.properties.subscribe.type,parentSchema:schema64.properties.subscribe,data:data15};
+const err24 = {instancePath:instancePath+"/subscribe",schemaPath:"#/properties/subscribe/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema65.properties.subscribe.type,parentSchema:schema65.properties.subscribe,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -2591,7 +2715,7 @@ if(data.scopes !== undefined){
 let data19 = data.scopes;
 if(Array.isArray(data19)){
 if(data19.length < 1){
-const err30 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema64.properties.scopes,data:data19};
+const err30 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema65.properties.scopes,data:data19};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -2605,7 +2729,7 @@ for(let i2=0; i2<len1; i2++){
 let data20 = data19[i2];
 if(typeof data20 === "string"){
 if(!pattern12.test(data20)){
-const err31 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema64.properties.scopes.items,data:data20};
+const err31 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema65.properties.scopes.items,data:data20};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -2616,7 +2740,7 @@ errors++;
 }
 }
 else {
-const err32 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema64.properties.scopes.items.type,parentSchema:schema64.properties.scopes.items,data:data20};
+const err32 = {instancePath:instancePath+"/scopes/" + i2,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.scopes.items.type,parentSchema:schema65.properties.scopes.items,data:data20};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -2637,7 +2761,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j1 = indices0[item0];
-const err33 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema64.properties.scopes,data:data19};
+const err33 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i3, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i3+" are identical)",schema:true,parentSchema:schema65.properties.scopes,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -2652,7 +2776,7 @@ indices0[item0] = i3;
 }
 }
 else {
-const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema64.properties.scopes.type,parentSchema:schema64.properties.scopes,data:data19};
+const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.scopes.type,parentSchema:schema65.properties.scopes,data:data19};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -2664,7 +2788,7 @@ errors++;
 }
 }
 else {
-const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data};
+const err35 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -2678,8 +2802,8 @@ return errors === 0;
 }
 validate36.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema68 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
-const schema72 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
+const schema69 = {"description":"A family of resources addressed by an RFC 6570 URI template.","type":"object","additionalProperties":false,"required":["uriTemplate"],"properties":{"uriTemplate":{"description":"RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.","type":"string","examples":["weather://forecast/{city}/{date}"]},"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the resources contain.","type":"string"},"mimeType":{"description":"Media type of every resource of this template.","type":"string","examples":["application/json"]},"annotations":{"$ref":"#/$defs/ResourceAnnotations"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"params":{"description":"JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/JsonSchema"},"default":{},"examples":[{"city":{"type":"string"},"date":{"type":"string","format":"date"}}]},"complete":{"description":"Completion of template variables, keyed by variable name: a list of values, or `handler` for a completion handler.","type":"object","propertyNames":{"description":"A variable of the URI template.","pattern":"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},"additionalProperties":{"$ref":"#/$defs/Completion"},"default":{},"examples":[{"city":["Paris","London","Tokyo"]}]},"list":{"description":"Generate a `list` handler that enumerates concrete resources of this template for resources/list.","type":"boolean","default":false},"allowPathTraversal":{"description":"Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).","type":"boolean","default":false},"scopes":{"description":"OAuth scopes a caller needs for this template over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema73 = {"description":"Argument completion: a list of values to offer (filtered by prefix), or `handler` to generate a completion handler.","anyOf":[{"type":"array","items":{"type":"string"}},{"const":"handler"}],"examples":[["Paris","London","Tokyo"],"handler"]};
 const pattern25 = new RegExp("^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$", "u");
 
 function validate39(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
@@ -2694,7 +2818,7 @@ evaluated0.items = undefined;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.uriTemplate === undefined){
-const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema68.required,parentSchema:schema68,data};
+const err0 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "uriTemplate"},message:"must have required property '"+"uriTemplate"+"'",schema:schema69.required,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -2704,8 +2828,8 @@ vErrors.push(err0);
 errors++;
 }
 for(const key0 in data){
-if(!(func1.call(schema68.properties, key0))){
-const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema68,data};
+if(!(func1.call(schema69.properties, key0))){
+const err1 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -2718,7 +2842,7 @@ errors++;
 if(data.uriTemplate !== undefined){
 let data0 = data.uriTemplate;
 if(typeof data0 !== "string"){
-const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.uriTemplate.type,parentSchema:schema68.properties.uriTemplate,data:data0};
+const err2 = {instancePath:instancePath+"/uriTemplate",schemaPath:"#/properties/uriTemplate/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.uriTemplate.type,parentSchema:schema69.properties.uriTemplate,data:data0};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -2731,7 +2855,7 @@ errors++;
 if(data.title !== undefined){
 let data1 = data.title;
 if(typeof data1 !== "string"){
-const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.title.type,parentSchema:schema68.properties.title,data:data1};
+const err3 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.title.type,parentSchema:schema69.properties.title,data:data1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -2744,7 +2868,7 @@ errors++;
 if(data.description !== undefined){
 let data2 = data.description;
 if(typeof data2 !== "string"){
-const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.description.type,parentSchema:schema68.properties.description,data:data2};
+const err4 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.description.type,parentSchema:schema69.properties.description,data:data2};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -2757,7 +2881,7 @@ errors++;
 if(data.mimeType !== undefined){
 let data3 = data.mimeType;
 if(typeof data3 !== "string"){
-const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.mimeType.type,parentSchema:schema68.properties.mimeType,data:data3};
+const err5 = {instancePath:instancePath+"/mimeType",schemaPath:"#/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.mimeType.type,parentSchema:schema69.properties.mimeType,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -2777,7 +2901,7 @@ const len0 = data5.length;
 for(let i0=0; i0<len0; i0++){
 let data6 = data5[i0];
 if(!((data6 === "user") || (data6 === "assistant"))){
-const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data6};
+const err6 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema66.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema66.properties.audience.items.enum,parentSchema:schema66.properties.audience.items,data:data6};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -2794,7 +2918,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data5[i1], data5[j0])){
-const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data5};
+const err7 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema66.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -2809,7 +2933,7 @@ break outer0;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data5};
+const err8 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.properties.audience.type,parentSchema:schema66.properties.audience,data:data5};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -2823,7 +2947,7 @@ if(data4.priority !== undefined){
 let data7 = data4.priority;
 if(typeof data7 == "number"){
 if(data7 > 1 || isNaN(data7)){
-const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data7};
+const err9 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema66.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -2833,7 +2957,7 @@ vErrors.push(err9);
 errors++;
 }
 if(data7 < 0 || isNaN(data7)){
-const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data7};
+const err10 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -2844,7 +2968,7 @@ errors++;
 }
 }
 else {
-const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data7};
+const err11 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema66.properties.priority.type,parentSchema:schema66.properties.priority,data:data7};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -2858,7 +2982,7 @@ if(data4.lastModified !== undefined){
 let data8 = data4.lastModified;
 if(typeof data8 === "string"){
 if(!(formats14.validate(data8))){
-const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data8};
+const err12 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema66.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -2869,7 +2993,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data8};
+const err13 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.lastModified.type,parentSchema:schema66.properties.lastModified,data:data8};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -2881,7 +3005,7 @@ errors++;
 }
 }
 else {
-const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data4};
+const err14 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data4};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -2904,7 +3028,7 @@ for(const key1 in data10){
 const _errs25 = errors;
 if(typeof key1 === "string"){
 if(!pattern18.test(key1)){
-const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
+const err15 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema64.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -2916,7 +3040,7 @@ errors++;
 }
 var valid7 = _errs25 === errors;
 if(!valid7){
-const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data10};
+const err16 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.propertyNames,parentSchema:schema64,data:data10};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -2928,7 +3052,7 @@ errors++;
 }
 }
 else {
-const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data10};
+const err17 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data10};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -2945,7 +3069,7 @@ for(const key2 in data11){
 const _errs28 = errors;
 if(typeof key2 === "string"){
 if(!pattern25.test(key2)){
-const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema68.properties.params.propertyNames,data:key2,propertyName:key2};
+const err18 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema69.properties.params.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -2957,7 +3081,7 @@ errors++;
 }
 var valid8 = _errs28 === errors;
 if(!valid8){
-const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema68.properties.params.propertyNames,parentSchema:schema68.properties.params,data:data11};
+const err19 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema69.properties.params.propertyNames,parentSchema:schema69.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -2982,7 +3106,7 @@ errors++;
 }
 }
 else {
-const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.params.type,parentSchema:schema68.properties.params,data:data11};
+const err21 = {instancePath:instancePath+"/params",schemaPath:"#/properties/params/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.params.type,parentSchema:schema69.properties.params,data:data11};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -2999,7 +3123,7 @@ for(const key4 in data13){
 const _errs35 = errors;
 if(typeof key4 === "string"){
 if(!pattern25.test(key4)){
-const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema68.properties.complete.propertyNames,data:key4,propertyName:key4};
+const err22 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"},message:"must match pattern \""+"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$"+"\"",schema:"^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$",parentSchema:schema69.properties.complete.propertyNames,data:key4,propertyName:key4};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3011,7 +3135,7 @@ errors++;
 }
 var valid11 = _errs35 === errors;
 if(!valid11){
-const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema68.properties.complete.propertyNames,parentSchema:schema68.properties.complete,data:data13};
+const err23 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/propertyNames",keyword:"propertyNames",params:{propertyName: key4},message:"property name must be valid",schema:schema69.properties.complete.propertyNames,parentSchema:schema69.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3031,7 +3155,7 @@ const len1 = data14.length;
 for(let i2=0; i2<len1; i2++){
 let data15 = data14[i2];
 if(typeof data15 !== "string"){
-const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.anyOf[0].items.type,parentSchema:schema72.anyOf[0].items,data:data15};
+const err24 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1")+"/" + i2,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.anyOf[0].items.type,parentSchema:schema73.anyOf[0].items,data:data15};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3043,7 +3167,7 @@ errors++;
 }
 }
 else {
-const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.anyOf[0].type,parentSchema:schema72.anyOf[0],data:data14};
+const err25 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.anyOf[0].type,parentSchema:schema73.anyOf[0],data:data14};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3056,7 +3180,7 @@ var _valid0 = _errs40 === errors;
 valid14 = valid14 || _valid0;
 const _errs44 = errors;
 if("handler" !== data14){
-const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema72.anyOf[1],data:data14};
+const err26 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema73.anyOf[1],data:data14};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3068,7 +3192,7 @@ errors++;
 var _valid0 = _errs44 === errors;
 valid14 = valid14 || _valid0;
 if(!valid14){
-const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema72.anyOf,parentSchema:schema72,data:data14};
+const err27 = {instancePath:instancePath+"/complete/" + key5.replace(/~/g, "~0").replace(/\//g, "~1"),schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema73.anyOf,parentSchema:schema73,data:data14};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3091,7 +3215,7 @@ vErrors = null;
 }
 }
 else {
-const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.properties.complete.type,parentSchema:schema68.properties.complete,data:data13};
+const err28 = {instancePath:instancePath+"/complete",schemaPath:"#/properties/complete/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.properties.complete.type,parentSchema:schema69.properties.complete,data:data13};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3104,7 +3228,7 @@ errors++;
 if(data.list !== undefined){
 let data16 = data.list;
 if(typeof data16 !== "boolean"){
-const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.list.type,parentSchema:schema68.properties.list,data:data16};
+const err29 = {instancePath:instancePath+"/list",schemaPath:"#/properties/list/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.list.type,parentSchema:schema69.properties.list,data:data16};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3117,7 +3241,7 @@ errors++;
 if(data.allowPathTraversal !== undefined){
 let data17 = data.allowPathTraversal;
 if(typeof data17 !== "boolean"){
-const err30 = {instancePath:instancePath+"/allowPathTraversal",schemaPath:"#/properties/allowPathTraversal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema68.properties.allowPathTraversal.type,parentSchema:schema68.properties.allowPathTraversal,data:data17};
+const err30 = {instancePath:instancePath+"/allowPathTraversal",schemaPath:"#/properties/allowPathTraversal/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema69.properties.allowPathTraversal.type,parentSchema:schema69.properties.allowPathTraversal,data:data17};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3131,7 +3255,7 @@ if(data.scopes !== undefined){
 let data18 = data.scopes;
 if(Array.isArray(data18)){
 if(data18.length < 1){
-const err31 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema68.properties.scopes,data:data18};
+const err31 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema69.properties.scopes,data:data18};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3145,7 +3269,7 @@ for(let i3=0; i3<len2; i3++){
 let data19 = data18[i3];
 if(typeof data19 === "string"){
 if(!pattern12.test(data19)){
-const err32 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema68.properties.scopes.items,data:data19};
+const err32 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema69.properties.scopes.items,data:data19};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3156,7 +3280,7 @@ errors++;
 }
 }
 else {
-const err33 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema68.properties.scopes.items.type,parentSchema:schema68.properties.scopes.items,data:data19};
+const err33 = {instancePath:instancePath+"/scopes/" + i3,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema69.properties.scopes.items.type,parentSchema:schema69.properties.scopes.items,data:data19};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3177,7 +3301,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j1 = indices0[item0];
-const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema68.properties.scopes,data:data18};
+const err34 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i4, j: j1},message:"must NOT have duplicate items (items ## "+j1+" and "+i4+" are identical)",schema:true,parentSchema:schema69.properties.scopes,data:data18};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3192,7 +3316,7 @@ indices0[item0] = i4;
 }
 }
 else {
-const err35 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema68.properties.scopes.type,parentSchema:schema68.properties.scopes,data:data18};
+const err35 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema69.properties.scopes.type,parentSchema:schema69.properties.scopes,data:data18};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3204,7 +3328,7 @@ errors++;
 }
 }
 else {
-const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema68.type,parentSchema:schema68,data};
+const err36 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema69.type,parentSchema:schema69,data};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -3218,8 +3342,8 @@ return errors === 0;
 }
 validate39.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema73 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
-const schema75 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
+const schema74 = {"description":"A prompt template the user can pick. Declarative with `messages`; otherwise served by a generated get handler.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string","examples":["Code review"]},"description":{"description":"What the prompt is for.","type":"string"},"icons":{"$ref":"#/$defs/Icons"},"meta":{"$ref":"#/$defs/Meta"},"arguments":{"description":"Arguments the prompt takes, keyed by name. Use them in messages as {{name}}.","type":"object","propertyNames":{"description":"Argument name: 1-128 letters, digits, `_`, `-` or `.`.","pattern":"^[A-Za-z0-9_.-]{1,128}$"},"additionalProperties":{"$ref":"#/$defs/PromptArgument"},"default":{}},"messages":{"description":"The messages the prompt returns, with {{argument}} placeholders in text. Omit to generate a get handler instead.","type":"array","minItems":1,"items":{"$ref":"#/$defs/PromptMessage"},"examples":[[{"role":"user","text":"Review this {{language}} code:\n{{code}}"}]]},"scopes":{"description":"OAuth scopes a caller needs for this prompt over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.","type":"array","items":{"type":"string","pattern":"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},"minItems":1,"uniqueItems":true,"examples":[["files:write"]]}}};
+const schema76 = {"description":"An argument of a prompt.","type":"object","additionalProperties":false,"properties":{"title":{"description":"Human-readable name shown by clients.","type":"string"},"description":{"description":"What the argument is; shown to the user.","type":"string"},"required":{"description":"The client must supply this argument.","type":"boolean","default":false},"default":{"description":"Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).","type":"string"},"complete":{"$ref":"#/$defs/Completion"}}};
 
 function validate44(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3234,7 +3358,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((key0 === "title") || (key0 === "description")) || (key0 === "required")) || (key0 === "default")) || (key0 === "complete"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema75,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3247,7 +3371,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.title.type,parentSchema:schema75.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.title.type,parentSchema:schema76.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3260,7 +3384,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.description.type,parentSchema:schema75.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.description.type,parentSchema:schema76.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3273,7 +3397,7 @@ errors++;
 if(data.required !== undefined){
 let data2 = data.required;
 if(typeof data2 !== "boolean"){
-const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema75.properties.required.type,parentSchema:schema75.properties.required,data:data2};
+const err3 = {instancePath:instancePath+"/required",schemaPath:"#/properties/required/type",keyword:"type",params:{type: "boolean"},message:"must be boolean",schema:schema76.properties.required.type,parentSchema:schema76.properties.required,data:data2};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3286,7 +3410,7 @@ errors++;
 if(data.default !== undefined){
 let data3 = data.default;
 if(typeof data3 !== "string"){
-const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema75.properties.default.type,parentSchema:schema75.properties.default,data:data3};
+const err4 = {instancePath:instancePath+"/default",schemaPath:"#/properties/default/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema76.properties.default.type,parentSchema:schema76.properties.default,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3306,7 +3430,7 @@ const len0 = data4.length;
 for(let i0=0; i0<len0; i0++){
 let data5 = data4[i0];
 if(typeof data5 !== "string"){
-const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema72.anyOf[0].items.type,parentSchema:schema72.anyOf[0].items,data:data5};
+const err5 = {instancePath:instancePath+"/complete/" + i0,schemaPath:"#/$defs/Completion/anyOf/0/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.anyOf[0].items.type,parentSchema:schema73.anyOf[0].items,data:data5};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3318,7 +3442,7 @@ errors++;
 }
 }
 else {
-const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema72.anyOf[0].type,parentSchema:schema72.anyOf[0],data:data4};
+const err6 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/0/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.anyOf[0].type,parentSchema:schema73.anyOf[0],data:data4};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3331,7 +3455,7 @@ var _valid0 = _errs13 === errors;
 valid2 = valid2 || _valid0;
 const _errs17 = errors;
 if("handler" !== data4){
-const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema72.anyOf[1],data:data4};
+const err7 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf/1/const",keyword:"const",params:{allowedValue: "handler"},message:"must be equal to constant",schema:"handler",parentSchema:schema73.anyOf[1],data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3343,7 +3467,7 @@ errors++;
 var _valid0 = _errs17 === errors;
 valid2 = valid2 || _valid0;
 if(!valid2){
-const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema72.anyOf,parentSchema:schema72,data:data4};
+const err8 = {instancePath:instancePath+"/complete",schemaPath:"#/$defs/Completion/anyOf",keyword:"anyOf",params:{},message:"must match a schema in anyOf",schema:schema73.anyOf,parentSchema:schema73,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3366,7 +3490,7 @@ vErrors = null;
 }
 }
 else {
-const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema75.type,parentSchema:schema75,data};
+const err9 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema76.type,parentSchema:schema76,data};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3380,9 +3504,9 @@ return errors === 0;
 }
 validate44.evaluated = {"props":true,"dynamicProps":false,"dynamicItems":false};
 
-const schema77 = {"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
-const schema78 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
-const schema80 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
+const schema78 = {"description":"One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.","type":"object","additionalProperties":false,"required":["role"],"properties":{"role":{"description":"Who says the message: `user` or `assistant`.","enum":["user","assistant"]},"text":{"description":"Text content; {{argument}} placeholders are replaced with argument values.","type":"string","examples":["Review this {{language}} code:\n{{code}}"]},"image":{"description":"Image content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"audio":{"description":"Audio content: base64 `data` or a `file`, with its mimeType.","$ref":"#/$defs/MediaContent"},"resource":{"description":"An embedded resource: its uri and exactly one of `text`, `blob` or `file`.","$ref":"#/$defs/EmbeddedResource"},"annotations":{"$ref":"#/$defs/ResourceAnnotations","description":"Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind."}},"oneOf":[{"required":["text"]},{"required":["image"]},{"required":["audio"]},{"required":["resource"]}]};
+const schema79 = {"description":"Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.","type":"object","additionalProperties":false,"required":["mimeType"],"properties":{"data":{"description":"The content, base64-encoded. Excludes `file`.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it). Excludes `data`.","type":"string","minLength":1,"examples":["./prompts/diagram.png"]},"mimeType":{"description":"Media type of the content.","type":"string","minLength":1,"examples":["image/png","audio/wav"]}},"oneOf":[{"required":["data"]},{"required":["file"]}]};
+const schema81 = {"description":"A resource embedded in a prompt message: its URI and exactly one of `text`, `blob` or `file`.","type":"object","additionalProperties":false,"required":["uri"],"properties":{"uri":{"description":"URI of the embedded resource.","type":"string","examples":["docs://style-guide"]},"mimeType":{"description":"Media type of the embedded resource.","type":"string","examples":["text/markdown"]},"text":{"description":"The resource's text content.","type":"string"},"blob":{"description":"The resource's binary content, base64-encoded.","type":"string","contentEncoding":"base64"},"file":{"description":"File with the content, relative to the manifest's folder (must stay inside it); served as text or blob according to mimeType.","type":"string","minLength":1}},"oneOf":[{"required":["text"]},{"required":["blob"]},{"required":["file"]}]};
 
 function validate46(data, {instancePath="", parentData, parentDataProperty, rootData=data, dynamicAnchors={}}={}){
 let vErrors = null;
@@ -3400,7 +3524,7 @@ let passing0 = null;
 const _errs2 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.text === undefined){
-const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema77.oneOf[0].required,parentSchema:schema77.oneOf[0],data};
+const err0 = {instancePath,schemaPath:"#/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -3418,7 +3542,7 @@ passing0 = 0;
 const _errs3 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.image === undefined){
-const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema77.oneOf[1].required,parentSchema:schema77.oneOf[1],data};
+const err1 = {instancePath,schemaPath:"#/oneOf/1/required",keyword:"required",params:{missingProperty: "image"},message:"must have required property '"+"image"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -3441,7 +3565,7 @@ passing0 = 1;
 const _errs4 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.audio === undefined){
-const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema77.oneOf[2].required,parentSchema:schema77.oneOf[2],data};
+const err2 = {instancePath,schemaPath:"#/oneOf/2/required",keyword:"required",params:{missingProperty: "audio"},message:"must have required property '"+"audio"+"'",schema:schema78.oneOf[2].required,parentSchema:schema78.oneOf[2],data};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -3464,7 +3588,7 @@ passing0 = 2;
 const _errs5 = errors;
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.resource === undefined){
-const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema77.oneOf[3].required,parentSchema:schema77.oneOf[3],data};
+const err3 = {instancePath,schemaPath:"#/oneOf/3/required",keyword:"required",params:{missingProperty: "resource"},message:"must have required property '"+"resource"+"'",schema:schema78.oneOf[3].required,parentSchema:schema78.oneOf[3],data};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -3488,7 +3612,7 @@ passing0 = 3;
 }
 }
 if(!valid0){
-const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema77.oneOf,parentSchema:schema77,data};
+const err4 = {instancePath,schemaPath:"#/oneOf",keyword:"oneOf",params:{passingSchemas: passing0},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -3510,7 +3634,7 @@ vErrors = null;
 }
 if(data && typeof data == "object" && !Array.isArray(data)){
 if(data.role === undefined){
-const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema77.required,parentSchema:schema77,data};
+const err5 = {instancePath,schemaPath:"#/required",keyword:"required",params:{missingProperty: "role"},message:"must have required property '"+"role"+"'",schema:schema78.required,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -3521,7 +3645,7 @@ errors++;
 }
 for(const key0 in data){
 if(!((((((key0 === "role") || (key0 === "text")) || (key0 === "image")) || (key0 === "audio")) || (key0 === "resource")) || (key0 === "annotations"))){
-const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema77,data};
+const err6 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -3534,7 +3658,7 @@ errors++;
 if(data.role !== undefined){
 let data0 = data.role;
 if(!((data0 === "user") || (data0 === "assistant"))){
-const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema77.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema77.properties.role.enum,parentSchema:schema77.properties.role,data:data0};
+const err7 = {instancePath:instancePath+"/role",schemaPath:"#/properties/role/enum",keyword:"enum",params:{allowedValues: schema78.properties.role.enum},message:"must be equal to one of the allowed values",schema:schema78.properties.role.enum,parentSchema:schema78.properties.role,data:data0};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -3547,7 +3671,7 @@ errors++;
 if(data.text !== undefined){
 let data1 = data.text;
 if(typeof data1 !== "string"){
-const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema77.properties.text.type,parentSchema:schema77.properties.text,data:data1};
+const err8 = {instancePath:instancePath+"/text",schemaPath:"#/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.text.type,parentSchema:schema78.properties.text,data:data1};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -3565,7 +3689,7 @@ let passing1 = null;
 const _errs14 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.data === undefined){
-const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data:data2};
+const err9 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data:data2};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -3583,7 +3707,7 @@ passing1 = 0;
 const _errs15 = errors;
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.file === undefined){
-const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data:data2};
+const err10 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data:data2};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -3605,7 +3729,7 @@ passing1 = 1;
 }
 }
 if(!valid3){
-const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data:data2};
+const err11 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing1},message:"must match exactly one schema in oneOf",schema:schema79.oneOf,parentSchema:schema79,data:data2};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -3627,7 +3751,7 @@ vErrors = null;
 }
 if(data2 && typeof data2 == "object" && !Array.isArray(data2)){
 if(data2.mimeType === undefined){
-const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema78.required,parentSchema:schema78,data:data2};
+const err12 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema79.required,parentSchema:schema79,data:data2};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -3638,7 +3762,7 @@ errors++;
 }
 for(const key1 in data2){
 if(!(((key1 === "data") || (key1 === "file")) || (key1 === "mimeType"))){
-const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data2};
+const err13 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key1},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data:data2};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -3651,7 +3775,7 @@ errors++;
 if(data2.data !== undefined){
 let data3 = data2.data;
 if(typeof data3 !== "string"){
-const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.data.type,parentSchema:schema78.properties.data,data:data3};
+const err14 = {instancePath:instancePath+"/image/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.data.type,parentSchema:schema79.properties.data,data:data3};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -3665,7 +3789,7 @@ if(data2.file !== undefined){
 let data4 = data2.file;
 if(typeof data4 === "string"){
 if(func2(data4) < 1){
-const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.file,data:data4};
+const err15 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -3676,7 +3800,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.file.type,parentSchema:schema78.properties.file,data:data4};
+const err16 = {instancePath:instancePath+"/image/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.file.type,parentSchema:schema79.properties.file,data:data4};
 if(vErrors === null){
 vErrors = [err16];
 }
@@ -3690,7 +3814,7 @@ if(data2.mimeType !== undefined){
 let data5 = data2.mimeType;
 if(typeof data5 === "string"){
 if(func2(data5) < 1){
-const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.mimeType,data:data5};
+const err17 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err17];
 }
@@ -3701,7 +3825,7 @@ errors++;
 }
 }
 else {
-const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.mimeType.type,parentSchema:schema78.properties.mimeType,data:data5};
+const err18 = {instancePath:instancePath+"/image/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.mimeType.type,parentSchema:schema79.properties.mimeType,data:data5};
 if(vErrors === null){
 vErrors = [err18];
 }
@@ -3713,7 +3837,7 @@ errors++;
 }
 }
 else {
-const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data2};
+const err19 = {instancePath:instancePath+"/image",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data:data2};
 if(vErrors === null){
 vErrors = [err19];
 }
@@ -3731,7 +3855,7 @@ let passing2 = null;
 const _errs27 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.data === undefined){
-const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema78.oneOf[0].required,parentSchema:schema78.oneOf[0],data:data6};
+const err20 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/0/required",keyword:"required",params:{missingProperty: "data"},message:"must have required property '"+"data"+"'",schema:schema79.oneOf[0].required,parentSchema:schema79.oneOf[0],data:data6};
 if(vErrors === null){
 vErrors = [err20];
 }
@@ -3749,7 +3873,7 @@ passing2 = 0;
 const _errs28 = errors;
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.file === undefined){
-const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema78.oneOf[1].required,parentSchema:schema78.oneOf[1],data:data6};
+const err21 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf/1/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema79.oneOf[1].required,parentSchema:schema79.oneOf[1],data:data6};
 if(vErrors === null){
 vErrors = [err21];
 }
@@ -3771,7 +3895,7 @@ passing2 = 1;
 }
 }
 if(!valid6){
-const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema78.oneOf,parentSchema:schema78,data:data6};
+const err22 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/oneOf",keyword:"oneOf",params:{passingSchemas: passing2},message:"must match exactly one schema in oneOf",schema:schema79.oneOf,parentSchema:schema79,data:data6};
 if(vErrors === null){
 vErrors = [err22];
 }
@@ -3793,7 +3917,7 @@ vErrors = null;
 }
 if(data6 && typeof data6 == "object" && !Array.isArray(data6)){
 if(data6.mimeType === undefined){
-const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema78.required,parentSchema:schema78,data:data6};
+const err23 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/required",keyword:"required",params:{missingProperty: "mimeType"},message:"must have required property '"+"mimeType"+"'",schema:schema79.required,parentSchema:schema79,data:data6};
 if(vErrors === null){
 vErrors = [err23];
 }
@@ -3804,7 +3928,7 @@ errors++;
 }
 for(const key2 in data6){
 if(!(((key2 === "data") || (key2 === "file")) || (key2 === "mimeType"))){
-const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema78,data:data6};
+const err24 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key2},message:"must NOT have additional properties",schema:false,parentSchema:schema79,data:data6};
 if(vErrors === null){
 vErrors = [err24];
 }
@@ -3817,7 +3941,7 @@ errors++;
 if(data6.data !== undefined){
 let data7 = data6.data;
 if(typeof data7 !== "string"){
-const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.data.type,parentSchema:schema78.properties.data,data:data7};
+const err25 = {instancePath:instancePath+"/audio/data",schemaPath:"#/$defs/MediaContent/properties/data/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.data.type,parentSchema:schema79.properties.data,data:data7};
 if(vErrors === null){
 vErrors = [err25];
 }
@@ -3831,7 +3955,7 @@ if(data6.file !== undefined){
 let data8 = data6.file;
 if(typeof data8 === "string"){
 if(func2(data8) < 1){
-const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.file,data:data8};
+const err26 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err26];
 }
@@ -3842,7 +3966,7 @@ errors++;
 }
 }
 else {
-const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.file.type,parentSchema:schema78.properties.file,data:data8};
+const err27 = {instancePath:instancePath+"/audio/file",schemaPath:"#/$defs/MediaContent/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.file.type,parentSchema:schema79.properties.file,data:data8};
 if(vErrors === null){
 vErrors = [err27];
 }
@@ -3856,7 +3980,7 @@ if(data6.mimeType !== undefined){
 let data9 = data6.mimeType;
 if(typeof data9 === "string"){
 if(func2(data9) < 1){
-const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema78.properties.mimeType,data:data9};
+const err28 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema79.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err28];
 }
@@ -3867,7 +3991,7 @@ errors++;
 }
 }
 else {
-const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema78.properties.mimeType.type,parentSchema:schema78.properties.mimeType,data:data9};
+const err29 = {instancePath:instancePath+"/audio/mimeType",schemaPath:"#/$defs/MediaContent/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema79.properties.mimeType.type,parentSchema:schema79.properties.mimeType,data:data9};
 if(vErrors === null){
 vErrors = [err29];
 }
@@ -3879,7 +4003,7 @@ errors++;
 }
 }
 else {
-const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data:data6};
+const err30 = {instancePath:instancePath+"/audio",schemaPath:"#/$defs/MediaContent/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema79.type,parentSchema:schema79,data:data6};
 if(vErrors === null){
 vErrors = [err30];
 }
@@ -3897,7 +4021,7 @@ let passing3 = null;
 const _errs40 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.text === undefined){
-const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema80.oneOf[0].required,parentSchema:schema80.oneOf[0],data:data10};
+const err31 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/0/required",keyword:"required",params:{missingProperty: "text"},message:"must have required property '"+"text"+"'",schema:schema81.oneOf[0].required,parentSchema:schema81.oneOf[0],data:data10};
 if(vErrors === null){
 vErrors = [err31];
 }
@@ -3915,7 +4039,7 @@ passing3 = 0;
 const _errs41 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.blob === undefined){
-const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema80.oneOf[1].required,parentSchema:schema80.oneOf[1],data:data10};
+const err32 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/1/required",keyword:"required",params:{missingProperty: "blob"},message:"must have required property '"+"blob"+"'",schema:schema81.oneOf[1].required,parentSchema:schema81.oneOf[1],data:data10};
 if(vErrors === null){
 vErrors = [err32];
 }
@@ -3938,7 +4062,7 @@ passing3 = 1;
 const _errs42 = errors;
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.file === undefined){
-const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema80.oneOf[2].required,parentSchema:schema80.oneOf[2],data:data10};
+const err33 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf/2/required",keyword:"required",params:{missingProperty: "file"},message:"must have required property '"+"file"+"'",schema:schema81.oneOf[2].required,parentSchema:schema81.oneOf[2],data:data10};
 if(vErrors === null){
 vErrors = [err33];
 }
@@ -3961,7 +4085,7 @@ passing3 = 2;
 }
 }
 if(!valid9){
-const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema80.oneOf,parentSchema:schema80,data:data10};
+const err34 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/oneOf",keyword:"oneOf",params:{passingSchemas: passing3},message:"must match exactly one schema in oneOf",schema:schema81.oneOf,parentSchema:schema81,data:data10};
 if(vErrors === null){
 vErrors = [err34];
 }
@@ -3983,7 +4107,7 @@ vErrors = null;
 }
 if(data10 && typeof data10 == "object" && !Array.isArray(data10)){
 if(data10.uri === undefined){
-const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema80.required,parentSchema:schema80,data:data10};
+const err35 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/required",keyword:"required",params:{missingProperty: "uri"},message:"must have required property '"+"uri"+"'",schema:schema81.required,parentSchema:schema81,data:data10};
 if(vErrors === null){
 vErrors = [err35];
 }
@@ -3994,7 +4118,7 @@ errors++;
 }
 for(const key3 in data10){
 if(!(((((key3 === "uri") || (key3 === "mimeType")) || (key3 === "text")) || (key3 === "blob")) || (key3 === "file"))){
-const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema80,data:data10};
+const err36 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key3},message:"must NOT have additional properties",schema:false,parentSchema:schema81,data:data10};
 if(vErrors === null){
 vErrors = [err36];
 }
@@ -4007,7 +4131,7 @@ errors++;
 if(data10.uri !== undefined){
 let data11 = data10.uri;
 if(typeof data11 !== "string"){
-const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.uri.type,parentSchema:schema80.properties.uri,data:data11};
+const err37 = {instancePath:instancePath+"/resource/uri",schemaPath:"#/$defs/EmbeddedResource/properties/uri/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.uri.type,parentSchema:schema81.properties.uri,data:data11};
 if(vErrors === null){
 vErrors = [err37];
 }
@@ -4020,7 +4144,7 @@ errors++;
 if(data10.mimeType !== undefined){
 let data12 = data10.mimeType;
 if(typeof data12 !== "string"){
-const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.mimeType.type,parentSchema:schema80.properties.mimeType,data:data12};
+const err38 = {instancePath:instancePath+"/resource/mimeType",schemaPath:"#/$defs/EmbeddedResource/properties/mimeType/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.mimeType.type,parentSchema:schema81.properties.mimeType,data:data12};
 if(vErrors === null){
 vErrors = [err38];
 }
@@ -4033,7 +4157,7 @@ errors++;
 if(data10.text !== undefined){
 let data13 = data10.text;
 if(typeof data13 !== "string"){
-const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.text.type,parentSchema:schema80.properties.text,data:data13};
+const err39 = {instancePath:instancePath+"/resource/text",schemaPath:"#/$defs/EmbeddedResource/properties/text/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.text.type,parentSchema:schema81.properties.text,data:data13};
 if(vErrors === null){
 vErrors = [err39];
 }
@@ -4046,7 +4170,7 @@ errors++;
 if(data10.blob !== undefined){
 let data14 = data10.blob;
 if(typeof data14 !== "string"){
-const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.blob.type,parentSchema:schema80.properties.blob,data:data14};
+const err40 = {instancePath:instancePath+"/resource/blob",schemaPath:"#/$defs/EmbeddedResource/properties/blob/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.blob.type,parentSchema:schema81.properties.blob,data:data14};
 if(vErrors === null){
 vErrors = [err40];
 }
@@ -4060,7 +4184,7 @@ if(data10.file !== undefined){
 let data15 = data10.file;
 if(typeof data15 === "string"){
 if(func2(data15) < 1){
-const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema80.properties.file,data:data15};
+const err41 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/minLength",keyword:"minLength",params:{limit: 1},message:"must NOT have fewer than 1 characters",schema:1,parentSchema:schema81.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err41];
 }
@@ -4071,7 +4195,7 @@ errors++;
 }
 }
 else {
-const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema80.properties.file.type,parentSchema:schema80.properties.file,data:data15};
+const err42 = {instancePath:instancePath+"/resource/file",schemaPath:"#/$defs/EmbeddedResource/properties/file/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema81.properties.file.type,parentSchema:schema81.properties.file,data:data15};
 if(vErrors === null){
 vErrors = [err42];
 }
@@ -4083,7 +4207,7 @@ errors++;
 }
 }
 else {
-const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema80.type,parentSchema:schema80,data:data10};
+const err43 = {instancePath:instancePath+"/resource",schemaPath:"#/$defs/EmbeddedResource/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema81.type,parentSchema:schema81,data:data10};
 if(vErrors === null){
 vErrors = [err43];
 }
@@ -4103,7 +4227,7 @@ const len0 = data17.length;
 for(let i0=0; i0<len0; i0++){
 let data18 = data17[i0];
 if(!((data18 === "user") || (data18 === "assistant"))){
-const err44 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema65.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema65.properties.audience.items.enum,parentSchema:schema65.properties.audience.items,data:data18};
+const err44 = {instancePath:instancePath+"/annotations/audience/" + i0,schemaPath:"#/$defs/ResourceAnnotations/properties/audience/items/enum",keyword:"enum",params:{allowedValues: schema66.properties.audience.items.enum},message:"must be equal to one of the allowed values",schema:schema66.properties.audience.items.enum,parentSchema:schema66.properties.audience.items,data:data18};
 if(vErrors === null){
 vErrors = [err44];
 }
@@ -4120,7 +4244,7 @@ outer0:
 for(;i1--;){
 for(j0 = i1; j0--;){
 if(func0(data17[i1], data17[j0])){
-const err45 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema65.properties.audience,data:data17};
+const err45 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/uniqueItems",keyword:"uniqueItems",params:{i: i1, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i1+" are identical)",schema:true,parentSchema:schema66.properties.audience,data:data17};
 if(vErrors === null){
 vErrors = [err45];
 }
@@ -4135,7 +4259,7 @@ break outer0;
 }
 }
 else {
-const err46 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema65.properties.audience.type,parentSchema:schema65.properties.audience,data:data17};
+const err46 = {instancePath:instancePath+"/annotations/audience",schemaPath:"#/$defs/ResourceAnnotations/properties/audience/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema66.properties.audience.type,parentSchema:schema66.properties.audience,data:data17};
 if(vErrors === null){
 vErrors = [err46];
 }
@@ -4149,7 +4273,7 @@ if(data16.priority !== undefined){
 let data19 = data16.priority;
 if(typeof data19 == "number"){
 if(data19 > 1 || isNaN(data19)){
-const err47 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema65.properties.priority,data:data19};
+const err47 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/maximum",keyword:"maximum",params:{comparison: "<=", limit: 1},message:"must be <= 1",schema:1,parentSchema:schema66.properties.priority,data:data19};
 if(vErrors === null){
 vErrors = [err47];
 }
@@ -4159,7 +4283,7 @@ vErrors.push(err47);
 errors++;
 }
 if(data19 < 0 || isNaN(data19)){
-const err48 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema65.properties.priority,data:data19};
+const err48 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/minimum",keyword:"minimum",params:{comparison: ">=", limit: 0},message:"must be >= 0",schema:0,parentSchema:schema66.properties.priority,data:data19};
 if(vErrors === null){
 vErrors = [err48];
 }
@@ -4170,7 +4294,7 @@ errors++;
 }
 }
 else {
-const err49 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema65.properties.priority.type,parentSchema:schema65.properties.priority,data:data19};
+const err49 = {instancePath:instancePath+"/annotations/priority",schemaPath:"#/$defs/ResourceAnnotations/properties/priority/type",keyword:"type",params:{type: "number"},message:"must be number",schema:schema66.properties.priority.type,parentSchema:schema66.properties.priority,data:data19};
 if(vErrors === null){
 vErrors = [err49];
 }
@@ -4184,7 +4308,7 @@ if(data16.lastModified !== undefined){
 let data20 = data16.lastModified;
 if(typeof data20 === "string"){
 if(!(formats14.validate(data20))){
-const err50 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema65.properties.lastModified,data:data20};
+const err50 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/format",keyword:"format",params:{format: "date-time"},message:"must match format \""+"date-time"+"\"",schema:"date-time",parentSchema:schema66.properties.lastModified,data:data20};
 if(vErrors === null){
 vErrors = [err50];
 }
@@ -4195,7 +4319,7 @@ errors++;
 }
 }
 else {
-const err51 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema65.properties.lastModified.type,parentSchema:schema65.properties.lastModified,data:data20};
+const err51 = {instancePath:instancePath+"/annotations/lastModified",schemaPath:"#/$defs/ResourceAnnotations/properties/lastModified/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema66.properties.lastModified.type,parentSchema:schema66.properties.lastModified,data:data20};
 if(vErrors === null){
 vErrors = [err51];
 }
@@ -4207,7 +4331,7 @@ errors++;
 }
 }
 else {
-const err52 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema65.type,parentSchema:schema65,data:data16};
+const err52 = {instancePath:instancePath+"/annotations",schemaPath:"#/$defs/ResourceAnnotations/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema66.type,parentSchema:schema66,data:data16};
 if(vErrors === null){
 vErrors = [err52];
 }
@@ -4219,7 +4343,7 @@ errors++;
 }
 }
 else {
-const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema77.type,parentSchema:schema77,data};
+const err53 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema78.type,parentSchema:schema78,data};
 if(vErrors === null){
 vErrors = [err53];
 }
@@ -4248,7 +4372,7 @@ evaluated0.items = undefined;
 if(data && typeof data == "object" && !Array.isArray(data)){
 for(const key0 in data){
 if(!(((((((key0 === "title") || (key0 === "description")) || (key0 === "icons")) || (key0 === "meta")) || (key0 === "arguments")) || (key0 === "messages")) || (key0 === "scopes"))){
-const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema73,data};
+const err0 = {instancePath,schemaPath:"#/additionalProperties",keyword:"additionalProperties",params:{additionalProperty: key0},message:"must NOT have additional properties",schema:false,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err0];
 }
@@ -4261,7 +4385,7 @@ errors++;
 if(data.title !== undefined){
 let data0 = data.title;
 if(typeof data0 !== "string"){
-const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.title.type,parentSchema:schema73.properties.title,data:data0};
+const err1 = {instancePath:instancePath+"/title",schemaPath:"#/properties/title/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.title.type,parentSchema:schema74.properties.title,data:data0};
 if(vErrors === null){
 vErrors = [err1];
 }
@@ -4274,7 +4398,7 @@ errors++;
 if(data.description !== undefined){
 let data1 = data.description;
 if(typeof data1 !== "string"){
-const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.description.type,parentSchema:schema73.properties.description,data:data1};
+const err2 = {instancePath:instancePath+"/description",schemaPath:"#/properties/description/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.description.type,parentSchema:schema74.properties.description,data:data1};
 if(vErrors === null){
 vErrors = [err2];
 }
@@ -4297,7 +4421,7 @@ for(const key1 in data3){
 const _errs10 = errors;
 if(typeof key1 === "string"){
 if(!pattern18.test(key1)){
-const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema63.propertyNames,data:key1,propertyName:key1};
+const err3 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames/pattern",keyword:"pattern",params:{pattern: "^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"},message:"must match pattern \""+"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$"+"\"",schema:"^(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\\.[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$",parentSchema:schema64.propertyNames,data:key1,propertyName:key1};
 if(vErrors === null){
 vErrors = [err3];
 }
@@ -4309,7 +4433,7 @@ errors++;
 }
 var valid2 = _errs10 === errors;
 if(!valid2){
-const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema63.propertyNames,parentSchema:schema63,data:data3};
+const err4 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/propertyNames",keyword:"propertyNames",params:{propertyName: key1},message:"property name must be valid",schema:schema64.propertyNames,parentSchema:schema64,data:data3};
 if(vErrors === null){
 vErrors = [err4];
 }
@@ -4321,7 +4445,7 @@ errors++;
 }
 }
 else {
-const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema63.type,parentSchema:schema63,data:data3};
+const err5 = {instancePath:instancePath+"/meta",schemaPath:"#/$defs/Meta/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema64.type,parentSchema:schema64,data:data3};
 if(vErrors === null){
 vErrors = [err5];
 }
@@ -4338,7 +4462,7 @@ for(const key2 in data4){
 const _errs13 = errors;
 if(typeof key2 === "string"){
 if(!pattern17.test(key2)){
-const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema73.properties.arguments.propertyNames,data:key2,propertyName:key2};
+const err6 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames/pattern",keyword:"pattern",params:{pattern: "^[A-Za-z0-9_.-]{1,128}$"},message:"must match pattern \""+"^[A-Za-z0-9_.-]{1,128}$"+"\"",schema:"^[A-Za-z0-9_.-]{1,128}$",parentSchema:schema74.properties.arguments.propertyNames,data:key2,propertyName:key2};
 if(vErrors === null){
 vErrors = [err6];
 }
@@ -4350,7 +4474,7 @@ errors++;
 }
 var valid3 = _errs13 === errors;
 if(!valid3){
-const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema73.properties.arguments.propertyNames,parentSchema:schema73.properties.arguments,data:data4};
+const err7 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/propertyNames",keyword:"propertyNames",params:{propertyName: key2},message:"property name must be valid",schema:schema74.properties.arguments.propertyNames,parentSchema:schema74.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err7];
 }
@@ -4368,7 +4492,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.properties.arguments.type,parentSchema:schema73.properties.arguments,data:data4};
+const err8 = {instancePath:instancePath+"/arguments",schemaPath:"#/properties/arguments/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.properties.arguments.type,parentSchema:schema74.properties.arguments,data:data4};
 if(vErrors === null){
 vErrors = [err8];
 }
@@ -4382,7 +4506,7 @@ if(data.messages !== undefined){
 let data6 = data.messages;
 if(Array.isArray(data6)){
 if(data6.length < 1){
-const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema73.properties.messages,data:data6};
+const err9 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema74.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err9];
 }
@@ -4400,7 +4524,7 @@ errors = vErrors.length;
 }
 }
 else {
-const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.messages.type,parentSchema:schema73.properties.messages,data:data6};
+const err10 = {instancePath:instancePath+"/messages",schemaPath:"#/properties/messages/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.messages.type,parentSchema:schema74.properties.messages,data:data6};
 if(vErrors === null){
 vErrors = [err10];
 }
@@ -4414,7 +4538,7 @@ if(data.scopes !== undefined){
 let data8 = data.scopes;
 if(Array.isArray(data8)){
 if(data8.length < 1){
-const err11 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema73.properties.scopes,data:data8};
+const err11 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/minItems",keyword:"minItems",params:{limit: 1},message:"must NOT have fewer than 1 items",schema:1,parentSchema:schema74.properties.scopes,data:data8};
 if(vErrors === null){
 vErrors = [err11];
 }
@@ -4428,7 +4552,7 @@ for(let i1=0; i1<len1; i1++){
 let data9 = data8[i1];
 if(typeof data9 === "string"){
 if(!pattern12.test(data9)){
-const err12 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema73.properties.scopes.items,data:data9};
+const err12 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/pattern",keyword:"pattern",params:{pattern: "^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"},message:"must match pattern \""+"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$"+"\"",schema:"^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$",parentSchema:schema74.properties.scopes.items,data:data9};
 if(vErrors === null){
 vErrors = [err12];
 }
@@ -4439,7 +4563,7 @@ errors++;
 }
 }
 else {
-const err13 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema73.properties.scopes.items.type,parentSchema:schema73.properties.scopes.items,data:data9};
+const err13 = {instancePath:instancePath+"/scopes/" + i1,schemaPath:"#/properties/scopes/items/type",keyword:"type",params:{type: "string"},message:"must be string",schema:schema74.properties.scopes.items.type,parentSchema:schema74.properties.scopes.items,data:data9};
 if(vErrors === null){
 vErrors = [err13];
 }
@@ -4460,7 +4584,7 @@ continue;
 }
 if(typeof indices0[item0] == "number"){
 j0 = indices0[item0];
-const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema73.properties.scopes,data:data8};
+const err14 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/uniqueItems",keyword:"uniqueItems",params:{i: i2, j: j0},message:"must NOT have duplicate items (items ## "+j0+" and "+i2+" are identical)",schema:true,parentSchema:schema74.properties.scopes,data:data8};
 if(vErrors === null){
 vErrors = [err14];
 }
@@ -4475,7 +4599,7 @@ indices0[item0] = i2;
 }
 }
 else {
-const err15 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema73.properties.scopes.type,parentSchema:schema73.properties.scopes,data:data8};
+const err15 = {instancePath:instancePath+"/scopes",schemaPath:"#/properties/scopes/type",keyword:"type",params:{type: "array"},message:"must be array",schema:schema74.properties.scopes.type,parentSchema:schema74.properties.scopes,data:data8};
 if(vErrors === null){
 vErrors = [err15];
 }
@@ -4487,7 +4611,7 @@ errors++;
 }
 }
 else {
-const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema73.type,parentSchema:schema73,data};
+const err16 = {instancePath,schemaPath:"#/type",keyword:"type",params:{type: "object"},message:"must be object",schema:schema74.type,parentSchema:schema74,data};
 if(vErrors === null){
 vErrors = [err16];
 }

@@ -8,7 +8,10 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type {
+  ConfirmDeleteInput,
+  GreetInput,
   JsonSchema202012ToolInput,
+  SlowComputeInput,
   TemplateDataParams,
   TestCustomHeaderInput,
   TestElicitationInput,
@@ -20,6 +23,14 @@ import type {
  * this is what clients see in tools/list and what requests are validated against.
  */
 export const jsonSchemas = {
+  /** Input of tool `confirm_delete`. */
+  confirmDeleteInput: {
+    type: 'object',
+    properties: { filename: { type: 'string' } },
+    required: ['filename'],
+  },
+  /** Input of tool `greet`. */
+  greetInput: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
   /** Input of tool `json_schema_2020_12_tool`. */
   jsonSchema202012ToolInput: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -43,6 +54,12 @@ export const jsonSchemas = {
     then: { required: ['phone'] },
     else: { required: ['email'] },
     additionalProperties: false,
+  },
+  /** Input of tool `slow_compute`. */
+  slowComputeInput: {
+    type: 'object',
+    properties: { seconds: { type: 'number', minimum: 0 }, label: { type: 'string' } },
+    required: ['seconds'],
   },
   /** Input of tool `test_custom_header`. */
   testCustomHeaderInput: {
@@ -109,9 +126,12 @@ function compiledOnFirstUse<T>(schema: object): StandardSchemaWithJSON<T, T> {
 }
 
 export const schemas = {
+  confirmDeleteInput: compiledOnFirstUse<ConfirmDeleteInput>(jsonSchemas.confirmDeleteInput),
+  greetInput: compiledOnFirstUse<GreetInput>(jsonSchemas.greetInput),
   jsonSchema202012ToolInput: compiledOnFirstUse<JsonSchema202012ToolInput>(
     jsonSchemas.jsonSchema202012ToolInput,
   ),
+  slowComputeInput: compiledOnFirstUse<SlowComputeInput>(jsonSchemas.slowComputeInput),
   testCustomHeaderInput: compiledOnFirstUse<TestCustomHeaderInput>(
     jsonSchemas.testCustomHeaderInput,
   ),

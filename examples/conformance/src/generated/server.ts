@@ -33,6 +33,7 @@ import {
   verifyRequestState,
 } from './runtime.js';
 import { guardPaths } from './paths.js';
+import { installTasks, type TaskPolicy } from './tasks.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
@@ -59,9 +60,15 @@ const testPromptWithEmbeddedResourcePrompt = lazy(
 );
 const watchedResourceResource = lazy(() => import('../handlers/resources/watched_resource.js'));
 const templateDataTemplate = lazy(() => import('../handlers/templates/template_data.js'));
+const confirmDeleteTool = lazy(() => import('../handlers/tools/confirm_delete.js'));
+const failingJobTool = lazy(() => import('../handlers/tools/failing_job.js'));
+const greetTool = lazy(() => import('../handlers/tools/greet.js'));
 const jsonSchema202012ToolTool = lazy(
   () => import('../handlers/tools/json_schema_2020_12_tool.js'),
 );
+const multiInputTool = lazy(() => import('../handlers/tools/multi_input.js'));
+const protocolErrorJobTool = lazy(() => import('../handlers/tools/protocol_error_job.js'));
+const slowComputeTool = lazy(() => import('../handlers/tools/slow_compute.js'));
 const testAudioContentTool = lazy(() => import('../handlers/tools/test_audio_content.js'));
 const testCustomHeaderTool = lazy(() => import('../handlers/tools/test_custom_header.js'));
 const testElicitationTool = lazy(() => import('../handlers/tools/test_elicitation.js'));
@@ -114,6 +121,7 @@ const testStreamingElicitationTool = lazy(
 );
 const testToolWithLoggingTool = lazy(() => import('../handlers/tools/test_tool_with_logging.js'));
 const testToolWithProgressTool = lazy(() => import('../handlers/tools/test_tool_with_progress.js'));
+const testToolWithTaskTool = lazy(() => import('../handlers/tools/test_tool_with_task.js'));
 const testTriggerPromptChangeTool = lazy(
   () => import('../handlers/tools/test_trigger_prompt_change.js'),
 );
@@ -167,7 +175,28 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
+  confirm_delete: {
+    description: 'A task that asks the client to confirm before it deletes',
+    execution: { taskSupport: 'optional' },
+  },
+  failing_job: {
+    description: 'Always a task; ends with a tool error after about a second',
+    execution: { taskSupport: 'required' },
+  },
+  greet: { description: 'Greets by name, synchronously' },
   json_schema_2020_12_tool: { description: 'Tool with JSON Schema 2020-12 features' },
+  multi_input: {
+    description: 'A task that asks two questions at once',
+    execution: { taskSupport: 'optional' },
+  },
+  protocol_error_job: {
+    description: 'A task that fails with a JSON-RPC (protocol) error',
+    execution: { taskSupport: 'optional' },
+  },
+  slow_compute: {
+    description: 'Sleeps `seconds` seconds, then answers; a task when the client supports tasks',
+    execution: { taskSupport: 'optional' },
+  },
   test_audio_content: { description: 'Tests audio content response' },
   test_custom_header: {
     description: 'Tool whose region argument travels in the Mcp-Param-Region header (SEP-2243)',
@@ -222,6 +251,10 @@ const toolInfo: Record<string, ToolInfo> = {
   },
   test_tool_with_logging: { description: 'Tests tool that emits log messages during execution' },
   test_tool_with_progress: { description: 'Tests tool that reports progress notifications' },
+  test_tool_with_task: {
+    description: 'Asks for a name in the request (input_required), then runs as a task',
+    execution: { taskSupport: 'required' },
+  },
   test_trigger_prompt_change: { description: 'Changes the prompt list and notifies listeners' },
   test_trigger_tool_change: { description: 'Changes the tool list and notifies listeners' },
   test_update_watched_resource: {
@@ -229,8 +262,64 @@ const toolInfo: Record<string, ToolInfo> = {
   },
 };
 
+/** The tools that run as tasks (tasks extension, SEP-2663): `execution` in the manifest. */
+const taskPolicies: Record<string, TaskPolicy> = {
+  confirm_delete: {
+    taskSupport: 'optional',
+    ttlMs: 3600000,
+    pollIntervalMs: 200,
+    inputBeforeTask: false,
+  },
+  failing_job: {
+    taskSupport: 'required',
+    ttlMs: 3600000,
+    pollIntervalMs: 200,
+    inputBeforeTask: false,
+  },
+  multi_input: {
+    taskSupport: 'optional',
+    ttlMs: 3600000,
+    pollIntervalMs: 200,
+    inputBeforeTask: false,
+  },
+  protocol_error_job: {
+    taskSupport: 'optional',
+    ttlMs: 3600000,
+    pollIntervalMs: 200,
+    inputBeforeTask: false,
+  },
+  slow_compute: {
+    taskSupport: 'optional',
+    ttlMs: 300000,
+    pollIntervalMs: 200,
+    inputBeforeTask: false,
+  },
+  test_tool_with_task: {
+    taskSupport: 'required',
+    ttlMs: 3600000,
+    pollIntervalMs: 200,
+    inputBeforeTask: true,
+  },
+};
+
+/** The handler modules of tools that gather input before their task: loaded before the round. */
+const taskModules = {
+  test_tool_with_task: testToolWithTaskTool,
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
+  confirm_delete: (server) =>
+    contentTool(
+      server,
+      'confirm_delete',
+      toolInfo['confirm_delete'],
+      schemas.confirmDeleteInput,
+      confirmDeleteTool,
+    ),
+  failing_job: (server) =>
+    contentTool(server, 'failing_job', toolInfo['failing_job'], undefined, failingJobTool),
+  greet: (server) => contentTool(server, 'greet', toolInfo['greet'], schemas.greetInput, greetTool),
   json_schema_2020_12_tool: (server) =>
     contentTool(
       server,
@@ -238,6 +327,24 @@ const tools: Record<string, Register> = {
       toolInfo['json_schema_2020_12_tool'],
       schemas.jsonSchema202012ToolInput,
       jsonSchema202012ToolTool,
+    ),
+  multi_input: (server) =>
+    contentTool(server, 'multi_input', toolInfo['multi_input'], undefined, multiInputTool),
+  protocol_error_job: (server) =>
+    contentTool(
+      server,
+      'protocol_error_job',
+      toolInfo['protocol_error_job'],
+      undefined,
+      protocolErrorJobTool,
+    ),
+  slow_compute: (server) =>
+    contentTool(
+      server,
+      'slow_compute',
+      toolInfo['slow_compute'],
+      schemas.slowComputeInput,
+      slowComputeTool,
     ),
   test_audio_content: (server) =>
     contentTool(
@@ -447,6 +554,14 @@ const tools: Record<string, Register> = {
       undefined,
       testToolWithProgressTool,
     ),
+  test_tool_with_task: (server) =>
+    contentTool(
+      server,
+      'test_tool_with_task',
+      toolInfo['test_tool_with_task'],
+      undefined,
+      testToolWithTaskTool,
+    ),
   test_trigger_prompt_change: (server) =>
     contentTool(
       server,
@@ -629,6 +744,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const server = new McpServer(serverInfo, serverOptions);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
+  installTasks(server, ctx.era, taskPolicies, taskModules);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);

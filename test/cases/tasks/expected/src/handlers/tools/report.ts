@@ -1,0 +1,19 @@
+import type { ToolHandlers } from '../../generated/handlers.js';
+import { NotImplementedError } from '../../generated/runtime.js';
+
+/**
+ * Tool `report`: Writes a report
+ *
+ * The tool takes no input.
+ * Return a `ReportOutput`: it is validated, then sent as structuredContent and as JSON text.
+ * Throw to answer with an error result (isError: true) carrying the message.
+ * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
+ * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
+ * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
+ */
+export const handler: ToolHandlers['report'] = async (input, ctx) => {
+  throw new NotImplementedError('src/handlers/tools/report.ts');
+};

@@ -1,0 +1,423 @@
+/**
+ * The tasks extension (SEP-2663, issue 21) end to end: the manifest of test/cases/tasks plus a few
+ * tools, real handlers, compiled with tsc and run as a process; raw JSON-RPC over stdio (2026-07-28
+ * with the `_meta` envelope, and a 2025-11-25 initialize) and Streamable HTTP (2026-07-28 requests
+ * with their headers, 2025 sessions). Create, poll, complete, tool error, failure, cancel, input
+ * through tasks/update, input before the task, expiry, many at once, clients without the extension.
+ */
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/main.js';
+import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+
+type Message = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
+type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
+
+const EXT = 'io.modelcontextprotocol/tasks';
+const MODERN = '2026-07-28';
+const envelope = (extension: boolean) => ({
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientInfo': { name: 'tasks-e2e', version: '0.0.0' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, ...(extension ? { extensions: { [EXT]: {} } } : {}) },
+});
+
+const EXTRA_TOOLS = `
+  wait:
+    description: Waits until cancelled
+    execution: { taskSupport: optional }
+  crash:
+    description: Fails with a protocol error
+    execution: { taskSupport: optional }
+  broken:
+    description: Fails with a tool error
+    execution: { taskSupport: optional }
+  confirm:
+    description: Asks before it answers
+    execution: { taskSupport: optional }
+  short:
+    description: A task that lives 800 ms
+    execution: { taskSupport: optional, ttlMs: 800 }
+`;
+
+const HANDLERS: Record<string, string> = {
+  quick: `export const handler: ToolHandlers['quick'] = (_input, ctx) => \`quick \${ctx.task ? 'task' : 'sync'}\`;`,
+  build: `export const handler: ToolHandlers['build'] = async ({ project }, ctx) => {
+  await ctx.progress(1, 2, 'compiling');
+  await sleep(300, ctx.signal);
+  return \`built \${project}\${ctx.task ? \` in task \${ctx.task.id}\` : ' synchronously'}\`;
+};`,
+  deploy: `export const handler: ToolHandlers['deploy'] = async (_input, ctx) => {
+  const ok = ctx.accepted<{ ok: boolean }>('sure');
+  if (!ok) return ctx.ask({ inputRequests: { sure: inputRequired.elicit({ message: 'Deploy?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) } });
+  await sleep(200, ctx.signal);
+  return \`deployed=\${ok.ok} task=\${ctx.task ? 'yes' : 'no'}\`;
+};`,
+  report: `export const handler: ToolHandlers['report'] = async () => ({ pages: 3 });`,
+  wait: `export const handler: ToolHandlers['wait'] = async (_input, ctx) => {
+  try {
+    await sleep(60_000, ctx.signal);
+  } finally {
+    if (ctx.signal.aborted) appendFileSync(process.env.TASKS_LOG!, \`aborted \${ctx.task?.id}\\n\`);
+  }
+  return 'waited';
+};`,
+  crash: `export const handler: ToolHandlers['crash'] = async () => {
+  throw new ProtocolError(ProtocolErrorCode.InternalError, 'crashed');
+};`,
+  broken: `export const handler: ToolHandlers['broken'] = async () => {
+  throw new Error('broken tool');
+};`,
+  confirm: `export const handler: ToolHandlers['confirm'] = async (_input, ctx) => {
+  const a = ctx.accepted<{ name: string }>('a');
+  const b = ctx.accepted<{ name: string }>('b');
+  if (!a || !b) {
+    await ctx.task?.status('waiting for names');
+    return ctx.ask({ inputRequests: {
+      a: inputRequired.elicit({ message: 'A?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+      b: inputRequired.elicit({ message: 'B?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+    }, requestState: await ctx.signState({ round: 1 }) });
+  }
+  return \`\${a.name}+\${b.name} state=\${JSON.stringify(ctx.requestState())}\`;
+};`,
+  short: `export const handler: ToolHandlers['short'] = async () => 'short';`,
+};
+
+const IMPORTS = `import { appendFileSync } from 'node:fs';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import type { ToolHandlers } from '../../generated/handlers.js';
+import { inputRequired } from '../../generated/runtime.js';
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    // Cancelled before the handler's module had loaded: the signal is aborted already.
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+void sleep; void appendFileSync; void ProtocolError; void ProtocolErrorCode; void inputRequired;
+`;
+
+let dir: string;
+let log: string;
+let http: Awaited<ReturnType<typeof startHttpServer>>;
+const children: ChildProcessWithoutNullStreams[] = [];
+
+beforeAll(async () => {
+  dir = scratch('tasks-e2e');
+  log = path.join(dir, 'tasks.log');
+  writeFileSync(log, '');
+  const yaml = readFileSync(path.join(REPO, 'test/cases/tasks/mcpgen.yaml'), 'utf8') + EXTRA_TOOLS;
+  writeFileSync(path.join(dir, 'mcpgen.yaml'), yaml);
+  const io = memoryIO(dir);
+  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+  for (const [name, code] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, `src/handlers/tools/${name}.ts`), `${IMPORTS}\n${code}\n`);
+  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  http = await startHttpServer(dir, { TASKS_LOG: log });
+}, 180_000);
+
+afterAll(async () => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
+  await http?.stop();
+});
+
+// ---- Transports ---------------------------------------------------------------------------------
+
+class Stdio {
+  readonly #child: ChildProcessWithoutNullStreams;
+  readonly #seen: Message[] = [];
+  #buffer = '';
+
+  constructor() {
+    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', TASKS_LOG: log } });
+    children.push(this.#child);
+    this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      this.#buffer += chunk;
+      let end: number;
+      while ((end = this.#buffer.indexOf('\n')) >= 0) {
+        const line = this.#buffer.slice(0, end);
+        this.#buffer = this.#buffer.slice(end + 1);
+        if (line.trim()) this.#seen.push(JSON.parse(line) as Message);
+      }
+    });
+    this.#child.stderr.resume();
+  }
+
+  send: Send = async (message) => {
+    this.#child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const found = this.#seen.find((m) => m.id === message.id && m.method === undefined);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no answer to ${JSON.stringify(message)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  close(): void {
+    this.#child.kill('SIGTERM');
+  }
+}
+
+const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+
+async function answerOf(res: Response, id: unknown): Promise<Message> {
+  const text = await res.text();
+  if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(text) as Message;
+  const events = text
+    .split('\n')
+    .filter((line) => line.startsWith('data:') && line.slice(5).trim())
+    .map((line) => JSON.parse(line.slice(5)) as Message);
+  const found = events.find((m) => m.id === id && m.method === undefined);
+  if (!found) throw new Error(`no answer with id ${String(id)} in ${text}`);
+  return found;
+}
+
+/** 2026-07-28 over HTTP: the envelope in the body, Mcp-Method and Mcp-Name (name or taskId) as headers. */
+const modernHttp =
+  (extension = true): Send =>
+  async (message) => {
+    const params = message.params ?? {};
+    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+    const res = await fetch(http.url, {
+      method: 'POST',
+      headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(name ? { 'Mcp-Name': name } : {}) },
+      body: JSON.stringify({ jsonrpc: '2.0', ...message, params: { ...params, _meta: { ...envelope(extension), ...(params._meta as object) } } }),
+    });
+    return answerOf(res, message.id);
+  };
+
+/** 2026-07-28 over stdio: the envelope on every request. */
+const modernStdio =
+  (wire: Stdio, extension = true): Send =>
+  (message) =>
+    wire.send({ ...message, params: { ...message.params, _meta: envelope(extension) } });
+
+/** A 2025-11-25 session over HTTP; the extension is declared at initialize. */
+async function legacyHttp(extension = true): Promise<{ send: Send; close(): Promise<void> }> {
+  const res = await fetch(http.url, {
+    method: 'POST',
+    headers: ACCEPT,
+    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: extension ? { extensions: { [EXT]: {} } } : {}, clientInfo: { name: 'tasks-e2e', version: '0.0.0' } } }),
+  });
+  const session = res.headers.get('mcp-session-id')!;
+  await answerOf(res, 0);
+  const headers = { ...ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
+  await (await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).body?.cancel();
+  return {
+    send: async (message) => answerOf(await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }), message.id),
+    close: async () => void (await fetch(http.url, { method: 'DELETE', headers })).body?.cancel(),
+  };
+}
+
+async function legacyStdio(wire: Stdio): Promise<Send> {
+  const init = await wire.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { extensions: { [EXT]: {} } }, clientInfo: { name: 'tasks-e2e', version: '0.0.0' } } });
+  expect(init.result?.capabilities).toMatchObject({ extensions: { [EXT]: {} } });
+  return wire.send;
+}
+
+// ---- The checks, for any transport and era ---------------------------------------------------------
+
+let ids = 1000;
+const next = () => ++ids;
+
+async function call(send: Send, name: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Message> {
+  return send({ id: next(), method: 'tools/call', params: { name, arguments: args, ...extra } });
+}
+
+async function get(send: Send, taskId: string): Promise<Record<string, unknown>> {
+  const answer = await send({ id: next(), method: 'tasks/get', params: { taskId } });
+  expect(answer.error, JSON.stringify(answer)).toBeUndefined();
+  return answer.result!;
+}
+
+/** Polls tasks/get (bounded) until the task's status is one of `statuses`. */
+async function until(send: Send, taskId: string, ...statuses: string[]): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const task = await get(send, taskId);
+    if (statuses.includes(task.status as string)) return task;
+    if (Date.now() > deadline) throw new Error(`task ${taskId} stayed ${String(task.status)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+function taskChecks(name: string, connect: () => Promise<Send>) {
+  describe(name, () => {
+    let send: Send;
+    beforeAll(async () => {
+      send = await connect();
+    });
+
+    it('a task tool answers with a flat task handle; tasks/get shows it working, then completed with the result', async () => {
+      const created = await call(send, 'build', { project: 'app' });
+      const handle = created.result!;
+      expect(handle).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 600000, pollIntervalMs: 2000 });
+      expect(handle).not.toHaveProperty('task');
+      expect(handle).not.toHaveProperty('result');
+      expect(Date.parse(handle.createdAt as string)).not.toBeNaN();
+      const taskId = handle.taskId as string;
+      // ctx.progress() sets the status message (the handler module may still be loading at first).
+      let working = await get(send, taskId);
+      for (let i = 0; i < 100 && working.statusMessage === undefined; i++) working = await get(send, taskId);
+      expect(working).toMatchObject({ taskId, status: 'working', statusMessage: 'compiling' });
+      expect(working).not.toHaveProperty('result');
+      const done = await until(send, taskId, 'completed');
+      expect(done.result).toMatchObject({ content: [{ type: 'text', text: `built app in task ${taskId}` }] });
+      expect(done).not.toHaveProperty('requestState');
+    });
+
+    it('a sync tool stays sync; structured output is inlined in the completed task', async () => {
+      const quick = await call(send, 'quick');
+      expect(quick.result).toMatchObject({ content: [{ type: 'text', text: 'quick sync' }] });
+      expect(quick.result).not.toHaveProperty('taskId');
+      const report = await call(send, 'report');
+      const done = await until(send, report.result!.taskId as string, 'completed');
+      expect(done.result).toMatchObject({ structuredContent: { pages: 3 } });
+    });
+
+    it('a tool error completes the task with isError; a protocol error fails it with the JSON-RPC error', async () => {
+      const broken = await until(send, (await call(send, 'broken')).result!.taskId as string, 'completed', 'failed');
+      expect(broken).toMatchObject({ status: 'completed', result: { isError: true, content: [{ type: 'text', text: 'broken tool' }] } });
+      const crash = await until(send, (await call(send, 'crash')).result!.taskId as string, 'completed', 'failed');
+      expect(crash).toMatchObject({ status: 'failed', error: { code: -32603, message: 'crashed' } });
+      expect(crash).not.toHaveProperty('result');
+    });
+
+    it('tasks/cancel acknowledges, aborts ctx.signal, and the task stays cancelled; cancelling again is the same ack', async () => {
+      const taskId = (await call(send, 'wait')).result!.taskId as string;
+      await until(send, taskId, 'working');
+      const ack = await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
+      expect(ack.error).toBeUndefined();
+      expect(ack.result).not.toHaveProperty('taskId');
+      expect(ack.result).not.toHaveProperty('status');
+      expect(await get(send, taskId)).toMatchObject({ status: 'cancelled' });
+      const deadline = Date.now() + 5000;
+      while (!readFileSync(log, 'utf8').includes(`aborted ${taskId}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(readFileSync(log, 'utf8')).toContain(`aborted ${taskId}`);
+      const again = await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
+      expect(again.error).toBeUndefined();
+      expect(await get(send, taskId)).toMatchObject({ status: 'cancelled' });
+    });
+
+    it('input: tasks/get shows input_required with the requests; tasks/update answers them, one at a time', async () => {
+      const taskId = (await call(send, 'confirm')).result!.taskId as string;
+      const asking = await until(send, taskId, 'input_required');
+      expect(Object.keys(asking.inputRequests as object).sort()).toEqual(['a', 'b']);
+      expect(asking).toMatchObject({ statusMessage: 'waiting for names', inputRequests: { a: { method: 'elicitation/create' } } });
+      expect(asking).not.toHaveProperty('requestState');
+      const first = await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } } } });
+      expect(first.error).toBeUndefined();
+      const partial = await get(send, taskId);
+      expect(partial.status).toBe('input_required');
+      expect(Object.keys(partial.inputRequests as object)).toEqual(['b']);
+      await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { b: { action: 'accept', content: { name: 'Bob' } } } } });
+      const done = await until(send, taskId, 'completed');
+      expect(done.result).toMatchObject({ content: [{ text: 'Ann+Bob state={"round":1}' }] });
+    });
+
+    it('an expired task is gone: tasks/get answers -32602', async () => {
+      const taskId = (await call(send, 'short')).result!.taskId as string;
+      expect(await until(send, taskId, 'completed')).toMatchObject({ ttlMs: 800 });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const gone = await send({ id: next(), method: 'tasks/get', params: { taskId } });
+      expect(gone.error?.code).toBe(-32602);
+    });
+
+    it('an unknown task is -32602; tasks/result and tasks/list do not exist', async () => {
+      expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'no-such-task' } })).error?.code).toBe(-32602);
+      expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId: 'no-such-task' } })).error?.code).toBe(-32602);
+      expect((await send({ id: next(), method: 'tasks/list', params: {} })).error?.code).toBe(-32601);
+    });
+
+    it('many tasks at once all complete, each with its own id and result', async () => {
+      const handles = await Promise.all(Array.from({ length: 40 }, (_, i) => call(send, 'build', { project: `p${i}` })));
+      const taskIds = handles.map((h) => h.result!.taskId as string);
+      expect(new Set(taskIds).size).toBe(40);
+      const done = await Promise.all(taskIds.map((id) => until(send, id, 'completed')));
+      done.forEach((task, i) => expect(task.result).toMatchObject({ content: [{ text: `built p${i} in task ${taskIds[i]}` }] }));
+    });
+  });
+}
+
+it("the generated project's own tests pass (contract test included)", async () => {
+  const tests = await run(process.execPath, ['--test', 'test/generated/contract.test.js'], path.join(dir, 'dist'), 120_000, { ...process.env, TASKS_LOG: log });
+  expect(tests.code, tests.stdout + tests.stderr).toBe(0);
+}, 150_000);
+
+describe('2026-07-28', () => {
+  taskChecks('over HTTP', async () => modernHttp());
+  let wire: Stdio;
+  taskChecks('over stdio', async () => {
+    wire = new Stdio();
+    return modernStdio(wire);
+  });
+  afterAll(() => wire?.close());
+
+  it('server/discover advertises the extension under capabilities.extensions', async () => {
+    const discover = await modernHttp()({ id: next(), method: 'server/discover', params: {} });
+    expect(discover.result?.capabilities).toMatchObject({ extensions: { [EXT]: {} } });
+    expect(discover.result?.capabilities).not.toHaveProperty('tasks');
+  });
+
+  it('input before the task: the first round answers input_required, the answer round returns the task', async () => {
+    const send = modernHttp();
+    const first = await call(send, 'deploy');
+    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { sure: { method: 'elicitation/create' } } });
+    expect(first.result).not.toHaveProperty('taskId');
+    const second = await call(send, 'deploy', {}, { inputResponses: { sure: { action: 'accept', content: { ok: true } } } });
+    expect(second.result).toMatchObject({ resultType: 'task', status: 'working' });
+    expect(second.result).not.toHaveProperty('requestState');
+    const done = await until(send, second.result!.taskId as string, 'completed');
+    expect(done.result).toMatchObject({ content: [{ text: 'deployed=true task=yes' }] });
+  });
+
+  it('without the extension: optional tools answer synchronously, required ones and tasks/* are -32021', async () => {
+    const send = modernHttp(false);
+    const sync = await call(send, 'build', { project: 'plain' });
+    expect(sync.result).toMatchObject({ content: [{ text: 'built plain synchronously' }] });
+    expect(sync.result?.resultType).toBe('complete');
+    const required = await call(send, 'deploy');
+    expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+      expect((await send({ id: next(), method, params: { taskId: 'x', inputResponses: {} } })).error?.code).toBe(-32021);
+    }
+    // Declared on one request only: that call is a task.
+    const optIn = await call(send, 'build', { project: 'one' }, { _meta: envelope(true) });
+    expect(optIn.result).toMatchObject({ resultType: 'task' });
+  });
+});
+
+describe('2025-11-25 (extension declared at initialize)', () => {
+  taskChecks('over an HTTP session', async () => (await legacyHttp()).send);
+  let wire: Stdio;
+  taskChecks('over stdio', async () => {
+    wire = new Stdio();
+    return legacyStdio(wire);
+  });
+  afterAll(() => wire?.close());
+
+  it('tools/list shows execution.taskSupport', async () => {
+    const { send } = await legacyHttp();
+    const tools = (await send({ id: next(), method: 'tools/list', params: {} })).result!.tools as { name: string; execution?: unknown }[];
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t.execution]));
+    expect(byName).toMatchObject({ build: { taskSupport: 'optional' }, deploy: { taskSupport: 'required' }, quick: undefined });
+  });
+
+  it('a task outlives the session that created it', async () => {
+    const first = await legacyHttp();
+    const taskId = (await call(first.send, 'build', { project: 'kept' })).result!.taskId as string;
+    await first.close();
+    const second = await legacyHttp();
+    expect((await until(second.send, taskId, 'completed')).result).toMatchObject({ content: [{ text: `built kept in task ${taskId}` }] });
+  });
+
+  it('a session without the extension gets plain results and -32021', async () => {
+    const { send } = await legacyHttp(false);
+    expect((await call(send, 'build', { project: 'plain' })).result).toMatchObject({ content: [{ text: 'built plain synchronously' }] });
+    expect((await call(send, 'deploy')).error?.code).toBe(-32021);
+    expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'x' } })).error?.code).toBe(-32021);
+  });
+});
