@@ -16,9 +16,12 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { InputError } from './input.js';
-import type { ToolResult } from './runtime.js';
+import type { TaskContext, ToolResult } from './runtime.js';
 import type {
+  ConfirmDeleteInput,
+  GreetInput,
   JsonSchema202012ToolInput,
+  SlowComputeInput,
   TemplateDataParams,
   TestCustomHeaderInput,
   TestElicitationInput,
@@ -79,6 +82,12 @@ export interface HandlerContext {
   closeStream(): void;
   /** What the client declared it can do (elicitation, sampling, roots…), on both eras. */
   readonly clientCapabilities: ClientCapabilities;
+  /**
+   * The task this call runs as (a tool with `execution.taskSupport`, for a client that supports
+   * tasks), else undefined. In a task, `progress()` sets the task's status message and `ask()`
+   * puts the task in `input_required` until the client answers with `tasks/update`.
+   */
+  readonly task: TaskContext | undefined;
   /**
    * Ends this round by asking the client (elicitation, sampling, roots): the request is answered
    * `input_required` (2026-07-28) or the runtime asks a 2025 client itself, then runs the handler again.
@@ -141,7 +150,13 @@ export type Completer<A> = (
 export type PromptGetter<A> = (args: A, ctx: HandlerContext) => Awaitable<string | PromptMessage[]>;
 
 export interface ToolHandlers {
+  confirm_delete: ToolHandler<ConfirmDeleteInput, ToolContent>;
+  failing_job: ToolHandler<NoInput, ToolContent>;
+  greet: ToolHandler<GreetInput, ToolContent>;
   json_schema_2020_12_tool: ToolHandler<JsonSchema202012ToolInput, ToolContent>;
+  multi_input: ToolHandler<NoInput, ToolContent>;
+  protocol_error_job: ToolHandler<NoInput, ToolContent>;
+  slow_compute: ToolHandler<SlowComputeInput, ToolContent>;
   test_audio_content: ToolHandler<NoInput, ToolContent>;
   test_custom_header: ToolHandler<TestCustomHeaderInput, ToolContent>;
   test_elicitation: ToolHandler<TestElicitationInput, ToolContent>;
@@ -168,6 +183,7 @@ export interface ToolHandlers {
   test_streaming_elicitation: ToolHandler<NoInput, ToolContent>;
   test_tool_with_logging: ToolHandler<NoInput, ToolContent>;
   test_tool_with_progress: ToolHandler<NoInput, ToolContent>;
+  test_tool_with_task: ToolHandler<NoInput, ToolContent>;
   test_trigger_prompt_change: ToolHandler<NoInput, ToolContent>;
   test_trigger_tool_change: ToolHandler<NoInput, ToolContent>;
   test_update_watched_resource: ToolHandler<NoInput, ToolContent>;

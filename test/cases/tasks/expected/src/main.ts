@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 // Entry point: stdio by default, Streamable HTTP with --http. This file is yours: mcpgen created it
 // once and never changes it.
 import { parseArgs } from 'node:util';

@@ -31,6 +31,7 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type ReadResourceResult,
+  type RegisteredTool,
   createRequestStateCodec,
   ResourceNotFoundError,
   type RequestStateCodec,
@@ -317,6 +318,9 @@ export function reachable(request: Request | undefined): Reach {
     case 'server/discover':
     case 'subscriptions/listen':
     case 'ping':
+    case 'tasks/get':
+    case 'tasks/update':
+    case 'tasks/cancel':
       return NOTHING;
     default:
       return EVERYTHING;
@@ -361,6 +365,19 @@ export function register(
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
+/** Where tasks.ts puts the task a handler runs as, on the SDK context it builds for the round. */
+export const TASK_CONTEXT = Symbol.for('mcpgen.task');
+
+/** The task a handler runs as (tasks extension): `ctx.task`. */
+export interface TaskContext {
+  /** The task's id, as the client sees it. */
+  readonly id: string;
+  /** Sets the task's `statusMessage`, which `tasks/get` shows. */
+  status(message: string): Promise<void>;
+  /** What `ctx.progress()` does in a task: the status message says how far it is. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
 /**
  * The context handlers get, made for every request from the SDK's. It stores the SDK's context
  * and the instance and reads everything else when it is used: a call pays for what its handler
@@ -397,7 +414,13 @@ class RequestContext implements HandlerContext {
     return modern ?? this.server?.server.getClientCapabilities() ?? {};
   }
 
+  get task(): TaskContext | undefined {
+    return (this.sdk as unknown as Record<symbol, TaskContext | undefined>)[TASK_CONTEXT];
+  }
+
   get progress(): HandlerContext['progress'] {
+    const task = this.task;
+    if (task) return (progress, total, message) => task.progress(progress, total, message);
     const mcpReq = this.sdk.mcpReq;
     return async (progress, total, message) => {
       const progressToken = mcpReq._meta?.progressToken;
@@ -467,6 +490,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     sessionId: undefined,
     closeStream: () => {},
     clientCapabilities: { elicitation: {}, sampling: {}, roots: {} },
+    task: undefined,
     ask,
     inputResponse: () => ({ kind: 'missing' }),
     accepted: () => undefined,
@@ -586,7 +610,7 @@ type OpenIcons = { icons?: Open<Icon>[] };
 export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
 
 /** What tools/list shows of a tool besides its schemas. */
-export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta'> &
+export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution'> &
   OpenIcons & {
     annotations?: Open<ToolAnnotations>;
     scopeChallenge?: ScopeChallengeHandler;
@@ -630,11 +654,17 @@ export function structuredTool<I, O>(
       (m, ctx) => m.handler(args, ctx),
       (value) => checkEmbeds(server, name, structuredResult(value)),
     );
-  server.registerTool(
+  const tool = server.registerTool(
     name,
     { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
     call,
   );
+  listExecution(tool, info);
+}
+
+/** registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions). */
+function listExecution(tool: RegisteredTool, info: ToolInfo | undefined): void {
+  if (info?.execution) tool.execution = info.execution;
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -661,7 +691,8 @@ export function contentTool<I>(
       (m, ctx) => m.handler(args, ctx),
       (value) => checkEmbeds(server, name, contentResult(value)),
     );
-  server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
+  const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
+  listExecution(tool, info);
 }
 
 // Tools whose embedded resources were reported already: one warning per tool and process.

@@ -16,7 +16,7 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { InputError } from './input.js';
-import type { ToolResult } from './runtime.js';
+import type { TaskContext, ToolResult } from './runtime.js';
 import type { LegacyInput, PayInput, PayOutput } from './types.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -72,6 +72,12 @@ export interface HandlerContext {
   closeStream(): void;
   /** What the client declared it can do (elicitation, sampling, roots…), on both eras. */
   readonly clientCapabilities: ClientCapabilities;
+  /**
+   * The task this call runs as (a tool with `execution.taskSupport`, for a client that supports
+   * tasks), else undefined. In a task, `progress()` sets the task's status message and `ask()`
+   * puts the task in `input_required` until the client answers with `tasks/update`.
+   */
+  readonly task: TaskContext | undefined;
   /**
    * Ends this round by asking the client (elicitation, sampling, roots): the request is answered
    * `input_required` (2026-07-28) or the runtime asks a 2025 client itself, then runs the handler again.

@@ -13,5 +13,10 @@ export const resourceContents = {} satisfies Record<
   BlobResourceContents | TextResourceContents
 >;
 
+/** A prompt message whose annotations may carry keys of the manifest's own (sent as written). */
+type OpenMessage = Omit<PromptMessage, 'content'> & {
+  content: PromptMessage['content'] & { annotations?: Record<string, unknown> };
+};
+
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
-export const promptMessages = {} satisfies Record<string, PromptMessage[]>;
+export const promptMessages = {} satisfies Record<string, OpenMessage[]>;

@@ -36,7 +36,10 @@ export function speakEra(server: McpServer, era: ProtocolEra): void {
     if (era === 'legacy') rewriteOutbound(transport, resourceNotFound2025);
     else listEveryVersion(server);
     await connect(transport);
-    if (era === 'modern') refuseUnknownVersions(transport);
+    if (era === 'modern') {
+      refuseUnknownVersions(transport);
+      uncachedAfterInput(transport);
+    }
   };
 }
 
@@ -201,4 +204,101 @@ function strictLogLevels(server: McpServer): void {
   server.server.setRequestHandler('logging/setLevel', { params: setLevelParams }, (params, ctx) =>
     setLevel({ method: 'logging/setLevel', params }, ctx),
   );
+}
+
+type Id = string | number;
+const isId = (id: unknown): id is Id => typeof id === 'string' || typeof id === 'number';
+
+/**
+ * 2026-07-28 (server/resources, caching): a result answered after an `input_required` round (the
+ * retry carries `inputResponses` or `requestState`) must not be cached. The SDK fills every
+ * cacheable result from the configured hints; such a result goes out with `ttlMs: 0` (do not
+ * reuse) and `cacheScope: 'private'`, as the fields are required on that revision.
+ */
+function uncachedAfterInput(transport: Transport): void {
+  const deliver = transport.onmessage;
+  if (!deliver) return;
+  const retries = new Set<Id>();
+  transport.onmessage = (message, extra) => {
+    const request = message as { id?: unknown; method?: unknown; params?: unknown };
+    const params = isObject(request.params) ? request.params : undefined;
+    if (
+      typeof request.method === 'string' &&
+      isId(request.id) &&
+      (params?.inputResponses !== undefined || params?.requestState !== undefined)
+    )
+      retries.add(request.id);
+    return deliver(message, extra);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const { id, result } = message as { id?: unknown; result?: unknown };
+    if (!isId(id) || !retries.delete(id) || !isObject(result) || !('ttlMs' in result))
+      return send(message, options);
+    return send(
+      { ...message, result: { ...result, ttlMs: 0, cacheScope: 'private' } } as JSONRPCMessage,
+      options,
+    );
+  };
+}
+
+/**
+ * subscriptions/listen (2026-07-28) names resources as `resources/subscribe` (2025) does, and is
+ * answered the same: a URI that is not subscribable is `-32602` naming it. The SDK acknowledges
+ * any URI once the server declares `resources.subscribe`. Undefined when the request is fine (or
+ * not a listen request); servers without subscribable resources are left to the SDK, whose
+ * acknowledgement then leaves resource subscriptions out.
+ */
+export function listenRefusal(
+  message: unknown,
+  subscribable: ReadonlySet<string>,
+): JSONRPCMessage | undefined {
+  if (subscribable.size === 0 || !isObject(message) || message.method !== 'subscriptions/listen')
+    return undefined;
+  if (!isId(message.id) || !isObject(message.params)) return undefined;
+  const meta = message.params._meta;
+  const claimed = isObject(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
+  if (!MODERN_PROTOCOL_VERSIONS.includes(claimed as string)) return undefined;
+  const filter = message.params.notifications;
+  const uris = isObject(filter) ? filter.resourceSubscriptions : undefined;
+  if (!Array.isArray(uris)) return undefined;
+  const refused = uris.filter(
+    (uri): uri is string => typeof uri === 'string' && !subscribable.has(uri),
+  );
+  if (refused.length === 0) return undefined;
+  const list = refused.join(', ');
+  return {
+    jsonrpc: '2.0',
+    id: message.id,
+    error: {
+      code: ProtocolErrorCode.InvalidParams,
+      message: `Resource${refused.length > 1 ? 's' : ''} ${list} ${refused.length > 1 ? 'do' : 'does'} not support subscriptions`,
+    },
+  };
+}
+
+/**
+ * The stdio entry's listen requests, checked as {@link listenRefusal} says before the SDK's entry
+ * serves them: `serveStdio(factory, { transport: refusingUnsubscribable(transport, subscribable) })`.
+ */
+export function refusingUnsubscribable<T extends Transport>(
+  transport: T,
+  subscribable: ReadonlySet<string>,
+): T {
+  let deliver: Transport['onmessage'];
+  const guarded: NonNullable<Transport['onmessage']> = (message, extra) => {
+    const refusal = listenRefusal(message, subscribable);
+    if (!refusal) return deliver?.(message, extra);
+    void transport.send(refusal).catch((error: Error) => transport.onerror?.(error));
+  };
+  // The entry sets `onmessage` when it starts: what it sets is called behind the check.
+  Object.defineProperty(transport, 'onmessage', {
+    configurable: true,
+    enumerable: true,
+    get: () => (deliver ? guarded : undefined),
+    set: (handler: Transport['onmessage']) => {
+      deliver = handler;
+    },
+  });
+  return transport;
 }

@@ -15,6 +15,7 @@ import type {
   TextResourceContents,
 } from '@modelcontextprotocol/server';
 
+import type { InputError } from './input.js';
 import type { TaskContext, ToolResult } from './runtime.js';
 import type { BuildInput, ReportOutput } from './types.js';
 
@@ -40,6 +41,15 @@ export interface Notify {
  * runtime.js); the handler runs again with the answers, read with `ctx.inputResponse(key)` or
  * `ctx.accepted(key)`. Keep state across rounds in `requestState: await ctx.signState(payload)`
  * and read it back with `ctx.requestState()`.
+ *
+ * A request the client could not fulfil reads `{ kind: 'error', code, message }`, so the handler
+ * can fall back: `-32601` is a client's "Roots not supported", `-32602` accepted elicitation
+ * content that does not match the requested schema (it never reaches `accepted()`), `-32021` a
+ * capability the client did not declare. 2025 connections report these (the runtime sends the
+ * requests itself); 2026-07-28 has no error answer: a client that cannot fulfil a request leaves
+ * its key out (`kind: 'missing'`), and one whose elicitation content does not match the schema
+ * gets `-32602` before the handler runs. Check `ctx.clientCapabilities` before asking.
+ * For roots that change while connected, see `onRootsChanged` in ./input.js.
  */
 export interface HandlerContext {
   /** Aborted when the client cancels or goes away; pass it on to fetch() and the like. */
@@ -70,13 +80,16 @@ export interface HandlerContext {
   readonly task: TaskContext | undefined;
   /**
    * Ends this round by asking the client (elicitation, sampling, roots): the request is answered
-   * `input_required` (2026-07-28) or the SDK asks a 2025 client itself, then runs the handler again.
+   * `input_required` (2026-07-28) or the runtime asks a 2025 client itself, then runs the handler again.
    * It works by throwing: a `catch` around it must rethrow what it does not handle.
    */
   ask(spec: InputRequiredSpec): never;
-  /** The client's answer to the input request `key` of the previous round. */
-  inputResponse(key: string): InputResponseView;
-  /** The content of an accepted elicitation `key`, or undefined (missing, declined, cancelled). */
+  /** The client's answer to the input request `key` of the previous round, or its failure. */
+  inputResponse(key: string): InputResponseView | InputError;
+  /**
+   * The content of an accepted elicitation `key`, checked against the requested schema, or
+   * undefined (missing, declined, cancelled, failed).
+   */
   accepted<T extends Record<string, unknown> = Record<string, unknown>>(key: string): T | undefined;
   /** The verified `requestState` payload echoed by the client, or undefined in the first round. */
   requestState<T = unknown>(): T | undefined;

@@ -28,9 +28,9 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
-import { withEveryVersionResponse } from './era.js';
+import { listenRefusal, withEveryVersionResponse } from './era.js';
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
-import { createServer, serverInfo } from './server.js';
+import { createServer, serverInfo, subscribable } from './server.js';
 import type { SseEndpoints, SseOptions } from './sse.js';
 
 export interface HttpOptions {
@@ -324,6 +324,9 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     res: ServerResponse,
     body: unknown,
   ) {
+    // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
+    const refusal = listenRefusal(body, subscribable);
+    if (refusal) return sendJson(res, 200, refusal);
     // A client that goes away ends what its request started (a subscriptions/listen stream).
     const abort = new AbortController();
     const onClose = () => abort.abort();

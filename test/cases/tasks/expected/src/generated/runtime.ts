@@ -58,6 +58,7 @@ import type {
   ToolContent,
   ToolHandler,
 } from './handlers.js';
+import { followUp, type InputErrors, ownState, unanswered } from './input.js';
 
 /** Thrown by handler stubs; the client sees `not implemented: edit <file>`. */
 export class NotImplementedError extends Error {
@@ -387,6 +388,8 @@ class RequestContext implements HandlerContext {
   constructor(
     readonly sdk: ServerContext,
     private readonly server: McpServer | undefined,
+    // Input requests of the previous round that failed (2025 connections, fulfilled here).
+    private readonly errors: InputErrors = {},
   ) {}
 
   get signal(): AbortSignal {
@@ -444,8 +447,12 @@ class RequestContext implements HandlerContext {
   }
 
   get inputResponse(): HandlerContext['inputResponse'] {
-    const responses = this.sdk.mcpReq.inputResponses;
-    return (key) => inputResponse(responses, key);
+    const sdk = this.sdk;
+    const errors = this.errors;
+    return (key) =>
+      Object.hasOwn(errors, key)
+        ? errors[key]!
+        : (unanswered(sdk, key) ?? inputResponse(sdk.mcpReq.inputResponses, key));
   }
 
   get accepted(): HandlerContext['accepted'] {
@@ -455,7 +462,7 @@ class RequestContext implements HandlerContext {
 
   get requestState(): HandlerContext['requestState'] {
     const mcpReq = this.sdk.mcpReq;
-    return <T,>() => mcpReq.requestState<T>();
+    return <T,>() => ownState(mcpReq.requestState()) as T | undefined;
   }
 
   get signState(): HandlerContext['signState'] {
@@ -554,26 +561,45 @@ function askedOrThrow(error: unknown): InputRequiredResult {
   throw error;
 }
 
+/** The request a handler answers: the SDK's context and the instance serving it. */
+interface Call {
+  sdk: ServerContext;
+  server: McpServer | undefined;
+}
+
 /**
  * Calls a handler of a module and shapes its value. Once the module is loaded, a handler that
  * answers synchronously is answered without a promise or a microtask turn of ours, as a
- * hand-written SDK callback would be; this runs on every call.
+ * hand-written SDK callback would be; this runs on every call. An input_required answer goes on
+ * to ./input.ts: fulfilled here on 2025 connections, sent to the client on 2026-07-28.
  */
 function invoke<M, T, R>(
   load: Loader<M>,
-  call: (module: M) => T | PromiseLike<T>,
+  at: Call,
+  call: (module: M, ctx: HandlerContext) => T | PromiseLike<T>,
   shape: (value: T) => R,
 ): Answer<R> {
   const module = load();
-  if (module instanceof Promise) return module.then((loaded) => invoke(() => loaded, call, shape));
-  let value: T | PromiseLike<T>;
-  try {
-    value = call(module as M);
-  } catch (error) {
-    return askedOrThrow(error);
-  }
+  if (module instanceof Promise)
+    return module.then((loaded) => invoke(() => loaded, at, call, shape));
   const settle = (result: T) => (isInputRequiredResult(result) ? result : shape(result));
-  return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
+  const attempt = (ctx: HandlerContext): Answer<R> => {
+    let value: T | PromiseLike<T>;
+    try {
+      value = call(module as M, ctx);
+    } catch (error) {
+      return askedOrThrow(error);
+    }
+    return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
+  };
+  const rerun = (sdk: ServerContext, errors: InputErrors) =>
+    attempt(new RequestContext(sdk, at.server, errors));
+  const answer = attempt(new RequestContext(at.sdk, at.server));
+  const next = (value: R | InputRequiredResult) =>
+    isInputRequiredResult(value)
+      ? (followUp(value, at.sdk, at.server, rerun) as Promise<R | InputRequiredResult>)
+      : value;
+  return isPromiseLike(answer) ? Promise.resolve(answer).then(next) : next(answer);
 }
 
 /** MCP leaves annotations and icons open: keys a manifest adds there are sent as written. */
@@ -622,7 +648,12 @@ export function structuredTool<I, O>(
   module: Loader<{ handler: ToolHandler<I, O> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), structuredResult);
+    invoke(
+      module,
+      { sdk, server },
+      (m, ctx) => m.handler(args, ctx),
+      (value) => checkEmbeds(server, name, structuredResult(value)),
+    );
   const tool = server.registerTool(
     name,
     { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
@@ -654,9 +685,34 @@ export function contentTool<I>(
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(module, (m) => m.handler(args, new RequestContext(sdk, server)), contentResult);
+    invoke(
+      module,
+      { sdk, server },
+      (m, ctx) => m.handler(args, ctx),
+      (value) => checkEmbeds(server, name, contentResult(value)),
+    );
   const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
   listExecution(tool, info);
+}
+
+// Tools whose embedded resources were reported already: one warning per tool and process.
+const embedsWarned = new Set<string>();
+
+/**
+ * Servers that embed resources in tool results should declare `resources` (server/tools,
+ * "Embedded Resources"). The manifest says so with the tool's `content: [resource]`; a handler
+ * embedding one without it is reported once on stderr.
+ */
+function checkEmbeds(server: McpServer, name: string, result: CallToolResult): CallToolResult {
+  if (embedsWarned.has(name) || !result.content.some((block) => block.type === 'resource'))
+    return result;
+  if (server.server.getCapabilities().resources === undefined) {
+    embedsWarned.add(name);
+    console.error(
+      `warning: tool ${name} returned an embedded resource, but the server does not declare the resources capability; add \`content: [resource]\` to tools.${name} in the manifest`,
+    );
+  }
+  return result;
 }
 
 // A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
@@ -704,7 +760,8 @@ export function readResource(
 ): Answer<ReadResourceResult> {
   return invoke(
     module,
-    (m) => m.read(uri, new RequestContext(sdk, server)),
+    { sdk, server },
+    (m, ctx) => m.read(uri, ctx),
     (body) => resourceResult(body, uri, mimeType),
   );
 }
@@ -745,7 +802,8 @@ export async function readTemplate<P>(
     throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
   return invoke(
     module,
-    (m) => m.read(checked.value, uri, new RequestContext(sdk, server)),
+    { sdk, server },
+    (m, ctx) => m.read(checked.value, uri, ctx),
     (body) => resourceResult(body, uri, mimeType),
   );
 }
@@ -897,7 +955,7 @@ export function getPrompt<A>(
   sdk: ServerContext,
   server?: McpServer,
 ): Answer<GetPromptResult> {
-  return invoke(module, (m) => m.get(args, new RequestContext(sdk, server)), promptResult);
+  return invoke(module, { sdk, server }, (m, ctx) => m.get(args, ctx), promptResult);
 }
 
 function promptResult(rendered: string | PromptMessage[]): GetPromptResult {

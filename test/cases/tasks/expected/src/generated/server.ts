@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
+import { installInput } from './input.js';
 import {
   type Register,
   type ServerInfo,
@@ -38,6 +39,10 @@ const serverOptions: McpServerOptions = {
   ...declared,
   requestState: { verify: verifyRequestState },
 };
+
+/** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
+const subscribableUris: string[] = [];
+export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
@@ -85,6 +90,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   installTasks(server, ctx.era, taskPolicies, taskModules);
+  installInput(server, ctx.era);
   speakEra(server, ctx.era);
   return server;
 }

@@ -4,9 +4,9 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
-import { withEveryVersion } from './era.js';
+import { refusingUnsubscribable, withEveryVersion } from './era.js';
 import { addNotificationSink, connectionSink } from './runtime.js';
-import { createServer, serverInfo } from './server.js';
+import { createServer, serverInfo, subscribable } from './server.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 
 /**
@@ -25,8 +25,11 @@ export function runStdio(options: StdioTransportOptions = {}): StdioServerHandle
     return server;
   };
   return serveStdio(factory, {
-    // A refused version lists every version served, 2025 ones too (./era.ts).
-    transport: withEveryVersion(new StdioTransport(process.stdin, process.stdout, options)),
+    // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
+    transport: refusingUnsubscribable(
+      withEveryVersion(new StdioTransport(process.stdin, process.stdout, options)),
+      subscribable,
+    ),
     onerror: (error) => console.error(`${serverInfo.name}: ${error.message}`),
   });
 }

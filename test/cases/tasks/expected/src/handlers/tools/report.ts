@@ -12,6 +12,9 @@ import { NotImplementedError } from '../../generated/runtime.js';
  * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
  * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
  * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
+ * A request the client could not fulfil reads { kind: 'error', code, message } (-32601: roots not supported;
+ * -32602: elicited content not matching the schema, never given to accepted()): fall back there.
+ * Roots changing while connected (2025): onRootsChanged(({ sessionId, listRoots }) => …) from input.js.
  * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
  */
 export const handler: ToolHandlers['report'] = async (input, ctx) => {
