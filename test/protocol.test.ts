@@ -45,7 +45,12 @@ async function connect(kind: Kind, era: Era): Promise<Client> {
     },
   );
   // Elicitation answers for the round-trip tests, on both eras.
-  client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { name: 'Ada' } }));
+  // Answers what each form asks for: elicited content is checked against the requested schema.
+  const answers: Record<string, string> = { name: 'Ada', color: 'blue' };
+  client.setRequestHandler('elicitation/create', async (request) => {
+    const fields = Object.keys((request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
+    return { action: 'accept', content: Object.fromEntries(fields.map((f) => [f, answers[f] ?? 'yes'])) };
+  });
   const transport =
     kind === 'stdio'
       ? new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')], stderr: 'pipe' })
@@ -135,7 +140,7 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
     expect(text(result)).toBe('Hello, Ada!');
     const state = await client.callTool({ name: 'test_input_required_result_multi_round' });
     expect(result.isError).toBeFalsy();
-    expect(text(state)).toContain('Ada likes');
+    expect(text(state)).toBe('Ada likes blue');
   });
 
   it('delivers resource updates to subscribers (2025) and listeners (2026)', async () => {
