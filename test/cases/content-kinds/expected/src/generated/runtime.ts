@@ -571,7 +571,8 @@ interface Call {
  * Calls a handler of a module and shapes its value. Once the module is loaded, a handler that
  * answers synchronously is answered without a promise or a microtask turn of ours, as a
  * hand-written SDK callback would be; this runs on every call. An input_required answer goes on
- * to ./input.ts: fulfilled here on 2025 connections, sent to the client on 2026-07-28.
+ * to ./input.ts: fulfilled here on 2025 connections, sent to the client on 2026-07-28 (outside
+ * a task: a task's input requests are answered through tasks/update).
  */
 function invoke<M, T, R>(
   load: Loader<M>,
@@ -595,8 +596,9 @@ function invoke<M, T, R>(
   const rerun = (sdk: ServerContext, errors: InputErrors) =>
     attempt(new RequestContext(sdk, at.server, errors));
   const answer = attempt(new RequestContext(at.sdk, at.server));
+  // A task's rounds are the task's: its input requests wait in tasks/get for tasks/update.
   const next = (value: R | InputRequiredResult) =>
-    isInputRequiredResult(value)
+    isInputRequiredResult(value) && !(TASK_CONTEXT in at.sdk)
       ? (followUp(value, at.sdk, at.server, rerun) as Promise<R | InputRequiredResult>)
       : value;
   return isPromiseLike(answer) ? Promise.resolve(answer).then(next) : next(answer);
