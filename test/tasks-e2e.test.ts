@@ -156,9 +156,58 @@ class Stdio {
     }
   };
 
+  /** The first message (notifications included) matching `found`, waited for (bounded). */
+  async seen(found: (m: Message) => boolean): Promise<Message> {
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      const message = this.#seen.find(found);
+      if (message) return message;
+      if (Date.now() > deadline) throw new Error('no such message');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  messages(): Message[] {
+    return [...this.#seen];
+  }
+
+  write(message: Omit<Message, 'jsonrpc'>): void {
+    this.#child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+  }
+
   close(): void {
     this.#child.kill('SIGTERM');
   }
+}
+
+/** The JSON-RPC messages of an SSE response, read as they come. */
+function sseMessages(res: Response): { next(): Promise<Message>; pending(): Message[] } {
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
+  const queue: Message[] = [];
+  let buffer = '';
+  const fill = async (): Promise<void> => {
+    const { done, value } = await reader.read();
+    if (done) throw new Error('stream ended');
+    buffer += value;
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data:'));
+      buffer = buffer.slice(end + 2);
+      if (data && data.slice(5).trim()) queue.push(JSON.parse(data.slice(5)) as Message);
+    }
+  };
+  let reading: Promise<void> | undefined;
+  const more = () => (reading ??= fill().finally(() => (reading = undefined)));
+  return {
+    async next() {
+      const deadline = Date.now() + 10_000;
+      while (queue.length === 0) {
+        await Promise.race([more(), new Promise((_, reject) => setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())))]);
+      }
+      return queue.shift()!;
+    },
+    pending: () => (void more().catch(() => {}), queue),
+  };
 }
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
@@ -196,7 +245,7 @@ const modernStdio =
     wire.send({ ...message, params: { ...message.params, _meta: envelope(extension) } });
 
 /** A 2025-11-25 session over HTTP; the extension is declared at initialize. */
-async function legacyHttp(extension = true): Promise<{ send: Send; close(): Promise<void> }> {
+async function legacyHttp(extension = true): Promise<{ headers: Record<string, string>; send: Send; close(): Promise<void> }> {
   const res = await fetch(http.url, {
     method: 'POST',
     headers: ACCEPT,
@@ -207,6 +256,7 @@ async function legacyHttp(extension = true): Promise<{ send: Send; close(): Prom
   const headers = { ...ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
   await (await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).body?.cancel();
   return {
+    headers,
     send: async (message) => answerOf(await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }), message.id),
     close: async () => void (await fetch(http.url, { method: 'DELETE', headers })).body?.cancel(),
   };
@@ -390,6 +440,103 @@ describe('2026-07-28', () => {
   });
 });
 
+const SUBSCRIPTION = 'io.modelcontextprotocol/subscriptionId';
+
+/** The task as tasks/get shows it (less its result's `resultType`): what notifications/tasks carries. */
+async function view(send: Send, taskId: string): Promise<Record<string, unknown>> {
+  const { resultType, ...task } = await get(send, taskId);
+  void resultType;
+  return task;
+}
+
+function listenRequest(id: number, taskIds: unknown[], extension = true): Omit<Message, 'jsonrpc'> {
+  return { id, method: 'subscriptions/listen', params: { notifications: { taskIds }, _meta: envelope(extension) } };
+}
+
+async function httpListen(id: number, taskIds: unknown[], extension = true) {
+  const abort = new AbortController();
+  const res = await fetch(http.url, {
+    method: 'POST',
+    signal: abort.signal,
+    headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+    body: JSON.stringify({ jsonrpc: '2.0', ...listenRequest(id, taskIds, extension) }),
+  });
+  return { res, abort };
+}
+
+describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', () => {
+  it('over HTTP: the ack lists the caller\'s tasks it agreed to; each status change is pushed as notifications/tasks', async () => {
+    const send = modernHttp();
+    const taskId = (await call(send, 'wait')).result!.taskId as string;
+    const id = next();
+    const { res, abort } = await httpListen(id, [taskId, 'no-such-task']);
+    expect(res.headers.get('content-type')).toContain('text/event-stream');
+    const stream = sseMessages(res);
+    expect(await stream.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/subscriptions/acknowledged',
+      params: { notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } },
+    });
+    expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId } })).result).toMatchObject({ resultType: 'complete' });
+    const note = await stream.next();
+    expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
+    expect(note.params).toMatchObject({ taskId, status: 'cancelled' });
+    abort.abort();
+  });
+
+  it('over HTTP: completion is pushed with the result inlined', async () => {
+    const send = modernHttp();
+    await call(send, 'deploy');
+    const second = await call(send, 'deploy', {}, { inputResponses: { sure: { action: 'accept', content: { ok: true } } } });
+    const taskId = second.result!.taskId as string;
+    const id = next();
+    const { res, abort } = await httpListen(id, [taskId]);
+    const stream = sseMessages(res);
+    expect((await stream.next()).params).toEqual({ notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } });
+    const done = await stream.next();
+    expect(done).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
+    expect(done.params).toMatchObject({ status: 'completed', result: { content: [{ text: 'deployed=true task=yes' }] } });
+    abort.abort();
+  });
+
+  it('over HTTP: taskIds without the extension declared is -32021 naming it; no stream', async () => {
+    const id = next();
+    const { res } = await httpListen(id, ['x'], false);
+    expect(await answerOf(res, id)).toEqual({
+      jsonrpc: '2.0',
+      id,
+      error: { code: -32021, message: expect.stringContaining(EXT), data: { requiredCapabilities: { extensions: { [EXT]: {} } } } },
+    });
+  });
+
+  it('over stdio: the same ack and notifications, stamped with the subscription id; a cancel of the listen stops them', async () => {
+    const wire = new Stdio();
+    try {
+      const send = modernStdio(wire);
+      const taskId = (await call(send, 'wait')).result!.taskId as string;
+      const id = next();
+      wire.write(listenRequest(id, [taskId, 'no-such-task']));
+      const ack = await wire.seen((m) => m.method === 'notifications/subscriptions/acknowledged');
+      expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } } });
+      await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
+      const note = await wire.seen((m) => m.method === 'notifications/tasks');
+      expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
+      // Cancelled listen: a later task's change is not pushed.
+      wire.write({ method: 'notifications/cancelled', params: { requestId: id } });
+      const other = (await call(send, 'wait')).result!.taskId as string;
+      await send({ id: next(), method: 'tasks/cancel', params: { taskId: other } });
+      await until(send, other, 'cancelled');
+      const refused = next();
+      wire.write(listenRequest(refused, ['x'], false));
+      expect((await wire.seen((m) => m.id === refused)).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
+      // Answered after the other task's change: had it been pushed, it would be here.
+      expect(wire.messages().filter((m) => m.method === 'notifications/tasks').map((m) => m.params?.taskId)).toEqual([taskId]);
+    } finally {
+      wire.close();
+    }
+  });
+});
+
 describe('2025-11-25 (extension declared at initialize)', () => {
   taskChecks('over an HTTP session', async () => (await legacyHttp()).send);
   let wire: Stdio;
@@ -412,6 +559,38 @@ describe('2025-11-25 (extension declared at initialize)', () => {
     await first.close();
     const second = await legacyHttp();
     expect((await until(second.send, taskId, 'completed')).result).toMatchObject({ content: [{ text: `built kept in task ${taskId}` }] });
+  });
+
+  it('over an HTTP session: status changes go to the session that created the task (its GET stream), not to others', async () => {
+    const owner = await legacyHttp();
+    const stranger = await legacyHttp();
+    const streamOf = async (headers: Record<string, string>) => {
+      const res = await fetch(http.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream' } });
+      expect(res.status).toBe(200);
+      return sseMessages(res);
+    };
+    const mine = await streamOf(owner.headers);
+    const theirs = await streamOf(stranger.headers);
+    const taskId = (await call(owner.send, 'wait')).result!.taskId as string;
+    await owner.send({ id: next(), method: 'tasks/cancel', params: { taskId } });
+    expect(await mine.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: await view(owner.send, taskId) });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(theirs.pending()).toEqual([]);
+    await owner.close();
+    await stranger.close();
+  });
+
+  it('over stdio: status changes are pushed to the connection that created the task', async () => {
+    const wire = new Stdio();
+    try {
+      const send = await legacyStdio(wire);
+      const taskId = (await call(send, 'wait')).result!.taskId as string;
+      await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
+      const note = await wire.seen((m) => m.method === 'notifications/tasks');
+      expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: await view(send, taskId) });
+    } finally {
+      wire.close();
+    }
   });
 
   it('a session without the extension gets plain results and -32021', async () => {
