@@ -24,6 +24,7 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
+import { addListenTopic } from './era.js';
 import { principalOf, TASK_CONTEXT, type TaskContext, verifyRequestState } from './runtime.js';
 import {
   isTerminal,
@@ -82,6 +83,37 @@ function unknownTask(taskId: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown task: ${taskId}`);
 }
 
+// ---- subscriptions/listen: `notifications.taskIds` ---------------------------------------------
+
+/**
+ * A listen request naming `taskIds` (and declaring the extension, else -32021) is agreed for those
+ * of the caller's tasks that exist; the acknowledgement lists them, and each status change of
+ * one is pushed as `notifications/tasks` with the task as tasks/get shows it.
+ */
+addListenTopic(async (params, principal) => {
+  const filter = params.notifications as Record<string, unknown> | undefined;
+  const asked: unknown = filter?.taskIds;
+  if (!Array.isArray(asked)) return undefined;
+  const meta = params._meta as Record<string, ClientCapabilities | undefined> | undefined;
+  if (meta?.[CLIENT_CAPABILITIES]?.extensions?.[TASKS_EXTENSION] === undefined) {
+    const error = missingExtension('subscriptions/listen with taskIds');
+    return { error: { code: error.code, message: error.message, data: error.data } };
+  }
+  const agreed = new Set<string>();
+  for (const taskId of new Set(asked)) {
+    if (typeof taskId !== 'string') continue;
+    const task = await taskStore().get(taskId);
+    if (task && task.owner === principal) agreed.add(taskId);
+  }
+  return {
+    ack: { taskIds: [...agreed] },
+    subscribe: (send) =>
+      onTaskStatus((task, owner) => {
+        if (owner === principal && agreed.has(task.taskId)) send('notifications/tasks', task);
+      }),
+  };
+});
+
 // ---- Runs (process-local: the handler, its abort signal, the answers of its round) ------------
 
 /** What the SDK keeps of a registered tool (McpServer has no public accessor for it). */
@@ -113,9 +145,24 @@ interface Run {
 const runs = new Map<string, Run>();
 const MAX_ROUNDS = 100;
 
-/** Status changes of tasks, for `notifications/tasks` (subscriptions and 2025 sessions). */
-export type TaskListener = (task: DetailedTask) => void;
+/** Status changes of tasks, for `notifications/tasks` (subscriptions and 2025 sessions); `owner` is the task's principal. */
+export type TaskListener = (task: DetailedTask, owner: string) => void;
 const listeners = new Set<TaskListener>();
+
+/** 2025 instances serving the extension: a task they create reports to them (the session or stdio connection). */
+const legacyInstances = new WeakSet<McpServer>();
+const creators = new Map<string, McpServer>();
+
+/** Pushes `notifications/tasks` to the 2025 connection that created the task, while it is connected. */
+function toCreator(task: DetailedTask): void {
+  const creator = creators.get(task.taskId);
+  if (isTerminal(task.status)) creators.delete(task.taskId);
+  if (!creator?.isConnected()) return;
+  const notification = { method: 'notifications/tasks', params: task } as unknown as Parameters<
+    McpServer['server']['notification']
+  >[0];
+  void creator.server.notification(notification).catch(() => {});
+}
 
 /** Calls `listener` on every status change of a task; returns its removal. */
 export function onTaskStatus(listener: TaskListener): () => void {
@@ -148,7 +195,8 @@ async function change(taskId: string, patch: Partial<TaskRecord>): Promise<void>
   });
   if (task && patch.status !== undefined) {
     const view = detailed(task);
-    for (const listener of listeners) listener(view);
+    toCreator(view);
+    for (const listener of listeners) listener(view, task.owner);
   }
 }
 
@@ -304,6 +352,7 @@ async function createTask(
     expiresAt: now + policy.ttlMs,
   };
   await taskStore().create(task);
+  if (legacyInstances.has(server) && declaresTasks(sdk, server)) creators.set(task.taskId, server);
   const run: Run = {
     taskId: task.taskId,
     server,
@@ -318,6 +367,7 @@ async function createTask(
     // Past its lifetime the task is gone: a handler still running is stopped.
     expiry: setTimeout(() => {
       runs.delete(task.taskId);
+      creators.delete(task.taskId);
       controller.abort(new Error('task expired'));
     }, policy.ttlMs).unref(),
   };
@@ -371,6 +421,7 @@ export function installTasks(
   modules: Readonly<Record<string, () => unknown>> = {},
 ): void {
   server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  if (era === 'legacy') legacyInstances.add(server);
 
   server.server.setRequestHandler('tasks/get', { params: taskIdParams }, async (params, sdk) => {
     if (!declaresTasks(sdk, server)) throw missingExtension('tasks/get');

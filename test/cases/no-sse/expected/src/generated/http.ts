@@ -28,7 +28,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
-import { listenRefusal, withEveryVersionResponse } from './era.js';
+import { listenGrants, listenRefusal, withEveryVersionResponse, withListenGrants } from './era.js';
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
 
@@ -320,15 +320,25 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
     const refusal = listenRefusal(body, subscribable);
     if (refusal) return sendJson(res, 200, refusal);
+    // Listen keys the SDK drops (the tasks extension's taskIds) are read here (./era.ts).
+    const granted = await listenGrants(body, principalOf(req.auth) ?? '');
+    if (granted && 'refusal' in granted) return sendJson(res, 200, granted.refusal);
     // A client that goes away ends what its request started (a subscriptions/listen stream).
     const abort = new AbortController();
     const onClose = () => abort.abort();
     res.once('close', onClose);
     try {
-      const response = await modern.fetch(webRequest(req, abort.signal), {
+      let response = await modern.fetch(webRequest(req, abort.signal), {
         parsedBody: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
+      if (granted)
+        response = withListenGrants(
+          response,
+          (body as { id: string | number }).id,
+          granted.grants,
+          abort.signal,
+        );
       await writeResponse(req, res, await withEveryVersionResponse(response));
     } finally {
       res.off('close', onClose);
