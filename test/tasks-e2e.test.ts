@@ -358,6 +358,10 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
       expect(Object.keys(asking.inputRequests as object).sort()).toEqual(['a', 'b']);
       expect(asking).toMatchObject({ statusMessage: 'waiting for names', inputRequests: { a: { method: 'elicitation/create' } } });
       expect(asking).not.toHaveProperty('requestState');
+      // Content that does not match the form is refused, and nothing of that update is kept.
+      const wrong = await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 5 } } } } });
+      expect(wrong.error).toEqual({ code: -32602, message: 'inputResponses.a: the accepted content does not match the requested schema: name must be a string' });
+      expect(Object.keys((await get(send, taskId)).inputRequests as object).sort()).toEqual(['a', 'b']);
       const first = await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } } } });
       expect(first.error).toBeUndefined();
       const partial = await get(send, taskId);

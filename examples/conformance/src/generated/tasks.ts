@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { addListenTopic } from './era.js';
+import { elicitedContentProblem, requestedSchemas } from './input.js';
 import { principalOf, TASK_CONTEXT, type TaskContext, verifyRequestState } from './runtime.js';
 import {
   isTerminal,
@@ -434,9 +435,23 @@ export function installTasks(
     const task = await ownTask(params.taskId, sdk);
     const run = runs.get(task.taskId);
     if (task.status !== 'input_required' || !run) return {};
+    const responses = sdk.mcpReq.inputResponses ?? {};
+    // Elicited content is checked against the form it answers before anything is kept.
+    const schemas = requestedSchemas(task.inputRequests as InputRequiredResult['inputRequests']);
+    for (const [key, schema] of Object.entries(schemas)) {
+      const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
+      if (!run.pending.has(key) || response?.action !== 'accept' || response.content === undefined)
+        continue;
+      const problem = elicitedContentProblem(schema, response.content);
+      if (problem)
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidParams,
+          `inputResponses.${key}: the accepted content does not match the requested schema: ${problem}`,
+        );
+    }
     // Answers to keys the task is not waiting for are ignored; the rest wait for the round.
     let answered = false;
-    for (const [key, response] of Object.entries(sdk.mcpReq.inputResponses ?? {})) {
+    for (const [key, response] of Object.entries(responses)) {
       if (!run.pending.delete(key)) continue;
       run.responses[key] = response;
       answered = true;

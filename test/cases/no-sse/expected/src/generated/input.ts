@@ -126,7 +126,10 @@ export function elicitedContentProblem(schema: unknown, content: unknown): strin
 }
 
 /** The requested schemas of the form elicitations among `requests`, by key. */
-function requestedSchemas(requests: InputRequiredResult['inputRequests']): Record<string, unknown> {
+/** The form schemas of the elicitations among `requests`, by key. */
+export function requestedSchemas(
+  requests: InputRequiredResult['inputRequests'],
+): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests ?? {})) {
     const params = (request as { method?: string; params?: Schema }).params;
