@@ -50,8 +50,8 @@ export function identifier(name: string): string {
 }
 
 /**
- * `get_forecast` → `GetForecast`; `2fa` → `_2Fa`. A letter after a digit is upper-cased (as the
- * json-schema-to-typescript that used to print types.ts did), so names stay what users import.
+ * `get_forecast` → `GetForecast`; `2fa` → `_2Fa`. A letter after a digit is upper-cased, as
+ * json-schema-to-typescript names types, so names match what that tool would give users to import.
  */
 export function typeName(name: string): string {
   let id = words(name)
