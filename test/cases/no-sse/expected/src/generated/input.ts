@@ -107,7 +107,8 @@ function checkField(name: string, value: unknown, schema: Schema): string | unde
 /**
  * Checks accepted elicitation content against the requested schema, the restricted subset the
  * elicitation chapter allows (a flat object of string, number/integer, boolean and enum-array
- * fields, with `required`). Returns what is wrong, or undefined when the content conforms.
+ * fields, with `required`; other fields only where `additionalProperties: false`). Returns what
+ * is wrong, or undefined when the content conforms.
  */
 export function elicitedContentProblem(schema: unknown, content: unknown): string | undefined {
   if (!isObject(schema)) return undefined;
@@ -118,7 +119,11 @@ export function elicitedContentProblem(schema: unknown, content: unknown): strin
     if (typeof name === 'string' && !Object.hasOwn(content, name)) return `${name} is required`;
   for (const [name, value] of Object.entries(content)) {
     const field = Object.hasOwn(properties, name) ? properties[name] : undefined;
-    if (!isObject(field)) return `${name} was not requested`;
+    // As in JSON Schema, fields the form did not ask for pass unless it forbids them.
+    if (!isObject(field)) {
+      if (schema.additionalProperties === false) return `${name} was not requested`;
+      continue;
+    }
     const problem = checkField(name, value, field);
     if (problem) return problem;
   }
