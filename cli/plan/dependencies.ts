@@ -14,6 +14,7 @@ export const RUNTIME_DEPENDENCIES: Record<string, string> = {
 const FILE_DEPENDENCIES: Record<string, Record<string, string>> = {
   'src/generated/oauth.ts': { jose: '^6.2.18' },
   'src/generated/sse.ts': { '@modelcontextprotocol/server-legacy': '^2.3.1' },
+  'src/generated/redis.ts': { ioredis: '^6.0.0' },
 };
 
 /** The runtime packages a project whose generated files are `generated` needs. */

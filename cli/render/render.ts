@@ -93,9 +93,14 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
   yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  // Replicas sharing one Redis (REDIS_URL): loaded by http.ts only when it is set.
+  const hasTasks = ir.tools.some((t) => t.execution.taskSupport !== 'forbidden');
+  yield { ...gen('src/generated/redis.ts', 'src/generated/redis.ts', {}), formatted: true };
+  yield { ...gen('src/generated/redis-bus.ts', 'src/generated/redis-bus.ts', {}), formatted: true };
+  yield { ...gen('src/generated/shared.ts', 'src/generated/shared.ts', { tasks: hasTasks }), formatted: true };
   if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
-  if (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden')) {
+  if (hasTasks) {
     yield gen('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
     yield gen('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
   }
@@ -106,7 +111,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
   // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
-  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, optional.map((f) => f.path))), formatted: true };
+  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])), formatted: true };
   yield { ...user('tsconfig.json', 'project/tsconfig.json', () => ({})), formatted: true };
   yield user('.gitignore', 'project/gitignore', () => ({}));
   // Written as prettier's markdown would print it (prettier-stable.test.ts): a first generate needs no prettier for it.

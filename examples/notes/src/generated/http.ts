@@ -31,6 +31,7 @@ import {
 import { listenGrants, listenRefusal, withEveryVersionResponse, withListenGrants } from './era.js';
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
+import type { SharedState } from './shared.js';
 import type { SseEndpoints, SseOptions } from './sse.js';
 
 export interface HttpOptions {
@@ -62,6 +63,13 @@ export interface HttpOptions {
    */
   bus?: ServerEventBus | undefined;
   /**
+   * Replicas: the Redis every replica of this server shares (sessions, notifications, resumable
+   * streams, tasks), or false to keep everything in this process. Default: `$REDIS_URL`.
+   */
+  redisUrl?: string | false | undefined;
+  /** On close, how long requests in flight may take to finish before they are cut. Default 10 s. */
+  drainMs?: number | undefined;
+  /**
    * The legacy HTTP+SSE transport (2024-11-05) beside the MCP endpoint, or false for none. Default:
    * `sseDefaults` (from the manifest).
    */
@@ -83,6 +91,9 @@ export const httpDefaults = {
   allowedOrigins: [] as string[],
   maxBodyBytes: 1048576,
 };
+
+/** The environment variable naming the Redis replicas share (see `HttpOptions.redisUrl`). */
+export const REDIS_URL_ENV = 'REDIS_URL';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
 
@@ -289,6 +300,11 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   const maxEvents = options.maxEventsPerSession ?? 1000;
   const loopback = LOOPBACK.has(host);
   const onerror = (error: Error) => console.error(`${serverInfo.name}: ${error.message}`);
+  const redisUrl = options.redisUrl ?? process.env[REDIS_URL_ENV];
+  // Loaded only with Redis: a single process never loads the client.
+  const shared: SharedState | undefined = redisUrl
+    ? await (await import('./shared.js')).shareState(redisUrl, onerror)
+    : undefined;
   const auth = options.auth;
 
   // createMcpHandler checks no headers itself. On loopback only localhost names get in; on any
@@ -316,7 +332,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     legacy: 'reject',
     maxRequestBodySize,
     onerror,
-    ...(options.bus ? { bus: options.bus } : {}),
+    ...(options.bus || shared ? { bus: options.bus ?? shared!.bus } : {}),
   });
   // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
   async function handleModern(
@@ -462,7 +478,8 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
-      sendJson(res, 200, { status: 'ok', name: serverInfo.name, version: serverInfo.version });
+      const health = shared?.health() ?? { status: 'ok' };
+      sendJson(res, 200, { ...health, name: serverInfo.name, version: serverInfo.version });
     } else if (pathname !== path && !sse?.serves(pathname)) {
       sendJson(res, 404, { error: `not found: ${pathname}` });
     } else if (guards.every((guard) => guard(req, res))) {
@@ -504,6 +521,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
         server.close(() => resolve());
         server.closeAllConnections();
       });
+      await shared?.close();
     },
   };
 }
