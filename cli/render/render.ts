@@ -93,10 +93,13 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
   yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  yield { ...gen('src/generated/http-wire.ts', 'src/generated/http-wire.ts', {}), formatted: true };
+  yield { ...gen('src/generated/sessions.ts', 'src/generated/sessions.ts', {}), formatted: true };
   // Replicas sharing one Redis (REDIS_URL): loaded by http.ts only when it is set.
   const hasTasks = ir.tools.some((t) => t.execution.taskSupport !== 'forbidden');
   yield { ...gen('src/generated/redis.ts', 'src/generated/redis.ts', {}), formatted: true };
   yield { ...gen('src/generated/redis-bus.ts', 'src/generated/redis-bus.ts', {}), formatted: true };
+  yield { ...gen('src/generated/redis-sessions.ts', 'src/generated/redis-sessions.ts', {}), formatted: true };
   yield { ...gen('src/generated/shared.ts', 'src/generated/shared.ts', { tasks: hasTasks }), formatted: true };
   if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.

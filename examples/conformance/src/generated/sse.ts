@@ -23,7 +23,7 @@ import {
 } from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 
-import { ownsSession, readJson, sendRpcError } from './http.js';
+import { ownsSession, readJson, sendRpcError } from './http-wire.js';
 import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
 import { createServer } from './server.js';
 
