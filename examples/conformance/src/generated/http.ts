@@ -128,6 +128,8 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
 
+const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
+
 /** A message other than initialize whose `params._meta` has the per-request protocol version. */
 function claimsEnvelope(body: unknown): boolean {
   if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
@@ -269,17 +271,26 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     }
     const read = await readJson(req, res, maxRequestBodySize);
     if (!read) return;
+    // A close waits for answers in flight; a listen stream is not one (it ends when cut).
+    if (!isListen(read.body)) {
+      inFlight.add(res);
+      res.once('close', () => inFlight.delete(res));
+    }
     return isLegacy(req, read.body)
       ? handleLegacy(req, res, read.body)
       : handleModern(req, res, read.body);
   }
 
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
   const server = createHttpServer((req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
-      const health = shared?.health() ?? { status: 'ok' };
-      sendJson(res, 200, { ...health, name: serverInfo.name, version: serverInfo.version });
+      // Draining: the balancer takes this replica out while its answers finish.
+      const health = draining ? { status: 'draining' } : (shared?.health() ?? { status: 'ok' });
+      const status = draining ? 503 : 200;
+      sendJson(res, status, { ...health, name: serverInfo.name, version: serverInfo.version });
     } else if (pathname !== path && !sse?.serves(pathname)) {
       sendJson(res, 404, { error: `not found: ${pathname}` });
     } else if (guards.every((guard) => guard(req, res))) {
@@ -313,14 +324,20 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   return {
     url,
     async close() {
+      // No new connections; what is being answered may finish (bounded), then the rest is cut.
+      draining = true;
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const until = Date.now() + (options.drainMs ?? 10_000);
+      while (inFlight.size > 0 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
       removeModernSink();
       await legacy.close();
       await sse?.close();
       await modern.close();
-      await new Promise<void>((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
+      server.closeAllConnections();
+      await stopped;
       await shared?.close();
     },
   };
