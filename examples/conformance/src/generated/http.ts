@@ -229,6 +229,8 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
           maxBodyBytes: maxRequestBodySize,
           maxSessions,
           onerror,
+          bus: modern.bus,
+          hub: shared?.hub,
         });
 
   // 2025: one instance per session, in this process or (replicas) roaming through Redis.
