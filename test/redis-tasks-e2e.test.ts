@@ -122,13 +122,13 @@ const to =
   };
 
 /** The JSON-RPC messages of an SSE response, read as they come. */
-function sseMessages(res: Response): { next(): Promise<Message> } {
+function sseMessages(res: Response): { next(waitMs?: number): Promise<Message> } {
   const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
   const queue: Message[] = [];
   let buffer = '';
   return {
-    async next() {
-      const deadline = Date.now() + 10_000;
+    async next(waitMs = 10_000) {
+      const deadline = Date.now() + waitMs;
       while (queue.length === 0) {
         const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())));
         const { done, value } = await Promise.race([reader.read(), timeout]);
@@ -309,22 +309,36 @@ describe('tasks across two replicas sharing Redis', () => {
     expect(finishedTtl).toBeLessThan(longest + 1000);
   });
 
-  it('a task whose runner was killed (SIGKILL) is reported failed, and stays failed', async () => {
+  it('a task whose runner was killed (SIGKILL) is failed: a listener hears it unasked, tasks/get shows it, it stays failed', async () => {
     const c = await startHttpServer(dir, env);
     extra.push(c);
     const taskId = await create(to(c), 'wait');
+    const polled = await create(to(c), 'wait');
     await until(to(b), taskId, ['working']);
+    const id = next();
+    const abort = new AbortController();
+    const res = await fetch(a.url, {
+      method: 'POST',
+      signal: abort.signal,
+      headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: envelope } }),
+    });
+    const stream = sseMessages(res);
+    expect((await stream.next()).params).toMatchObject({ notifications: { taskIds: [taskId] } });
     const gone = new Promise((resolve) => c.child.once('exit', resolve));
     c.child.kill('SIGKILL');
     await gone;
     extra.splice(extra.indexOf(c), 1);
-    // The runner counts as alive until its heartbeat key expires (10 s).
-    const failed = await until(to(b), taskId, ['failed', 'completed', 'cancelled'], 20_000);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringContaining('replica running this task') } });
-    expect(failed.error).toMatchObject({ message: expect.stringMatching(/stopped before it finished/) });
+    // Alive until its heartbeat key expires (10 s); the replicas' sweep (5 s) then fails its tasks.
+    const note = await stream.next(25_000);
+    expect(note).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'failed', error: { code: -32603 } } });
+    abort.abort();
+    const failed = await until(to(b), polled, ['failed', 'completed', 'cancelled'], 10_000);
+    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/replica running this task \(\w{8}\) stopped before it finished/) } });
     expect((await cancel(to(a), taskId)).error).toBeUndefined();
     expect(await get(to(a), taskId)).toMatchObject({ status: 'failed' });
-  }, 40_000);
+    expect(await get(to(b), polled)).toMatchObject({ status: 'failed' });
+  }, 60_000);
 
   it('MCP_MAX_TASKS=3 bounds the shared store: finished tasks are evicted, a fourth running one is refused', async () => {
     const running = [await create(to(a), 'wait'), await create(to(b), 'wait'), await create(to(a), 'wait')];
@@ -395,6 +409,17 @@ describe('RedisTaskStore against the real Redis', () => {
     await store.delete('two');
     await store.delete('three');
     expect(await scan(`${prefix}task*`)).toEqual([]);
+  });
+
+  it('MemoryTaskStore never changes a finished task either', async () => {
+    const { MemoryTaskStore } = (await import(path.join(dir, 'dist/src/generated/task-store.js'))) as { MemoryTaskStore: new () => typeof store & { close(): void } };
+    const memory = new MemoryTaskStore();
+    await memory.create(record('m', 60_000));
+    expect(await memory.update('m', { status: 'input_required', statusMessage: 'asking' })).toMatchObject({ status: 'input_required', statusMessage: 'asking' });
+    await memory.update('m', { status: 'cancelled' });
+    expect(await memory.update('m', { status: 'working', statusMessage: 'again' })).toMatchObject({ status: 'cancelled', statusMessage: 'asking' });
+    expect(await memory.get('m')).toMatchObject({ status: 'cancelled' });
+    memory.close();
   });
 
   it('concurrent updates of one task all land (compare-and-set)', async () => {
