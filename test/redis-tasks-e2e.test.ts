@@ -301,7 +301,7 @@ describe('tasks across two replicas sharing Redis', () => {
     const keys = await scan(`${PREFIX}task*`);
     expect(keys.filter((key) => key.includes(taskId))).toEqual([]);
     // The indexes live as long as their longest-lived task, no longer.
-    const [, latest] = await redis.zrange(`${PREFIX}tasks`, -1, -1, 'WITHSCORES');
+    const [, latest] = await redis.zrange(`${PREFIX}tasks`, '-1', '-1', 'WITHSCORES');
     const longest = Number(latest) - Date.now();
     expect(Math.abs((await redis.pttl(`${PREFIX}tasks`)) - longest)).toBeLessThan(2000);
     const finishedTtl = await redis.pttl(`${PREFIX}tasks:finished`);
