@@ -83,13 +83,28 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startHttpServer(dir, env), startHttpServer(dir, env)]);
 }, 180_000);
 
+/** Stops a replica (SIGTERM, then SIGKILL after 5 s); one already gone resolves at once. */
+async function stopReplica(replica: Replica | undefined): Promise<void> {
+  const child = replica?.child;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+  await new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+  clearTimeout(timer);
+}
+
 afterAll(async () => {
-  await Promise.all([a?.stop(), b?.stop(), ...extra.map((r) => r.stop())]);
-  redis?.disconnect();
-  if (redisServer?.exitCode === null) {
-    const exited = new Promise((resolve) => redisServer!.once('exit', resolve));
-    redisServer.kill('SIGTERM');
-    await exited;
+  try {
+    await Promise.all([a, b, ...extra].map(stopReplica));
+  } finally {
+    redis?.disconnect();
+    if (redisServer && redisServer.exitCode === null && redisServer.signalCode === null) {
+      const exited = new Promise((resolve) => redisServer!.once('exit', resolve));
+      redisServer.kill('SIGTERM');
+      await exited;
+    }
   }
 });
 
@@ -328,7 +343,6 @@ describe('tasks across two replicas sharing Redis', () => {
     const gone = new Promise((resolve) => c.child.once('exit', resolve));
     c.child.kill('SIGKILL');
     await gone;
-    extra.splice(extra.indexOf(c), 1);
     // Alive until its heartbeat key expires (10 s); the replicas' sweep (5 s) then fails its tasks.
     const note = await stream.next(25_000);
     expect(note).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'failed', error: { code: -32603 } } });
