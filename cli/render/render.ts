@@ -106,6 +106,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   if (hasTasks) {
     yield gen('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
     yield gen('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
+    yield { ...gen('src/generated/redis-tasks.ts', 'src/generated/redis-tasks.ts', {}), formatted: true };
   }
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.path, file.view());

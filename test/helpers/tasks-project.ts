@@ -1,0 +1,74 @@
+/**
+ * The tasks project of the end-to-end tests: the manifest of test/cases/tasks plus tools that wait,
+ * ask and expire, with real handlers, generated and compiled with tsc.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect } from 'vitest';
+import { runCli } from '../../cli/main.js';
+import { memoryIO, REPO, run, TSC } from './project.js';
+
+export const EXTRA_TOOLS = `
+  wait:
+    description: Waits until cancelled
+    execution: { taskSupport: optional }
+  confirm:
+    description: Asks before it answers
+    execution: { taskSupport: optional }
+  short:
+    description: A task that lives 800 ms
+    execution: { taskSupport: optional, ttlMs: 800 }
+`;
+
+export const HANDLERS: Record<string, string> = {
+  build: `export const handler: ToolHandlers['build'] = async ({ project }, ctx) => {
+  await ctx.progress(1, 2, 'compiling');
+  await sleep(300, ctx.signal);
+  return \`built \${project}\${ctx.task ? \` in task \${ctx.task.id}\` : ' synchronously'}\`;
+};`,
+  wait: `export const handler: ToolHandlers['wait'] = async (_input, ctx) => {
+  try {
+    await sleep(60_000, ctx.signal);
+  } finally {
+    if (ctx.signal.aborted) appendFileSync(process.env.TASKS_LOG!, \`aborted \${ctx.task?.id}\\n\`);
+  }
+  return 'waited';
+};`,
+  confirm: `export const handler: ToolHandlers['confirm'] = async (_input, ctx) => {
+  const a = ctx.accepted<{ name: string }>('a');
+  const b = ctx.accepted<{ name: string }>('b');
+  if (!a || !b) {
+    await ctx.task?.status('waiting for names');
+    return ctx.ask({ inputRequests: {
+      a: inputRequired.elicit({ message: 'A?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+      b: inputRequired.elicit({ message: 'B?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
+    }, requestState: await ctx.signState({ round: 1 }) });
+  }
+  return \`\${a.name}+\${b.name} state=\${JSON.stringify(ctx.requestState())}\`;
+};`,
+  short: `export const handler: ToolHandlers['short'] = async () => 'short';`,
+};
+
+const IMPORTS = `import { appendFileSync } from 'node:fs';
+import type { ToolHandlers } from '../../generated/handlers.js';
+import { inputRequired } from '../../generated/runtime.js';
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
+  });
+void sleep; void appendFileSync; void inputRequired;
+`;
+
+/** Generates the tasks project in `dir` (an empty scratch folder), writes the handlers, compiles it. */
+export async function buildTasksProject(dir: string): Promise<void> {
+  const yaml = readFileSync(path.join(REPO, 'test/cases/tasks/mcpgen.yaml'), 'utf8') + EXTRA_TOOLS;
+  writeFileSync(path.join(dir, 'mcpgen.yaml'), yaml);
+  const io = memoryIO(dir);
+  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+  for (const [name, code] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, `src/handlers/tools/${name}.ts`), `${IMPORTS}\n${code}\n`);
+  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+}
