@@ -5,6 +5,7 @@
 import { RedisServerEventBus } from './redis-bus.js';
 import { connectHub, REDIS_PREFIX_ENV, type RedisHub, redactedUrl } from './redis.js';
 import { type RedisSessionOptions, redisSessions } from './redis-sessions.js';
+import { shareTasks } from './redis-tasks.js';
 import { REQUEST_STATE_KEY_ENV } from './runtime.js';
 import { serverInfo } from './server.js';
 import type { LegacySessions } from './sessions.js';
@@ -36,6 +37,7 @@ export async function shareState(
   const prefix = process.env[REDIS_PREFIX_ENV] || `mcp:${serverInfo.name}:`;
   const hub = await connectHub({ url, prefix, onerror });
   const bus = new RedisServerEventBus(hub, onerror);
+  const stopTasks = shareTasks(hub);
   console.error(`${serverInfo.name}: sharing state through Redis at ${redactedUrl(url)}`);
   return {
     hub,
@@ -43,6 +45,7 @@ export async function shareState(
     sessions: (options) => redisSessions(hub, options),
     health: () => (hub.up ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down' }),
     async close() {
+      stopTasks();
       bus.close();
       await hub.close();
     },

@@ -26,6 +26,8 @@ export interface TaskRecord {
   result?: Record<string, unknown>;
   /** The JSON-RPC error (status `failed`). */
   error?: { code: number; message: string; data?: unknown };
+  /** The replica whose process runs the handler (replicas sharing a store; unset in one process). */
+  runner?: string;
 }
 
 /**
@@ -37,7 +39,10 @@ export interface TaskRecord {
 export interface TaskStore {
   create(task: TaskRecord): Promise<void>;
   get(taskId: string): Promise<TaskRecord | undefined>;
-  /** Applies `patch` and returns the task as it is now, or undefined when it is gone. */
+  /**
+   * Applies `patch` and returns the task as it is now, or undefined when it is gone. A finished
+   * task (`isTerminal`) is returned unchanged: its status never changes back.
+   */
   update(taskId: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined>;
   delete(taskId: string): Promise<void>;
 }
@@ -98,7 +103,7 @@ export class MemoryTaskStore implements TaskStore {
 
   async update(taskId: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
     const task = await this.get(taskId);
-    if (!task) return undefined;
+    if (!task || isTerminal(task.status)) return task;
     const next = { ...task, ...patch };
     this.tasks.set(taskId, next);
     return { ...next };

@@ -4,13 +4,17 @@
 // Replicas of this server sharing one Redis (REDIS_URL): what each shares, wired in one place.
 import { RedisServerEventBus } from './redis-bus.js';
 import { connectHub, REDIS_PREFIX_ENV, type RedisHub, redactedUrl } from './redis.js';
+import { type RedisSessionOptions, redisSessions } from './redis-sessions.js';
 import { REQUEST_STATE_KEY_ENV } from './runtime.js';
 import { serverInfo } from './server.js';
+import type { LegacySessions } from './sessions.js';
 
 export interface SharedState {
   readonly hub: RedisHub;
   /** Change notifications of every replica (`ctx.notify`). */
   readonly bus: RedisServerEventBus;
+  /** 2025 sessions any replica serves. */
+  sessions(options: RedisSessionOptions): LegacySessions;
   /** For `GET /health`: degraded while Redis is away (the server reconnects by itself). */
   health(): { status: 'ok' | 'degraded'; redis: 'up' | 'down' };
   close(): Promise<void>;
@@ -36,8 +40,8 @@ export async function shareState(
   return {
     hub,
     bus,
-    health: () =>
-      hub.up ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down' },
+    sessions: (options) => redisSessions(hub, options),
+    health: () => (hub.up ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down' }),
     async close() {
       bus.close();
       await hub.close();

@@ -17,15 +17,19 @@ import {
   isJSONRPCNotification,
   isJSONRPCRequest,
   isJSONRPCResultResponse,
+  type JSONRPCMessage,
   type McpServer,
   OAuthError,
   OAuthErrorCode,
+  type ServerEventBus,
 } from '@modelcontextprotocol/server';
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 
-import { ownsSession, readJson, sendRpcError } from './http.js';
-import { addNotificationSink, connectionSink, principalOf } from './runtime.js';
+import { ownsSession, readJson, sendRpcError, sendUnavailable } from './http-wire.js';
+import type { RedisHub } from './redis.js';
+import { connectionSink, principalOf } from './runtime.js';
 import { createServer } from './server.js';
+import { deliverEvent } from './sessions.js';
 
 /** transports.http.sse of the manifest. */
 export const sseDefaults = {
@@ -63,7 +67,23 @@ interface SseSession {
   server: McpServer;
   /** The caller that opened the stream: no other may post to it. */
   principal: string | undefined;
-  removeSink: () => void;
+  unsubscribe: () => void;
+}
+
+/** Where a stream of another replica is: its replica and its caller. */
+interface SseRecord {
+  replica: string;
+  principal: string | undefined;
+}
+
+/** AuthInfo as it travels between replicas (JSON): `resource` back to a URL. */
+function revivedAuth(auth: unknown): AuthInfo | undefined {
+  if (typeof auth !== 'object' || auth === null) return undefined;
+  const { resource, ...rest } = auth as AuthInfo & { resource?: string };
+  return {
+    ...rest,
+    ...(typeof resource === 'string' ? { resource: new URL(resource) } : {}),
+  } as AuthInfo;
 }
 
 const isMessage = (body: unknown) =>
@@ -91,8 +111,17 @@ export function sseEndpoints(
     maxBodyBytes: number;
     maxSessions: number;
     onerror: (error: Error) => void;
+    /** Change notifications (`ctx.notify`), for the streams that asked for them. */
+    bus: ServerEventBus;
+    /** Replicas: a message posted to any replica reaches the one holding its stream. */
+    hub?: RedisHub | undefined;
   },
 ): SseEndpoints {
+  const hub = options.hub;
+  // A stream's record outlives a quiet minute; the keep-alive (or this) refreshes it.
+  const recordMs = 60_000;
+  const recordKey = (id: string) => hub!.key('sse', id);
+  let probe: McpServer | undefined;
   const path = options.path ?? sseDefaults.path;
   const messagesPath = options.messagesPath ?? sseDefaults.messagesPath;
   const keepAliveMs = options.keepAliveMs ?? 15_000;
@@ -102,7 +131,8 @@ export function sseEndpoints(
     const session = sessions.get(id);
     if (!session) return Promise.resolve();
     sessions.delete(id);
-    session.removeSink();
+    session.unsubscribe();
+    if (hub) void hub.run((client) => client.del(recordKey(id))).catch(() => {});
     return session.server.close().catch(() => {});
   };
 
@@ -114,12 +144,22 @@ export function sseEndpoints(
     const id = transport.sessionId;
     transport.onclose = () => void closeSession(id);
     transport.onerror = options.onerror;
+    const principal = principalOf(req.auth);
+    const sink = connectionSink(server, 'legacy');
     sessions.set(id, {
       transport,
       server,
-      principal: principalOf(req.auth),
-      removeSink: addNotificationSink(connectionSink(server, 'legacy')),
+      principal,
+      unsubscribe: options.bus.subscribe((event) => deliverEvent(sink, event)),
     });
+    const record = JSON.stringify({ replica: hub?.replica, principal: principal ?? null });
+    const remember = () =>
+      hub?.run((client) => client.set(recordKey(id), record, 'PX', recordMs)).catch(() => {});
+    await remember();
+    if (hub) {
+      const timer = setInterval(remember, recordMs / 3).unref();
+      res.once('close', () => clearInterval(timer));
+    }
     await server.connect(transport);
     // The stream may stay quiet for long: the client needs its headers and endpoint now.
     res.flushHeaders();
@@ -145,6 +185,7 @@ export function sseEndpoints(
       );
     }
     const session = sessions.get(id);
+    if (!session && hub) return forward(req, res, id);
     if (!session || !ownsSession(session, req.auth, id))
       return sendRpcError(res, 404, -32001, 'Session not found');
     sessions.delete(id); // re-inserted: the map's order is the eviction order
@@ -153,11 +194,23 @@ export function sseEndpoints(
     if (!read) return;
     if (!isMessage(read.body))
       return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
-    // Per-entry scopes: the SDK checks them in its own HTTP transports; this one does not, so ask
-    // the session's server before the message goes in, and answer as they would (403 step-up).
-    if (isJSONRPCRequest(read.body)) {
-      const challenge = await session.server.resolveScopeChallenge({
-        request: read.body,
+    if (await refusedScopes(session.server, req, res, read.body)) return;
+    await session.transport.handlePostMessage(req, res, read.body);
+  }
+
+  /**
+   * Per-entry scopes: the SDK checks them in its own HTTP transports; this one does not, so ask a
+   * server instance before the message goes in, and answer as they would (403 step-up).
+   */
+  async function refusedScopes(
+    server: McpServer,
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    body: unknown,
+  ): Promise<boolean> {
+    if (isJSONRPCRequest(body)) {
+      const challenge = await server.resolveScopeChallenge({
+        request: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
       if (challenge !== undefined) {
@@ -174,11 +227,56 @@ export function sseEndpoints(
         res
           .writeHead(response.status, Object.fromEntries(response.headers))
           .end(await response.text());
-        return;
+        return true;
       }
     }
-    await session.transport.handlePostMessage(req, res, read.body);
+    return false;
   }
+
+  /** A message for a stream another replica holds: checked here, delivered there. */
+  async function forward(
+    req: IncomingMessage & { auth?: AuthInfo },
+    res: ServerResponse,
+    id: string,
+  ) {
+    let record: SseRecord | undefined;
+    try {
+      const raw = await hub!.run((client) => client.get(recordKey(id)));
+      const parsed = raw
+        ? (JSON.parse(raw) as { replica: string; principal: string | null })
+        : undefined;
+      record = parsed && { replica: parsed.replica, principal: parsed.principal ?? undefined };
+    } catch (error) {
+      // By name: redis.js (and its client) is not loaded without Redis.
+      if ((error as Error).name !== 'RedisUnavailableError') throw error;
+      return sendUnavailable(res, 'the session store (Redis) is not reachable; retry shortly');
+    }
+    if (!record || !ownsSession(record, req.auth, id))
+      return sendRpcError(res, 404, -32001, 'Session not found');
+    const read = await readJson(req, res, options.maxBodyBytes);
+    if (!read) return;
+    if (!isMessage(read.body))
+      return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+    if (await refusedScopes((probe ??= createServer({ era: 'legacy' })), req, res, read.body))
+      return;
+    try {
+      await hub!.ask(record.replica, 'sse-message', {
+        id,
+        message: read.body,
+        auth: req.auth ?? null,
+      });
+    } catch {
+      return sendRpcError(res, 404, -32001, 'Session not found');
+    }
+    res.writeHead(202).end('Accepted');
+  }
+
+  hub?.answer('sse-message', async (payload) => {
+    const { id, message, auth } = payload as { id: string; message: JSONRPCMessage; auth: unknown };
+    const session = sessions.get(id);
+    if (!session) throw new Error('Session not found');
+    await session.transport.handleMessage(message, { authInfo: revivedAuth(auth) });
+  });
 
   return {
     serves: (pathname) => pathname === path || pathname === messagesPath,

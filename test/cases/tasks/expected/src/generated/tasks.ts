@@ -56,9 +56,42 @@ export function taskStore(): TaskStore {
   return (store ??= new MemoryTaskStore(Number(process.env[MAX_TASKS_ENV]) || undefined));
 }
 
-/** Replaces the task store (before the server serves: tasks are not moved). */
-export function setTaskStore(next: TaskStore): void {
+/** Replaces the task store (before the server serves: tasks are not moved); undefined: the default. */
+export function setTaskStore(next: TaskStore | undefined): void {
   store = next;
+}
+
+/**
+ * How tasks reach the other replicas of this server (redis-tasks.ts); unset in one process. The
+ * handler of a task runs on the replica that created it (its `runner`): status changes are
+ * published to every replica, and tasks/update and tasks/cancel are forwarded to the runner.
+ */
+export interface TaskReplicas {
+  /** This replica's id, stored as the runner of the tasks it creates. */
+  readonly replica: string;
+  /** Hands a status change to `deliverStatus` on every replica, this one included. */
+  publish(task: DetailedTask, owner: string): Promise<void>;
+  /** Runs `updateOnRunner` / `cancelOnRunner` on `runner` and returns when it has (its error rethrown). */
+  forward(runner: string, request: ForwardedRequest): Promise<void>;
+  /** Whether `runner` is still running (a killed replica's tasks never finish). */
+  isAlive(runner: string): Promise<boolean>;
+}
+
+/** What a replica forwards to a task's runner. */
+export type ForwardedRequest =
+  | { method: 'tasks/update'; taskId: string; inputResponses: Record<string, unknown> }
+  | { method: 'tasks/cancel'; taskId: string };
+
+let replicas: TaskReplicas | undefined;
+
+/** Shares tasks with other replicas (before the server serves); undefined: this process only. */
+export function setTaskReplicas(next: TaskReplicas | undefined): void {
+  replicas = next;
+}
+
+/** The runner of `task` when it is another replica (tasks/update and tasks/cancel go there). */
+function elsewhere(task: TaskRecord): string | undefined {
+  return replicas && task.runner && task.runner !== replicas.replica ? task.runner : undefined;
 }
 
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
@@ -154,7 +187,7 @@ const listeners = new Set<TaskListener>();
 const legacyInstances = new WeakSet<McpServer>();
 const creators = new Map<string, McpServer>();
 
-/** Pushes `notifications/tasks` to the 2025 connection that created the task, while it is connected. */
+/** Pushes `notifications/tasks` to the 2025 connection that created the task, while it is connected (on the replica that holds it). */
 function toCreator(task: DetailedTask): void {
   const creator = creators.get(task.taskId);
   if (isTerminal(task.status)) creators.delete(task.taskId);
@@ -163,6 +196,12 @@ function toCreator(task: DetailedTask): void {
     McpServer['server']['notification']
   >[0];
   void creator.server.notification(notification).catch(() => {});
+}
+
+/** Hands a status change (made here or on another replica) to this process's listeners and creator connections. */
+export function deliverStatus(task: DetailedTask, owner: string): void {
+  toCreator(task);
+  for (const listener of listeners) listener(task, owner);
 }
 
 /** Calls `listener` on every status change of a task; returns its removal. */
@@ -189,27 +228,30 @@ function detailed(task: TaskRecord): DetailedTask {
   };
 }
 
-async function change(taskId: string, patch: Partial<TaskRecord>): Promise<void> {
-  const task = await taskStore().update(taskId, {
-    ...patch,
-    lastUpdatedAt: new Date().toISOString(),
-  });
-  if (task && patch.status !== undefined) {
+/** Updates the task; a status change is announced (not when the task had finished already). */
+async function change(taskId: string, patch: Partial<TaskRecord>): Promise<TaskRecord | undefined> {
+  const lastUpdatedAt = new Date().toISOString();
+  const task = await taskStore().update(taskId, { ...patch, lastUpdatedAt });
+  if (task && patch.status !== undefined && task.lastUpdatedAt === lastUpdatedAt) {
     const view = detailed(task);
-    toCreator(view);
-    for (const listener of listeners) listener(view, task.owner);
+    if (!replicas) deliverStatus(view, task.owner);
+    else {
+      // Redis away: this replica's listeners still hear it.
+      await replicas.publish(view, task.owner).catch(() => deliverStatus(view, task.owner));
+    }
   }
+  return task;
 }
 
 /** The handler's context in a task: the task's signal and answers; nothing is sent on the finished request. */
 function taskContext(taskId: string): TaskContext {
   return {
     id: taskId,
-    status: (message) => change(taskId, { statusMessage: message }),
-    progress: (progress, total, message) =>
-      change(taskId, {
+    status: async (message) => void (await change(taskId, { statusMessage: message })),
+    progress: async (progress, total, message) =>
+      void (await change(taskId, {
         statusMessage: message ?? (total ? `${progress}/${total}` : String(progress)),
-      }),
+      })),
   };
 }
 
@@ -351,6 +393,7 @@ async function createTask(
     ttlMs: policy.ttlMs,
     pollIntervalMs: policy.pollIntervalMs,
     expiresAt: now + policy.ttlMs,
+    ...(replicas ? { runner: replicas.replica } : {}),
   };
   await taskStore().create(task);
   if (legacyInstances.has(server) && declaresTasks(sdk, server)) creators.set(task.taskId, server);
@@ -408,7 +451,93 @@ const taskIdParams = fromJsonSchema<{ taskId: string }>({
 async function ownTask(taskId: string, sdk: ServerContext): Promise<TaskRecord> {
   const task = await taskStore().get(taskId);
   if (!task || task.owner !== (principalOf(sdk.http?.authInfo) ?? '')) throw unknownTask(taskId);
-  return task;
+  return orphaned(task);
+}
+
+/** A task whose runner stopped (killed replica) never finishes: it is failed, for every replica to see. */
+async function orphaned(task: TaskRecord): Promise<TaskRecord> {
+  const runner = elsewhere(task);
+  if (!runner || isTerminal(task.status) || (await replicas!.isAlive(runner))) return task;
+  const message = `the server replica running this task (${runner.slice(0, 8)}) stopped before it finished`;
+  const failed = await change(task.taskId, {
+    status: 'failed',
+    error: { code: ProtocolErrorCode.InternalError, message },
+    statusMessage: message,
+    inputRequests: undefined,
+  });
+  return failed ?? task;
+}
+
+/** Fails the task if its runner stopped (a sweep of replicas: listeners hear it without a poll). */
+export async function failIfOrphaned(taskId: string): Promise<void> {
+  const task = await taskStore().get(taskId);
+  if (task) await orphaned(task);
+}
+
+/** tasks/update on the task's runner: checks the answers, keeps them, runs the next round once all are in. */
+export async function updateOnRunner(
+  taskId: string,
+  responses: Record<string, unknown>,
+): Promise<void> {
+  const task = await taskStore().get(taskId);
+  if (task) await applyUpdate(task, responses);
+}
+
+/** tasks/cancel on the task's runner: aborts the handler's ctx.signal and marks the task cancelled. */
+export async function cancelOnRunner(taskId: string): Promise<void> {
+  const task = await taskStore().get(taskId);
+  if (task) await applyCancel(task);
+}
+
+async function applyUpdate(task: TaskRecord, responses: Record<string, unknown>): Promise<void> {
+  const run = runs.get(task.taskId);
+  if (task.status !== 'input_required' || !run) return;
+  // Elicited content is checked against the form it answers before anything is kept.
+  const schemas = requestedSchemas(task.inputRequests as InputRequiredResult['inputRequests']);
+  for (const [key, schema] of Object.entries(schemas)) {
+    const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
+    if (!run.pending.has(key) || response?.action !== 'accept' || response.content === undefined)
+      continue;
+    const problem = elicitedContentProblem(schema, response.content);
+    if (problem)
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `inputResponses.${key}: the accepted content does not match the requested schema: ${problem}`,
+      );
+  }
+  // Answers to keys the task is not waiting for are ignored; the rest wait for the round.
+  let answered = false;
+  for (const [key, response] of Object.entries(responses)) {
+    if (!run.pending.delete(key)) continue;
+    run.responses[key] = response;
+    answered = true;
+  }
+  if (!answered) return;
+  if (run.pending.size > 0) {
+    const left = Object.fromEntries(
+      Object.entries(task.inputRequests ?? {}).filter(([key]) => run.pending.has(key)),
+    );
+    await change(task.taskId, { inputRequests: left });
+    return;
+  }
+  await change(task.taskId, { status: 'working', inputRequests: undefined });
+  runRounds(run).catch(storeFailed);
+}
+
+async function applyCancel(task: TaskRecord): Promise<void> {
+  // Cancelling a finished task changes nothing, and is acknowledged the same way.
+  if (isTerminal(task.status)) return;
+  const run = runs.get(task.taskId);
+  if (run) {
+    clearTimeout(run.expiry);
+    runs.delete(task.taskId);
+    run.controller.abort(new Error('task cancelled'));
+  }
+  await change(task.taskId, {
+    status: 'cancelled',
+    inputRequests: undefined,
+    statusMessage: 'Cancelled by the client',
+  });
 }
 
 /**
@@ -433,58 +562,25 @@ export function installTasks(
   server.server.setRequestHandler('tasks/update', { params: taskIdParams }, async (params, sdk) => {
     if (!declaresTasks(sdk, server)) throw missingExtension('tasks/update');
     const task = await ownTask(params.taskId, sdk);
-    const run = runs.get(task.taskId);
-    if (task.status !== 'input_required' || !run) return {};
-    const responses = sdk.mcpReq.inputResponses ?? {};
-    // Elicited content is checked against the form it answers before anything is kept.
-    const schemas = requestedSchemas(task.inputRequests as InputRequiredResult['inputRequests']);
-    for (const [key, schema] of Object.entries(schemas)) {
-      const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
-      if (!run.pending.has(key) || response?.action !== 'accept' || response.content === undefined)
-        continue;
-      const problem = elicitedContentProblem(schema, response.content);
-      if (problem)
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `inputResponses.${key}: the accepted content does not match the requested schema: ${problem}`,
-        );
-    }
-    // Answers to keys the task is not waiting for are ignored; the rest wait for the round.
-    let answered = false;
-    for (const [key, response] of Object.entries(responses)) {
-      if (!run.pending.delete(key)) continue;
-      run.responses[key] = response;
-      answered = true;
-    }
-    if (!answered) return {};
-    if (run.pending.size > 0) {
-      const left = Object.fromEntries(
-        Object.entries(task.inputRequests ?? {}).filter(([key]) => run.pending.has(key)),
-      );
-      await change(task.taskId, { inputRequests: left });
-      return {};
-    }
-    await change(task.taskId, { status: 'working', inputRequests: undefined });
-    runRounds(run).catch(storeFailed);
+    const inputResponses = sdk.mcpReq.inputResponses ?? {};
+    const runner = elsewhere(task);
+    if (runner && task.status === 'input_required') {
+      await replicas!.forward(runner, {
+        method: 'tasks/update',
+        taskId: task.taskId,
+        inputResponses,
+      });
+    } else await applyUpdate(task, inputResponses);
     return {};
   });
 
   server.server.setRequestHandler('tasks/cancel', { params: taskIdParams }, async (params, sdk) => {
     if (!declaresTasks(sdk, server)) throw missingExtension('tasks/cancel');
     const task = await ownTask(params.taskId, sdk);
-    // Cancelling a finished task changes nothing, and is acknowledged the same way.
-    if (isTerminal(task.status)) return {};
-    const run = runs.get(task.taskId);
-    if (run) {
-      clearTimeout(run.expiry);
-      runs.delete(task.taskId);
-      run.controller.abort(new Error('task cancelled'));
-    }
-    await change(task.taskId, {
-      status: 'cancelled',
-      inputRequests: undefined,
-      statusMessage: 'Cancelled by the client',
-    });
+    const runner = elsewhere(task);
+    if (runner && !isTerminal(task.status)) {
+      await replicas!.forward(runner, { method: 'tasks/cancel', taskId: task.taskId });
+    } else await applyCancel(task);
     return {};
   });
 
