@@ -154,17 +154,27 @@ export function redisCommand(port, command, timeoutMs = 1_000) {
   });
 }
 
-/** Starts redis-server on a free 127.0.0.1 port without persistence; resolves once it answers PING. */
-export async function startRedis() {
+/**
+ * Starts redis-server on a free 127.0.0.1 port; resolves once it answers PING. Without persistence
+ * unless `options.appendonly`: then an append-only file (fsync always) in a temp folder, so a
+ * restart keeps the data.
+ */
+export async function startRedis(options = {}) {
   const bin = ensurePackages(['redis-server'])['redis-server'];
   const port = await freePort();
+  let persistence = ['--save', '', '--appendonly', 'no'];
+  if (options.appendonly) {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-redis-'));
+    cleanups.add(() => rmSync(dir, { recursive: true, force: true }));
+    persistence = ['--save', '', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'always'];
+  }
   let child;
   let output = '';
   const ping = () => redisCommand(port, 'PING', 500).then((r) => r === '+PONG', () => false);
   const launch = async () => {
     output = '';
     child = track(
-      spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      spawn(bin, ['--port', String(port), '--bind', '127.0.0.1', ...persistence, '--daemonize', 'no'], {
         stdio: ['ignore', 'pipe', 'pipe'],
       }),
     );

@@ -16,7 +16,7 @@ export interface RedisProcess {
   readonly pid: number;
   /** SIGTERM, wait for exit. */
   stop(): Promise<void>;
-  /** Stops (when running) and starts a new, empty process on the same port. */
+  /** Stops (when running) and starts a new process on the same port: empty unless `appendonly`. */
   restart(): Promise<void>;
   /** SIGKILL, wait for exit. */
   kill(): Promise<void>;
@@ -84,8 +84,12 @@ export const waitFor: (what: string, probe: () => Promise<boolean> | boolean, ti
 export const stopAll: () => Promise<void> = impl.stopAll;
 /** One inline Redis command (e.g. 'PING'); resolves with the first reply line ('+PONG'). */
 export const redisCommand: (port: number, command: string, timeoutMs?: number) => Promise<string> = impl.redisCommand;
-/** redis-server on a free port (--save '' --appendonly no), once it answers PING. */
-export const startRedis: () => Promise<RedisProcess> = impl.startRedis;
+export interface RedisOptions {
+  /** Persist in an append-only file (fsync always) in a temp folder, so restart() keeps the data. */
+  appendonly?: boolean;
+}
+/** redis-server on a free port (no persistence unless `appendonly`), once it answers PING. */
+export const startRedis: (options?: RedisOptions) => Promise<RedisProcess> = impl.startRedis;
 /** A 32-byte-plus MCP_REQUEST_STATE_KEY shared by the replicas of a test. */
 export const TEST_REQUEST_STATE_KEY: string = impl.TEST_REQUEST_STATE_KEY;
 /** `node dist/src/main.js --http --port <port>` (0: a free one, kept on restart) in a built project. */
