@@ -60,6 +60,7 @@ beforeAll(async () => {
   balancer = await startBalancer(replicas.map((r) => r.port));
   mcpUrl = new URL(`${balancer.url}/mcp`);
   keys = new Redis(redis.url, { lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 200 });
+  keys.on('error', () => {}); // while the Redis run stops it
   await keys.connect();
 }, 240_000);
 
@@ -121,7 +122,8 @@ const TOOL_CALLS: Array<{ name: string; arguments?: Record<string, unknown>; tex
 ];
 
 type Content = Array<{ type: string; text?: string }>;
-const textOf = (result: { content?: unknown }) => ((result.content ?? []) as Content).map((b) => b.text ?? '').join('');
+const textOf = (result: unknown) => (((result as { content?: unknown }).content ?? []) as Content).map((b) => b.text ?? '').join('');
+const contentText = (result: { contents: unknown[] }) => String((result.contents[0] as { text?: unknown }).text);
 
 function checkToolResult(call: (typeof TOOL_CALLS)[number], result: { content?: unknown; isError?: unknown }) {
   const label = `${call.name}: ${JSON.stringify(result)}`;
@@ -213,7 +215,8 @@ const ENVELOPE = {
 
 /** One 2026-07-28 request, raw, with its `_meta` envelope and headers; its answer (the one with `id`). */
 async function modern(base: string, id: number, method: string, params: Record<string, unknown> = {}, timeoutMs = 10_000): Promise<{ status: number; answer?: Rpc; text: string }> {
-  const name = typeof params.name === 'string' ? { 'Mcp-Name': params.name } : typeof params.uri === 'string' ? { 'Mcp-Name': params.uri } : {};
+  const target = params.name ?? params.uri;
+  const name: Record<string, string> = typeof target === 'string' ? { 'Mcp-Name': target } : {};
   const res = await fetch(new URL('/mcp', base), {
     method: 'POST',
     headers: { ...JSON_HEADERS, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': method, ...name },
@@ -281,12 +284,12 @@ describe('2025 era (SDK v1 client) through the balancer', () => {
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('test_prompt_with_arguments');
 
-    for (const call of TOOL_CALLS) checkToolResult(call, await client.callTool({ name: call.name, arguments: call.arguments ?? {} }));
+    for (const call of TOOL_CALLS) checkToolResult(call, (await client.callTool({ name: call.name, arguments: call.arguments ?? {} })) as { content?: unknown });
 
     expect(await client.readResource({ uri: 'test://static-text' })).toMatchObject({ contents: [{ text: 'This is the content of the static text resource.' }] });
     expect((await client.readResource({ uri: 'test://static-binary' })).contents[0]).toMatchObject({ mimeType: 'image/png', blob: expect.any(String) });
     expect(await client.readResource({ uri: 'test://watched-resource' })).toMatchObject({ contents: [{ text: 'Watched resource content' }] });
-    expect(JSON.parse(String((await client.readResource({ uri: 'test://template/42/data' })).contents[0]!.text))).toEqual({ id: '42', templateTest: true, data: 'Data for ID: 42' });
+    expect(JSON.parse(contentText(await client.readResource({ uri: 'test://template/42/data' })))).toEqual({ id: '42', templateTest: true, data: 'Data for ID: 42' });
 
     expect(JSON.stringify((await client.getPrompt({ name: 'test_simple_prompt' })).messages)).toContain('This is a simple prompt for testing.');
     expect(JSON.stringify((await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } })).messages)).toContain("arg1='a', arg2='b'");
@@ -378,13 +381,13 @@ describe('2026-07-28 (SDK v2 client, raw JSON-RPC) through the balancer', () => 
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('test_prompt_with_arguments');
     // input_required rounds are requests of their own: each may land on another replica.
-    for (const call of TOOL_CALLS) checkToolResult(call, await client.callTool({ name: call.name, arguments: call.arguments ?? {} }));
+    for (const call of TOOL_CALLS) checkToolResult(call, (await client.callTool({ name: call.name, arguments: call.arguments ?? {} })) as { content?: unknown });
     const seen: number[] = [];
     expect(textOf(await client.callTool({ name: 'test_tool_with_progress' }, { onprogress: (p) => void seen.push(p.progress) }))).toBe('Tool with progress completed');
     expect(seen).toEqual([0, 50, 100]);
     expect(textOf(await client.callTool({ name: 'test_tool_with_logging' }))).toBe('Tool with logging executed successfully');
     expect(await client.readResource({ uri: 'test://static-text' })).toMatchObject({ contents: [{ text: 'This is the content of the static text resource.' }] });
-    expect(JSON.parse(String((await client.readResource({ uri: 'test://template/9/data' })).contents[0]!.text))).toMatchObject({ id: '9' });
+    expect(JSON.parse(contentText(await client.readResource({ uri: 'test://template/9/data' })))).toMatchObject({ id: '9' });
     expect(JSON.stringify((await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'x', arg2: 'y' } })).messages)).toContain("arg1='x', arg2='y'");
     expect(JSON.stringify((await client.getPrompt({ name: 'test_input_required_result_prompt' })).messages)).toContain('Use this context: scale');
     const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
@@ -466,43 +469,50 @@ describe('resumption across replicas', () => {
     await client.close();
   });
 
-  it('raw: a POST stream cut after its first event is resumed with GET Last-Event-ID on another replica', async () => {
+  it('raw: a POST stream cut after its first event is resumed with GET Last-Event-ID, on whichever replica', async () => {
+    const served = await counting();
     for (let round = 0; round < 3; round++) {
       const session = await rawSession();
-      const controller = new AbortController();
-      const post = await fetch(mcpUrl, {
-        method: 'POST',
-        headers: session.headers,
-        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'p' } } }),
-        signal: controller.signal,
-      });
-      expect(post.headers.get('content-type')).toContain('text/event-stream');
-      const reader = post.body!.getReader();
-      let seen = '';
-      let lastId: string | undefined;
-      const deadline = Date.now() + 5_000;
-      while (!lastId && Date.now() < deadline) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        seen += new TextDecoder().decode(value);
-        lastId = /^id: ?(.+)$/m.exec(seen)?.[1]?.trim();
+      try {
+        const controller = new AbortController();
+        const post = await fetch(mcpUrl, {
+          method: 'POST',
+          headers: session.headers,
+          body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'test_tool_with_progress', arguments: {}, _meta: { progressToken: 'p' } } }),
+          signal: controller.signal,
+        });
+        expect(post.headers.get('content-type')).toContain('text/event-stream');
+        const reader = post.body!.getReader();
+        let seen = '';
+        const deadline = Date.now() + 5_000;
+        while (!/\n\n/.test(seen) && Date.now() < deadline) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          seen += new TextDecoder().decode(value);
+        }
+        controller.abort();
+        const first = seen.split(/\n\n/)[0]!;
+        const lastId = /^id: ?(.+)$/m.exec(first)?.[1]?.trim();
+        expect(lastId, `no event id in ${seen}`).toBeTruthy();
+        // The first event is the priming event (no data) or the first progress notification.
+        const before = messagesOf(first).filter((m) => m.method === 'notifications/progress').length;
+        const resumed = await fetch(mcpUrl, {
+          method: 'GET',
+          headers: { Accept: 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LEGACY, 'last-event-id': lastId! },
+          signal: AbortSignal.timeout(5_000),
+        });
+        expect(resumed.status).toBe(200);
+        const messages = messagesOf(await resumed.text());
+        const answer = messages.find((m) => m.id === 7);
+        expect(answer && textOf(answer.result!), JSON.stringify(messages)).toBe('Tool with progress completed');
+        // Exactly what came after the event given: nothing twice, nothing missing.
+        const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => (m as { params?: { progress?: number } }).params?.progress);
+        expect(progress, `first event: ${first}`).toEqual([0, 50, 100].slice(before));
+      } finally {
+        expect((await fetch(mcpUrl, { method: 'DELETE', headers: session.headers })).status).toBe(200);
       }
-      expect(lastId, `no event id in ${seen}`).toBeTruthy();
-      controller.abort();
-      const resumed = await fetch(mcpUrl, {
-        method: 'GET',
-        headers: { Accept: 'text/event-stream', 'mcp-session-id': session.id, 'mcp-protocol-version': LEGACY, 'last-event-id': lastId! },
-        signal: AbortSignal.timeout(5_000),
-      });
-      expect(resumed.status).toBe(200);
-      const messages = messagesOf(await resumed.text());
-      const answer = messages.find((m) => m.id === 7);
-      expect(answer && textOf(answer.result!), JSON.stringify(messages)).toBe('Tool with progress completed');
-      // What the resumed stream sends is what came after the event given: no duplicate of it.
-      const progress = messages.filter((m) => m.method === 'notifications/progress').map((m) => (m as { params?: { progress?: number } }).params?.progress);
-      expect(progress.length).toBeLessThan(3);
-      expect((await fetch(mcpUrl, { method: 'DELETE', headers: session.headers })).status).toBe(200);
     }
+    expect((await served()).filter((n) => n >= 3).length).toBe(3);
   });
 });
 
@@ -516,7 +526,9 @@ describe('DELETE and unknown sessions', () => {
     await transport.terminateSession();
     await client.close();
     await waitFor('no session keys left', async () => (await sessionKeys()).length === 0, 3_000).catch(() => {});
-    expect(await sessionKeys()).toEqual([]);
+    const left = await sessionKeys();
+    const records = await Promise.all(left.filter((k) => /session:[^:]+$/.test(k)).map(async (k) => ({ k, ttl: await keys.pttl(k), ...(await keys.hgetall(k)) })));
+    expect(left, `left behind: ${JSON.stringify(records)}`).toEqual([]);
     expect((await keys.keys(`${PREFIX}replica:*`)).length).toBeGreaterThanOrEqual(3);
     for (const replica of replicas) {
       for (const sid of [id, '00000000-0000-4000-8000-000000000000']) {
@@ -533,7 +545,7 @@ describe('DELETE and unknown sessions', () => {
 
 describe('faults', () => {
   it('SIGKILL of a replica mid-run: the 2025 session goes on, retried 2026 calls succeed, the replica rejoins', async () => {
-    const { client, transport } = await legacyClient();
+    const { client, transport, heard } = await legacyClient();
     for (let i = 0; i < 3; i++) await client.callTool({ name: 'test_simple_text', arguments: {} });
     const victim = replicas[1]!;
     // 2026 calls in flight while the replica dies: each retried once on failure.
@@ -570,13 +582,19 @@ describe('faults', () => {
     for (let i = 0; i < 6; i++) expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
     const counts = await served();
     expect(counts[1], `the restarted replica serves the session again: ${counts.join(', ')}`).toBeGreaterThan(0);
+    // Notifications still reach the session (its GET stream reopened elsewhere if it was on the victim).
+    await client.subscribeResource({ uri: 'test://watched-resource' });
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'test_update_watched_resource', arguments: {} });
+    await waitFor('three updates after the kill', () => heard.updated.length >= 3, 5_000).catch(() => {});
+    await sleep(300);
+    expect(heard.updated.length).toBe(3);
     console.error(`scale-e2e: 2026 first attempts that failed around the kill: ${firstFailures}`);
     await transport.terminateSession();
     await client.close();
   });
 
   it('Redis down: 2025 answers 503 quickly, /health says degraded, 2026 calls work; Redis back: the session continues', async () => {
-    const { client, transport } = await legacyClient();
+    const { client, transport, heard } = await legacyClient();
     expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain('simple text');
     const session = { ...JSON_HEADERS, 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': LEGACY };
     await redis.stop();
@@ -617,40 +635,35 @@ describe('faults', () => {
     console.error(`scale-e2e: replicas healthy ${Date.now() - back} ms after Redis restarted`);
     // Append-only Redis kept the record: the session goes on, on every replica.
     for (let i = 0; i < 4; i++) expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain('simple text');
+    // Pub/sub is back too: a change made now reaches a 2026 listener and the 2025 session.
+    await client.subscribeResource({ uri: 'test://watched-resource' });
+    const listener = await modernClient();
+    const subscription = await listener.client.listen({ resourceSubscriptions: ['test://watched-resource'] });
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'test_update_watched_resource', arguments: {} });
+    await waitFor('updates after Redis came back', () => heard.updated.length >= 3 && listener.heard.updated.length >= 3, 5_000).catch(() => {});
+    await sleep(300);
+    expect({ legacy: heard.updated.length, modern: listener.heard.updated.length }).toEqual({ legacy: 3, modern: 3 });
+    await subscription.close();
     const fresh = await legacyClient();
     expect(textOf(await fresh.client.callTool({ name: 'test_elicitation', arguments: { message: 'again' } }))).toContain('action=accept');
     await fresh.transport.terminateSession();
     await transport.terminateSession();
   });
 
+  /** A 2026 test_slow_operation (10 s) sent straight to `replica`, then SIGTERM once it is in flight. */
+  async function slowCallThenSigterm(replica: Replica) {
+    const started = Date.now();
+    const slow = modern(`http://127.0.0.1:${replica.port}`, 90, 'tools/call', { name: 'test_slow_operation', arguments: {} }, 20_000);
+    slow.catch(() => {}); // awaited by the caller, or cut by a kill
+    await sleep(300);
+    const exited = waitFor(`replica ${replica.port} exiting`, () => !replica.running, 15_000, 50);
+    process.kill(replica.pid, 'SIGTERM');
+    return { started, slow, exited };
+  }
+
   it('SIGTERM drains: a slow call in flight finishes, the replica leaves rotation, the balancer keeps answering', async () => {
     const victim = replicas[2]!;
-    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const probe = () =>
-      new Promise<number>((resolve, reject) => {
-        const req = http.get({ host: '127.0.0.1', port: victim.port, path: '/health', agent }, (res) => {
-          res.resume();
-          res.once('end', () => resolve(res.statusCode ?? 0));
-        });
-        req.once('error', reject);
-        req.setTimeout(2_000, () => req.destroy(new Error('timeout')));
-      });
-    expect(await probe()).toBe(200);
-    const started = Date.now();
-    const slow = modern(`http://127.0.0.1:${victim.port}`, 90, 'tools/call', { name: 'test_slow_operation', arguments: {} }, 20_000);
-    await sleep(300);
-    const exited = new Promise<void>((resolve) => {
-      const timer = setInterval(() => {
-        if (!victim.running) {
-          clearInterval(timer);
-          resolve();
-        }
-      }, 50);
-    });
-    process.kill(victim.pid, 'SIGTERM');
-    await sleep(100);
-    // What /health says while draining, on a connection opened before (new ones are refused).
-    const draining = await probe().catch((e: Error) => `no answer (${e.message})`);
+    const { started, slow, exited } = await slowCallThenSigterm(victim);
     await balancer.waitUp(2, 5_000);
     for (let i = 0; i < 6; i++) {
       const r = await modern(balancer.url, 100 + i, 'tools/call', { name: 'test_simple_text', arguments: {} });
@@ -661,7 +674,20 @@ describe('faults', () => {
     expect(textOf(result.answer!.result!)).toBe('finished without being cancelled');
     expect(Date.now() - started).toBeGreaterThan(9_000);
     await exited;
-    agent.destroy();
-    expect(draining, '/health of the draining replica').toBe(503);
   }, 30_000);
+
+  it('/health of a draining replica answers 503 draining', async () => {
+    const victim = replicas[2]!;
+    await victim.restart();
+    await balancer.waitUp(3);
+    const { slow } = await slowCallThenSigterm(victim);
+    await sleep(200);
+    // A probe during the drain (a balancer's health check opens a new connection).
+    const probe = await health(victim).catch((e: Error) => e);
+    await victim.kill();
+    expect(probe instanceof Error ? `no answer: ${probe.message} (${String((probe as { cause?: unknown }).cause)})` : probe).toEqual({
+      status: 503,
+      body: expect.objectContaining({ status: 'draining' }),
+    });
+  });
 });
