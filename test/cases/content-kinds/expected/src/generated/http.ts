@@ -73,6 +73,12 @@ export interface HttpOptions {
   /** On close, how long requests in flight may take to finish before they are cut. Default 10 s. */
   drainMs?: number | undefined;
   /**
+   * On close, how long the server keeps answering (`/health` 503 draining, requests with
+   * `Connection: close`) so a balancer sees the drain before connections are refused. Default:
+   * 1 s with Redis (replicas behind a balancer), else 0.
+   */
+  drainGraceMs?: number | undefined;
+  /**
    * The legacy HTTP+SSE transport (2024-11-05) beside the MCP endpoint, or false for none. Default:
    * `sseDefaults` (from the manifest).
    */
@@ -287,6 +293,8 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   let draining = false;
   const server = createHttpServer((req, res) => {
     const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    // While draining, no connection is kept for another request.
+    if (draining) res.setHeader('Connection', 'close');
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
       // Draining: the balancer takes this replica out while its answers finish.
@@ -326,14 +334,17 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
   return {
     url,
     async close() {
-      // No new connections; what is being answered may finish (bounded), then the rest is cut.
+      // Draining: still answering (health 503) for the grace, and until what is being answered
+      // finishes (bounded); then no new connections, and the rest is cut.
       draining = true;
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      const start = Date.now();
+      const grace = options.drainGraceMs ?? (shared ? 1000 : 0);
+      const until = start + Math.max(grace, options.drainMs ?? 10_000);
       server.closeIdleConnections();
-      const until = Date.now() + (options.drainMs ?? 10_000);
-      while (inFlight.size > 0 && Date.now() < until) {
+      while ((inFlight.size > 0 || Date.now() < start + grace) && Date.now() < until) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       removeModernSink();
       await legacy.close();
       await sse?.close();
