@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suites against the generated server of examples/conformance.
 //
-//   node scripts/conformance.mjs [--update-baseline] [--keep]
+//   node scripts/conformance.mjs [--update-baseline] [--keep] [--replicas N]
 //
 // 1. Installs what is missing into .tools/ (gitignored): Node 22 for the runner (it imports
 //    fs.globSync, which Node 20 lacks), @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12.
 // 2. Copies examples/conformance into .tmp/conformance, regenerates it with this checkout's mcpgen
 //    (bin/mcpgen.js; run `npm run build` first), type-checks and compiles it.
 // 3. Starts the server on 127.0.0.1 on a free port, runs the suites against that loopback URL only,
-//    stops the server by its PID.
+//    stops the server by its PID. With --replicas N: N replicas sharing a redis-server, behind a
+//    round-robin haproxy without stickiness (test/helpers/services.mjs), and the suites run against
+//    the balancer's URL; the same baseline applies (a client must not tell the difference).
 // 4. Fails when a scored scenario fails, or when any scenario passes fewer checks (or fails more)
 //    than in scripts/conformance-baseline.json. Writes .tmp/conformance/results.json and prints a
 //    Markdown table (the README's).
@@ -21,7 +23,15 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = path.join(ROOT, '.tools');
 const SCRATCH = path.join(ROOT, '.tmp', 'conformance');
 const BASELINE = path.join(ROOT, 'scripts', 'conformance-baseline.json');
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const replicasAt = argv.indexOf('--replicas');
+const REPLICAS = replicasAt >= 0 ? Number(argv[replicasAt + 1]) : 0;
+if (replicasAt >= 0 && !(Number.isInteger(REPLICAS) && REPLICAS >= 1 && REPLICAS <= 8)) {
+  console.error('conformance: --replicas takes a count from 1 to 8');
+  process.exit(2);
+}
+const STATE_KEY = 'conformance-run-key-0123456789abcdef0123';
 
 const RUNNERS = {
   '0.1.16': { dir: 'conformance-0.1.16', version: '0.1.16' },
@@ -99,7 +109,7 @@ function startServer(project) {
   const child = spawn(process.execPath, ['dist/src/main.js', '--http', '--host', '127.0.0.1', '--port', '0'], {
     cwd: project,
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: { ...process.env, MCP_REQUEST_STATE_KEY: 'conformance-run-key-0123456789abcdef0123' },
+    env: { ...process.env, MCP_REQUEST_STATE_KEY: STATE_KEY },
   });
   let stderr = '';
   const url = new Promise((resolve, reject) => {
@@ -203,19 +213,36 @@ async function main() {
   if (!existsSync(path.join(ROOT, 'dist', 'cli', 'main.js'))) run(npm, ['run', 'build'], { cwd: ROOT });
   log('building examples/conformance');
   const project = buildExample();
-  const server = startServer(project);
   const results = {};
-  try {
-    const url = await server.url;
-    if (!/^http:\/\/127\.0\.0\.1:/.test(url)) throw new Error(`refusing a non-loopback URL: ${url}`);
-    log(`server at ${url} (pid ${server.child.pid})`);
-    for (const suite of SUITES) results[suite.id] = await runSuite(node, suite, url);
-  } finally {
-    server.child.kill('SIGTERM');
+  if (REPLICAS > 0) {
+    const services = await import('../test/helpers/services.mjs');
+    try {
+      const redis = await services.startRedis();
+      const env = { REDIS_URL: redis.url, MCP_REQUEST_STATE_KEY: STATE_KEY };
+      const replicas = await services.startReplicas(project, REPLICAS, env);
+      const balancer = await services.startBalancer(replicas.map((r) => r.port));
+      const url = `${balancer.url}/mcp`;
+      log(`${REPLICAS} replicas on Redis (${redis.url}) behind haproxy at ${url}`);
+      for (const suite of SUITES) results[suite.id] = await runSuite(node, suite, url);
+      const served = (await balancer.stats()).map((s) => `${s.name} ${s.requests}`).join(', ');
+      log(`requests per replica: ${served}`);
+    } finally {
+      await services.stopAll();
+    }
+  } else {
+    const server = startServer(project);
+    try {
+      const url = await server.url;
+      if (!/^http:\/\/127\.0\.0\.1:/.test(url)) throw new Error(`refusing a non-loopback URL: ${url}`);
+      log(`server at ${url} (pid ${server.child.pid})`);
+      for (const suite of SUITES) results[suite.id] = await runSuite(node, suite, url);
+    } finally {
+      server.child.kill('SIGTERM');
+    }
   }
   writeFileSync(path.join(SCRATCH, 'results.json'), `${JSON.stringify(results, null, 2)}\n`);
   console.log(table(results));
-  if (args.has('--update-baseline')) {
+  if (args.has('--update-baseline') && REPLICAS === 0) {
     writeFileSync(BASELINE, `${JSON.stringify(results, null, 2)}\n`);
     log(`wrote ${path.relative(ROOT, BASELINE)}`);
   }

@@ -63,6 +63,10 @@ export function readmeView(ir: IR) {
   }
   env.push({ name: 'MCP_REQUEST_STATE_KEY', what: 'at least 32 bytes, the same on every replica: signs the `requestState` of multi-round requests (required when `NODE_ENV=production`)' });
   env.push({ name: 'NODE_ENV', what: '`production` makes a missing `MCP_REQUEST_STATE_KEY` an error instead of a per-process development key' });
+  env.push({ name: 'REDIS_URL', what: 'replicas: the Redis every replica shares (2025 sessions, notifications, resumable streams' + (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden') ? ', tasks' : '') + '); unset, everything stays in one process' });
+  if (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden')) env.push({ name: 'MCP_MAX_TASKS', what: 'tasks kept at once (default 10000; with `REDIS_URL`, across all replicas)' });
+  env.push({ name: 'MCP_REDIS_PREFIX', what: 'with `REDIS_URL`: prefix of every key and channel (default `mcp:' + ir.server.name + ':`)' });
+  env.push({ name: 'MCP_SESSION_TTL', what: 'with `REDIS_URL`: seconds an idle 2025 session lives (default 3600)' });
   return {
     title: oneLine(ir.server.title ?? ir.server.name),
     description: ir.server.description ? oneLine(ir.server.description) : null,
