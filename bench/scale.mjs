@@ -120,9 +120,9 @@ async function load({ url, era, clients, ms, warmMs, pids }) {
 export async function scaleBench({ repo, quick = false, log = () => {} }) {
   const bins = ensurePackages(['redis-server', 'haproxy']);
   const versions = versionsOf(bins);
-  const ms = quick ? 1_000 : 8_000;
+  const ms = quick ? 1_000 : 6_000;
   const warmMs = quick ? 300 : 2_000;
-  const rounds = quick ? 1 : 3;
+  const rounds = quick ? 1 : 5;
   const clients = 16;
   const project = path.join(repo, '.tmp/bench/scale/server');
   log('scale-out: building examples/conformance');
@@ -191,7 +191,13 @@ function report(cases, results, { clients, ms, rounds, spread, quick, versions }
     if (r.failed) return [c.label, 'failed', '', '', '', r.failed.slice(0, 120)];
     return [c.label, f(r.callsPerSec), f(r.p50, 1), f(r.p99, 1), f(r.cpuPerCall, 3), r.errors ? `${r.errors} (${(r.firstError ?? '').slice(0, 100)})` : '0'];
   });
-  const ratio = (a, b, key = 'callsPerSec') => (s[a].failed || s[b].failed ? 'n/a' : `${(s[a][key] / s[b][key]).toFixed(2)}×`);
+  // Per round (both cases ran in the same round), then the median and range over the rounds.
+  const ratio = (a, b, key = 'callsPerSec') => {
+    if (s[a].failed || s[b].failed) return 'n/a';
+    const per = results[a].map((r, i) => r[key] / results[b][i][key]).filter(Number.isFinite);
+    const x = (v) => `${v.toFixed(2)}×`;
+    return per.length > 1 ? `${x(median(per))} (${x(Math.min(...per))}–${x(Math.max(...per))})` : x(per[0]);
+  };
   const cores = os.cpus().length;
   return [
     '### Scale-out: replicas on Redis behind haproxy',
@@ -202,7 +208,7 @@ function report(cases, results, { clients, ms, rounds, spread, quick, versions }
     table(['case', 'calls/s', 'p50 ms', 'p99 ms', 'server CPU ms/call', 'errors'], rows),
     '',
     table(
-      ['ratio (same run)', 'calls/s', 'p99', 'server CPU/call'],
+      ['ratio, per round (median (min–max))', 'calls/s', 'p99', 'server CPU/call'],
       [
         ['3 replicas / 1 replica through haproxy, 2026-07-28', ratio('lb3', 'lb1'), ratio('lb3', 'lb1', 'p99'), ratio('lb3', 'lb1', 'cpuPerCall')],
         ['Redis mode / memory mode, 1 replica, 2026-07-28', ratio('red', 'mem'), ratio('red', 'mem', 'p99'), ratio('red', 'mem', 'cpuPerCall')],
