@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run bench` (about ten minutes) / `npm run bench -- --quick` (a smoke run under a minute):
+// `npm run bench` (about fifteen minutes) / `npm run bench -- --quick` (a smoke run of a minute or two):
 // runs the generator and generated-server benchmarks and writes bench/RESULTS.md.
 import { rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -10,6 +10,7 @@ import { serverBench, serverReport } from './servers.mjs';
 import { schemaScaleBench } from './schema-scale.mjs';
 import { stdioLoadBench } from './stdio-load.mjs';
 import { devReloadBench } from './dev-reload.mjs';
+import { scaleBench, scaleSection } from './scale.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -56,6 +57,8 @@ log('stdio under load');
 const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
 log('dev-reload');
 const devReload = await devReloadBench({ repo, tools: 50, runs: quick ? 1 : 5 });
+log('scale-out (redis-server, haproxy, replicas)');
+const scaleOut = await scaleBench({ repo, quick, log });
 
 const cpu = os.cpus();
 const md = [
@@ -73,6 +76,8 @@ const md = [
   stdioLoad,
   '',
   devReload.md,
+  '',
+  scaleSection(scaleOut.md),
   '',
 ].join('\n');
 const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESULTS.md');
