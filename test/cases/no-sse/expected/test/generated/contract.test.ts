@@ -104,7 +104,7 @@ async function connect(transport: Transport, modern: boolean): Promise<Client> {
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0 });
+  http = await startHttp({ port: 0, redisUrl: false });
 });
 after(() => http.close());
 

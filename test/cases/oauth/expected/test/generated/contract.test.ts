@@ -139,6 +139,7 @@ let http: HttpServerHandle;
 before(async () => {
   http = await startHttp({
     port: 0,
+    redisUrl: false,
     auth: staticBearerAuth({ ['MCP_TOKENS']: TOKEN }),
     oauth: { issuer: ISSUER },
   });

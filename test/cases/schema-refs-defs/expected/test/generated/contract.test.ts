@@ -124,7 +124,7 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(sseDefaults.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0 });
+  http = await startHttp({ port: 0, redisUrl: false });
 });
 after(() => http.close());
 
