@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench` (about fifteen minutes) / `npm run bench -- --quick` (a smoke run of a minute or two):
 // runs the generator and generated-server benchmarks and writes bench/RESULTS.md.
-import { rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,12 +60,20 @@ const devReload = await devReloadBench({ repo, tools: 50, runs: quick ? 1 : 5 })
 log('scale-out (redis-server, haproxy, replicas)');
 const scaleOut = await scaleBench({ repo, quick, log });
 
+/** The hand-written method and analysis part of bench/RESULTS.md, between its markers: kept across runs. */
+function methodSection(file) {
+  const old = existsSync(file) ? readFileSync(file, 'utf8') : '';
+  const a = old.indexOf('<!-- method -->');
+  const b = old.indexOf('<!-- /method -->');
+  return a >= 0 && b > a ? old.slice(a, b + '<!-- /method -->'.length) : '';
+}
+
 const cpu = os.cpus();
 const md = [
   '# Benchmark results',
   '',
   `Run ${new Date().toISOString().slice(0, 16)}Z${quick ? ' (--quick: smoke run, small sizes, one run — not for comparison)' : ''} on ${cpu.length} × ${cpu[0]?.model ?? 'CPU'}, Node ${process.version}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB; took ${((Date.now() - started) / 1000).toFixed(0)} s.${caNote}`,
-  'Reproduce with `npm run bench` (write-up in README.md § Benchmarks).',
+  'Reproduce with `npm run bench`; how each number is measured, and why: [Method and analysis](#method-and-analysis).',
   '',
   gen.md,
   '',
@@ -78,6 +86,8 @@ const md = [
   devReload.md,
   '',
   scaleSection(scaleOut.md),
+  '',
+  methodSection(path.join(repo, 'bench/RESULTS.md')),
   '',
 ].join('\n');
 const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESULTS.md');

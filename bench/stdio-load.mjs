@@ -63,7 +63,7 @@ export async function stdioLoadBench(script) {
   return [
     '### stdio under load (raw JSON-RPC lines, one run)',
     '',
-    'A burst of pings written at once after initialize; the server\'s CPU from /proc. With the SDK\'s own stdio transport (before the generated `stdio-transport.ts`) 20,000 took 3.9 s on this machine (9 s in issue 19), and 100,000 were still unanswered after 10 minutes at ~90 % CPU.',
+    'A burst of pings written at once after initialize; the server\'s CPU from /proc. With the SDK\'s own stdio transport in place of the generated `stdio-transport.ts`, 20,000 took 3.9 s on this machine, and 100,000 were still unanswered after 10 minutes at ~90 % CPU.',
     '',
     table(['case', 'answered', 'all answered after', 'after reading resumed', 'server CPU', 'server peak RSS'], rows),
   ].join('\n');
