@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Generates cli/manifest/types.ts from schemas/manifest.v1.json with json-schema-to-typescript,
 // so the TypeScript view of the manifest can never drift from the published schema
-// (test/manifest-types.test.ts compares the committed file with fresh output).
+// (test/manifest-schema.test.ts compares the committed file with fresh output).
 // Usage: node scripts/manifest-types.mjs [--check]
 import fs from 'node:fs';
 import path from 'node:path';

@@ -8,7 +8,7 @@
  * Only what is provably width-only is masked: string literals and identifiers of printable ASCII,
  * and whole JSDoc blocks (prettier keeps a comment's text; its position does not depend on it).
  * Anything else in the view makes maskView return null and the file is formatted the plain way.
- * test/mask.test.ts compares both ways on real stubs and on names of every width and kind.
+ * test/format-by-shape.test.ts compares both ways on real stubs and on names of every width and kind.
  */
 
 /** A view with every name replaced by its same-width token, and the way back. */
