@@ -1,4 +1,4 @@
-// Schema-heavy scale (issue 5): N tools whose input schemas are each 5–20 KB of nested `$defs`
+// Schema-heavy scale: N tools whose input schemas are each 5–20 KB of nested `$defs`
 // (scripts/synthetic-schemas.mjs). Cold generate (time, peak RSS), `tsc` on the project (TypeScript
 // 7, emitting, as `npm run build` does), then the built server over stdio: spawn → initialize →
 // tools/list (every schema) and one tools/call per tool with input its schema rejects, which makes

@@ -10,7 +10,7 @@ type OneShot = (algorithm: string, data: string | Buffer, encoding: 'hex') => st
 let loaded: Crypto | undefined;
 /**
  * node:crypto, loaded on first use: a no-op generate whose files all match their stamped stats
- * hashes nothing, and loading crypto was ≈ 5 ms of its ≈ 0.15 s.
+ * hashes nothing, and loading crypto costs ≈ 5 ms of its ≈ 0.15 s.
  */
 export function nodeCrypto(): Crypto {
   return (loaded ??= createRequire(import.meta.url)('node:crypto') as Crypto);

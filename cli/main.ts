@@ -38,7 +38,7 @@ type PackFlags = { file?: string; out?: string; bundle?: string; build?: boolean
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
   // `validate` and `generate` with plain options (what CI and a regenerate run) skip loading
-  // commander: on a large manifest, commander and the modules it needs were a tenth of a validate,
+  // commander: on a large manifest, commander and the modules it needs are a tenth of a validate,
   // and ≈ 30 ms of every generate (a sixth of a no-op). Anything else goes through commander.
   const quickValidate = quickValidateOptions(argv);
   const quickGenerate = quickValidate ? undefined : quickGenerateOptions(argv);

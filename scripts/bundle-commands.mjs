@@ -1,8 +1,8 @@
 // After `tsc`: bundles the commands whose runs are timed against their targets — validate (the
 // ~55 modules of load/, validate/, lint/ and report/) and generate (those, plan/ and write/, and the
 // build's normalize/, render/ and format/, loaded as before only when needed: its own chunk). Loading
-// an ES module costs about a millisecond of resolving, reading and linking: for a CI check of a large
-// manifest that was a fifth of the run, and a cold generate of 10 tools loaded 91 modules. main.js
+// an ES module costs about a millisecond of resolving, reading and linking: unbundled, that is a fifth
+// of a CI check of a large manifest, and a cold generate of 10 tools loads 91 modules. main.js
 // still loads a command on demand. Kept as modules: packages, and what main.js shares with the
 // commands (UsageError must stay one class for `instanceof`, and so on), and cli/paths.ts, from whose
 // place mcpgen finds its templates, precompiled templates and format seed.

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The long manifest fuzz run (issue 17): `npm run fuzz -- [--count 5000] [--seed S] [--jobs 2]
+ * The long manifest fuzz run: `npm run fuzz -- [--count 5000] [--seed S] [--jobs 2]
  * [--typecheck-every N] [--bin-every N] [--timeout ms]`, or `--replay <id>[,<id>…]` to run saved
  * findings (.tmp/fuzz-findings/<id>) again, `--minutes M` to stop starting mutants after M minutes,
  * `--summary` to print the table of what is saved in .tmp/fuzz-findings. Needs a built dist/

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A schema-heavy synthetic manifest (issue 5, scale): N tools whose input schemas are each 5–20 KB
+// A schema-heavy synthetic manifest (scale): N tools whose input schemas are each 5–20 KB
 // of nested `$defs` that refer to each other (objects, enums, nullable fields, arrays of objects,
 // tagged unions, maps), plus a few shared `schemas:` every tool refers to. Deterministic (seeded).
 //

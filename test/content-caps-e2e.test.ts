@@ -1,5 +1,5 @@
 /**
- * Capabilities and content on the wire (issue 19, items 4, 5, 6 and 8's annotations): raw JSON-RPC
+ * Capabilities and content on the wire: raw JSON-RPC
  * over stdio (a child process, one message a line) and Streamable HTTP (2025 sessions after
  * initialize, 2026-07-28 per request), the exact message a client of each revision sends and the
  * exact answer its revision specifies, against two scratch projects: tools embedding resources

@@ -1,5 +1,5 @@
 /**
- * Protocol features beyond the conformance suites (issue 4), through the real client, on both eras
+ * Protocol features beyond the conformance suites, through the real client, on both eras
  * (2025-11-25 `initialize` and 2026-07-28 with `versionNegotiation: auto`) and both transports
  * (stdio and Streamable HTTP), against examples/conformance built into a scratch folder.
  */

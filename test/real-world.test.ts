@@ -1,5 +1,5 @@
 /**
- * Issue 17, real-world round trip: each folder of test/real-world holds the interface a real MCP
+ * Real-world round trip: each folder of test/real-world holds the interface a real MCP
  * server lists (source.json: its tools/list, resources/list, resources/templates/list and
  * prompts/list entries, and its serverInfo where known; SOURCE.md says where each came from) and a
  * manifest transcribed from it by hand (mcpgen.yaml). Each manifest must validate without errors,

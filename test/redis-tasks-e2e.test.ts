@@ -1,5 +1,5 @@
 /**
- * Tasks across replicas (issue 22): two (and for the kill run three) processes of the generated
+ * Tasks across replicas: two (and for the kill run three) processes of the generated
  * tasks project sharing a real redis-server, raw JSON-RPC 2026-07-28 over HTTP. A task created on
  * one replica is read, answered, cancelled and listened to on another; a killed runner's task
  * fails; expired tasks leave no keys; MCP_MAX_TASKS bounds the shared store. Plus RedisTaskStore

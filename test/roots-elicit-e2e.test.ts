@@ -1,5 +1,5 @@
 /**
- * Roots and elicitation on the wire (issue 19, items 3 and 8): a client that answers roots/list
+ * Roots and elicitation on the wire: a client that answers roots/list
  * with "Roots not supported" gets the handler's fallback, notifications/roots/list_changed reaches
  * an onRootsChanged listener, and elicited content of the wrong type never reaches the handler.
  * Raw JSON-RPC over stdio (2025 sessions after initialize, 2026-07-28 per request), 2026-07-28

@@ -1,5 +1,5 @@
 /**
- * Scale-out end to end (issue 22): one redis-server (append-only, so a restart keeps the data),
+ * Scale-out end to end: one redis-server (append-only, so a restart keeps the data),
  * three replicas of examples/conformance sharing it, haproxy round robin without stickiness in
  * front. Clients talk to the balancer only: a 2025 client (SDK v1, sessions that roam), a
  * 2026-07-28 client (SDK v2, stateless, `subscriptions/listen`) and raw JSON-RPC. haproxy's

@@ -1,5 +1,5 @@
 /**
- * Issue 5, end to end: the schema-* golden cases generated into .tmp/e2e, compiled with tsc, their
+ * End to end: the schema-* golden cases generated into .tmp/e2e, compiled with tsc, their
  * own tests run, then a real client over stdio checks that every tool is listed exactly as declared
  * (key order included) and that the server accepts what each schema accepts and rejects what it
  * rejects (validation by the SDK's ajv, with the schema's own draft).
@@ -157,7 +157,7 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
       // The one exception: the SDK advertises an input schema as `{ type: 'object', ...schema }`, so
       // the root `type` comes first on the wire wherever the manifest wrote it, and is added when
       // the manifest left it out; a typeless object-shaped output gets it too (every such output
-      // in these cases is object-shaped). A tool without input is advertised closed (issue 19).
+      // in these cases is object-shaped). A tool without input is advertised closed.
       const input = t.inputSchema ? { type: 'object', ...t.inputSchema } : { type: 'object', properties: {}, additionalProperties: false };
       expect(JSON.stringify(got.inputSchema), t.name).toBe(JSON.stringify(input));
       const output = t.outputSchema?.type === undefined ? { type: 'object', ...t.outputSchema } : t.outputSchema;

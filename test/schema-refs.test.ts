@@ -1,5 +1,5 @@
 /**
- * Issue 5, `$ref` policy and names: units behind test/cases/schema-refs-defs and schema-constructs.
+ * The `$ref` policy and names: units behind test/cases/schema-refs-defs and schema-constructs.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

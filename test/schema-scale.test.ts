@@ -1,5 +1,5 @@
 /**
- * Issue 5, scale: scripts/synthetic-schemas.mjs (schema-heavy tools: 5-20 KB input schemas of nested
+ * Scale: scripts/synthetic-schemas.mjs (schema-heavy tools: 5-20 KB input schemas of nested
  * `$defs`) at a CI-sized count: the manifest generates, type-checks with tsc --strict, and serves
  * every schema as declared. The full size (500 tools) is measured by the benchmark suite.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 5, types: for each JSON Schema construct of test/cases/schema-constructs, the generated
+ * Types: for each JSON Schema construct of test/cases/schema-constructs, the generated
  * type is exactly the one a TypeScript engineer would write by hand. Checked by the compiler:
  * a file of `Equals<Generated, HandWritten>` assertions is compiled against the generated types.ts
  * with tsc --strict (`any` where `unknown` is expected fails, as does a missing `| null`).

@@ -1,5 +1,5 @@
 /**
- * Sessions and state belong to the caller that created them (issue 18, point 2): a generated
+ * Sessions and state belong to the caller that created them: a generated
  * server with two static bearer tokens (alice, bob), run as a process, driven over raw HTTP and
  * through the SDK client. Bob holding Alice's `Mcp-Session-Id`, event ID or `requestState` gets
  * nothing from them.

@@ -1,5 +1,5 @@
 /**
- * The generated stdio entry under bad input and load (issue 19, item 2): the exact bytes a raw
+ * The generated stdio entry under bad input and load: the exact bytes a raw
  * client writes, the exact JSON-RPC 2.0 answers, a ping answered after each, a line over the
  * 10 MiB limit, and bursts written while the client does not read.
  */

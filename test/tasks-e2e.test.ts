@@ -1,5 +1,5 @@
 /**
- * The tasks extension (SEP-2663, issue 21) end to end: the manifest of test/cases/tasks plus a few
+ * The tasks extension (SEP-2663) end to end: the manifest of test/cases/tasks plus a few
  * tools, real handlers, compiled with tsc and run as a process; raw JSON-RPC over stdio (2026-07-28
  * with the `_meta` envelope, and a 2025-11-25 initialize) and Streamable HTTP (2026-07-28 requests
  * with their headers, 2025 sessions). Create, poll, complete, tool error, failure, cancel, input

@@ -1,5 +1,5 @@
 /**
- * Template path safety (issue 19, item 9): a variable that can carry `/` is refused with the
+ * Template path safety: a variable that can carry `/` is refused with the
  * not-found error of the session's revision when it escapes (a `..` segment, encoded or with
  * backslashes, a rooted leading `/`, a drive, a NUL byte) before the handler runs; ordinary nested
  * paths reach the handler; `allowPathTraversal: true` hands values over as sent. Through the real

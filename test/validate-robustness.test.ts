@@ -1,5 +1,5 @@
 /**
- * Never crash (issue 7): huge and odd inputs, and a bounded mutation fuzz over every valid manifest
+ * Never crash: huge and odd inputs, and a bounded mutation fuzz over every valid manifest
  * in the repo (examples, test/fixtures/valid). Each mutant is validated in-process; the assertions:
  * no exception, no stack trace in the output, exit 0 or 1, every diagnostic inside the file.
  * Seeded, so a failure names a reproducible case (MCPGEN_FUZZ_SEED, MCPGEN_FUZZ_CASES to explore).

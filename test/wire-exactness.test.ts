@@ -1,5 +1,5 @@
 /**
- * Protocol exactness on the wire (issue 19, items 1, 7, 8, 10): raw JSON-RPC, the exact message a
+ * Protocol exactness on the wire: raw JSON-RPC, the exact message a
  * client of each revision sends and the exact answer its revision specifies, over stdio (a child
  * process written line by line) and Streamable HTTP (fetch: 2025 sessions after initialize with
  * Mcp-Session-Id, 2026-07-28 with the `_meta` envelope and its headers), against examples/conformance

@@ -24,7 +24,7 @@ const PLAIN = /^[\x20-\x7e]*$/;
 /**
  * Token letters: the letters of Latin-1 (ª µ º À–Ö Ø–ö ø–ÿ), one column wide, legal in identifiers,
  * never in templates. Latin-1, so a shape — and the text unmasked from it — stays a one-byte
- * string: with letters above U+00FF every generated file was a two-byte string, twice the memory
+ * string: with letters above U+00FF every generated file would be a two-byte string, twice the memory
  * to copy, join, hash and encode.
  */
 const SLOT_LETTERS = '\u00aa\u00b5\u00ba' + range(0xc0, 0xd6) + range(0xd8, 0xf6) + range(0xf8, 0xff);

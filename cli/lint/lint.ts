@@ -24,7 +24,7 @@ export interface LintOptions {
   /**
    * For a caller that shows warnings only when there are at most this many (generate): past that,
    * and with no errors, they come back counted but not located (every position is 1:1), which on a
-   * manifest with ten thousand warnings was most of the time lint took.
+   * manifest with ten thousand warnings is most of the time lint would take.
    */
   locateUpTo?: number;
 }

@@ -69,7 +69,7 @@ export interface CacheHintIR {
   cacheScope?: 'public' | 'private';
 }
 
-/** Protocol features beyond the primitives (issue 4). */
+/** Protocol features beyond the primitives. */
 export interface ProtocolIR {
   /** Declare the logging capability. */
   logging: boolean;

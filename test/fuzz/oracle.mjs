@@ -1,5 +1,5 @@
 /**
- * The oracle: what must hold for every manifest, however broken (issue 17).
+ * The oracle: what must hold for every manifest, however broken.
  *
  *   - every command exits 0, 1 or 2, by itself (no signal, no timeout); 2 only for usage, and the
  *     commands run here have none;

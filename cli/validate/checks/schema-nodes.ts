@@ -18,7 +18,7 @@ export interface NodeChecks {
 /**
  * The checks that look at every node of every embedded schema ($ref targets, the embedded-schema
  * rules, `required` names), in one walk: a large manifest has hundreds of thousands of subschemas,
- * and walking them once per check was most of their cost. Each check's diagnostics come out in the
+ * and walking them once per check would be most of their cost. Each check's diagnostics come out in the
  * order its own walk made them.
  */
 export function checkSchemaNodes(

@@ -24,8 +24,8 @@ import { jsonSchemas } from '../../src/generated/schemas.js';
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /**
- * The declared schemas, typed as plain objects: the lists are compared by value, and with each
- * schema's deep literal type a list of a thousand tools took `tsc` most of the project's time.
+ * The declared schemas, typed as plain objects: the lists are compared by value, and each schema's
+ * deep literal type would make `tsc` spend most of a large project's check on this one list.
  */
 const declaredSchemas: { readonly [K in keyof typeof jsonSchemas]: object } = jsonSchemas;
 
