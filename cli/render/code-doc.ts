@@ -20,14 +20,14 @@ export interface Code {
 
 export const text = (s: string): Code => ({ flat: s, doc: () => s });
 
-/** `open a, b close`: broken one item per line, with a trailing comma, when it does not fit. */
-function list(open: string, items: readonly Code[], close: string): Code {
+/** `open a, b close`: broken one item per line (with a trailing comma unless `trailing` is false) when it does not fit. */
+function list(open: string, items: readonly Code[], close: string, trailing = true): Code {
   return {
     flat: `${open}${items.map((i) => i.flat).join(', ')}${close}`,
     doc: () => {
       const { group, indent, softline, line, ifBreak, join } = doc().builders;
       if (items.length === 0) return `${open}${close}`;
-      return group([open, indent([softline, join([',', line], items.map((i) => i.doc()))]), ifBreak(','), softline, close]);
+      return group([open, indent([softline, join([',', line], items.map((i) => i.doc()))]), ifBreak(trailing ? ',' : ''), softline, close]);
     },
   };
 }
@@ -39,9 +39,11 @@ export function call(callee: string | Code, args: readonly Code[]): Code {
   return { flat: `${c.flat}${l.flat}`, doc: () => [c.doc(), l.doc()] };
 }
 
-/** `Name<A, B>` (a type reference with type arguments). */
+/** `Name<A, B>` (a type reference with type arguments): a lone simple type argument never breaks. */
 export function typeRef(name: string, args: readonly Code[]): Code {
-  const l = list('<', args, '>');
+  if (args.length === 1) return text(`${name}<${args[0]!.flat}>`);
+  // Type arguments take no trailing comma.
+  const l = list('<', args, '>', false);
   return { flat: `${name}${l.flat}`, doc: () => [name, l.doc()] };
 }
 
@@ -56,15 +58,15 @@ export function typeLiteral(members: readonly { key: string; type: Code }[]): Co
   };
 }
 
-/** An object literal member `key: value` (prettier's "fluid" assignment layout; short keys never break). */
+/** An object literal member `key: value` (prettier's "fluid" assignment layout; keys narrower than 5 never break). */
 export function member(key: string, value: Code): Code {
   return {
     flat: `${key}: ${value.flat}`,
     doc: () => {
       const { group, indent, line, indentIfBreak, lineSuffixBoundary } = doc().builders;
-      if (key.length < 5) return [key, ': ', value.doc()];
+      if (key.length < 5) return group([key, ': ', value.doc()]);
       const id = Symbol('member');
-      return [key, ':', group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(group(value.doc()), { groupId: id })];
+      return group([key, ':', group(indent(line), { id }), lineSuffixBoundary, indentIfBreak(group(value.doc()), { groupId: id })]);
     },
   };
 }
