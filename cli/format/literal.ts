@@ -217,37 +217,7 @@ function print(out: string[], value: unknown, indent: number, column: number, su
     out.push('{\n');
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
-      const key = printKey(k, json);
-      const v = (value as Record<string, unknown>)[k];
-      const last = json && i === keys.length - 1 ? '' : ',';
-      if (typeof v !== 'object' || v === null || v instanceof Code) {
-        const text = flat(v, json)!;
-        // A string, `null` or negative number that overflows moves below a key that is not short
-        // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3
-        // never break); other numbers and booleans never move.
-        const below =
-          !json &&
-          key.length >= 5 &&
-          (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
-          !fits(text, WIDTH - (indent + 2 + key.length + 2) - last.length);
-        out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
-        continue;
-      }
-      // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
-      // a long key (prettier's "fluid" layout measures up to the value's first possible break).
-      if (!json) {
-        const empty = Array.isArray(v) ? v.length === 0 : !hasKeys(v);
-        // (Keys narrower than tabWidth + 3 never break, as for strings: deep nesting reaches them.)
-        if (key.length >= 5 && indent + 2 + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
-          out.push(pad, key, `:\n${pad}  `);
-          print(out, v, indent + 4, indent + 4, last, json);
-          out.push(last, '\n');
-          continue;
-        }
-      }
-      out.push(pad, key, ': ');
-      print(out, v, indent + 2, indent + 2 + key.length + 2, last, json);
-      out.push(last, '\n');
+      printMember(out, printKey(k, json), (value as Record<string, unknown>)[k], indent + 2, json && i === keys.length - 1 ? '' : ',', json);
     }
     out.push(spaces(indent), '}');
     return;
@@ -264,6 +234,58 @@ function print(out: string[], value: unknown, indent: number, column: number, su
     out.push(last, '\n');
   }
   out.push(spaces(indent), ']');
+}
+
+/**
+ * One object member `key: value<last>` at `indent` (the key's column), as prettier lays it out
+ * inside an expanded object; `last` is what follows the value (`,`, or `` for JSON's last member).
+ */
+function printMember(out: string[], key: string, v: unknown, indent: number, last: string, json: boolean): void {
+  const pad = spaces(indent);
+  if (typeof v !== 'object' || v === null || v instanceof Code) {
+    const text = flat(v, json)!;
+    // A string, `null` or negative number that overflows moves below a key that is not short
+    // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3
+    // never break); other numbers and booleans never move.
+    const below =
+      !json &&
+      key.length >= 5 &&
+      (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
+      !fits(text, WIDTH - (indent + key.length + 2) - last.length);
+    out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
+    return;
+  }
+  // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below
+  // a long key (prettier's "fluid" layout measures up to the value's first possible break).
+  if (!json) {
+    const empty = Array.isArray(v) ? v.length === 0 : !hasKeys(v);
+    // (Keys narrower than tabWidth + 3 never break, as for strings: deep nesting reaches them.)
+    if (key.length >= 5 && indent + key.length + 2 + (empty ? 2 + last.length : 1) > WIDTH) {
+      out.push(pad, key, `:\n${pad}  `);
+      print(out, v, indent + 2, indent + 2, last, json);
+      out.push(last, '\n');
+      return;
+    }
+  }
+  out.push(pad, key, ': ');
+  print(out, v, indent, indent + key.length + 2, last, json);
+  out.push(last, '\n');
+}
+
+/**
+ * A member `key: value,` of an expanded object literal whose key sits at column `indent`, printed
+ * as prettier prints it, with its trailing newline; `suffix` goes between the value and the comma
+ * (` satisfies T`), and counts for the width.
+ */
+export function printProperty(name: string, value: unknown, indent: number, suffix = ''): string {
+  const out: string[] = [];
+  printMember(out, printKey(name, false), value, indent, `${suffix},`, false);
+  return out.join('');
+}
+
+/** A property name as prettier prints it in an object literal or a type (quoteProps as-needed). */
+export function propertyName(name: string): string {
+  return printKey(name, false);
 }
 
 /** prettier's "fill" for number arrays: as many per line as fit, after a line break. */

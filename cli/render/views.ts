@@ -5,7 +5,8 @@
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, runtimeDependencies } from '../plan/dependencies.js';
 import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
-import { printLiteral, WIDTH } from '../format/literal.js';
+import { printLiteral, printProperty, propertyName, WIDTH } from '../format/literal.js';
+import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
 import { guardsPaths } from './paths-view.js';
@@ -74,28 +75,16 @@ export function promptArgsSchema(p: PromptIR): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
-/**
- * Object members printed directly, one text for all of them; null when one of them is not in a
- * layout the printer is sure of (`print` gives null), and the template's per-member sections are used.
- */
-function printedMembers<E>(entries: E[], print: (e: E) => string | null): string | null {
-  if (entries.length === 0) return null;
-  const out: string[] = [];
-  for (const e of entries) {
-    const text = print(e);
-    if (text === null) return null;
-    out.push(text);
-  }
-  return out.join('\n');
+/** Object members printed as prettier prints them, one text for all of them; null when there are none. */
+function printedMembers<E>(entries: E[], print: (e: E) => string): string | null {
+  return entries.length ? entries.map(print).join('\n') : null;
 }
 
-/** A member `key: value,` whose value is the schema, printed when its opening `key: {` fits the line. */
+/** A member `key: value,` whose value is the schema (`plainSchema({…})` hugs its one object argument). */
 const schemaMember = (e: { key: string; doc: string; schema: unknown; plain: boolean }) => {
-  if (!isRecord(e.schema)) return null;
-  // `key: plainSchema({` as prettier lays out a call with one object argument: hugged.
-  const open = e.plain ? `${e.key}: plainSchema(` : `${e.key}: `;
-  if (2 + open.length + 1 > WIDTH) return null;
-  return `${e.doc}  ${open}${printLiteral(e.schema, 2, 2 + open.length, e.plain ? '),' : ',')}${e.plain ? ')' : ''},`;
+  if (!e.plain || !isRecord(e.schema)) return e.doc + printProperty(e.key, e.schema, 2).slice(0, -1);
+  const open = `${e.key}: plainSchema(`;
+  return `${e.doc}  ${open}${printLiteral(e.schema, 2, 2 + open.length, '),')}),`;
 };
 
 /**
@@ -131,11 +120,10 @@ export function namesInherited(schema: unknown, depth = 0): boolean {
   return false;
 }
 
-/** A validator member, printed when it fits on its line. */
+/** A validator member, as prettier prints it. */
 const validatorMember = (e: { key: string; type: string; ownProperties: boolean }) => {
-  const validator = `compiledOnFirstUse<${e.type}>(jsonSchemas.${e.key})`;
-  const text = `  ${e.key}: ${e.ownProperties ? `ownProperties(${validator})` : validator},`;
-  return text.length <= WIDTH ? text : null;
+  const validator = call(typeRef('compiledOnFirstUse', [text(e.type)]), [text(`jsonSchemas.${e.key}`)]);
+  return printAt(member(e.key, e.ownProperties ? call('ownProperties', [validator]) : validator), 2, ',');
 };
 
 export function schemasView(ir: IR) {
@@ -155,8 +143,7 @@ export function schemasView(ir: IR) {
     validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
     usesPlainSchema: jsonSchemas.some((e) => e.plain),
-    // Both lists printed as prettier prints them (a section each, kept as is): thousands of
-    // members that would otherwise be rendered, masked and spliced one by one.
+    // Both lists printed as prettier prints them.
     printedSchemas: printedMembers(jsonSchemas, schemaMember),
     printedValidators: printedMembers(validators, validatorMember),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
@@ -172,20 +159,12 @@ export function contentView(ir: IR) {
       if (r.mimeType !== null) contents.mimeType = r.mimeType;
       if (c.kind === 'text') contents.text = c.text;
       if (c.kind === 'blob') contents.blob = c.base64;
-      return {
-        key: r.ident,
-        doc: docComment(lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri), '  '),
-        contents,
-      };
+      return docComment(lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri), '  ') + printProperty(r.ident, contents, 2);
     });
   const prompts = ir.prompts
     .filter((p) => p.messages !== null)
-    .map((p) => ({
-      key: p.ident,
-      // A member named like an inherited one (`toString`) is typed by that member, not the record:
-      // its own `satisfies` keeps `role: 'user'` a literal.
-      typed: isInheritedName(p.ident) ? ' satisfies OpenMessage[]' : '',
-      messages: p.messages!.map((m) => {
+    .map((p) => {
+      const messages = p.messages!.map((m) => {
           const c = m.content;
           // Annotations go with the content block, as declared (ContentBlock `annotations`).
           const annotations = m.annotations !== null ? { annotations: m.annotations } : {};
@@ -196,35 +175,51 @@ export function contentView(ir: IR) {
           if (c.text !== null) resource.text = c.text;
           else resource.blob = c.blob ?? '';
           return { role: m.role, content: { type: 'resource', resource, ...annotations } };
-        }),
-    }));
-  return { resources, prompts };
+        });
+      // A member named like an inherited one (`toString`) is typed by that member, not the record:
+      // its own `satisfies` keeps `role: 'user'` a literal.
+      return printProperty(p.ident, messages, 2, isInheritedName(p.ident) ? ' satisfies OpenMessage[]' : '');
+    });
+  // Members printed as prettier prints them.
+  const members = (m: string[]) => (m.length ? m.join('').slice(0, -1) : null);
+  return { resources: members(resources), prompts: members(prompts) };
 }
 
+/** Each interface's members as prettier prints them, or null when it has none (`{}`). */
 export function handlersView(ir: IR) {
   const types = new Set<string>();
   const use = (t: string | null) => (t ? (types.add(t), t) : null);
-  const tools = ir.tools.map((t) => ({
-    key: propertyKey(t.name),
-    input: use(t.inputType) ?? 'NoInput',
-    output: use(t.outputType) ?? 'ToolContent',
-  }));
-  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => ({ key: propertyKey(r.name) }));
-  const templates = ir.templates.map((t) => ({
-    key: propertyKey(t.name),
-    params: use(t.paramsType)!,
-    hasList: t.hasList,
-    completers: t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => propertyKey(v.name)),
-  }));
+  const lines = (members: string[]) => (members.length ? members.join('\n') : null);
+  const key = (name: string) => propertyName(name);
+  // `complete: { a: Completer<P>; b: Completer<P> };` for the names a handler completes.
+  const complete = (names: string[], of: string) =>
+    printAt(field('complete', typeLiteral(names.map((n) => ({ key: key(n), type: typeRef('Completer', [text(of)]) })))), 4, ';');
+  const tools = ir.tools.map((t) => printAt(field(key(t.name), typeRef('ToolHandler', [text(use(t.inputType) ?? 'NoInput'), text(use(t.outputType) ?? 'ToolContent')])), 2, ';'));
+  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => printAt(field(key(r.name), text('ResourceHandler')), 2, ';'));
+  const templates = ir.templates.map((t) => {
+    const params = use(t.paramsType)!;
+    const completers = t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name);
+    return [
+      `  ${key(t.name)}: {`,
+      printAt(field('read', typeRef('TemplateReader', [text(params)])), 4, ';'),
+      ...(t.hasList ? ['    list: TemplateLister;'] : []),
+      ...(completers.length ? [complete(completers, params)] : []),
+      '  };',
+    ].join('\n');
+  });
   const prompts = ir.prompts
     .filter((p) => p.handlerPath)
-    .map((p) => ({
-      key: propertyKey(p.name),
-      args: use(p.argsType) ?? 'NoInput',
-      hasGet: p.messages === null,
-      completers: p.args.filter((a) => a.completion?.kind === 'handler').map((a) => propertyKey(a.name)),
-    }));
-  return { tools, resources, templates, prompts, typeImports: [...types].sort() };
+    .map((p) => {
+      const args = use(p.argsType) ?? 'NoInput';
+      const completers = p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name);
+      return [
+        `  ${key(p.name)}: {`,
+        ...(p.messages === null ? [printAt(field('get', typeRef('PromptGetter', [text(args)])), 4, ';')] : []),
+        ...(completers.length ? [complete(completers, args)] : []),
+        '  };',
+      ].join('\n');
+    });
+  return { tools: lines(tools), resources: lines(resources), templates: lines(templates), prompts: lines(prompts), typeImports: [...types].sort() };
 }
 
 /** A resource's or template's metadata as data (the tables spliced into server.ts). */
