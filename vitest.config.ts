@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/*.test.ts'],
+    globalSetup: ['test/helpers/generated-validators.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // A format cache of this run's own: tests neither read nor fill the user's (~/.cache/mcpgen).
