@@ -3,13 +3,28 @@ import os from 'node:os';
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
+// Two tiers. `fast` (npm run test:fast, two workers, about two minutes): unit, golden and CLI tests,
+// run on every change. `full` (the rest of `npm test`, what CI runs): end-to-end servers through real clients,
+// tsc over generated projects, Redis and haproxy, kill and robustness runs, the differential fuzzers.
+// Chosen by measured file durations; a new test file is in `full` until it is listed here.
+const FAST = [
+  'cli', 'docs', 'embedded-size', 'environment-errors', 'generate-bin', 'generate-cases', 'lint-schema-keys', 'lint',
+  'literal', 'load', 'manifest-schema', 'nesting', 'normalize', 'package-contents', 'plan', 'prettier-stable',
+  'proto-keys', 'report', 'sample-check', 'schema-refs', 'schema-types', 'stamp', 'ts-types', 'unified-diff',
+  'validate-bin', 'validate-cases', 'validate', 'watch', 'write-errors', 'write-outside', 'write-recovery',
+].map((name) => `test/${name}.test.ts`);
+
 // Only mcpgen's own tests: generated projects (examples/, test/cases/*/expected) carry node:test suites of their own.
 export default defineConfig({
   test: {
-    include: ['test/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    globalSetup: ['test/helpers/generated-validators.ts'],
     // A format cache of this run's own: tests neither read nor fill the user's (~/.cache/mcpgen).
     env: { MCPGEN_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'mcpgen-test-cache-')) },
+    projects: [
+      { extends: true, test: { name: 'fast', include: FAST } },
+      { extends: true, test: { name: 'full', include: ['test/*.test.ts'], exclude: FAST } },
+    ],
   },
 });

@@ -15,7 +15,6 @@ import { PATTERN_WORDS } from '../cli/validate/schema/messages.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { renderManifestTypes, typesFile } from '../scripts/manifest-types.mjs';
 // @ts-expect-error: a plain .mjs script without type declarations
-import { renderManifestValidators, validatorFiles } from '../scripts/manifest-validators.mjs';
 
 type Obj = Record<string, unknown>;
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -48,12 +47,6 @@ function deref(node: Obj): Obj {
 test('cli/manifest/types.ts is generated from the current schema', async () => {
   const fresh = (await renderManifestTypes()) as string;
   expect(fs.readFileSync(typesFile as string, 'utf8'), 'run: node scripts/manifest-types.mjs').toBe(fresh);
-});
-
-test('the compiled validators (cli/validate/schema/compiled-*.ts) are generated from the current schema', async () => {
-  const fresh = (await renderManifestValidators()) as Record<string, string>;
-  for (const [k, file] of Object.entries(validatorFiles as Record<string, string>))
-    expect(fs.readFileSync(file, 'utf8'), 'run: npm run gen:validators').toBe(fresh[k]);
 });
 
 describe('schema', () => {

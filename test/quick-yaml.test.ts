@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { Document, isCollection, stringify, visit } from 'yaml';
+import { loadManifest } from '../cli/load/load.js';
 import { QuickLocator } from '../cli/load/quick-locate.js';
 import { quickParseYaml } from '../cli/load/quick-yaml.js';
 import { parseManifestYaml } from '../cli/load/yaml.js';
@@ -215,5 +216,19 @@ describe('quick YAML path', () => {
       expect(d, text).toBe('');
     }
     expect(accepted).toBeGreaterThan(800); // the mutants exercise the quick path, not only the fallback
+  });
+
+  test('MCPGEN_QUICK_YAML=0 turns the quick path off: the yaml package reads the manifest, to the same data', () => {
+    const file = path.join(root, 'examples/weather/mcpgen.yaml');
+    const quick = loadManifest(file);
+    process.env.MCPGEN_QUICK_YAML = '0';
+    try {
+      const full = loadManifest(file);
+      expect(quick.manifest?.aliasFree).toBe(true);
+      expect(full.manifest?.aliasFree).toBeUndefined();
+      expect(full.manifest?.data).toEqual(quick.manifest?.data);
+    } finally {
+      delete process.env.MCPGEN_QUICK_YAML;
+    }
   });
 });

@@ -20,7 +20,8 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
   if (read.source === undefined) return { diagnostics: read.diagnostics };
   const source = read.source;
   // Plain block YAML (most manifests) takes the quick path; everything else the yaml package, with its diagnostics.
-  const quick = holdingYoungGeneration(() => quickParseYaml(source));
+  // MCPGEN_QUICK_YAML=0 sends every manifest through the yaml package, to rule the quick path out.
+  const quick = process.env.MCPGEN_QUICK_YAML === '0' ? undefined : holdingYoungGeneration(() => quickParseYaml(source));
   let data: unknown;
   let locator: ManifestLocator;
   const diagnostics: Diagnostic[] = [];

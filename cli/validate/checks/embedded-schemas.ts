@@ -26,15 +26,10 @@ export function isDraft07(root: EmbeddedSchema): boolean {
 
 /**
  * The meta-schema check of one embedded schema root (the part of checkEmbeddedSchemas before the
- * rules at its nodes). `surelyValid`: surelyValidSchema(root.schema), found by the caller's walk.
+ * rules at its nodes).
  */
-export function checkMetaSchema(m: LoadedManifest, root: EmbeddedSchema, draft07: boolean, surelyValid: boolean, out: Diagnostic[]): void {
-  // Most schemas are plainly valid: the quick test spares them the meta-schema validator.
-  const metaErrors = draft07
-    ? validateAgainstDraft07MetaSchema(root.schema)
-    : surelyValid
-      ? []
-      : validateAgainstMetaSchema(root.schema);
+export function checkMetaSchema(m: LoadedManifest, root: EmbeddedSchema, draft07: boolean, out: Diagnostic[]): void {
+  const metaErrors = draft07 ? validateAgainstDraft07MetaSchema(root.schema) : validateAgainstMetaSchema(root.schema);
   for (const d of translateErrors(m, metaErrors, {
     data: root.schema,
     base: root.path,

@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { embeddedSchemas, walkSchema } from '../json-schema-walk.js';
-import { surelyValidNode } from '../schema/meta-quick.js';
 import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schemas.js';
 import { defaultNode } from './defaults.js';
 import { refNode } from './refs.js';
@@ -31,21 +30,16 @@ export function checkSchemaNodes(
   const defaults: Diagnostic[] = [];
   for (const root of embeddedSchemas(m.data)) {
     const draft07 = (which.embedded === true || which.defaults === true) && isDraft07(root);
-    // surelyValidSchema(root.schema), node by node on this walk; the meta-schema check then comes
-    // before the rules at the nodes, as in checkEmbeddedSchemas alone.
-    let surelyValid = true;
+    // The meta-schema check comes before the rules at the nodes, as in checkEmbeddedSchemas alone.
     const nodes: Diagnostic[] = [];
-    walkSchema(root.schema, root.path, (node, path, depth) => {
+    walkSchema(root.schema, root.path, (node, path) => {
       if (which.refs) refNode(m, root, node, path, refs);
-      if (which.embedded) {
-        if (surelyValid && !draft07) surelyValid = surelyValidNode(node, depth);
-        embeddedSchemaNode(m, root, draft07, node, path, nodes);
-      }
+      if (which.embedded) embeddedSchemaNode(m, root, draft07, node, path, nodes);
       if (which.required) requiredNode(m, node, path, required);
       if (which.defaults) defaultNode(m, draft07, node, path, defaults);
     });
     if (which.embedded) {
-      checkMetaSchema(m, root, draft07, surelyValid, embedded);
+      checkMetaSchema(m, root, draft07, embedded);
       for (const d of nodes) embedded.push(d);
     }
   }

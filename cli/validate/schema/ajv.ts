@@ -5,7 +5,7 @@ import { meta07 } from './compiled-draft07.js';
 
 /**
  * The schema checks of `mcpgen validate`. The validators are ajv standalone code generated at build
- * time (scripts/manifest-validators.mjs → compiled-*.ts): compiling the manifest schema and the
+ * time (scripts/manifest-validators.mjs → compiled-*.ts, not committed): compiling the manifest schema and the
  * meta-schemas on every run took longer than validating a large manifest. Options: allErrors (report
  * everything at once), verbose (errors carry the schema node the translator reads), strict off
  * (embedded schemas may use any keyword), formats from ajv-formats. Nothing is ever fetched.
