@@ -55,6 +55,9 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
     if (sections.length) file.sections = sections;
     return file;
   };
+  // A file its template prints in prettier's final layout (test/print-final-rest.test.ts checks
+  // every {{#if}} variant against prettier): no prettier pass.
+  const printed = (path: string, template: string, view: object): OutputFile => ({ path, owner: 'generated', content: renderTemplate(template, { header, ...view }), formatted: true });
   const user = (path: string, template: string, view: () => object): OutputFile =>
     kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderTemplate(template, view()) };
   // A stub: rendered with its names masked (cli/format/mask.ts) and its data apart. The text with
@@ -88,10 +91,10 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
   yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
   yield { ...gen('src/generated/era.ts', 'src/generated/era.ts', {}), formatted: true };
-  yield gen('src/generated/input.ts', 'src/generated/input.ts', {});
+  yield printed('src/generated/input.ts', 'src/generated/input.ts', {});
   yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
-  yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
-  yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
+  yield printed('src/generated/stdio.ts', 'src/generated/stdio.ts', {});
+  yield printed('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
   yield { ...gen('src/generated/http-wire.ts', 'src/generated/http-wire.ts', {}), formatted: true };
   yield { ...gen('src/generated/sessions.ts', 'src/generated/sessions.ts', {}), formatted: true };
@@ -104,15 +107,15 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
   if (hasTasks) {
-    yield gen('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
-    yield gen('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
+    yield printed('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
+    yield printed('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
     yield { ...gen('src/generated/redis-tasks.ts', 'src/generated/redis-tasks.ts', {}), formatted: true };
   }
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
   yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
-  yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
+  yield { ...user('src/main.ts', 'src/main.ts', () => projectView(ir)), formatted: true };
   // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
   // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
   yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])), formatted: true };
