@@ -60,6 +60,11 @@ function printKey(key: string, json: boolean): string {
   return printed;
 }
 
+/** An object literal's property key as prettier prints it (quoteProps: as-needed). */
+export function printPropertyKey(key: string): string {
+  return printKey(key, false);
+}
+
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
 export function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');

@@ -1,0 +1,35 @@
+/**
+ * Data printed where it stands: `{{literal x}}` in a template leaves a marker, and once the file is
+ * rendered each marker becomes the value printed by the literal printer (cli/format/literal.ts) at
+ * the marker's column, the rest of its line being what follows the value; the text around it is
+ * the template's own, written in prettier's layout. So `const input = {{literal sample}} as Input;`
+ * prints what prettier would, for any value.
+ */
+import { printLiteral } from '../format/literal.js';
+
+/** NUL never reaches rendered text otherwise: escape.ts and the literal printer escape it in strings. */
+const MARK = '\u0000literal';
+
+export function literalMarker(values: unknown[], value: unknown): string {
+  values.push(value);
+  return `${MARK}${values.length - 1}\u0000`;
+}
+
+export function placeLiterals(text: string, values: readonly unknown[]): string {
+  if (values.length === 0) return text;
+  let out = '';
+  let from = 0;
+  for (let n = 0, at = text.indexOf(MARK); at >= 0; n++, at = text.indexOf(MARK, from)) {
+    const end = text.indexOf('\u0000', at + MARK.length);
+    if (Number(text.slice(at + MARK.length, end)) !== n) throw new Error('internal: {{literal}} markers out of order');
+    const lineStart = text.lastIndexOf('\n', at) + 1;
+    const nl = text.indexOf('\n', end);
+    const suffix = text.slice(end + 1, nl < 0 ? text.length : nl);
+    if (suffix.includes(MARK)) throw new Error('internal: two {{literal}} values on one line');
+    const before = text.slice(lineStart, at);
+    const indent = before.length - before.trimStart().length;
+    out += text.slice(from, at) + printLiteral(values[n], indent, at - lineStart, suffix);
+    from = end + 1;
+  }
+  return out + text.slice(from);
+}
