@@ -88,7 +88,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...gen('src/generated/redis-bus.ts', 'src/generated/redis-bus.ts', {}), formatted: true };
   yield { ...gen('src/generated/redis-sessions.ts', 'src/generated/redis-sessions.ts', {}), formatted: true };
   yield { ...gen('src/generated/shared.ts', 'src/generated/shared.ts', { tasks: hasTasks }), formatted: true };
-  if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
+  if (ir.templates.length) yield printed('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
   if (hasTasks) {
     yield printed('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
