@@ -30,10 +30,10 @@ function paramsDoc(names: readonly string[]): Doc {
   return group(['(', indent([softline, join([',', line], [...names])]), ifBreak(','), softline, ')']);
 }
 
-/** A statement; a call of one argument (`throw new NotImplementedError('…');`) breaks around it. */
+/** A statement or a line comment; a call of one argument (`throw new NotImplementedError('…');`) breaks around it. */
 function statementDoc(text: string): Doc {
   const { group, indent, softline, ifBreak } = docs().builders;
-  const call = /^([^(]*)\((.*)\);$/.exec(text);
+  const call = text.startsWith('//') ? null : /^([^(]*)\((.*)\);$/.exec(text);
   return call ? [call[1]!, group(['(', indent([softline, call[2]!]), ifBreak(','), softline, ')']), ';'] : text;
 }
 
