@@ -19,7 +19,7 @@ import { REPO } from './helpers/project.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
 
-const PRINTED = new Set(['paths', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
+const PRINTED = new Set(['paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
 PRINTED.add('src/main.ts');
 const isPrinted = (p: string) => PRINTED.has(p) || p.startsWith('src/handlers/') || p.startsWith('test/handlers/');
 

@@ -206,6 +206,20 @@ function objectsOnly(v: unknown, depth: number): boolean {
   return true;
 }
 
+/**
+ * Whether a scalar property value, printed `text`, moves below its key (`key:` then the value on
+ * the next line, indented): a string, `null` or negative number that overflows moves below a key
+ * that is not short (prettier's "break-after-operator" / "fluid" layouts; keys narrower than
+ * tabWidth + 3 never break); other numbers and booleans never move. `indent` is the key's column.
+ */
+export function movesBelowKey(key: string, v: unknown, text: string, indent: number, suffix: string): boolean {
+  return (
+    key.length >= 5 &&
+    (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
+    !fits(text, WIDTH - (indent + key.length + 2) - suffix.length)
+  );
+}
+
 const pads: string[] = [];
 const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
 
@@ -227,15 +241,7 @@ function print(out: string[], value: unknown, indent: number, column: number, su
       const last = json && i === keys.length - 1 ? '' : ',';
       if (typeof v !== 'object' || v === null || v instanceof Code) {
         const text = flat(v, json)!;
-        // A string, `null` or negative number that overflows moves below a key that is not short
-        // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3
-        // never break); other numbers and booleans never move.
-        const below =
-          !json &&
-          key.length >= 5 &&
-          (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
-          !fits(text, WIDTH - (indent + 2 + key.length + 2) - last.length);
-        out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
+        out.push(pad, key, !json && movesBelowKey(key, v, text, indent + 2, last) ? `:\n${pad}  ` : ': ', text, last, '\n');
         continue;
       }
       // An object or array whose opening (`key: {`, or `key: [],` when empty) overflows moves below

@@ -5,10 +5,13 @@
  * the template's own, written in prettier's layout. So `const input = {{literal sample}} as Input;`
  * prints what prettier would, for any value.
  */
-import { printLiteral } from '../format/literal.js';
+import { movesBelowKey, printLiteral } from '../format/literal.js';
 
 /** NUL never reaches rendered text otherwise: escape.ts and the literal printer escape it in strings. */
 const MARK = '\u0000literal';
+
+/** `<indent><key>: ` before a marker: the key of an object property. */
+const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\]|\\.)*'): $/;
 
 export function literalMarker(values: unknown[], value: unknown): string {
   values.push(value);
@@ -28,7 +31,14 @@ export function placeLiterals(text: string, values: readonly unknown[]): string 
     if (suffix.includes(MARK)) throw new Error('internal: two {{literal}} values on one line');
     const before = text.slice(lineStart, at);
     const indent = before.length - before.trimStart().length;
-    out += text.slice(from, at) + printLiteral(values[n], indent, at - lineStart, suffix);
+    const value = values[n];
+    // A scalar property value (`key: {{literal v}},`) may move below its key, as in an object.
+    const property = suffix === ',' && (typeof value !== 'object' || value === null) ? PROPERTY.exec(before) : null;
+    if (property) {
+      const printed = printLiteral(value, 0, 0, '');
+      const below = movesBelowKey(property[2]!, value, printed, indent, suffix);
+      out += text.slice(from, lineStart) + property[1] + property[2] + (below ? `:\n${property[1]}  ` : ': ') + printed;
+    } else out += text.slice(from, at) + printLiteral(value, indent, at - lineStart, suffix);
     from = end + 1;
   }
   return out + text.slice(from);

@@ -36,11 +36,11 @@ import type { Section } from '../format/sections.js';
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
 /** Generated files only some servers have: each brings its own runtime packages (plan/dependencies.ts). */
-function optionalFiles(ir: IR): { path: string; view: () => object }[] {
+function optionalFiles(ir: IR): { path: string; view: () => object; printed?: boolean }[] {
   const http = ir.transports.http;
   return [
     ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir) }] : []),
-    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir) }] : []),
+    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir), printed: true }] : []),
   ];
 }
 
@@ -96,7 +96,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
     yield { ...gen('src/generated/redis-tasks.ts', 'src/generated/redis-tasks.ts', {}), formatted: true };
   }
   const optional = optionalFiles(ir);
-  for (const file of optional) yield gen(file.path, file.path, file.view());
+  for (const file of optional) yield (file.printed ? printed : gen)(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
   yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
   yield printedStub('src/main.ts', 'src/main.ts', () => projectView(ir));
