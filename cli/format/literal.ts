@@ -60,6 +60,11 @@ function printKey(key: string, json: boolean): string {
   return printed;
 }
 
+/** An object literal's property key as prettier prints it (quoteProps: as-needed). */
+export function printPropertyKey(key: string): string {
+  return printKey(key, false);
+}
+
 /** Numbers as prettier prints them: JSON's form without the `+` of an exponent. */
 export function printNumber(n: number): string {
   return JSON.stringify(n).replace('e+', 'e');
@@ -201,6 +206,20 @@ function objectsOnly(v: unknown, depth: number): boolean {
   return true;
 }
 
+/**
+ * Whether a scalar property value, printed `text`, moves below its key (`key:` then the value on
+ * the next line, indented): a string, `null` or negative number that overflows moves below a key
+ * that is not short (prettier's "break-after-operator" / "fluid" layouts; keys narrower than
+ * tabWidth + 3 never break); other numbers and booleans never move. `indent` is the key's column.
+ */
+export function movesBelowKey(key: string, v: unknown, text: string, indent: number, suffix: string): boolean {
+  return (
+    key.length >= 5 &&
+    (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
+    !fits(text, WIDTH - (indent + key.length + 2) - suffix.length)
+  );
+}
+
 const pads: string[] = [];
 const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
 
@@ -244,14 +263,7 @@ function printMember(out: string[], key: string, v: unknown, indent: number, las
   const pad = spaces(indent);
   if (typeof v !== 'object' || v === null || v instanceof Code) {
     const text = flat(v, json)!;
-    // A string, `null` or negative number that overflows moves below a key that is not short
-    // (prettier's "break-after-operator" / "fluid" layouts; keys narrower than tabWidth + 3
-    // never break); other numbers and booleans never move.
-    const below =
-      !json &&
-      key.length >= 5 &&
-      (typeof v === 'string' || v === null || (typeof v === 'number' && v < 0) || v instanceof Code) &&
-      !fits(text, WIDTH - (indent + key.length + 2) - last.length);
+    const below = !json && movesBelowKey(key, v, text, indent, last);
     out.push(pad, key, below ? `:\n${pad}  ` : ': ', text, last, '\n');
     return;
   }

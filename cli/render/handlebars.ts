@@ -11,6 +11,7 @@ import path from 'node:path';
 import type Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { placeholder } from '../format/splice.js';
+import { literalMarker } from './place-literals.js';
 import { maskView } from '../format/mask.js';
 import { sectionPlaceholder, type Section, type SectionKind } from '../format/sections.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
@@ -36,6 +37,12 @@ function createInstance(hb: Instance): Instance {
     const values = options.data.mcpgenData ?? options.data.root.__data;
     if (!values) throw new Error('internal: {{data}} used in a template rendered without a data registry');
     return placeholder(values, v);
+  });
+  // A data value printed in place once the file is rendered (cli/render/place-literals.ts).
+  hb.registerHelper('literal', (v: unknown, options: { data: { root: { __literals?: unknown[] } } }) => {
+    const values = options.data.root.__literals;
+    if (!values) throw new Error('internal: {{literal}} used in a template rendered without a literal list');
+    return literalMarker(values, v);
   });
   // A per-entity section of a large file, formatted apart and by shape (cli/format/sections.ts).
   hb.registerHelper('shaped', function (this: Record<string, unknown>, kind: SectionKind, options: Handlebars.HelperOptions) {

@@ -23,8 +23,8 @@ import { contractTestView } from './contract-view.js';
 import { pathsView } from './paths-view.js';
 import { renderContracts } from './contracts.js';
 import { readmeView } from './readme-view.js';
-import { maskView } from '../format/mask.js';
 import { printJson } from '../format/literal.js';
+import { placeLiterals } from './place-literals.js';
 import type { Section } from '../format/sections.js';
 
 /**
@@ -36,12 +36,18 @@ import type { Section } from '../format/sections.js';
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
 /** Generated files only some servers have: each brings its own runtime packages (plan/dependencies.ts). */
-function optionalFiles(ir: IR): { path: string; view: () => object }[] {
+function optionalFiles(ir: IR): { path: string; view: () => object; printed?: boolean }[] {
   const http = ir.transports.http;
   return [
     ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir) }] : []),
-    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir) }] : []),
+    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir), printed: true }] : []),
   ];
+}
+
+/** A template written in prettier's final layout, its `{{literal}}` values printed in place. */
+function renderPrinted(template: string, view: object): string {
+  const literals: unknown[] = [];
+  return placeLiterals(renderTemplate(template, { ...view, __literals: literals }), literals);
 }
 
 export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => false): Generator<OutputFile> {
@@ -55,32 +61,13 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
     if (sections.length) file.sections = sections;
     return file;
   };
+  // A file its template prints in prettier's final layout (test/print-final-rest.test.ts checks
+  // every {{#if}} variant against prettier): no prettier pass.
+  const printed = (path: string, template: string, view: object): OutputFile => ({ path, owner: 'generated', content: renderPrinted(template, { header, ...view }), formatted: true });
+  const printedStub = (path: string, template: string, view: () => object): OutputFile =>
+    kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderPrinted(template, view()), formatted: true };
   const user = (path: string, template: string, view: () => object): OutputFile =>
     kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderTemplate(template, view()) };
-  // A stub: rendered with its names masked (cli/format/mask.ts) and its data apart. The text with
-  // the real names is only needed when the shape path falls back, so it is rendered on first read.
-  const stub = (path: string, template: string, viewOf: () => Record<string, unknown>): OutputFile => {
-    if (kept(path)) return { path, owner: 'user', content: '' };
-    const view = viewOf();
-    const masked = maskView(view);
-    const data: unknown[] = [];
-    if (!masked) {
-      const content = renderTemplate(template, { ...view, __data: data });
-      return data.length ? { path, owner: 'user', content, data } : { path, owner: 'user', content };
-    }
-    const shape = { content: renderTemplate(template, { ...masked.view, __data: data }), tokens: masked.tokens };
-    let content: string | undefined;
-    return {
-      path,
-      owner: 'user',
-      shape,
-      ...(data.length ? { data } : {}),
-      get content() {
-        return (content ??= renderTemplate(template, { ...view, __data: [] }));
-      },
-    };
-  };
-
   yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}`, formatted: true };
   // Printed in prettier's layout by their views and templates (test/print-final.test.ts).
   yield { ...gen('src/generated/schemas.ts', 'src/generated/schemas.ts', schemasView(ir)), formatted: true };
@@ -89,10 +76,10 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   // The runtime is fixed text, prettier-clean as written (test/prettier-stable.test.ts checks every copy).
   yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
   yield { ...gen('src/generated/era.ts', 'src/generated/era.ts', {}), formatted: true };
-  yield gen('src/generated/input.ts', 'src/generated/input.ts', {});
+  yield printed('src/generated/input.ts', 'src/generated/input.ts', {});
   yield gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir));
-  yield gen('src/generated/stdio.ts', 'src/generated/stdio.ts', { serverName: ir.server.name });
-  yield gen('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
+  yield printed('src/generated/stdio.ts', 'src/generated/stdio.ts', {});
+  yield printed('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
   yield { ...gen('src/generated/http-wire.ts', 'src/generated/http-wire.ts', {}), formatted: true };
   yield { ...gen('src/generated/sessions.ts', 'src/generated/sessions.ts', {}), formatted: true };
@@ -102,18 +89,18 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...gen('src/generated/redis-bus.ts', 'src/generated/redis-bus.ts', {}), formatted: true };
   yield { ...gen('src/generated/redis-sessions.ts', 'src/generated/redis-sessions.ts', {}), formatted: true };
   yield { ...gen('src/generated/shared.ts', 'src/generated/shared.ts', { tasks: hasTasks }), formatted: true };
-  if (ir.templates.length) yield gen('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
+  if (ir.templates.length) yield printed('src/generated/paths.ts', 'src/generated/paths.ts', pathsView(ir));
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
   if (hasTasks) {
-    yield gen('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
-    yield gen('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
+    yield printed('src/generated/tasks.ts', 'src/generated/tasks.ts', {});
+    yield printed('src/generated/task-store.ts', 'src/generated/task-store.ts', {});
     yield { ...gen('src/generated/redis-tasks.ts', 'src/generated/redis-tasks.ts', {}), formatted: true };
   }
   const optional = optionalFiles(ir);
-  for (const file of optional) yield gen(file.path, file.path, file.view());
+  for (const file of optional) yield (file.printed ? printed : gen)(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
   yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
-  yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
+  yield printedStub('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
   // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
   yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])), formatted: true };
@@ -123,14 +110,14 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...user('README.md', 'project/README.md', () => readmeView(ir)), formatted: true };
 
   for (const t of ir.tools) {
-    yield stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));
-    yield stub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t));
+    yield printedStub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));
+    yield printedStub(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) yield stub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r));
+    if (r.handlerPath) yield printedStub(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r));
   }
-  for (const t of ir.templates) yield stub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t));
+  for (const t of ir.templates) yield printedStub(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t));
   for (const p of ir.prompts) {
-    if (p.handlerPath) yield stub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p));
+    if (p.handlerPath) yield printedStub(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p));
   }
 }

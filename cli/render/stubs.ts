@@ -4,9 +4,25 @@
  */
 import type { PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { sampleOf } from './samples.js';
-import { docComment, propertyKey, stringLiteral } from './escape.js';
+import { docComment } from './escape.js';
+import { printPropertyKey, printString } from '../format/literal.js';
+import { arrowConst, objectConst } from './stub-layout.js';
 
 const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
+
+/** The statement a stub answers with until the user writes it. */
+const notImplemented = (handlerPath: string) => `throw new NotImplementedError(${printString(file(handlerPath))});`;
+
+/** The two lines a read handler starts with, before it is written. */
+const NOT_FOUND_HINT = [
+  '// Nothing behind the URI? `throw notFound(uri)` (from ../../generated/runtime.js): the client',
+  '// gets "resource not found". An empty array is answered the same way, as a mistake.',
+];
+
+/** `export const complete: <type> = { <name>: async (value, context) => [], … };` */
+function completeConst(type: string, names: readonly string[]): string {
+  return objectConst(`export const complete: ${type}`, names.map((n) => ({ key: printPropertyKey(n), params: ['value', 'context'], expression: '[]' })));
+}
 
 function describe(kind: string, name: string, title: string | null, description: string | null, extra: string[]): string {
   const head = `${kind} \`${name}\`${title ? ` (${title})` : ''}${description ? `: ${description}` : '.'}`;
@@ -36,8 +52,7 @@ export function toolStub(t: ToolIR) {
   ];
   return {
     docBlock: describe('Tool', t.name, t.title, t.description, extra),
-    key: stringLiteral(t.name),
-    file: stringLiteral(file(t.handlerPath)),
+    handler: arrowConst(`export const handler: ToolHandlers[${printString(t.name)}]`, ['input', 'ctx'], { block: [notImplemented(t.handlerPath)] }),
   };
 }
 
@@ -48,12 +63,13 @@ export function resourceStub(r: ResourceIR) {
   ];
   return {
     docBlock: describe('Resource', r.name, r.title, r.description, extra),
-    key: stringLiteral(r.name),
-    file: stringLiteral(file(r.handlerPath!)),
+    read: arrowConst(`export const read: ResourceHandlers[${printString(r.name)}]`, ['uri', 'ctx'], { block: [...NOT_FOUND_HINT, notImplemented(r.handlerPath!)] }),
   };
 }
 
 export function templateStub(t: TemplateIR) {
+  const key = printString(t.name);
+  const completers = t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name);
   const extra = [
     `URI template: ${t.uriTemplate}. \`params\` is a \`${t.paramsType}\`: the URI's variables, decoded and validated.`,
     'Return the contents as a string, as bytes, or as a list of contents.',
@@ -62,11 +78,9 @@ export function templateStub(t: TemplateIR) {
   ];
   return {
     docBlock: describe('Resource template', t.name, t.title, t.description, extra),
-    key: stringLiteral(t.name),
-    file: stringLiteral(file(t.handlerPath)),
-    hasList: t.hasList,
-    paramsType: t.paramsType,
-    completers: t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => propertyKey(v.name)),
+    read: arrowConst(`export const read: TemplateHandlers[${key}]['read']`, ['params', 'uri', 'ctx'], { block: [...NOT_FOUND_HINT, notImplemented(t.handlerPath)] }),
+    list: t.hasList ? arrowConst(`export const list: TemplateHandlers[${key}]['list']`, ['ctx'], { expression: '[]' }) : null,
+    complete: completers.length ? completeConst(`TemplateHandlers[${key}]['complete']`, completers) : null,
   };
 }
 
@@ -79,6 +93,8 @@ function pathDoc(t: TemplateIR): string[] {
 }
 
 export function promptStub(p: PromptIR) {
+  const key = printString(p.name);
+  const completers = p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name);
   const extra = [
     p.messages === null
       ? `Return the prompt's messages, or a string for one user text message.${p.argsType ? ` \`args\` is a \`${p.argsType}\`.` : ''}`
@@ -87,18 +103,15 @@ export function promptStub(p: PromptIR) {
   ];
   return {
     docBlock: describe('Prompt', p.name, p.title, p.description, extra),
-    key: stringLiteral(p.name),
-    file: stringLiteral(file(p.handlerPath!)),
-    hasGet: p.messages === null,
-    argsType: p.argsType,
-    completers: p.args.filter((a) => a.completion?.kind === 'handler').map((a) => propertyKey(a.name)),
+    get: p.messages === null ? arrowConst(`export const get: PromptHandlers[${key}]['get']`, ['args', 'ctx'], { block: [notImplemented(p.handlerPath!)] }) : null,
+    complete: completers.length ? completeConst(`PromptHandlers[${key}]['complete']`, completers) : null,
   };
 }
 
 export function toolTestStub(t: ToolIR) {
   return {
-    title: stringLiteral(`${t.name} handler`),
-    handlerModule: stringLiteral(`../../../src/handlers/${t.handlerPath}.js`),
+    title: printString(`${t.name} handler`),
+    handlerModule: printString(`../../../src/handlers/${t.handlerPath}.js`),
     sample: t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {},
   };
 }

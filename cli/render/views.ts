@@ -557,7 +557,7 @@ export function oauthView(ir: IR) {
 /** src/generated/sse.ts: the legacy HTTP+SSE endpoints. */
 export function sseView(ir: IR) {
   const sse = ir.transports.http?.sse ?? { path: '/sse', messagesPath: '/messages' };
-  return { path: stringLiteral(sse.path), messagesPath: stringLiteral(sse.messagesPath) };
+  return { path: sse.path, messagesPath: sse.messagesPath };
 }
 
 /** package.json and main.ts: created once, then the user's. */
