@@ -84,7 +84,9 @@ export function call(callee: string | Expr, args: readonly Expr[], options: { ty
   return {
     flat,
     kind: options.isNew || options.isImport ? 'other' : 'call',
+    // `import('module')` never breaks (nor does a call of `require`).
     doc: () => {
+      if (options.isImport) return flat;
       const d = [options.isNew ? 'new ' : '', c.doc(), options.typeArg ? `<${options.typeArg}>` : '', argsDoc()];
       return member ? b().group(d) : d;
     },
