@@ -16,7 +16,7 @@ import { writeMutant } from './fuzz/oracle.mjs';
 import { fiftyTools } from './helpers/fifty-tools.mjs';
 
 const REPO = path.resolve(import.meta.dirname, '..');
-const FINAL = ['src/generated/schemas.ts', 'src/generated/content.ts', 'src/generated/handlers.ts'];
+const FINAL = ['src/generated/schemas.ts', 'src/generated/content.ts', 'src/generated/handlers.ts', 'src/generated/server.ts'];
 const work = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-print-final-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 

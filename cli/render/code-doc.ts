@@ -10,7 +10,7 @@ import { ASCII, WIDTH } from '../format/literal.js';
 
 type DocModule = typeof import('prettier/doc');
 let docModule: DocModule | undefined;
-const doc = (): DocModule => (docModule ??= createRequire(import.meta.url)('prettier/doc') as DocModule);
+export const doc = (): DocModule => (docModule ??= createRequire(import.meta.url)('prettier/doc') as DocModule);
 
 /** A piece of code: its one-line text, and how to build its doc when that does not fit. */
 export interface Code {

@@ -5,11 +5,12 @@
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, runtimeDependencies } from '../plan/dependencies.js';
 import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
-import { printLiteral, printProperty, propertyName, WIDTH } from '../format/literal.js';
+import { printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
 import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
 import { guardsPaths } from './paths-view.js';
+import { answerEmpty, declaration, loader, promptArgsStatement, promptMember, resourceStatement, scopeMember, taskModuleMember, templateStatement, toolMember } from './server-print.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -41,7 +42,7 @@ function differsFromSdk(a: PromptArgIR): boolean {
  * (its entry's literals then widen: `audience: ['user']` to `string[]`).
  */
 function recordType(value: string, entries: readonly { name: string }[]): string {
-  const inherited = entries.filter((e) => isInheritedName(e.name)).map((e) => stringLiteral(e.name));
+  const inherited = entries.filter((e) => isInheritedName(e.name)).map((e) => printString(e.name));
   return inherited.length ? `Named<${value}, ${inherited.join(' | ')}>` : `Record<string, ${value}>`;
 }
 
@@ -263,13 +264,12 @@ export function serverView(ir: IR) {
     if (t.execution.taskSupport !== 'forbidden') {
       const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
       taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
-      if (inputBeforeTask) taskModules.push({ key: propertyKey(t.name), alias: toolAlias(t) });
+      if (inputBeforeTask) taskModules.push({ key: t.name, alias: toolAlias(t) });
     }
     return {
-      key: propertyKey(t.name),
       // The record's type does not reach a member named like an inherited one (`constructor`).
       param: isInheritedName(t.name) ? 'server: McpServer' : 'server',
-      name: stringLiteral(t.name),
+      name: t.name,
       alias: toolAlias(t),
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       input: t.inputType ? inputKey(t) : null,
@@ -290,7 +290,7 @@ export function serverView(ir: IR) {
       need('readResource');
     }
     return {
-      name: stringLiteral(r.name),
+      name: r.name,
       handler,
       alias: handler ? resourceAlias(r) : null,
       ident: r.ident,
@@ -309,7 +309,7 @@ export function serverView(ir: IR) {
     if (t.hasList) need('listResources');
     need('readTemplate');
     return {
-      name: stringLiteral(t.name),
+      name: t.name,
       alias: templateAlias(t),
       hasList: t.hasList,
       complete: completions !== null,
@@ -340,7 +340,7 @@ export function serverView(ir: IR) {
         constName: argsKey(p),
         type: p.argsType,
         key: argsKey(p),
-        name: stringLiteral(p.name),
+        name: p.name,
         complete: completions !== null,
         handled: completions?.handled !== undefined,
         alias: promptAlias(p),
@@ -357,9 +357,8 @@ export function serverView(ir: IR) {
     const defaults = Object.fromEntries(p.args.filter((a) => a.default !== null).map((a) => [a.name, a.default]));
     if (Object.keys(defaults).length) promptDefaults[p.name] = defaults;
     return {
-      key: propertyKey(p.name),
       param: isInheritedName(p.name) ? 'server: McpServer' : 'server',
-      name: stringLiteral(p.name),
+      name: p.name,
       args: p.argsType ? argsKey(p) : null,
       declarative,
       ident: p.ident,
@@ -425,37 +424,40 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   const scopeChallenges = scopeChallengesView(ir);
-  return {
-    sdkImports: [
-      'McpServer',
-      'type McpRequestContext',
-      'type McpServerOptions',
-      ...(scopeChallenges ? ['requireScopes'] : []),
-      ...(ir.templates.length ? ['ResourceTemplate'] : []),
-    ].join(', '),
-    scopeChallenges,
-    taskPolicies: Object.keys(taskPolicies).length ? taskPolicies : null,
-    taskModules,
-    taskPolicyType: recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden')),
-    subscribable,
+  const recordTypes = {
+    tools: recordType('ToolInfo', ir.tools),
+    resources: recordType('ResourceInfo', ir.resources),
+    templates: recordType('TemplateInfo', ir.templates),
+    prompts: recordType('PromptInfo', ir.prompts),
+    promptArgs: recordType('PromptArgumentInfo[]', ir.prompts),
+  };
+  // Data declarations printed as prettier prints them; one whose head would break leaves the file to prettier.
+  let final = true;
+  const declare = (head: string, value: unknown) => {
+    const printed = declaration(head, value);
+    if (printed === null) final = false;
+    return printed ?? `${head} = ${jsonLiteral(value)};`;
+  };
+  const taskPolicyType = recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden'));
+  const lines = (l: string[]) => l.join('\n');
+  const view = {
+    sdkImports: ['McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(scopeChallenges ? ['requireScopes'] : []), ...(ir.templates.length ? ['ResourceTemplate'] : [])],
+    scopeChallenges: scopeChallenges?.map((k) => ({ kind: k.kind, entries: lines(k.entries.map((e) => scopeMember(e.key, e.scopes))) })) ?? null,
+    taskPolicies: Object.keys(taskPolicies).length ? declare(`const taskPolicies: ${taskPolicyType}`, taskPolicies) : null,
+    taskModules: taskModules.length ? lines(taskModules.map((m) => taskModuleMember(m.key, m.alias))) : null,
+    subscribable: declare('const subscribableUris: string[]', subscribable),
+    installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
-    loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map((l) => ({ alias: l.alias, path: stringLiteral(l.path) })),
-    toolInfo,
-    resourceInfo,
-    resourceUris,
-    templateInfo,
-    promptInfo,
-    promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
-    promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
-    declaredArgs: Object.keys(declaredArgs).length ? declaredArgs : null,
-    recordTypes: {
-      tools: recordType('ToolInfo', ir.tools),
-      resources: recordType('ResourceInfo', ir.resources),
-      templates: recordType('TemplateInfo', ir.templates),
-      prompts: recordType('PromptInfo', ir.prompts),
-      promptArgs: recordType('PromptArgumentInfo[]', ir.prompts),
-    },
-    emptyLists: emptyLists.length ? jsonLiteral(emptyLists) : null,
+    loaders: handlerImports.length ? lines(handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map(loader)) : null,
+    toolInfo: ir.tools.length ? declare(`const toolInfo: ${recordTypes.tools}`, toolInfo) : null,
+    resourceInfo: ir.resources.length ? declare(`const resourceInfo: ${recordTypes.resources}`, resourceInfo) : null,
+    resourceUris: ir.resources.length ? declare('const resourceUris: Record<string, string>', resourceUris) : null,
+    templateInfo: ir.templates.length ? declare(`const templateInfo: ${recordTypes.templates}`, templateInfo) : null,
+    promptInfo: ir.prompts.length ? declare(`const promptInfo: ${recordTypes.prompts}`, promptInfo) : null,
+    promptCompletions: Object.keys(promptCompletions).length ? declare('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
+    promptDefaults: Object.keys(promptDefaults).length ? declare('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
+    declaredArgs: Object.keys(declaredArgs).length ? declare(`const declaredArguments: ${recordTypes.promptArgs}`, declaredArgs) : null,
+    emptyLists: emptyLists.length ? answerEmpty(emptyLists) : null,
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,
     reachUsed,
@@ -463,15 +465,16 @@ export function serverView(ir: IR) {
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),
-    serverInfo: info,
-    declared,
-    promptArgs,
-    tools,
-    resources,
-    templates,
+    serverInfo: declare('export const serverInfo: ServerInfo', info),
+    declared: declare('const declared: McpServerOptions', declared),
+    promptArgs: promptArgs.length ? lines(promptArgs.map(promptArgsStatement)) : null,
+    tools: tools.length ? lines(tools.map(toolMember)) : null,
+    resources: hasResources ? lines([...resources.map(resourceStatement), ...templates.map(templateStatement)]) : null,
+    hasTemplates: templates.length > 0,
     guardPaths: ir.templates.some(guardsPaths),
-    prompts,
+    prompts: prompts.length ? lines(prompts.map(promptMember)) : null,
   };
+  return { ...view, final };
 }
 
 /**
@@ -479,7 +482,7 @@ export function serverView(ir: IR) {
  * base ones, so a step-up asks for everything the call needs (MCP authorization, scope challenge
  * handling). Null when no entry has scopes.
  */
-function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; scopes: string }[] }[] | null {
+function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; scopes: string[] }[] }[] | null {
   const base = baseScopes(ir);
   const kinds = [
     ['tools', ir.tools],
@@ -492,7 +495,7 @@ function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; sc
       kind,
       entries: entries
         .filter((e) => e.scopes.length > 0)
-        .map((e) => ({ key: propertyKey(e.name), scopes: [...new Set([...e.scopes, ...base])].map(stringLiteral).join(', ') })),
+        .map((e) => ({ key: e.name, scopes: [...new Set([...e.scopes, ...base])] })),
     }))
     .filter((k) => k.entries.length > 0);
   return out.length ? out : null;
