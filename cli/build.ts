@@ -18,7 +18,7 @@ import type { OutputFile } from './plan/plan.js';
 import { renderFiles } from './render/render.js';
 import { VERSION } from './version.js';
 import { mark, now, spent, timingsEnabled } from './timings.js';
-import type { GenerateOptions } from './generate.js';
+import type { GenerateOptions } from './generate-options.js';
 
 /** What the build (normalize → render → format) hands back; no files (nor IR) when normalize found errors. */
 export interface Built {

@@ -14,21 +14,10 @@ import { validateManifest } from './validate/validate.js';
 import { lintManifest } from './lint/lint.js';
 import { VERSION } from './version.js';
 import { generatorFingerprint, sha, statOf, type Stamp } from './plan/stamp.js';
-import { optionsKey, SHOWN_WARNINGS } from './generate-options.js';
-import { mark } from './timings.js';
+import { type GenerateOptions, optionsKey, SHOWN_WARNINGS } from './generate-options.js';
 
-export interface GenerateOptions {
-  /** Absolute path of the manifest. */
-  manifest: string;
-  /** Absolute path of the project folder to generate into. */
-  outDir: string;
-  /** How to show the manifest's path in diagnostics (relative to the user's cwd). */
-  displayPath?: string;
-  /** Override the version written in headers (null = omit). Default: mcpgen's version, unless the manifest says otherwise. */
-  generatorVersion?: string | null;
-  /** The format cache (cli/format/cache.ts, per user): false = unused, 'read' = never written. */
-  formatCache?: boolean | 'read';
-}
+export type { GenerateOptions };
+import { mark } from './timings.js';
 
 export interface GenerateResult {
   files: OutputFile[];

@@ -9,15 +9,6 @@ const NONE: readonly string[] = [];
 import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
 import { translateErrors } from '../schema/translate.js';
 import { didYouMean } from '../suggest.js';
-import { checkSchemaNodes } from './schema-nodes.js';
-
-/**
- * Each embedded schema must itself be valid JSON Schema 2020-12 (checked against the meta-schema),
- * with regular expressions that compile; unknown `format`s are flagged because nothing would check them.
- */
-export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
-  return checkSchemaNodes(m, { embedded: true }).embedded;
-}
 
 /** A root may declare draft-07 (the SDK validates it with draft-07 rules); everything else is 2020-12. */
 export function isDraft07(root: EmbeddedSchema): boolean {

@@ -1,7 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { checkAuth } from './auth.js';
-import { checkEmbeddedSchemas } from './embedded-schemas.js';
 import { checkFiles } from './files.js';
 import { checkInlinedSize } from './inlined-size.js';
 import { checkNameCollisions } from './name-collisions.js';
@@ -9,10 +8,8 @@ import { checkPackageName, checkToolHints, checkTransports } from './hints-and-t
 import { checkPrompts } from './prompts.js';
 import { checkRecursiveSchemas } from './recursive-schemas.js';
 import { checkRefCycles } from './ref-cycles.js';
-import { checkRefs } from './refs.js';
-import { checkRequiredProperties } from './required-properties.js';
 import { checkResources } from './resources.js';
-import { checkSchemaNodesAll } from './schema-nodes.js';
+import { checkEmbeddedSchemas, checkRefs, checkRequiredProperties, checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 import { checkToolExecution } from './tool-execution.js';

@@ -4,12 +4,6 @@ import type { JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
 import type { EmbeddedSchema } from '../json-schema-walk.js';
 import { resolveRef } from '../refs.js';
-import { checkSchemaNodes } from './schema-nodes.js';
-
-/** Every `$ref` in an embedded schema must resolve: `#/schemas/<Name>` that exists, or a local `#/$defs/…`. */
-export function checkRefs(m: LoadedManifest): Diagnostic[] {
-  return checkSchemaNodes(m, { refs: true }).refs;
-}
 
 /** checkRefs at one node of the embedded schema `root` (see checkSchemaNodes). */
 export function refNode(m: LoadedManifest, root: EmbeddedSchema, node: Record<string, unknown>, path: JsonPath, out: Diagnostic[]): void {

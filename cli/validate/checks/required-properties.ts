@@ -4,18 +4,9 @@ import { Codes } from '../../manifest/codes.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
 import { didYouMean } from '../suggest.js';
-import { checkSchemaNodes } from './schema-nodes.js';
 
 /** Keywords through which other subschemas may define the property; then `required` alone proves nothing. */
 const COMPOSITION = ['$ref', 'allOf', 'anyOf', 'oneOf', 'if', 'dependentSchemas', 'unevaluatedProperties'];
-
-/**
- * `required` naming a property that `properties` does not define is almost always a typo
- * (`required: [citty]`), and the generated type would gain an `unknown` member nobody meant.
- */
-export function checkRequiredProperties(m: LoadedManifest): Diagnostic[] {
-  return checkSchemaNodes(m, { required: true }).required;
-}
 
 /** checkRequiredProperties at one node of an embedded schema (see checkSchemaNodes). */
 export function requiredNode(m: LoadedManifest, node: Record<string, unknown>, path: JsonPath, out: Diagnostic[]): void {

@@ -51,3 +51,24 @@ export function checkSchemaNodesAll(m: LoadedManifest): Diagnostic[] {
   const r = checkSchemaNodes(m);
   return [...r.refs, ...r.embedded, ...r.required, ...r.defaults];
 }
+
+/** Every `$ref` in an embedded schema must resolve: `#/schemas/<Name>` that exists, or a local `#/$defs/…`. */
+export function checkRefs(m: LoadedManifest): Diagnostic[] {
+  return checkSchemaNodes(m, { refs: true }).refs;
+}
+
+/**
+ * `required` naming a property that `properties` does not define is almost always a typo
+ * (`required: [citty]`), and the generated type would gain an `unknown` member nobody meant.
+ */
+export function checkRequiredProperties(m: LoadedManifest): Diagnostic[] {
+  return checkSchemaNodes(m, { required: true }).required;
+}
+
+/**
+ * Each embedded schema must itself be valid JSON Schema 2020-12 (checked against the meta-schema),
+ * with regular expressions that compile; unknown `format`s are flagged because nothing would check them.
+ */
+export function checkEmbeddedSchemas(m: LoadedManifest): Diagnostic[] {
+  return checkSchemaNodes(m, { embedded: true }).embedded;
+}
