@@ -336,7 +336,7 @@ describe('2025 era (SDK v1 client) through the balancer', () => {
     expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toBe('This is a simple text response for testing.');
 
     const counts = await served();
-    for (const [i, n] of counts.entries()) expect(n, `requests of this session served by r${i}: ${counts.join(', ')}`).toBeGreaterThan(5);
+    for (const [i, n] of counts.entries()) expect(n, `requests of the session served by r${i}: ${counts.join(', ')}`).toBeGreaterThan(5);
     await transport.terminateSession();
     await client.close();
   });
