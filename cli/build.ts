@@ -2,7 +2,6 @@
  * The build: normalize → render → format, from a validated manifest to the project's files
  * (generate.ts loads this module only then).
  */
-import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Diagnostic } from './diagnostics.js';
 import { FORMAT_SALT, formatFile as formatText } from './format/format.js';
@@ -27,36 +26,19 @@ export interface Built {
   ir?: IR;
 }
 
-/** `beforeRead` is called with each file the manifest references, just before it is read (the stamp stats it). */
-export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions, beforeRead?: (abs: string) => void): Promise<Built> {
+export async function buildFiles(manifest: LoadedManifest, opts: GenerateOptions): Promise<Built> {
   const manifestPath = path.relative(opts.outDir, opts.manifest).split(path.sep).join('/');
   const norm = normalize(manifest, {
     manifestPath,
     generatorVersion: opts.generatorVersion === undefined ? VERSION : opts.generatorVersion,
-    ...(beforeRead ? { beforeRead } : {}),
+    ...(opts.beforeRead ? { beforeRead: opts.beforeRead } : {}),
   });
   mark('normalize');
   if (!norm.ir) return { diagnostics: norm.diagnostics };
   const ir = norm.ir;
 
-  // A user-owned file that exists is never rewritten: it is neither rendered nor formatted. Looked
-  // up in its folder's listing, read once per folder (2000 stubs live in two or three); the plan
-  // checks each file again before anything is written.
-  const listings = new Map<string, Set<string> | null>();
-  const exists = (p: string) => {
-    const slash = p.lastIndexOf('/');
-    const dir = slash < 0 ? '' : p.slice(0, slash);
-    let names = listings.get(dir);
-    if (names === undefined) {
-      try {
-        names = new Set(readdirSync(path.join(opts.outDir, dir)));
-      } catch {
-        names = null;
-      }
-      listings.set(dir, names);
-    }
-    return names !== null && names.has(p.slice(slash + 1));
-  };
+  // A user-owned file that exists is never rewritten: it is neither rendered nor formatted.
+  const exists = opts.exists ?? (() => false);
   const keep = (f: OutputFile) => f.owner === 'user' && exists(f.path);
   const cache = opts.formatCache === false ? undefined : new FormatCache(FORMAT_SALT, opts.formatCache !== 'read');
   // The generated-code header (manifest path, version) is line comments prettier keeps as they

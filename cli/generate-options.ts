@@ -9,6 +9,14 @@ export interface GenerateOptions {
   generatorVersion?: string | null;
   /** The format cache (cli/format/cache.ts, per user): false = unused, 'read' = never written. */
   formatCache?: boolean | 'read';
+  /**
+   * Which project files exist (POSIX paths relative to `outDir`): a user-owned file that exists is
+   * kept, so it is not rendered. The command layer lists the folder (plan/existing.ts); by default
+   * none exists and every file is rendered.
+   */
+  exists?: (file: string) => boolean;
+  /** Called with each input file (the manifest, then each file it references) just before it is read. */
+  beforeRead?: (abs: string) => void;
 }
 
 /** The generate options that change the output, as recorded in the stamp (kept light: fast path). */

@@ -7,7 +7,8 @@ import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { GENERATED_DIRS, HANDLER_DIRS, planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
-import { generatorFingerprint, upToDate, writeStamp, type Stamp } from '../plan/stamp.js';
+import { generatorFingerprint, inputStats, stampOf, upToDate, writeStamp, type Stamp } from '../plan/stamp.js';
+import { existingFiles } from '../plan/existing.js';
 import { optionsKey, SHOWN_WARNINGS } from '../generate-options.js';
 import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
@@ -45,10 +46,13 @@ export async function planProject(
   // Loaded on demand: the up-to-date fast path must not pay for prettier, ajv and friends.
   tuneTiering();
   const { generate } = await import('../generate.js');
+  const reads = inputStats();
   const result = await generate({
     manifest,
     outDir,
     displayPath: display,
+    exists: existingFiles(outDir),
+    beforeRead: reads.beforeRead,
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
     // Dry runs, checks and diffs write nothing, not even to the format cache.
     ...(opts.writes === false ? { formatCache: 'read' as const } : {}),
@@ -67,10 +71,13 @@ export async function planProject(
   }
   const plan = planFiles(outDir, result.files);
   mark('plan');
+  const options = optionsKey({ generatorVersion: opts.headerVersion === false ? null : VERSION });
+  const made = stampOf({ projectDir: outDir, manifest, options, referenced: result.ir?.referencedFiles ?? [], before: reads.before }, result.files);
+  mark('stamp');
   // The stamp keeps the warnings for the up-to-date path to print (files relative to the project).
   const toProject = (file: string) => path.relative(outDir, path.resolve(io.cwd, file)).split(path.sep).join('/');
   const listed = warnings <= SHOWN_WARNINGS ? warned.map((d) => ({ ...d, file: toProject(d.file) })) : [];
-  const stamp = result.stamp && warnings > 0 ? { ...result.stamp, warnings: { count: warnings, listed } } : result.stamp;
+  const stamp = made && warnings > 0 ? { ...made, warnings: { count: warnings, listed } } : made;
   if (plan.errors.length) {
     for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
     io.stderr(`✖ nothing was written\n`);

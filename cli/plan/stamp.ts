@@ -16,6 +16,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 import { alive } from '../write/temps.js';
+import { VERSION } from '../version.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
 
@@ -41,6 +42,48 @@ export interface Stamp {
    * count, and the diagnostics when few enough to be listed, their files relative to the project.
    */
   warnings?: { count: number; listed: Diagnostic[] };
+}
+
+/**
+ * Records [size, mtimeMs] of each input just before generate reads it (`GenerateOptions.beforeRead`):
+ * an input that changes while it is being generated from gets no stamp.
+ */
+export function inputStats(): { beforeRead: (abs: string) => void; before: Map<string, [number, number] | null> } {
+  const before = new Map<string, [number, number] | null>();
+  return { before, beforeRead: (abs) => void (before.has(abs) || before.set(abs, statOf(abs))) };
+}
+
+/**
+ * What a generate read and wrote, so an unchanged project is detected cheaply next time. None when
+ * an input changed while it was being generated from: the next run must not trust it.
+ * `referenced` are the manifest's files relative to its folder.
+ */
+export function stampOf(
+  run: { projectDir: string; manifest: string; options: string; referenced: string[]; before: Map<string, [number, number] | null> },
+  files: { path: string; owner: 'generated' | 'user'; content: string }[],
+): Stamp | undefined {
+  const rel = (abs: string) => path.relative(run.projectDir, abs).split(path.sep).join('/');
+  const inputs: Record<string, string> = {};
+  const stats: Record<string, [number, number]> = {};
+  const paths = [run.manifest, ...run.referenced.map((f) => path.resolve(path.dirname(run.manifest), f))];
+  for (const abs of paths) {
+    const before = run.before.get(abs);
+    const r = rel(abs);
+    inputs[r] = sha(readFileSync(abs));
+    const after = statOf(abs);
+    if (!before || !after || before[0] !== after[0] || before[1] !== after[1]) return undefined;
+    stats[r] = after;
+  }
+  const outputs: Record<string, string> = {};
+  for (const f of files) if (f.owner === 'generated') outputs[f.path] = sha(f.content);
+  return {
+    generator: generatorFingerprint(VERSION),
+    options: run.options,
+    inputs: Object.fromEntries(Object.entries(inputs).sort()),
+    outputs,
+    userFiles: files.filter((f) => f.owner === 'user').map((f) => f.path).sort(),
+    stats,
+  };
 }
 
 /** [size, mtimeMs] of a file, or null when it cannot be stat'ed. */
