@@ -203,3 +203,32 @@ export const read: TemplateHandlers['__proto__']['read'] = async (params) => \`p
     expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'P [] d' });
   });
 });
+
+/**
+ * Every inherited name at once, as tools and prompts: server.ts's `Named<…>` unions are too wide
+ * for a declaration's head and are declared as type aliases; the project still compiles and serves.
+ */
+describe('every inherited name at once end to end', () => {
+  let dir: string;
+  let client: Client;
+  const NAMES = ['__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf'];
+
+  beforeAll(async () => {
+    dir = scratch('prototype-names-all', path.join(REPO, 'test/cases/prototype-names-all'));
+    const io = memoryIO(dir);
+    expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    expect(r.stdout + r.stderr).toBe('');
+    client = await connectStdio(dir);
+  }, 180_000);
+  afterAll(async () => client?.close());
+
+  it('lists every tool and prompt, and renders each prompt by its name', async () => {
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(NAMES);
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(NAMES);
+    for (const name of NAMES) {
+      const got = await client.getPrompt({ name, arguments: { topic: name } });
+      expect(got.messages[0]!.content, name).toEqual({ type: 'text', text: `About ${name}` });
+    }
+  });
+});

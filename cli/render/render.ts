@@ -77,10 +77,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...gen('src/generated/runtime.ts', 'src/generated/runtime.ts', {}), formatted: true };
   yield { ...gen('src/generated/era.ts', 'src/generated/era.ts', {}), formatted: true };
   yield printed('src/generated/input.ts', 'src/generated/input.ts', {});
-  // Printed in prettier's layout too, unless a declaration's head would break (then formatted at run time).
-  const server = serverView(ir);
-  const serverFile = gen('src/generated/server.ts', 'src/generated/server.ts', server);
-  yield server.final ? { ...serverFile, formatted: true } : serverFile;
+  yield { ...gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)), formatted: true };
   yield printed('src/generated/stdio.ts', 'src/generated/stdio.ts', {});
   yield printed('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
   yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));

@@ -41,9 +41,27 @@ function differsFromSdk(a: PromptArgIR): boolean {
  * name is one an object inherits, which TypeScript would otherwise type as the inherited method
  * (its entry's literals then widen: `audience: ['user']` to `string[]`).
  */
-function recordType(value: string, entries: readonly { name: string }[]): string {
+/**
+ * `const <name>: Record<string, <of>> = <value>;`, or `Named<…>` when entries are named like
+ * members of Object.prototype (runtime.ts). A union too wide for the declaration's head gets a type
+ * alias of its own below it (types are hoisted), so the head never breaks.
+ */
+function recordDeclaration(name: string, of: string, entries: readonly { name: string }[], value: unknown): string {
   const inherited = entries.filter((e) => isInheritedName(e.name)).map((e) => printString(e.name));
-  return inherited.length ? `Named<${value}, ${inherited.join(' | ')}>` : `Record<string, ${value}>`;
+  if (!inherited.length) return fixedDeclaration(`const ${name}: Record<string, ${of}>`, value);
+  const inline = declaration(`const ${name}: Named<${of}, ${inherited.join(' | ')}>`, value);
+  if (inline !== null) return inline;
+  const alias = `${name[0]!.toUpperCase()}${name.slice(1)}Names`;
+  const oneLine = `type ${alias} = ${inherited.join(' | ')};`;
+  const union = oneLine.length <= WIDTH ? oneLine : `type ${alias} =\n${inherited.map((m) => `  | ${m}`).join('\n')};`;
+  return `${fixedDeclaration(`const ${name}: Named<${of}, ${alias}>`, value)}\n${union}`;
+}
+
+/** A declaration whose head is fixed text, short and ASCII: printed by `declaration`, which cannot refuse it. */
+function fixedDeclaration(head: string, value: unknown): string {
+  const printed = declaration(head, value);
+  if (printed === null) throw new Error(`the head of \`${head}\` does not fit on a line`);
+  return printed;
 }
 
 /** What server.ts imports from runtime.ts as types only. */
@@ -424,39 +442,26 @@ export function serverView(ir: IR) {
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   const scopeChallenges = scopeChallengesView(ir);
-  const recordTypes = {
-    tools: recordType('ToolInfo', ir.tools),
-    resources: recordType('ResourceInfo', ir.resources),
-    templates: recordType('TemplateInfo', ir.templates),
-    prompts: recordType('PromptInfo', ir.prompts),
-    promptArgs: recordType('PromptArgumentInfo[]', ir.prompts),
-  };
-  // Data declarations printed as prettier prints them; one whose head would break leaves the file to prettier.
-  let final = true;
-  const declare = (head: string, value: unknown) => {
-    const printed = declaration(head, value);
-    if (printed === null) final = false;
-    return printed ?? `${head} = ${jsonLiteral(value)};`;
-  };
-  const taskPolicyType = recordType('TaskPolicy', ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden'));
+  const taskTools = ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden');
+  const declare = fixedDeclaration;
   const lines = (l: string[]) => l.join('\n');
   const view = {
     sdkImports: ['McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(scopeChallenges ? ['requireScopes'] : []), ...(ir.templates.length ? ['ResourceTemplate'] : [])],
     scopeChallenges: scopeChallenges?.map((k) => ({ kind: k.kind, entries: lines(k.entries.map((e) => scopeMember(e.key, e.scopes))) })) ?? null,
-    taskPolicies: Object.keys(taskPolicies).length ? declare(`const taskPolicies: ${taskPolicyType}`, taskPolicies) : null,
+    taskPolicies: Object.keys(taskPolicies).length ? recordDeclaration('taskPolicies', 'TaskPolicy', taskTools, taskPolicies) : null,
     taskModules: taskModules.length ? lines(taskModules.map((m) => taskModuleMember(m.key, m.alias))) : null,
     subscribable: declare('const subscribableUris: string[]', subscribable),
     installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.length ? lines(handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map(loader)) : null,
-    toolInfo: ir.tools.length ? declare(`const toolInfo: ${recordTypes.tools}`, toolInfo) : null,
-    resourceInfo: ir.resources.length ? declare(`const resourceInfo: ${recordTypes.resources}`, resourceInfo) : null,
+    toolInfo: ir.tools.length ? recordDeclaration('toolInfo', 'ToolInfo', ir.tools, toolInfo) : null,
+    resourceInfo: ir.resources.length ? recordDeclaration('resourceInfo', 'ResourceInfo', ir.resources, resourceInfo) : null,
     resourceUris: ir.resources.length ? declare('const resourceUris: Record<string, string>', resourceUris) : null,
-    templateInfo: ir.templates.length ? declare(`const templateInfo: ${recordTypes.templates}`, templateInfo) : null,
-    promptInfo: ir.prompts.length ? declare(`const promptInfo: ${recordTypes.prompts}`, promptInfo) : null,
+    templateInfo: ir.templates.length ? recordDeclaration('templateInfo', 'TemplateInfo', ir.templates, templateInfo) : null,
+    promptInfo: ir.prompts.length ? recordDeclaration('promptInfo', 'PromptInfo', ir.prompts, promptInfo) : null,
     promptCompletions: Object.keys(promptCompletions).length ? declare('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? declare('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
-    declaredArgs: Object.keys(declaredArgs).length ? declare(`const declaredArguments: ${recordTypes.promptArgs}`, declaredArgs) : null,
+    declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
     emptyLists: emptyLists.length ? answerEmpty(emptyLists) : null,
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     hasResources,
@@ -474,7 +479,7 @@ export function serverView(ir: IR) {
     guardPaths: ir.templates.some(guardsPaths),
     prompts: prompts.length ? lines(prompts.map(promptMember)) : null,
   };
-  return { ...view, final };
+  return view;
 }
 
 /**

@@ -88,10 +88,7 @@ const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
-const toolInfo: Named<
-  ToolInfo,
-  '__defineGetter__' | 'constructor' | 'hasOwnProperty' | 'toString'
-> = {
+const toolInfo: Named<ToolInfo, ToolInfoNames> = {
   __defineGetter__: { description: 'A tool named after a legacy accessor of Object.prototype' },
   constructor: {
     description: 'A tool without input named constructor',
@@ -106,6 +103,7 @@ const toolInfo: Named<
     annotations: { readOnlyHint: true },
   },
 };
+type ToolInfoNames = '__defineGetter__' | 'constructor' | 'hasOwnProperty' | 'toString';
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
