@@ -11,8 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { answerOf, type Message } from './helpers/wire.js';
 
-type Message = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Request = Omit<Message, 'jsonrpc'>;
 
 const LEGACY = ['2024-11-05', '2025-06-18', '2025-11-25'] as const;
@@ -167,14 +167,6 @@ class StdioWire {
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-async function answerOf(res: Response, id: unknown): Promise<Message> {
-  const text = await res.text();
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(text) as Message;
-  const events = text.split('\n').filter((l) => l.startsWith('data:') && l.slice(5).trim()).map((l) => JSON.parse(l.slice(5)) as Message);
-  const found = events.find((m) => m.id === id && m.method === undefined);
-  if (!found) throw new Error(`no answer with id ${String(id)} in ${text}`);
-  return found;
-}
 
 class HttpWire {
   constructor(readonly url: URL) {}

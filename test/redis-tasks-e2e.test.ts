@@ -13,8 +13,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scratch, startHttpServer } from './helpers/project.js';
 import { buildTasksProject } from './helpers/tasks-project.js';
+import { answerOf, sseMessages, type Message } from './helpers/wire.js';
 
-type Message = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
 type Replica = Awaited<ReturnType<typeof startHttpServer>>;
 
@@ -110,17 +110,6 @@ afterAll(async () => {
 
 // ---- Raw JSON-RPC over HTTP ---------------------------------------------------------------------
 
-async function answerOf(res: Response, id: unknown): Promise<Message> {
-  const text = await res.text();
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(text) as Message;
-  const events = text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.slice(5).trim())
-    .map((line) => JSON.parse(line.slice(5)) as Message);
-  const found = events.find((m) => m.id === id && m.method === undefined);
-  if (!found) throw new Error(`no answer with id ${String(id)} in ${text}`);
-  return found;
-}
 
 /** 2026-07-28 requests to one replica: the envelope in the body, Mcp-Method and Mcp-Name as headers. */
 const to =
@@ -136,30 +125,6 @@ const to =
     return answerOf(res, message.id);
   };
 
-/** The JSON-RPC messages of an SSE response, read as they come. */
-function sseMessages(res: Response): { next(waitMs?: number): Promise<Message> } {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const queue: Message[] = [];
-  let buffer = '';
-  return {
-    async next(waitMs = 10_000) {
-      const deadline = Date.now() + waitMs;
-      while (queue.length === 0) {
-        const timeout = new Promise<never>((_, reject) => setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())));
-        const { done, value } = await Promise.race([reader.read(), timeout]);
-        if (done) throw new Error('stream ended');
-        buffer += value;
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data:'));
-          buffer = buffer.slice(end + 2);
-          if (data && data.slice(5).trim()) queue.push(JSON.parse(data.slice(5)) as Message);
-        }
-      }
-      return queue.shift()!;
-    },
-  };
-}
 
 let ids = 1000;
 const next = () => ++ids;

@@ -9,10 +9,10 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { run, scratch, startHttpServer } from './helpers/project.js';
+import { buildTasksProject } from './helpers/tasks-project.js';
+import { answerOf, sseMessages, type Message } from './helpers/wire.js';
 
-type Message = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
 
 const EXT = 'io.modelcontextprotocol/tasks';
@@ -23,82 +23,6 @@ const envelope = (extension: boolean) => ({
   'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, ...(extension ? { extensions: { [EXT]: {} } } : {}) },
 });
 
-const EXTRA_TOOLS = `
-  wait:
-    description: Waits until cancelled
-    execution: { taskSupport: optional }
-  crash:
-    description: Fails with a protocol error
-    execution: { taskSupport: optional }
-  broken:
-    description: Fails with a tool error
-    execution: { taskSupport: optional }
-  confirm:
-    description: Asks before it answers
-    execution: { taskSupport: optional }
-  short:
-    description: A task that lives 800 ms
-    execution: { taskSupport: optional, ttlMs: 800 }
-`;
-
-const HANDLERS: Record<string, string> = {
-  quick: `export const handler: ToolHandlers['quick'] = (_input, ctx) => \`quick \${ctx.task ? 'task' : 'sync'}\`;`,
-  build: `export const handler: ToolHandlers['build'] = async ({ project }, ctx) => {
-  await ctx.progress(1, 2, 'compiling');
-  await sleep(300, ctx.signal);
-  return \`built \${project}\${ctx.task ? \` in task \${ctx.task.id}\` : ' synchronously'}\`;
-};`,
-  deploy: `export const handler: ToolHandlers['deploy'] = async (_input, ctx) => {
-  const ok = ctx.accepted<{ ok: boolean }>('sure');
-  if (!ok) return ctx.ask({ inputRequests: { sure: inputRequired.elicit({ message: 'Deploy?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) } });
-  await sleep(200, ctx.signal);
-  return \`deployed=\${ok.ok} task=\${ctx.task ? 'yes' : 'no'}\`;
-};`,
-  report: `export const handler: ToolHandlers['report'] = async () => ({ pages: 3 });`,
-  wait: `export const handler: ToolHandlers['wait'] = async (_input, ctx) => {
-  try {
-    await sleep(60_000, ctx.signal);
-  } finally {
-    if (ctx.signal.aborted) appendFileSync(process.env.TASKS_LOG!, \`aborted \${ctx.task?.id}\\n\`);
-  }
-  return 'waited';
-};`,
-  crash: `export const handler: ToolHandlers['crash'] = async () => {
-  throw new ProtocolError(ProtocolErrorCode.InternalError, 'crashed');
-};`,
-  broken: `export const handler: ToolHandlers['broken'] = async () => {
-  throw new Error('broken tool');
-};`,
-  confirm: `export const handler: ToolHandlers['confirm'] = async (_input, ctx) => {
-  const a = ctx.accepted<{ name: string }>('a');
-  const b = ctx.accepted<{ name: string }>('b');
-  if (!a || !b) {
-    await ctx.task?.status('waiting for names');
-    return ctx.ask({ inputRequests: {
-      a: inputRequired.elicit({ message: 'A?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
-      b: inputRequired.elicit({ message: 'B?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }),
-    }, requestState: await ctx.signState({ round: 1 }) });
-  }
-  return \`\${a.name}+\${b.name} state=\${JSON.stringify(ctx.requestState())}\`;
-};`,
-  short: `export const handler: ToolHandlers['short'] = async () => 'short';`,
-};
-
-const IMPORTS = `import { appendFileSync } from 'node:fs';
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    // Cancelled before the handler's module had loaded: the signal is aborted already.
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-void sleep; void appendFileSync; void ProtocolError; void ProtocolErrorCode; void inputRequired;
-`;
-
 let dir: string;
 let log: string;
 let http: Awaited<ReturnType<typeof startHttpServer>>;
@@ -108,13 +32,7 @@ beforeAll(async () => {
   dir = scratch('tasks-e2e');
   log = path.join(dir, 'tasks.log');
   writeFileSync(log, '');
-  const yaml = readFileSync(path.join(REPO, 'test/cases/tasks/mcpgen.yaml'), 'utf8') + EXTRA_TOOLS;
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), yaml);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [name, code] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, `src/handlers/tools/${name}.ts`), `${IMPORTS}\n${code}\n`);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  await buildTasksProject(dir);
   http = await startHttpServer(dir, { TASKS_LOG: log });
 }, 180_000);
 
@@ -180,49 +98,9 @@ class Stdio {
   }
 }
 
-/** The JSON-RPC messages of an SSE response, read as they come. */
-function sseMessages(res: Response): { next(): Promise<Message>; pending(): Message[] } {
-  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader();
-  const queue: Message[] = [];
-  let buffer = '';
-  const fill = async (): Promise<void> => {
-    const { done, value } = await reader.read();
-    if (done) throw new Error('stream ended');
-    buffer += value;
-    let end: number;
-    while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data:'));
-      buffer = buffer.slice(end + 2);
-      if (data && data.slice(5).trim()) queue.push(JSON.parse(data.slice(5)) as Message);
-    }
-  };
-  let reading: Promise<void> | undefined;
-  const more = () => (reading ??= fill().finally(() => (reading = undefined)));
-  return {
-    async next() {
-      const deadline = Date.now() + 10_000;
-      while (queue.length === 0) {
-        await Promise.race([more(), new Promise((_, reject) => setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())))]);
-      }
-      return queue.shift()!;
-    },
-    pending: () => (void more().catch(() => {}), queue),
-  };
-}
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-async function answerOf(res: Response, id: unknown): Promise<Message> {
-  const text = await res.text();
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(text) as Message;
-  const events = text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.slice(5).trim())
-    .map((line) => JSON.parse(line.slice(5)) as Message);
-  const found = events.find((m) => m.id === id && m.method === undefined);
-  if (!found) throw new Error(`no answer with id ${String(id)} in ${text}`);
-  return found;
-}
 
 /** 2026-07-28 over HTTP: the envelope in the body, Mcp-Method and Mcp-Name (name or taskId) as headers. */
 const modernHttp =

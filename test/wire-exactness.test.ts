@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../cli/main.js';
 import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { answerOf, type Message } from './helpers/wire.js';
 
-type Message = { jsonrpc: '2.0'; id?: number | string | null; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 type Legacy = '2024-11-05' | '2025-06-18' | '2025-11-25';
 
 const LEGACY: Legacy[] = ['2024-11-05', '2025-06-18', '2025-11-25'];
@@ -118,18 +118,6 @@ class StdioWire {
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-/** The JSON-RPC answer of a POST: the body, or the event carrying the response on an SSE stream. */
-async function answerOf(res: Response, id: unknown): Promise<Message> {
-  const text = await res.text();
-  if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(text) as Message;
-  const events = text
-    .split('\n')
-    .filter((line) => line.startsWith('data:') && line.slice(5).trim())
-    .map((line) => JSON.parse(line.slice(5)) as Message);
-  const found = events.find((m) => m.id === id && m.method === undefined);
-  if (!found) throw new Error(`no answer with id ${String(id)} in ${text}`);
-  return found;
-}
 
 async function openSession(version: string): Promise<{ id: string; init: Message }> {
   const res = await fetch(http.url, {

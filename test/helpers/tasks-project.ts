@@ -1,6 +1,7 @@
 /**
- * The tasks project of the end-to-end tests: the manifest of test/cases/tasks plus tools that wait,
- * ask and expire, with real handlers, generated and compiled with tsc.
+ * The tasks project of the end-to-end tests (tasks-e2e, redis-tasks-e2e): the manifest of
+ * test/cases/tasks plus tools that wait, fail, ask and expire, with real handlers, generated and
+ * compiled with tsc.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,12 @@ export const EXTRA_TOOLS = `
   wait:
     description: Waits until cancelled
     execution: { taskSupport: optional }
+  crash:
+    description: Fails with a protocol error
+    execution: { taskSupport: optional }
+  broken:
+    description: Fails with a tool error
+    execution: { taskSupport: optional }
   confirm:
     description: Asks before it answers
     execution: { taskSupport: optional }
@@ -21,11 +28,19 @@ export const EXTRA_TOOLS = `
 `;
 
 export const HANDLERS: Record<string, string> = {
+  quick: `export const handler: ToolHandlers['quick'] = (_input, ctx) => \`quick \${ctx.task ? 'task' : 'sync'}\`;`,
   build: `export const handler: ToolHandlers['build'] = async ({ project }, ctx) => {
   await ctx.progress(1, 2, 'compiling');
   await sleep(300, ctx.signal);
   return \`built \${project}\${ctx.task ? \` in task \${ctx.task.id}\` : ' synchronously'}\`;
 };`,
+  deploy: `export const handler: ToolHandlers['deploy'] = async (_input, ctx) => {
+  const ok = ctx.accepted<{ ok: boolean }>('sure');
+  if (!ok) return ctx.ask({ inputRequests: { sure: inputRequired.elicit({ message: 'Deploy?', requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] } }) } });
+  await sleep(200, ctx.signal);
+  return \`deployed=\${ok.ok} task=\${ctx.task ? 'yes' : 'no'}\`;
+};`,
+  report: `export const handler: ToolHandlers['report'] = async () => ({ pages: 3 });`,
   wait: `export const handler: ToolHandlers['wait'] = async (_input, ctx) => {
   try {
     await sleep(60_000, ctx.signal);
@@ -33,6 +48,12 @@ export const HANDLERS: Record<string, string> = {
     if (ctx.signal.aborted) appendFileSync(process.env.TASKS_LOG!, \`aborted \${ctx.task?.id}\\n\`);
   }
   return 'waited';
+};`,
+  crash: `export const handler: ToolHandlers['crash'] = async () => {
+  throw new ProtocolError(ProtocolErrorCode.InternalError, 'crashed');
+};`,
+  broken: `export const handler: ToolHandlers['broken'] = async () => {
+  throw new Error('broken tool');
 };`,
   confirm: `export const handler: ToolHandlers['confirm'] = async (_input, ctx) => {
   const a = ctx.accepted<{ name: string }>('a');
@@ -50,16 +71,18 @@ export const HANDLERS: Record<string, string> = {
 };
 
 const IMPORTS = `import { appendFileSync } from 'node:fs';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ToolHandlers } from '../../generated/handlers.js';
 import { inputRequired } from '../../generated/runtime.js';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
+    // Cancelled before the handler's module had loaded: the signal is aborted already.
     if (signal.aborted) return reject(signal.reason);
     const timer = setTimeout(resolve, ms);
     signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)), { once: true });
   });
-void sleep; void appendFileSync; void inputRequired;
+void sleep; void appendFileSync; void ProtocolError; void ProtocolErrorCode; void inputRequired;
 `;
 
 /** Generates the tasks project in `dir` (an empty scratch folder), writes the handlers, compiles it. */
