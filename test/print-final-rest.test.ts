@@ -19,7 +19,7 @@ import { REPO } from './helpers/project.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
 
-const PRINTED = new Set(['paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
+const PRINTED = new Set(['http', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
 PRINTED.add('src/main.ts');
 const isPrinted = (p: string) => PRINTED.has(p) || p.startsWith('src/handlers/') || p.startsWith('test/handlers/');
 
@@ -160,5 +160,49 @@ function widthManifests(): string[] {
       }),
     );
   }
+  return [...out, ...httpManifests()];
+}
+
+/**
+ * transports.http in every combination http.ts has a variant for (no HTTP at all; auth none, bearer,
+ * OAuth or both; the SSE transport on or off), and its data — host, port, path, allowed hosts and
+ * origins, body limit, the token variable, the scopes static tokens carry — at every width from 1
+ * to past a line, with quotes and wide characters.
+ */
+function httpManifests(): string[] {
+  const manifest = (w: number, bearer: boolean, oauth: boolean, sse: boolean, odd = '') => {
+    const word = (c: string) => c.repeat(w);
+    const scopes = Array.from({ length: 1 + (Math.floor(w / 7) % 3) }, (_, i) => `s${i}:${word('k')}`);
+    const auth = bearer || oauth;
+    const http = {
+      host: `${odd}h${word('h')}`,
+      port: (w * 613) % 65536,
+      path: `/${odd}${word('m')}`,
+      allowedHosts: Array.from({ length: w % 4 }, (_, i) => `${odd}host${i}-${word('a')}.example.com`),
+      allowedOrigins: Array.from({ length: (w >> 2) % 3 }, (_, i) => `https://o${i}.${word('o')}.example`),
+      maxBodyBytes: 1 + w ** 4,
+      sse: sse ? { path: `/sse-${word('e')}` } : false,
+      ...(auth
+        ? {
+            auth: {
+              ...(bearer ? { bearer: { tokensEnv: `T${word('T')}`, requiredScopes: scopes.slice(0, w % 3) } } : {}),
+              ...(oauth ? { oauth: { issuer: 'https://issuer.example.com', scopes: scopes.slice(0, 1 + (w % 2)) } } : {}),
+            },
+          }
+        : {}),
+    };
+    return stringify({
+      version: 1,
+      server: { name: 'http-widths', version: '1.0.0' },
+      transports: { stdio: {}, http },
+      tools: { t: { description: 'A tool', ...(auth ? { scopes: scopes.slice(-1 - (w % 2)) } : {}) } },
+    });
+  };
+  const out = [stringify({ version: 1, server: { name: 'no-http', version: '1.0.0' }, transports: { stdio: {} }, tools: { t: { description: 'A tool' } } })];
+  for (const w of [1, 40, 90]) {
+    for (let v = 0; v < 8; v++) out.push(manifest(w, (v & 1) > 0, (v & 2) > 0, (v & 4) > 0, w === 40 ? "it's 日本 \"q\" " : ''));
+  }
+  // Every width with the token variable and scopes present, through OAuth and SSE on and off.
+  for (let w = 1; w <= 110; w++) out.push(manifest(w, true, w % 2 === 0, (w >> 1) % 2 === 0));
   return out;
 }

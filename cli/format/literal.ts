@@ -220,6 +220,15 @@ export function movesBelowKey(key: string, v: unknown, text: string, indent: num
   );
 }
 
+/**
+ * Whether a string assigned to a variable (`const name = 'text';`), printed `text` at `column`,
+ * moves below the `=` (indented): prettier's "break-after-operator" layout of a string, taken as
+ * soon as the line overflows.
+ */
+export function movesBelowOperator(text: string, column: number, suffix: string): boolean {
+  return !fits(text, WIDTH - column - suffix.length);
+}
+
 const pads: string[] = [];
 const spaces = (n: number) => (pads[n] ??= ' '.repeat(n));
 

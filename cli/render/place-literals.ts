@@ -5,13 +5,16 @@
  * the template's own, written in prettier's layout. So `const input = {{literal sample}} as Input;`
  * prints what prettier would, for any value.
  */
-import { movesBelowKey, printLiteral } from '../format/literal.js';
+import { movesBelowKey, movesBelowOperator, printLiteral, printString } from '../format/literal.js';
 
 /** NUL never reaches rendered text otherwise: escape.ts and the literal printer escape it in strings. */
 const MARK = '\u0000literal';
 
 /** `<indent><key>: ` before a marker: the key of an object property. */
 const PROPERTY = /^( *)([A-Za-z_$][\w$]*|'(?:[^'\\]|\\.)*'): $/;
+
+/** `<indent>const <name> = ` before a marker: a variable declared with the value. */
+const DECLARATOR = /^ *(?:const|let) [A-Za-z_$][\w$]* = $/;
 
 export function literalMarker(values: unknown[], value: unknown): string {
   values.push(value);
@@ -34,7 +37,13 @@ export function placeLiterals(text: string, values: readonly unknown[]): string 
     const value = values[n];
     // A scalar property value (`key: {{literal v}},`) may move below its key, as in an object.
     const property = suffix === ',' && (typeof value !== 'object' || value === null) ? PROPERTY.exec(before) : null;
-    if (property) {
+    // A string assigned to a variable (`const name = {{literal s}};`) may move below the `=`.
+    if (suffix === ';' && typeof value === 'string' && DECLARATOR.test(before)) {
+      const printed = printString(value);
+      // The space after `=` becomes a line break when the string moves.
+      const below = movesBelowOperator(printed, before.length, suffix);
+      out += text.slice(from, at - 1) + (below ? `\n${' '.repeat(indent + 2)}` : ' ') + printed;
+    } else if (property) {
       const printed = printLiteral(value, 0, 0, '');
       const below = movesBelowKey(property[2]!, value, printed, indent, suffix);
       out += text.slice(from, lineStart) + property[1] + property[2] + (below ? `:\n${property[1]}  ` : ': ') + printed;

@@ -80,7 +80,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield { ...gen('src/generated/server.ts', 'src/generated/server.ts', serverView(ir)), formatted: true };
   yield printed('src/generated/stdio.ts', 'src/generated/stdio.ts', {});
   yield printed('src/generated/stdio-transport.ts', 'src/generated/stdio-transport.ts', {});
-  yield gen('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
+  yield printed('src/generated/http.ts', 'src/generated/http.ts', httpView(ir));
   yield { ...gen('src/generated/http-wire.ts', 'src/generated/http-wire.ts', {}), formatted: true };
   yield { ...gen('src/generated/sessions.ts', 'src/generated/sessions.ts', {}), formatted: true };
   // Replicas sharing one Redis (REDIS_URL): loaded by http.ts only when it is set.

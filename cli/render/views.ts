@@ -509,19 +509,21 @@ function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; sc
 export function httpView(ir: IR) {
   const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null, oauth: null, sse: null };
   return {
-    serverName: stringLiteral(ir.server.name),
-    host: stringLiteral(h.host),
-    port: String(h.port),
-    path: stringLiteral(h.path),
-    allowedHosts: jsonLiteral(h.allowedHosts),
-    allowedOrigins: jsonLiteral(h.allowedOrigins),
-    maxBodyBytes: String(h.maxBodyBytes),
+    // Data, printed by `{{literal}}` in place (the template is in prettier's final layout).
+    host: h.host,
+    port: h.port,
+    path: h.path,
+    allowedHosts: h.allowedHosts,
+    allowedOrigins: h.allowedOrigins,
+    maxBodyBytes: h.maxBodyBytes,
     bearer: h.bearer
       ? {
-          tokensEnv: stringLiteral(h.bearer.tokensEnv),
-          requiredScopes: jsonLiteral(h.bearer.requiredScopes),
+          tokensEnv: h.bearer.tokensEnv,
+          // In the doc comment, quoted (the name is an identifier, so nothing in it ends the comment).
+          tokensEnvQuoted: stringLiteral(h.bearer.tokensEnv),
+          requiredScopes: h.bearer.requiredScopes,
           // Static tokens pass every scope check: the ones required of all requests and of each entry.
-          scopes: jsonLiteral([...new Set([...h.bearer.requiredScopes, ...(h.oauth?.scopes ?? []), ...entryScopes(ir)])]),
+          scopes: [...new Set([...h.bearer.requiredScopes, ...(h.oauth?.scopes ?? []), ...entryScopes(ir)])],
         }
       : null,
     oauth: h.oauth !== null,
