@@ -15,12 +15,14 @@ import { loadManifest } from '../cli/load/load.js';
 import { validateManifest } from '../cli/validate/index.js';
 import { normalize } from '../cli/normalize/normalize.js';
 import { renderFiles } from '../cli/render/render.js';
+import { startHttpStatement } from '../cli/render/contract-view.js';
 import { REPO } from './helpers/project.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
 
 const PRINTED = new Set(['http', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
 PRINTED.add('src/main.ts');
+PRINTED.add('test/generated/contract.test.ts');
 const isPrinted = (p: string) => PRINTED.has(p) || p.startsWith('src/handlers/') || p.startsWith('test/handlers/');
 
 /** Each printed file of the manifest's project, with what prettier makes of it. */
@@ -71,6 +73,19 @@ describe('printed in the final layout', () => {
     }
   });
 
+  // The contract test's one width-dependent statement, for a tokens variable of every length on
+  // each side of its breaks (the manifests above meet only some of them with each auth setting).
+  it('the contract test server start, for tokens variables of every width', async () => {
+    const wrong: string[] = [];
+    for (const oauth of [false, true]) {
+      for (let n = 0; n <= 110; n++) {
+        const text = `before(async () => {\n${startHttpStatement(n ? 'T'.repeat(n) : null, oauth)}\n});\n`;
+        if ((await prettier.format(text, { ...PRETTIER_OPTIONS, parser: 'typescript' })) !== text) wrong.push(text);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
   it('fuzzed manifests', async () => {
     const seeds = loadSeeds(REPO);
     const dir = path.join(REPO, '.tmp/print-final-rest-fuzz');
@@ -87,11 +102,15 @@ describe('printed in the final layout', () => {
 
 /**
  * Manifests whose names, URIs, paths, hosts, token variables and scopes take widths from 1 to past
- * a line, each on both sides of every break prettier may take.
+ * a line, each on both sides of every break prettier may take; the transports, auth, output
+ * schemas, tasks, static and dynamic entries and completions vary with the width, so every
+ * variant of the contract test meets names of many widths.
  */
 function widthManifests(): string[] {
   const out: string[] = [];
   for (let w = 1; w <= 110; w += 3) {
+    // The variant: every residue of the moduli below meets widths across the whole range.
+    const v = (w - 1) / 3;
     const word = (c: string) => c.repeat(w);
     const tools: Record<string, unknown> = {};
     for (const name of [`t${word('x')}`, `a-${word('y')}`, `b.${word('z')}`, `c_${word('q')}`.slice(0, 128)]) {
@@ -102,43 +121,49 @@ function widthManifests(): string[] {
           properties: { [`p${word('p')}`]: { type: 'string', default: word('d') }, n: { type: 'integer', default: w } },
           required: [`p${word('p')}`],
         },
-        ...(w % 2 ? { output: { type: 'object', properties: { ok: { type: 'boolean' } } } } : {}),
-        ...(w % 3 === 0 ? { execution: { taskSupport: 'optional' } } : {}),
+        ...(v % 2 ? { output: { type: 'object', properties: { ok: { type: 'boolean' } } } } : {}),
+        ...(v % 3 === 0 ? { execution: { taskSupport: name.startsWith('a') && v % 2 ? 'required' : 'optional' } } : {}),
+        ...(name.startsWith('t') && v % 4 < 2 ? { title: `Title ${word('l')}`, annotations: { readOnlyHint: true } } : {}),
         scopes: [`scope:${word('s')}`],
       };
     }
-    const scopes = Array.from({ length: 1 + (w % 7) }, (_, i) => `s${i}:${word('k')}`);
+    // A tool without input (its schema is the empty object's), read-only so it is called.
+    if (v % 4 === 2) tools[`e${word('e')}`.slice(0, 128)] = { description: 'No input', annotations: { readOnlyHint: true, title: word('h') } };
+    const scopes = Array.from({ length: 1 + (v % 7) }, (_, i) => `s${i}:${word('k')}`);
     const http = {
-      host: w % 2 ? '0.0.0.0' : `h${word('h')}.example.com`,
+      host: v % 2 ? '0.0.0.0' : `h${word('h')}.example.com`,
       port: 1000 + w * 13,
       path: `/${word('m')}`,
-      allowedHosts: Array.from({ length: w % 5 }, (_, i) => `host${i}-${word('a')}.example.com`),
-      allowedOrigins: Array.from({ length: w % 4 }, (_, i) => `https://o${i}.${word('o')}.example`),
+      allowedHosts: Array.from({ length: v % 5 }, (_, i) => `host${i}-${word('a')}.example.com`),
+      allowedOrigins: Array.from({ length: v % 4 }, (_, i) => `https://o${i}.${word('o')}.example`),
       maxBodyBytes: 1024 * w,
-      sse: w % 4 === 3 ? false : { path: `/sse-${word('e')}`, messagesPath: `/messages-${word('g')}` },
+      sse: v % 4 === 3 ? false : { path: `/sse-${word('e')}`, messagesPath: `/messages-${word('g')}` },
       auth: {
-        ...(w % 3 !== 1 ? { bearer: { tokensEnv: `T${word('T')}`.slice(0, 100).replace(/^(.)/, 'T'), requiredScopes: scopes.slice(0, w % 3) } } : {}),
-        ...(w % 3 !== 2
+        ...(v % 3 !== 1 ? { bearer: { tokensEnv: `T${word('T')}`.slice(0, 100).replace(/^(.)/, 'T'), requiredScopes: scopes.slice(0, v % 3) } } : {}),
+        ...(v % 3 !== 2
           ? {
               oauth: {
                 issuer: `https://issuer-${word('i')}.example.com`,
                 scopes,
-                ...(w % 2 ? { resource: `https://r-${word('r')}.example.com/mcp`, jwksUri: `https://j-${word('j')}.example.com/jwks` } : {}),
-                ...(w % 5 === 0 ? { audience: [`aud-${word('u')}`], scopesSupported: [...scopes, 'extra'] } : {}),
+                ...(v % 2 ? { resource: `https://r-${word('r')}.example.com/mcp`, jwksUri: `https://j-${word('j')}.example.com/jwks` } : {}),
+                ...(v % 5 === 0 ? { audience: [`aud-${word('u')}`], scopesSupported: [...scopes, 'extra'] } : {}),
                 resourceName: `Res ${word('n')}`,
-                ...(w % 2 === 0 ? { documentation: `https://docs-${word('c')}.example.com`, introspection: { endpoint: `https://in-${word('x')}.example.com/introspect` } } : {}),
+                ...(v % 2 === 0 ? { documentation: `https://docs-${word('c')}.example.com`, introspection: { endpoint: `https://in-${word('x')}.example.com/introspect` } } : {}),
               },
             }
           : {}),
       },
     };
-    const resources = { [`r${word('r')}`]: { uri: `test://${word('u')}`, description: 'A resource', scopes: [scopes[0]] } };
+    const resources = {
+      [`r${word('r')}`]: { uri: `test://${word('u')}`, description: 'A resource', scopes: [scopes[0]] },
+      ...(v % 3 === 2 ? { [`s${word('s')}`]: { uri: `static://${word('c')}`, mimeType: 'text/plain', text: `Text ${word('x')}` } } : {}),
+    };
     const resourceTemplates = {
       [`tpl${word('t')}`]: {
         uriTemplate: `test://t/{${`v${word('v')}`.slice(0, 60)}}/{+rest}`,
         params: { [`v${word('v')}`.slice(0, 60)]: { type: 'string' }, rest: { type: 'string' } },
         complete: { [`v${word('v')}`.slice(0, 60)]: 'handler', rest: ['a', word('b')] },
-        ...(w % 2 ? { list: true } : {}),
+        ...(v % 2 ? { list: true } : {}),
       },
     };
     const prompts = {
@@ -146,17 +171,27 @@ function widthManifests(): string[] {
         description: 'A prompt',
         arguments: { [`arg${word('a')}`]: { description: 'An argument', complete: 'handler', required: true } },
       },
-      [`m${word('m')}`]: { description: 'Declared', arguments: { x: { description: 'x' } }, messages: [{ role: 'user', text: `Say {{x}} ${word('w')}` }] },
+      [`m${word('m')}`]: {
+        description: 'Declared',
+        arguments: { x: { description: 'x', ...(v % 2 ? { complete: [word('c'), `${word('c')}2`, 'other'] } : {}) } },
+        messages: [{ role: 'user', text: `Say {{x}} ${word('w')}` }],
+      },
     };
+    // Some servers lack a kind of entry, or HTTP: the lists are empty, the HTTP tests absent.
     out.push(
       stringify({
         version: 1,
-        server: { name: `n${word('n')}`.slice(0, 60), version: '1.0.0' },
-        transports: { ...(w % 5 === 4 ? {} : { stdio: {} }), http },
-        tools,
-        resources,
-        resourceTemplates,
-        prompts,
+        server: {
+          name: `n${word('n')}`.slice(0, 60),
+          version: '1.0.0',
+          ...(v % 2 ? { title: `Server ${word('t')}`, description: `About ${word('d')}` } : {}),
+          ...(v % 3 === 1 ? { instructions: `Use ${word('i')}` } : {}),
+        },
+        transports: v % 11 === 5 ? { stdio: {} } : { ...(v % 5 === 4 ? {} : { stdio: {} }), http },
+        ...(v % 13 === 6 ? {} : { tools }),
+        ...(v % 6 === 5 ? {} : { resources }),
+        ...(v % 7 === 6 ? {} : { resourceTemplates }),
+        ...(v % 8 === 7 ? {} : { prompts }),
       }),
     );
   }

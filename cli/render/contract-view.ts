@@ -4,11 +4,12 @@
  */
 import { findPlaceholders } from '../manifest/placeholders.js';
 import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
-import { jsonLiteral, stringLiteral } from './escape.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { entryScopes, inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
-import { Code } from '../format/literal.js';
+import { Code, printNumber, printString } from '../format/literal.js';
+import { printAt } from './code-doc.js';
+import { atom, call, object, type Member } from './expression-doc.js';
 import { namedRecord } from './named-record.js';
 
 type Obj = Record<string, unknown>;
@@ -72,6 +73,23 @@ function sampleUri(t: TemplateIR): string | null {
         return vals.join(',');
     }
   });
+}
+
+/**
+ * The test server's start, `http = await startHttp({ … });` inside `before`, for static bearer
+ * tokens from `tokensEnv` (or none) and OAuth or not: its length depends on the name of the
+ * tokens variable, so it is printed as prettier lays it out.
+ */
+export function startHttpStatement(tokensEnv: string | null, oauth: boolean): string {
+  const members: Member[] = [
+    { key: 'port', value: atom('0') },
+    { key: 'redisUrl', value: atom('false') },
+    ...(tokensEnv !== null ? [{ key: 'auth', value: call('staticBearerAuth', [object([{ key: `[${printString(tokensEnv)}]`, value: atom('TOKEN') }])]) }] : []),
+    ...(oauth && tokensEnv === null ? [{ key: 'auth', value: atom('testAuth') }] : []),
+    ...(oauth ? [{ key: 'oauth', value: object([{ key: 'issuer', value: atom('ISSUER') }]) }] : []),
+  ];
+  const start = call('startHttp', [object(members)]);
+  return printAt({ flat: `http = await ${start.flat}`, doc: () => ['http = await ', start.doc()] }, 2, ';');
 }
 
 export function contractTestView(ir: IR) {
@@ -184,7 +202,7 @@ export function contractTestView(ir: IR) {
   const strict = ir.tools.find((t) => t.execution.taskSupport !== 'required' && Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
 
   return {
-    // Data, printed after formatting (cli/format/splice.ts): no prettier pass over megabytes of it.
+    // Data, printed in place by the literal printer (cli/render/place-literals.ts).
     expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
     listsExecution: ir.tools.some((t) => t.execution.listed),
     staticResources,
@@ -195,10 +213,11 @@ export function contractTestView(ir: IR) {
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
     sse: ir.transports.http?.sse != null,
-    bearer: ir.transports.http?.bearer ? { tokensEnv: stringLiteral(ir.transports.http.bearer.tokensEnv) } : null,
-    oauth: ir.transports.http?.oauth ? { scopes: jsonLiteral([...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])]) } : null,
+    bearer: ir.transports.http?.bearer != null,
+    oauth: ir.transports.http?.oauth ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] } : null,
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
     auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
-    maxBodyBytes: String(ir.transports.http?.maxBodyBytes ?? 1_048_576),
+    maxBodyBytes: printNumber(ir.transports.http?.maxBodyBytes ?? 1_048_576),
+    startHttp: ir.transports.http ? startHttpStatement(ir.transports.http.bearer?.tokensEnv ?? null, ir.transports.http.oauth !== null) : '',
   };
 }

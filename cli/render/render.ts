@@ -99,7 +99,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   const optional = optionalFiles(ir);
   for (const file of optional) yield (file.printed ? printed : gen)(file.path, file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header), formatted: true };
-  yield gen('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
+  yield printed('test/generated/contract.test.ts', 'test/generated/contract.test.ts', contractTestView(ir));
   yield printedStub('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it, and a fixed tsconfig written prettier-clean: no prettier
   // (nor its JSON parser) for either (test/prettier-stable.test.ts checks them).
