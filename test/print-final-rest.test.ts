@@ -20,7 +20,7 @@ import { REPO } from './helpers/project.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
 
-const PRINTED = new Set(['http', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
+const PRINTED = new Set(['http', 'oauth', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
 PRINTED.add('src/main.ts');
 PRINTED.add('test/generated/contract.test.ts');
 const isPrinted = (p: string) => PRINTED.has(p) || p.startsWith('src/handlers/') || p.startsWith('test/handlers/');
@@ -85,6 +85,16 @@ describe('printed in the final layout', () => {
     }
     expect(wrong).toEqual([]);
   });
+
+  it('OAuth settings of every width', async () => {
+    const dir = path.join(REPO, '.tmp/print-final-rest-oauth');
+    for (const [i, text] of oauthManifests().entries()) {
+      const at = path.join(dir, String(i));
+      mkdirSync(at, { recursive: true });
+      writeFileSync(path.join(at, 'mcpgen.yaml'), text);
+      expect(await check(path.join(at, 'mcpgen.yaml'))).toBeGreaterThan(0);
+    }
+  }, 240_000);
 
   it('fuzzed manifests', async () => {
     const seeds = loadSeeds(REPO);
@@ -239,5 +249,49 @@ function httpManifests(): string[] {
   }
   // Every width with the token variable and scopes present, through OAuth and SSE on and off.
   for (let w = 1; w <= 110; w++) out.push(manifest(w, true, w % 2 === 0, (w >> 1) % 2 === 0));
+  return out;
+}
+
+const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
+
+/**
+ * Manifests whose transports.http.auth.oauth sets each option or leaves it out (every setting on,
+ * every other one off, none at all), with URLs, names, scopes and lists of every width, quotes and
+ * non-ASCII text in the resource name.
+ */
+function oauthManifests(): string[] {
+  const manifest = (oauth: Record<string, unknown>, scopes: string[] = []) =>
+    stringify({
+      version: 1,
+      server: { name: 'o', version: '1.0.0' },
+      transports: { http: { auth: { oauth } } },
+      tools: { t: { description: 'A tool', ...(scopes.length ? { scopes } : {}) } },
+    });
+  const names = [(w: string) => `Res ${w}`, (w: string) => `It's "${w}"`, (w: string) => `日本語 ${w}`, (w: string) => `Ünïcödé ${w} 🔐`];
+  const out = [manifest({})];
+  for (let n = 0; n <= 60; n++) {
+    const w = 1 + 2 * n;
+    const word = (c: string) => c.repeat(w);
+    const all: Record<string, unknown> = {
+      issuer: `https://issuer.example.com/${word('i')}`,
+      resource: `https://r.example.com/${word('r')}`,
+      audience: n % 3 === 0 ? `api://${word('u')}` : Array.from({ length: 1 + (n % 4) }, (_, i) => `aud${i}-${word('u')}`),
+      scopes: Array.from({ length: n % 6 }, (_, i) => `s${i}:${word('k')}`),
+      scopesSupported: Array.from({ length: 1 + (n % 5) }, (_, i) => `x${i}:${word('x')}`),
+      jwksUri: `https://j.example.com/${word('j')}/jwks`,
+      algorithms: ALGORITHMS.slice(0, 1 + (n % ALGORITHMS.length)),
+      clockToleranceSeconds: (n * 7) % 301,
+      introspection:
+        n % 2
+          ? { endpoint: `https://in.example.com/${word('e')}`, clientIdEnv: `ID_${word('I')}`, clientSecretEnv: `SECRET_${word('S')}` }
+          : {},
+      resourceName: names[n % names.length]!(word('n')),
+      documentation: `https://docs.example.com/${word('d')}${n % 4 === 1 ? "?q='x'" : ''}`,
+    };
+    const tool = [`t:${word('t')}`];
+    // Each member's layout depends on its own width only: every other one left out, alternating.
+    const some = Object.fromEntries(Object.entries(all).filter((_, i) => (i + n) % 2 === 0));
+    out.push(manifest(all, tool), manifest(some, tool));
+  }
   return out;
 }

@@ -39,7 +39,7 @@ import type { Section } from '../format/sections.js';
 function optionalFiles(ir: IR): { path: string; view: () => object; printed?: boolean }[] {
   const http = ir.transports.http;
   return [
-    ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir) }] : []),
+    ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir), printed: true }] : []),
     ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir), printed: true }] : []),
   ];
 }

@@ -543,24 +543,28 @@ export function baseScopes(ir: IR): string[] {
   return h?.oauth ? h.oauth.scopes : (h?.bearer?.requiredScopes ?? []);
 }
 
-const literalOrNull = (v: string | null) => (v === null ? 'null' : stringLiteral(v));
-
-/** src/generated/oauth.ts: the OAuth 2.1 resource server of transports.http.auth.oauth. */
+/**
+ * src/generated/oauth.ts: the OAuth 2.1 resource server of transports.http.auth.oauth. The
+ * manifest's settings are data, printed in place by `{{literal}}` (their layout follows their width).
+ */
 export function oauthView(ir: IR) {
   const o = ir.transports.http!.oauth!;
   const supported = o.scopesSupported ?? [...new Set([...o.scopes, ...entryScopes(ir)])].sort();
+  const i = o.introspection;
   return {
-    issuer: literalOrNull(o.issuer),
-    resource: literalOrNull(o.resource),
-    audience: o.audience === null ? 'null' : jsonLiteral(o.audience),
-    scopes: jsonLiteral(o.scopes),
-    scopesSupported: jsonLiteral(supported),
-    jwksUri: literalOrNull(o.jwksUri),
-    algorithms: jsonLiteral(o.algorithms),
-    clockToleranceSeconds: String(o.clockToleranceSeconds),
-    introspection: o.introspection === null ? 'null' : jsonLiteral(o.introspection),
-    resourceName: stringLiteral(o.resourceName ?? ir.server.title ?? ir.server.name),
-    documentation: literalOrNull(o.documentation),
+    defaults: {
+      issuer: o.issuer,
+      resource: o.resource,
+      audience: o.audience,
+      scopes: o.scopes,
+      scopesSupported: supported,
+      jwksUri: o.jwksUri,
+      algorithms: o.algorithms,
+      clockToleranceSeconds: o.clockToleranceSeconds,
+      introspection: i === null ? null : { endpoint: i.endpoint, clientIdEnv: i.clientIdEnv, clientSecretEnv: i.clientSecretEnv },
+      resourceName: o.resourceName ?? ir.server.title ?? ir.server.name,
+      documentation: o.documentation,
+    },
   };
 }
 

@@ -17,14 +17,29 @@ import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 
 import { serverInfo } from './server.js';
 
+/** The manifest's OAuth settings, as `oauthDefaults` holds them. */
+export interface OAuthDefaults {
+  issuer: string | null;
+  resource: string | null;
+  audience: string[] | null;
+  scopes: string[];
+  scopesSupported: string[];
+  jwksUri: string | null;
+  algorithms: string[];
+  clockToleranceSeconds: number;
+  introspection: { endpoint: string | null; clientIdEnv: string; clientSecretEnv: string } | null;
+  resourceName: string;
+  documentation: string | null;
+}
+
 /** transports.http.auth.oauth of the manifest (null: the environment or the listening URL decides). */
-export const oauthDefaults = {
-  issuer: null as string | null,
-  resource: null as string | null,
-  audience: null as string[] | null,
-  scopes: ['mcp'] as string[],
-  scopesSupported: ['mcp', 'notes:read', 'notes:write'] as string[],
-  jwksUri: null as string | null,
+export const oauthDefaults: OAuthDefaults = {
+  issuer: null,
+  resource: null,
+  audience: null,
+  scopes: ['mcp'],
+  scopesSupported: ['mcp', 'notes:read', 'notes:write'],
+  jwksUri: null,
   algorithms: [
     'RS256',
     'RS384',
@@ -36,15 +51,15 @@ export const oauthDefaults = {
     'ES384',
     'ES512',
     'EdDSA',
-  ] as string[],
+  ],
   clockToleranceSeconds: 0,
   introspection: {
     endpoint: null,
     clientIdEnv: 'MCP_OAUTH_CLIENT_ID',
     clientSecretEnv: 'MCP_OAUTH_CLIENT_SECRET',
-  } as { endpoint: string | null; clientIdEnv: string; clientSecretEnv: string } | null,
+  },
   resourceName: 'OAuth notes (test)',
-  documentation: 'https://example.com/docs/oauth-notes' as string | null,
+  documentation: 'https://example.com/docs/oauth-notes',
 };
 
 /** Overrides of the manifest and of the `MCP_OAUTH_*` environment variables. */
