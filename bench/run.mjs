@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run bench` (about fifteen minutes) / `npm run bench -- --quick` (a smoke run of a minute or two):
 // runs the generator and generated-server benchmarks and writes bench/RESULTS.md.
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,9 +28,6 @@ process.on('warning', (w) => {
   else console.error(w);
 });
 
-// mcpgen's per-user format cache: the benchmark's own, empty at the start (never the user's).
-process.env.MCPGEN_CACHE_DIR = path.join(repo, '.tmp/bench/cache');
-rmSync(process.env.MCPGEN_CACHE_DIR, { recursive: true, force: true });
 
 const openapi = quick ? null : await ensureOpenApiGenerator(repo);
 if (!quick && !openapi) log('openapi-mcp-generator could not be installed; its column is left empty');

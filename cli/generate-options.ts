@@ -7,8 +7,6 @@ export interface GenerateOptions {
   displayPath?: string;
   /** Override the version written in headers (null = omit). Default: mcpgen's version, unless the manifest says otherwise. */
   generatorVersion?: string | null;
-  /** The format cache (cli/format/cache.ts, per user): false = unused, 'read' = never written. */
-  formatCache?: boolean | 'read';
   /**
    * Which project files exist (POSIX paths relative to `outDir`): a user-owned file that exists is
    * kept, so it is not rendered. The command layer lists the folder (plan/existing.ts); by default

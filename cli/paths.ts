@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** dist/ (or cli/): the compiled code, the precompiled templates and the format seed. */
+/** dist/ (or cli/): the compiled code, and the precompiled templates. */
 export const CODE_DIR = path.dirname(fileURLToPath(import.meta.url));
 /** The package: templates/ and schemas/. */
 export const PACKAGE_ROOT = path.dirname(CODE_DIR);

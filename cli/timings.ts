@@ -10,7 +10,6 @@
 const enabled = Boolean(process.env.MCPGEN_TIMINGS);
 const stages: [string, number, number][] = []; // name, ended at, took
 const pauses: [number, number][] = []; // started at, took
-const notes = new Map<string, number>();
 const parts = new Map<string, number>();
 let last = 0;
 let gcTotal = 0;
@@ -31,8 +30,7 @@ if (enabled) {
       return `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms${gc >= 0.5 ? ` (gc ${gc.toFixed(0)})` : ''}`;
     });
     for (const [what, ms] of parts) if (ms >= 1) rows.push(`    ${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms`);
-    const counts = [...notes].map(([k, n]) => `${k} ${n}`).join(', ');
-    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n${counts ? `  ${counts}\n` : ''}`);
+    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n`);
   });
 }
 
@@ -50,11 +48,6 @@ export const now: () => number = enabled ? () => performance.now() : () => 0;
 /** Adds time to a part of a stage (the build's files), reported under the stages. */
 export function spent(what: string, ms: number): void {
   if (enabled) parts.set(what, (parts.get(what) ?? 0) + ms);
-}
-
-/** Counts something (cache hits, misses…) for the report. */
-export function count(what: string, n = 1): void {
-  if (enabled) notes.set(what, (notes.get(what) ?? 0) + n);
 }
 
 export const timingsEnabled = enabled;

@@ -5,7 +5,7 @@
 // of a CI check of a large manifest, and a cold generate of 10 tools loads 91 modules. main.js
 // still loads a command on demand. Kept as modules: packages, and what main.js shares with the
 // commands (UsageError must stay one class for `instanceof`, and so on), and cli/paths.ts, from whose
-// place mcpgen finds its templates, precompiled templates and format seed.
+// place mcpgen finds its templates, and precompiled templates.
 // Without the bundler (a production install), dist keeps the modules tsc wrote: the same program.
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';

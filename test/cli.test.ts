@@ -2,8 +2,7 @@
  * The command line, in-process: exit codes, messages, and the promise that a user's files are
  * never changed and nothing is half-written.
  */
-import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, unlinkSync, mkdtempSync, appendFileSync } from 'node:fs';
-import os from 'node:os';
+import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, quickGenerateOptions, quickValidateOptions, runCli, type Actions } from '../cli/main.js';
@@ -135,40 +134,6 @@ describe('generate, regenerate, diff, check', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/0 created, 0 updated, 0 removed/);
     expect(snapshot(dir)).toEqual(first);
-  });
-
-  it('formatting is cached per user by content: filled once, served to any fresh folder, untouched by dry runs', async () => {
-    const saved = process.env.MCPGEN_CACHE_DIR;
-    const cache = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-cache-test-'));
-    process.env.MCPGEN_CACHE_DIR = cache;
-    const entries = () => {
-      const root = path.join(cache, 'format');
-      if (!existsSync(root)) return [];
-      return readdirSync(root).flatMap((b) => readdirSync(path.join(root, b)).map((f) => path.join(root, b, f)));
-    };
-    try {
-      expect((await cli(seed('cli-cache-dry'), 'generate', '--dry-run')).code).toBe(0);
-      expect(entries()).toEqual([]);
-      const a = seed('cli-cache-a');
-      expect((await cli(a, 'generate')).code).toBe(0);
-      const filled = entries();
-      expect(filled.length).toBeGreaterThan(0);
-      const b = seed('cli-cache-b');
-      expect((await cli(b, 'generate')).code).toBe(0);
-      expect(entries()).toEqual(filled);
-      // The stamp (node_modules/.cache) is a local cache holding each folder's own mtimes: not output.
-      const text = (m: Map<string, { text: string }>) => [...m].filter(([k]) => !k.startsWith('node_modules/')).map(([k, v]) => [k, v.text]);
-      expect(text(snapshot(b))).toEqual(text(snapshot(a)));
-      // A hit is used as is (prettier is not run again): a marked entry shows up in the output.
-      for (const f of filled) appendFileSync(f, '// served from the cache\n');
-      const c = seed('cli-cache-c');
-      expect((await cli(c, 'generate')).code).toBe(0);
-      // (the contract test is formatted at run time; most files are printed in their final layout.)
-      expect(readFileSync(path.join(c, 'test/generated/contract.test.ts'), 'utf8')).toContain('// served from the cache');
-    } finally {
-      if (saved === undefined) delete process.env.MCPGEN_CACHE_DIR;
-      else process.env.MCPGEN_CACHE_DIR = saved;
-    }
   });
 
   it('--dry-run prints the plan and writes nothing', async () => {

@@ -74,7 +74,7 @@ describe('generated code compiles', () => {
       transports: { stdio: {} },
       tools: { deep: { description: 'Deep input and output', input: schema, output: schema } },
     };
-    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null, formatCache: false });
+    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
     expect(built.diagnostics).toEqual([]);
     for (const f of built.files!) {
       mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });

@@ -1,23 +1,25 @@
 /**
  * The built command (bin/mcpgen.js → dist, where generate is bundled into a few chunks, see
  * scripts/bundle-commands.mjs) writes exactly the golden tree of every test/cases/ case, as the
- * in-process runs of generate-cases.test.ts produce it: the bundle finds its templates,
- * precompiled templates and format seed as the modules tsc wrote do. Needs `npm run build`.
+ * in-process runs of generate-cases.test.ts produce it: the bundle finds its templates and
+ * precompiled templates as the modules tsc wrote do. It runs from a copy of the package whose
+ * prettier holds only its doc printer, so a file that would still need prettier's formatter fails
+ * to generate. Needs `npm run build`.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const casesDir = path.join(root, 'test/cases');
 const bin = path.join(root, 'bin/mcpgen.js');
 
-function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, command = bin): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (err, stdout, stderr) => {
+    execFile(process.execPath, [command, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (err, stdout, stderr) => {
       const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
       resolve({ code, stdout, stderr });
     });
@@ -38,7 +40,36 @@ const cases = fs
   .map((d) => d.name)
   .sort();
 
+/**
+ * A copy of the built package whose node_modules links every dependency but prettier, of which it
+ * has only the doc printer (`prettier/doc`): importing `prettier` itself fails.
+ */
+function packageWithoutFormatter(): string {
+  const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-no-formatter-'));
+  for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+  const modules = path.join(pkg, 'node_modules');
+  fs.mkdirSync(modules);
+  for (const name of fs.readdirSync(path.join(root, 'node_modules'))) {
+    if (name !== 'prettier') fs.symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name));
+  }
+  fs.mkdirSync(path.join(modules, 'prettier'));
+  for (const f of ['package.json', 'doc.js', 'doc.mjs', 'doc.d.ts']) fs.symlinkSync(path.join(root, 'node_modules/prettier', f), path.join(modules, 'prettier', f));
+  return pkg;
+}
+
 describe('built generate command', () => {
+  let pkg: string;
+  beforeAll(() => {
+    pkg = packageWithoutFormatter();
+  });
+  afterAll(() => fs.rmSync(pkg, { recursive: true, force: true }));
+
+  test('the package copy has no prettier formatter to load', async () => {
+    const probe = `import('prettier').then(() => console.log('loaded'), (e) => console.log(e.code))`;
+    const out = await new Promise<string>((resolve) => execFile(process.execPath, ['--input-type=module', '-e', probe], { cwd: path.join(pkg, 'bin') }, (_e, stdout) => resolve(stdout.trim())));
+    expect(out).toBe('ERR_MODULE_NOT_FOUND');
+  });
+
   test('dist holds the bundled command', () => {
     expect(fs.readFileSync(path.join(root, 'dist/commands/generate.js'), 'utf8')).toMatch(/^\/\/ Bundled/);
   });
@@ -49,18 +80,15 @@ describe('built generate command', () => {
       const src = path.join(casesDir, name);
       // The case without its expected tree: the manifest and the files it references.
       for (const f of fs.readdirSync(src)) if (f !== 'expected') fs.cpSync(path.join(src, f), path.join(work, f), { recursive: true });
-      // An empty format cache: what is not in the seed goes through prettier, as on a new machine.
-      const { code, stderr } = await run(work, ['generate', '-q', '--no-header-version'], { MCPGEN_CACHE_DIR: path.join(work, '.cache'), MCPGEN_TIMINGS: '1' });
+      const { code, stderr } = await run(work, ['generate', '-q', '--no-header-version'], { MCPGEN_TIMINGS: '1' }, path.join(pkg, 'bin/mcpgen.js'));
       expect(stderr.split('\n').filter((l) => l.includes('error')), name).toEqual([]);
       expect(code, name).toBe(0);
-      // The bundle found the format seed beside its modules (cli/paths.ts).
-      expect(Number(/format seed hits +(\d+)/.exec(stderr)?.[1] ?? 0), name).toBeGreaterThan(0);
       // MCPGEN_TIMINGS lists the stages, then the build's generated files one by one.
-      expect(stderr, name).toMatch(/^ {2}render\+format +\d+ ms/m);
+      expect(stderr, name).toMatch(/^ {2}render +\d+ ms/m);
       expect(stderr, name).toMatch(/^ {4}src\/generated\/server\.ts +\d+ ms$/m);
       const expectedDir = path.join(src, 'expected');
       const inputs = new Set(fs.readdirSync(src).filter((f) => f !== 'expected'));
-      const written = listTree(work).filter((p) => !inputs.has(p) && !p.startsWith('.cache/')).sort();
+      const written = listTree(work).filter((p) => !inputs.has(p)).sort();
       expect(written, name).toEqual(listTree(expectedDir).sort());
       for (const p of written) expect(fs.readFileSync(path.join(work, p), 'utf8'), `${name}: ${p}`).toBe(fs.readFileSync(path.join(expectedDir, p), 'utf8'));
     } finally {
@@ -82,7 +110,7 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       fs.cpSync(path.join(casesDir, 'minimal', 'mcpgen.yaml'), path.join(work, 'mcpgen.yaml'));
       const gen = () =>
         new Promise<{ code: number; stderr: string }>((resolve) => {
-          execFile(process.execPath, [path.join(pkg, 'bin/mcpgen.js'), 'generate'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_TIMINGS: '1', MCPGEN_CACHE_DIR: path.join(work, '.cache') } }, (err, _out, stderr) =>
+          execFile(process.execPath, [path.join(pkg, 'bin/mcpgen.js'), 'generate'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_TIMINGS: '1' } }, (err, _out, stderr) =>
             resolve({ code: err ? Number(err.code) : 0, stderr }),
           );
         });
@@ -126,7 +154,7 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       const probe = `data:text/javascript,process.on('exit',()=>process.stderr.write('LOADED '+process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)).join(' ')+'\\n'))`;
       const loaded = () =>
         new Promise<string[]>((resolve) => {
-          execFile(process.execPath, ['--import', probe, bin, 'generate', '-q'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_CACHE_DIR: path.join(work, '.cache') } }, (_err, _out, stderr) =>
+          execFile(process.execPath, ['--import', probe, bin, 'generate', '-q'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } }, (_err, _out, stderr) =>
             resolve((/^LOADED (.*)$/m.exec(stderr)?.[1] ?? '').split(' ')),
           );
         });

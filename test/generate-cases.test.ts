@@ -24,7 +24,7 @@ function listTree(dir: string, rel = ''): string[] {
 describe.each(cases)('case %s', (name) => {
   const dir = path.join(CASES, name);
   it('generates the expected tree', async () => {
-    const result = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null, formatCache: false });
+    const result = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
     expect(result.diagnostics.filter((d) => d.severity === 'error').map(formatDiagnostic)).toEqual([]);
     const expectedDir = path.join(dir, 'expected');
     for (const f of result.files) {
@@ -36,8 +36,8 @@ describe.each(cases)('case %s', (name) => {
   });
 
   it('is deterministic', async () => {
-    const a = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null, formatCache: false });
-    const b = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null, formatCache: false });
+    const a = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
+    const b = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
     expect(b.files).toEqual(a.files);
   });
 });

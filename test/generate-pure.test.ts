@@ -14,14 +14,14 @@ const MANIFEST = path.join(REPO, 'test/cases/kitchen-sink/mcpgen.yaml');
 describe('generate() is pure', () => {
   it('writes nothing, not even the folder it generates for', async () => {
     const outDir = path.join(REPO, '.tmp/generate-pure/never-created');
-    const r = await generate({ manifest: MANIFEST, outDir, generatorVersion: null, formatCache: false });
+    const r = await generate({ manifest: MANIFEST, outDir, generatorVersion: null });
     expect(r.files.length).toBeGreaterThan(10);
     expect(existsSync(outDir)).toBe(false);
   });
 
   it('renders the user-owned files the caller says do not exist, and only those', async () => {
     const outDir = path.join(REPO, 'test/cases/kitchen-sink');
-    const all = await generate({ manifest: MANIFEST, outDir, generatorVersion: null, formatCache: false });
+    const all = await generate({ manifest: MANIFEST, outDir, generatorVersion: null });
     const kept = new Set(all.files.filter((f) => f.owner === 'user' && f.path.startsWith('src/handlers/')).map((f) => f.path));
     expect(kept.size).toBeGreaterThan(2);
     const asked: string[] = [];
@@ -29,7 +29,6 @@ describe('generate() is pure', () => {
       manifest: MANIFEST,
       outDir,
       generatorVersion: null,
-      formatCache: false,
       exists: (file) => (asked.push(file), kept.has(file)),
     });
     expect(some.files.map((f) => f.path)).toEqual(all.files.map((f) => f.path));
@@ -45,7 +44,7 @@ describe('generate() is pure', () => {
   it('tells the caller each input just before reading it: the manifest first, then every file it references', async () => {
     const outDir = path.join(REPO, 'test/cases/kitchen-sink');
     const seen: string[] = [];
-    const r = await generate({ manifest: MANIFEST, outDir, generatorVersion: null, formatCache: false, beforeRead: (abs) => seen.push(abs) });
+    const r = await generate({ manifest: MANIFEST, outDir, generatorVersion: null, beforeRead: (abs) => seen.push(abs) });
     const referenced = r.ir!.referencedFiles.map((f) => path.resolve(path.dirname(MANIFEST), f));
     expect(referenced.length).toBeGreaterThan(0);
     expect(seen[0]).toBe(MANIFEST);

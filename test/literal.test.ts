@@ -3,7 +3,7 @@
  */
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 import { Code, printJson, printLiteral, printString } from '../cli/format/literal.js';
 // @ts-expect-error: a plain .mjs module without types
 import { syntheticManifest } from '../bench/synthetic.mjs';

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const roots = [

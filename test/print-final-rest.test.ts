@@ -10,7 +10,7 @@ import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 import { loadManifest } from '../cli/load/load.js';
 import { validateManifest } from '../cli/validate/index.js';
 import { normalize } from '../cli/normalize/normalize.js';

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 import { generate } from '../cli/generate.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
@@ -28,7 +28,7 @@ const manifestsIn = (dir: string) =>
 /** The files printed final, as generated from `manifest` (none when it does not generate). */
 async function finalFiles(manifest: string): Promise<{ path: string; content: string }[]> {
   const outDir = mkdtempSync(path.join(work, 'out-'));
-  const r = await generate({ manifest, outDir, formatCache: false });
+  const r = await generate({ manifest, outDir });
   return r.files.filter((f) => FINAL.includes(f.path)).map((f) => ({ path: f.path, content: f.content }));
 }
 

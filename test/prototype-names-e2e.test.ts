@@ -166,7 +166,7 @@ tools: { plain: { description: A tool with an ordinary name } }
         "__proto__": { "description": "A prompt named __proto__", "arguments": { "__proto__": { "description": "An argument named __proto__" }, "other": { "description": "Another argument", "default": "d" } }, "messages": [{ "role": "user", "text": "P [{{__proto__}}] {{other}}" }] }
       }
     }`);
-    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null, formatCache: false });
+    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
     expect(built.diagnostics).toEqual([]);
     write(dir, Object.fromEntries(built.files!.map((f) => [f.path, f.content])));
     write(dir, {

@@ -9,7 +9,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { PRETTIER_OPTIONS } from '../cli/format/format.js';
+import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 import { printDeclaration, type Declaration } from '../cli/render/ts-types/print.js';
 import { schemaDoc, schemaType } from '../cli/render/ts-types/schema-type.js';
 import { REPO, run, TSC } from './helpers/project.js';

@@ -54,8 +54,6 @@ export async function planProject(
     exists: existingFiles(outDir),
     beforeRead: reads.beforeRead,
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
-    // Dry runs, checks and diffs write nothing, not even to the format cache.
-    ...(opts.writes === false ? { formatCache: 'read' as const } : {}),
   });
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);

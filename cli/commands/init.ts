@@ -85,7 +85,7 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
   let run = (script: string) => (script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`);
   let install = ['npm install'];
   if (pkg !== null) {
-    const result = await generate({ manifest, outDir: dir, formatCache: 'read' });
+    const result = await generate({ manifest, outDir: dir });
     const generated = result.files.filter((f) => f.owner === 'generated').map((f) => f.path);
     const advice = packageAdvice(pkg, packageData(result.ir!, generated));
     for (const line of advice.kept) io.stdout(`  ${line}\n`);

@@ -17,7 +17,7 @@
 import { createRequire } from 'node:module';
 import { hasKeys, isRecord as isPlainObject } from '../manifest/json-path.js';
 
-/** prettier's printWidth for everything mcpgen emits (cli/format/format.ts). */
+/** prettier's printWidth for everything mcpgen emits (cli/format/style.ts). */
 export const WIDTH = 100;
 
 /**

@@ -13,24 +13,17 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
 import { listFiles } from './stamp.js';
-import type { Section } from '../format/sections.js';
 import { isDeadTemp } from '../write/temps.js';
 
 export type Owner = 'generated' | 'user';
 
+/** A file of the project as generated: plain data. */
 export interface OutputFile {
   /** POSIX path relative to the project root. */
   path: string;
+  /** The file's text, in its final layout (empty for a user-owned file that exists and is kept). */
   content: string;
   owner: Owner;
-  /** Data values whose placeholders are in `content` (see cli/format/splice.ts); spliced after formatting. */
-  data?: unknown[];
-  /** The same file rendered with its names masked (cli/format/mask.ts): formatted once per shape. */
-  shape?: { content: string; tokens: [string, string][] };
-  /** Per-entity sections whose placeholders are in `content` (cli/format/sections.ts). */
-  sections?: Section[];
-  /** The content is printed prettier-clean already (cli/format/literal.ts printJson). */
-  formatted?: true;
 }
 
 export type Action = 'create' | 'update' | 'unchanged' | 'remove' | 'skip' | 'orphan';

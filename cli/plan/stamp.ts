@@ -98,8 +98,8 @@ let fingerprint: string | undefined;
 
 /** Written last by `npm run build` (scripts/generator-id.mjs): a hash of what generatorFiles() lists, by content. */
 export const GENERATOR_ID_FILE = 'generator-id';
-/** One file from each earlier step of the build (tsc, templates, bundles, format seed), relative to dist/. */
-const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/generate.build.js', 'format/format-seed.bin'];
+/** One file from each earlier step of the build (tsc, templates, bundles), relative to dist/. */
+const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/generate.build.js'];
 
 /**
  * mcpgen's version plus what identifies its code, templates, schemas and prettier (which lays out

@@ -10,10 +10,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Handlebars from 'handlebars';
 import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
-import { placeholder } from '../format/splice.js';
 import { literalMarker } from './place-literals.js';
-import { maskView } from '../format/mask.js';
-import { sectionPlaceholder, type Section, type SectionKind } from '../format/sections.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
 export const TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
@@ -31,51 +28,18 @@ const COMPILE_OPTIONS = { noEscape: true, strict: true };
 function createInstance(hb: Instance): Instance {
   hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
   hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
-  // A data value printed after formatting (cli/format/splice.ts); the renderer supplies __data.
-  hb.registerHelper('data', (v: unknown, options: { data: { root: { __data?: unknown[] }; mcpgenData?: unknown[] } }) => {
-    // Inside a section its data is its own, numbered from 0, so sections of one shape look alike.
-    const values = options.data.mcpgenData ?? options.data.root.__data;
-    if (!values) throw new Error('internal: {{data}} used in a template rendered without a data registry');
-    return placeholder(values, v);
-  });
   // A data value printed in place once the file is rendered (cli/render/place-literals.ts).
   hb.registerHelper('literal', (v: unknown, options: { data: { root: { __literals?: unknown[] } } }) => {
     const values = options.data.root.__literals;
     if (!values) throw new Error('internal: {{literal}} used in a template rendered without a literal list');
     return literalMarker(values, v);
   });
-  // A per-entity section of a large file, formatted apart and by shape (cli/format/sections.ts).
-  hb.registerHelper('shaped', function (this: Record<string, unknown>, kind: SectionKind, options: Handlebars.HelperOptions) {
-    const sections = (options.data.root as { __sections?: Section[] }).__sections;
-    if (!sections) return options.fn(this);
-    const data: unknown[] = [];
-    const masked = kind === 'verbatim' || kind === 'printed' ? null : maskView(this);
-    if (!masked) {
-      const real = options.fn(this, { data: { ...options.data, mcpgenData: data } });
-      sections.push({ kind, real, data, shape: null });
-      return sectionPlaceholder(sections.length - 1, kind, real);
-    }
-    // Rendered masked (its data collected there); the real text only if formatting falls back to it.
-    const shape = { content: options.fn(masked.view, { data: { ...options.data, mcpgenData: data } }), tokens: masked.tokens };
-    const context = this;
-    const frame = { ...options.data, mcpgenData: [] };
-    let real: string | undefined;
-    sections.push({
-      kind,
-      data,
-      shape,
-      get real() {
-        return (real ??= options.fn(context, { data: frame }));
-      },
-    });
-    return sectionPlaceholder(sections.length - 1, kind, shape.content);
-  });
   hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
     docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
   );
   hb.registerHelper('oneLine', (v: unknown) => lineComment(String(v)));
   hb.registerHelper('propKey', (v: unknown) => propertyKey(String(v)));
-  // `import [type] { a, b } from 'module';` exactly as prettier prints it, for {{#shaped "verbatim"}}.
+  // `import [type] { a, b } from 'module';` exactly as prettier prints it.
   hb.registerHelper('importList', (names: unknown, from: unknown, options: { hash: { type?: boolean } }) => {
     const list = (names as string[]).join(', ');
     const head = `import ${options.hash.type ? 'type ' : ''}`;
