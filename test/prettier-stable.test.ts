@@ -16,7 +16,7 @@ const roots = [
 
 function generatedFiles(root: string): string[] {
   const out: string[] = [];
-  // Generated code, and the stubs of the golden cases (formatted by shape, cli/format/mask.ts).
+  // Generated code, and the stubs of the golden cases.
   const dirs = root.startsWith('test/cases') ? ['src/generated', 'test/generated', 'src/handlers', 'test/handlers'] : ['src/generated', 'test/generated'];
   // package.json (printJson) and tsconfig.json (written prettier-clean) skip prettier;
   // README.md goes through prettier's markdown parser.

@@ -1,6 +1,6 @@
 /**
- * Files the generator prints in their final layout (yielded `formatted`, no prettier pass at run
- * time) must be exactly what prettier prints, for every manifest: the golden cases, the examples,
+ * Files the generator prints in their final layout from the manifest's data (nothing formats them
+ * afterwards) must be exactly what prettier prints, for every manifest: the golden cases, the examples,
  * the real-world manifests, a realistic 50-tool manifest with names and descriptions of every
  * width, and mutants of all of them (test/fuzz/mutant.mjs).
  */

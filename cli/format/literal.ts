@@ -1,8 +1,7 @@
 /**
  * Prints JSON data as a TypeScript literal exactly as prettier (mcpgen's options) would print it,
- * so generated data — schemas, contents, expected lists — needs no prettier pass. prettier is by far
- * the slowest stage of generation; a test formats thousands of printed values and requires prettier
- * to change nothing.
+ * so generated data — schemas, contents, expected lists — needs no formatter; a test formats
+ * thousands of printed values and requires prettier to change nothing.
  *
  * The rules followed (prettier 3, typescript parser, printWidth 100, singleQuote, trailingComma all):
  * - an object or array goes on one line when it fits (measured as prettier measures text) and holds

@@ -14,9 +14,9 @@ const WORKER = path.join(import.meta.dirname, 'worker.mjs');
 /** Outputs past this are cut: a mutant with a 3 MB line gets it back in a code frame, many times over. */
 const MAX_OUTPUT = 200_000;
 
-/** The environment every mcpgen run gets: its own format cache, no colours, no inherited NODE_OPTIONS. */
-export function fuzzEnv(cacheDir) {
-  return { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', MCPGEN_CACHE_DIR: cacheDir, MCPGEN_TIMINGS: '' };
+/** The environment every mcpgen run gets: no colours, no inherited NODE_OPTIONS, no timings. */
+export function fuzzEnv() {
+  return { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', MCPGEN_TIMINGS: '' };
 }
 
 /**

@@ -71,7 +71,7 @@ export async function runFuzz(opts = {}) {
   if (stale) throw new Error(stale);
 
   const seeds = loadSeeds(REPO);
-  const env = fuzzEnv(path.join(workDir, 'cache'));
+  const env = fuzzEnv();
   fs.mkdirSync(path.join(workDir, 'cache'), { recursive: true });
 
   /** The work: mutant numbers, or saved findings to replay. */
