@@ -53,10 +53,6 @@ export function hasHeader(text: string): boolean {
   return HEADER.test(text.slice(0, 400));
 }
 
-export function isGeneratedPath(p: string): boolean {
-  return GENERATED_DIRS.some((d) => p.startsWith(`${d}/`));
-}
-
 export function planFiles(root: string, files: OutputFile[]): Plan {
   const absRoot = path.resolve(root);
   const errors: Diagnostic[] = [];

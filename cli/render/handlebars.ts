@@ -9,7 +9,6 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Handlebars from 'handlebars';
-import { docComment, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
 import { literalMarker } from './place-literals.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
@@ -26,19 +25,12 @@ type Precompiled = Record<string, { sha: string; spec: Parameters<Instance['temp
 const COMPILE_OPTIONS = { noEscape: true, strict: true };
 
 function createInstance(hb: Instance): Instance {
-  hb.registerHelper('quote', (v: unknown) => stringLiteral(String(v)));
-  hb.registerHelper('toJson', (v: unknown) => jsonLiteral(v));
   // A data value printed in place once the file is rendered (cli/render/place-literals.ts).
   hb.registerHelper('literal', (v: unknown, options: { data: { root: { __literals?: unknown[] } } }) => {
     const values = options.data.root.__literals;
     if (!values) throw new Error('internal: {{literal}} used in a template rendered without a literal list');
     return literalMarker(values, v);
   });
-  hb.registerHelper('jsdoc', (text: unknown, options: { hash: { indent?: string } }) =>
-    docComment(typeof text === 'string' ? text : null, options.hash.indent ?? ''),
-  );
-  hb.registerHelper('oneLine', (v: unknown) => lineComment(String(v)));
-  hb.registerHelper('propKey', (v: unknown) => propertyKey(String(v)));
   // `import [type] { a, b } from 'module';` exactly as prettier prints it.
   hb.registerHelper('importList', (names: unknown, from: unknown, options: { hash: { type?: boolean } }) => {
     const list = (names as string[]).join(', ');
