@@ -25,8 +25,8 @@ export const atom = (s: string, kind: Kind = 'other'): Expr => ({ flat: s, doc: 
 export const str = (s: string): Expr => atom(printString(s), 'string');
 
 /**
- * `root.a['b']!.c`: steps are `.name`, `['printed string']` or `!`. A `.name` lookup stays on its
- * line only on a bare identifier not itself looked into; others may break before the dot.
+ * `root.a['b']?.c`: steps are `.name`, `?.name` or `['printed string']`. A `.name` lookup stays on
+ * its line only on a bare identifier not itself looked into; others may break before the dot.
  */
 export function path(root: string, ...steps: string[]): Expr {
   let flat = root;
@@ -35,17 +35,14 @@ export function path(root: string, ...steps: string[]): Expr {
     const step = steps[i]!;
     const prev = parts;
     flat += step;
-    if (step === '!') parts = () => [...prev(), '!'];
-    else if (step.startsWith('[')) {
+    if (step.startsWith('[')) {
       const inner = step.slice(1, -1);
       parts = () => {
         const { group, indent, softline } = b();
         return [prev(), b().lineSuffixBoundary, group(['[', indent([softline, inner]), softline, ']'])];
       };
     } else {
-      let next = i + 1;
-      while (steps[next] === '!') next++;
-      const inline = i === 0 && next >= steps.length;
+      const inline = i === 0 && steps.length === 1;
       parts = () => {
         const { group, indent, softline, lineSuffixBoundary } = b();
         return [prev(), lineSuffixBoundary, inline ? step : group(indent([softline, step]))];

@@ -32,26 +32,26 @@ export function toolMember(t: { name: string; param: string; call: string; input
   return printAt(property(propertyName(t.name), arrow([t.param], call(t.call, args))), 2, ',');
 }
 
-export function resourceStatement(r: { name: string; handler: boolean; alias: string | null; ident: string; scoped: boolean }): string {
+export function resourceStatement(r: { name: string; uri: string; handler: boolean; alias: string | null; ident: string; scoped: boolean }): string {
   const read = r.handler
-    ? arrow(['uri', 'ctx'], call('readResource', [atom(r.alias!), atom('uri'), atom('ctx'), path('resourceInfo', index(r.name), '!', '.mimeType'), atom('server')]))
+    ? arrow(['uri', 'ctx'], call('readResource', [atom(r.alias!), atom('uri'), atom('ctx'), path('resourceInfo', index(r.name), '?.mimeType'), atom('server')]))
     : arrow([], object([{ key: 'contents', value: array([path('resourceContents', `.${r.ident}`)]) }]));
   const info = object([{ spread: path('resourceInfo', index(r.name)) }, ...(r.scoped ? scopeChallenge('resources', r.name) : [])]);
-  return printAt(call(path('server', '.registerResource'), [str(r.name), path('resourceUris', index(r.name), '!'), info, read]), 2, ';');
+  return printAt(call(path('server', '.registerResource'), [str(r.name), str(r.uri), info, read]), 2, ';');
 }
 
-export function templateStatement(t: { name: string; alias: string; hasList: boolean; complete: boolean; handled: boolean; params: string; scoped: boolean; guarded: boolean }): string {
+export function templateStatement(t: { name: string; uriTemplate: string; alias: string; hasList: boolean; complete: boolean; handled: boolean; params: string; scoped: boolean; guarded: boolean }): string {
   const n = index(t.name);
   const options: Member[] = [
     { key: 'list', value: t.hasList ? arrow(['ctx'], call('listResources', [atom(t.alias), atom('ctx'), atom('server')])) : atom('undefined') },
-    ...(t.complete ? [{ key: 'complete', value: call('completers', [path('templateInfo', n, '!', '.completions'), ...(t.handled ? [atom(t.alias)] : [])]) }] : []),
+    ...(t.complete ? [{ key: 'complete', value: call('completers', [path('templateCompletions', n), ...(t.handled ? [atom(t.alias)] : [])]) }] : []),
   ];
-  const template = call('ResourceTemplate', [path('templateInfo', n, '!', '.uriTemplate'), object(options)], { isNew: true });
-  const info = object([{ spread: path('templateInfo', n, '!', '.metadata') }, ...(t.scoped ? scopeChallenge('templates', t.name) : [])]);
+  const template = call('ResourceTemplate', [str(t.uriTemplate), object(options)], { isNew: true });
+  const info = object([{ spread: path('templateInfo', n) }, ...(t.scoped ? scopeChallenge('templates', t.name) : [])]);
   const variables = t.guarded ? call('guardPaths', [str(t.name), atom('uri'), atom('variables')]) : atom('variables');
   const read = arrow(
     ['uri', 'variables', 'ctx'],
-    call('readTemplate', [atom(t.alias), atom('uri'), variables, atom('ctx'), path('schemas', `.${t.params}`), path('templateInfo', n, '!', '.metadata', '.mimeType'), atom('server')]),
+    call('readTemplate', [atom(t.alias), atom('uri'), variables, atom('ctx'), path('schemas', `.${t.params}`), path('templateInfo', n, '?.mimeType'), atom('server')]),
   );
   return printAt(call(path('server', '.registerResource'), [str(t.name), template, info, read]), 2, ';');
 }
@@ -63,7 +63,7 @@ export function promptMember(p: { name: string; param: string; args: string | nu
   const body = p.declarative
     ? call('renderPrompt', [path('promptMessages', `.${p.ident}`), args, ...(p.hasDefaults ? [path('promptDefaults', n)] : [])])
     : call('getPrompt', [atom(p.alias!), args, atom('ctx'), atom('server')]);
-  const described = p.described ? call('describedPrompt', [path('promptInfo', n, '!', '.description'), body]) : body;
+  const described = p.described ? call('describedPrompt', [path('promptInfo', n, '?.description'), body]) : body;
   const params = p.declarative ? (p.args ? ['args'] : []) : p.args ? ['args', 'ctx'] : ['ctx'];
   return printAt(property(propertyName(p.name), arrow([p.param], call(path('server', '.registerPrompt'), [str(p.name), info, arrow(params, described)]))), 2, ',');
 }

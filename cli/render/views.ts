@@ -269,8 +269,8 @@ export function serverView(ir: IR) {
   const handlerImports: { alias: string; path: string }[] = [];
   const types = new Set<string>();
 
-  // What tools/list shows besides the schemas is data (spliced, cli/format/splice.ts); the
-  // registration code per tool differs only in names, so it is formatted once per shape.
+  // What tools/list shows besides the schemas: tables built once per process and shared by every
+  // instance (an HTTP server builds one per 2026-07-28 request), looked up by name as it registers.
   const toolInfo = namedRecord<Record<string, unknown>>();
   const taskPolicies = namedRecord<Record<string, unknown>>();
   const taskModules: { key: string; alias: string }[] = [];
@@ -296,12 +296,10 @@ export function serverView(ir: IR) {
     };
   });
 
-  // Resources as tools: metadata is data, the registration code differs only in names.
+  // What resources/list shows of each resource: a table built once, as for tools.
   const resourceInfo = namedRecord<Record<string, unknown>>();
-  const resourceUris = namedRecord<string>();
   const resources = ir.resources.map((r) => {
     resourceInfo[r.name] = resourceMetadataData(r);
-    resourceUris[r.name] = r.uri;
     const handler = r.content.kind === 'handler';
     if (handler) {
       handlerImports.push({ alias: resourceAlias(r), path: `../handlers/${r.handlerPath}.js` });
@@ -309,6 +307,7 @@ export function serverView(ir: IR) {
     }
     return {
       name: r.name,
+      uri: r.uri,
       handler,
       alias: handler ? resourceAlias(r) : null,
       ident: r.ident,
@@ -316,18 +315,19 @@ export function serverView(ir: IR) {
     };
   });
 
-  // Templates: URI template, metadata and completions are data; the registration differs only in names.
+  // What resources/templates/list shows of each template, and the values its variables complete to.
   const templateInfo = namedRecord<Record<string, unknown>>();
+  const templateCompletions = namedRecord<Record<string, unknown>>();
   const templates = ir.templates.map((t) => {
     handlerImports.push({ alias: templateAlias(t), path: `../handlers/${t.handlerPath}.js` });
     const completions = completionsData(t.vars);
-    templateInfo[t.name] = { uriTemplate: t.uriTemplate, metadata: resourceMetadataData(t), ...(completions ? { completions } : {}) };
-    if (completions) need('completers');
-    need('Completions');
+    templateInfo[t.name] = resourceMetadataData(t);
+    if (completions) (templateCompletions[t.name] = completions), need('completers'), need('Completions');
     if (t.hasList) need('listResources');
     need('readTemplate');
     return {
       name: t.name,
+      uriTemplate: t.uriTemplate,
       alias: templateAlias(t),
       hasList: t.hasList,
       complete: completions !== null,
@@ -351,7 +351,7 @@ export function serverView(ir: IR) {
     promptInfo[p.name] = metaData(p);
     if (p.argsType) {
       types.add(p.argsType);
-      // Completions are data: the statement holds only names, formatted by shape (cli/format/mask.ts).
+      // Completions are data, in a table like the entries' metadata.
       const completions = completionsData(p.args);
       if (completions) (promptCompletions[p.name] = completions), need('completers'), need('Completions');
       promptArgs.push({
@@ -456,8 +456,10 @@ export function serverView(ir: IR) {
     loaders: handlerImports.length ? lines(handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map(loader)) : null,
     toolInfo: ir.tools.length ? recordDeclaration('toolInfo', 'ToolInfo', ir.tools, toolInfo) : null,
     resourceInfo: ir.resources.length ? recordDeclaration('resourceInfo', 'ResourceInfo', ir.resources, resourceInfo) : null,
-    resourceUris: ir.resources.length ? declare('const resourceUris: Record<string, string>', resourceUris) : null,
-    templateInfo: ir.templates.length ? recordDeclaration('templateInfo', 'TemplateInfo', ir.templates, templateInfo) : null,
+    templateInfo: ir.templates.length ? recordDeclaration('templateInfo', 'ResourceInfo', ir.templates, templateInfo) : null,
+    templateCompletions: Object.keys(templateCompletions).length
+      ? recordDeclaration('templateCompletions', 'Completions', ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)), templateCompletions)
+      : null,
     promptInfo: ir.prompts.length ? recordDeclaration('promptInfo', 'PromptInfo', ir.prompts, promptInfo) : null,
     promptCompletions: Object.keys(promptCompletions).length ? declare('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? declare('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,

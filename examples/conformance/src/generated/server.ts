@@ -587,6 +587,8 @@ const tools: Record<string, Register> = {
       testUpdateWatchedResourceTool,
     ),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   static_binary: {
     title: 'Static Binary Resource',
@@ -605,22 +607,13 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'text/plain',
   },
 };
-const resourceUris: Record<string, string> = {
-  static_binary: 'test://static-binary',
-  static_text: 'test://static-text',
-  watched_resource: 'test://watched-resource',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
   template_data: {
-    uriTemplate: 'test://template/{id}/data',
-    metadata: {
-      title: 'Template Resource',
-      description: 'A resource template with parameter substitution',
-      mimeType: 'application/json',
-    },
+    title: 'Template Resource',
+    description: 'A resource template with parameter substitution',
+    mimeType: 'application/json',
   },
 };
 
@@ -628,33 +621,33 @@ const templateInfo: Record<string, TemplateInfo> = {
 function registerResources(server: McpServer): void {
   server.registerResource(
     'static_binary',
-    resourceUris['static_binary']!,
+    'test://static-binary',
     { ...resourceInfo['static_binary'] },
     () => ({ contents: [resourceContents.staticBinary] }),
   );
   server.registerResource(
     'static_text',
-    resourceUris['static_text']!,
+    'test://static-text',
     { ...resourceInfo['static_text'] },
     () => ({ contents: [resourceContents.staticText] }),
   );
   server.registerResource(
     'watched_resource',
-    resourceUris['watched_resource']!,
+    'test://watched-resource',
     { ...resourceInfo['watched_resource'] },
     (uri, ctx) =>
       readResource(
         watchedResourceResource,
         uri,
         ctx,
-        resourceInfo['watched_resource']!.mimeType,
+        resourceInfo['watched_resource']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'template_data',
-    new ResourceTemplate(templateInfo['template_data']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['template_data']!.metadata },
+    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+    { ...templateInfo['template_data'] },
     (uri, variables, ctx) =>
       readTemplate(
         templateDataTemplate,
@@ -662,7 +655,7 @@ function registerResources(server: McpServer): void {
         guardPaths('template_data', uri, variables),
         ctx,
         schemas.templateDataParams,
-        templateInfo['template_data']!.metadata.mimeType,
+        templateInfo['template_data']?.mimeType,
         server,
       ),
   );
@@ -689,7 +682,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['test_input_required_result_prompt'] },
       (ctx) =>
         describedPrompt(
-          promptInfo['test_input_required_result_prompt']!.description,
+          promptInfo['test_input_required_result_prompt']?.description,
           getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server),
         ),
     ),
@@ -699,7 +692,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['test_prompt_with_arguments'], argsSchema: testPromptWithArgumentsArgs },
       (args) =>
         describedPrompt(
-          promptInfo['test_prompt_with_arguments']!.description,
+          promptInfo['test_prompt_with_arguments']?.description,
           renderPrompt(promptMessages.testPromptWithArguments, args),
         ),
     ),
@@ -712,7 +705,7 @@ const prompts: Record<string, Register> = {
       },
       (args, ctx) =>
         describedPrompt(
-          promptInfo['test_prompt_with_embedded_resource']!.description,
+          promptInfo['test_prompt_with_embedded_resource']?.description,
           getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server),
         ),
     ),
@@ -722,14 +715,14 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['test_prompt_with_image'] },
       () =>
         describedPrompt(
-          promptInfo['test_prompt_with_image']!.description,
+          promptInfo['test_prompt_with_image']?.description,
           renderPrompt(promptMessages.testPromptWithImage, {}),
         ),
     ),
   test_simple_prompt: (server) =>
     server.registerPrompt('test_simple_prompt', { ...promptInfo['test_simple_prompt'] }, () =>
       describedPrompt(
-        promptInfo['test_simple_prompt']!.description,
+        promptInfo['test_simple_prompt']?.description,
         renderPrompt(promptMessages.testSimplePrompt, {}),
       ),
     ),

@@ -141,6 +141,8 @@ const tools: Record<string, Register> = {
       searchNotesTool,
     ),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   guide: {
     title: 'How to use this server',
@@ -158,59 +160,43 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'application/json',
   },
 };
-const resourceUris: Record<string, string> = {
-  guide: 'notes://guide',
-  index: 'notes://index',
-  stats: 'notes://stats',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
   note: {
-    uriTemplate: 'notes://note/{id}',
-    metadata: {
-      title: 'One note',
-      description: 'The full text of one note, as Markdown',
-      mimeType: 'text/markdown',
-    },
-    completions: { handled: ['id'] },
+    title: 'One note',
+    description: 'The full text of one note, as Markdown',
+    mimeType: 'text/markdown',
   },
   tag: {
-    uriTemplate: 'notes://tag/{tag}',
-    metadata: {
-      title: 'Notes with a tag',
-      description: 'Every note with one tag, as a JSON array',
-      mimeType: 'application/json',
-    },
-    completions: { handled: ['tag'] },
+    title: 'Notes with a tag',
+    description: 'Every note with one tag, as a JSON array',
+    mimeType: 'application/json',
   },
+};
+const templateCompletions: Record<string, Completions> = {
+  note: { handled: ['id'] },
+  tag: { handled: ['tag'] },
 };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('guide', resourceUris['guide']!, { ...resourceInfo['guide'] }, () => ({
+  server.registerResource('guide', 'notes://guide', { ...resourceInfo['guide'] }, () => ({
     contents: [resourceContents.guide],
   }));
-  server.registerResource(
-    'index',
-    resourceUris['index']!,
-    { ...resourceInfo['index'] },
-    (uri, ctx) => readResource(indexResource, uri, ctx, resourceInfo['index']!.mimeType, server),
+  server.registerResource('index', 'notes://index', { ...resourceInfo['index'] }, (uri, ctx) =>
+    readResource(indexResource, uri, ctx, resourceInfo['index']?.mimeType, server),
   );
-  server.registerResource(
-    'stats',
-    resourceUris['stats']!,
-    { ...resourceInfo['stats'] },
-    (uri, ctx) => readResource(statsResource, uri, ctx, resourceInfo['stats']!.mimeType, server),
+  server.registerResource('stats', 'notes://stats', { ...resourceInfo['stats'] }, (uri, ctx) =>
+    readResource(statsResource, uri, ctx, resourceInfo['stats']?.mimeType, server),
   );
   server.registerResource(
     'note',
-    new ResourceTemplate(templateInfo['note']!.uriTemplate, {
+    new ResourceTemplate('notes://note/{id}', {
       list: (ctx) => listResources(noteTemplate, ctx, server),
-      complete: completers(templateInfo['note']!.completions, noteTemplate),
+      complete: completers(templateCompletions['note'], noteTemplate),
     }),
-    { ...templateInfo['note']!.metadata },
+    { ...templateInfo['note'] },
     (uri, variables, ctx) =>
       readTemplate(
         noteTemplate,
@@ -218,17 +204,17 @@ function registerResources(server: McpServer): void {
         guardPaths('note', uri, variables),
         ctx,
         schemas.noteParams,
-        templateInfo['note']!.metadata.mimeType,
+        templateInfo['note']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'tag',
-    new ResourceTemplate(templateInfo['tag']!.uriTemplate, {
+    new ResourceTemplate('notes://tag/{tag}', {
       list: undefined,
-      complete: completers(templateInfo['tag']!.completions, tagTemplate),
+      complete: completers(templateCompletions['tag'], tagTemplate),
     }),
-    { ...templateInfo['tag']!.metadata },
+    { ...templateInfo['tag'] },
     (uri, variables, ctx) =>
       readTemplate(
         tagTemplate,
@@ -236,7 +222,7 @@ function registerResources(server: McpServer): void {
         guardPaths('tag', uri, variables),
         ctx,
         schemas.tagParams,
-        templateInfo['tag']!.metadata.mimeType,
+        templateInfo['tag']?.mimeType,
         server,
       ),
   );
@@ -267,7 +253,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['quick_note'], argsSchema: quickNoteArgs },
       (args) =>
         describedPrompt(
-          promptInfo['quick_note']!.description,
+          promptInfo['quick_note']?.description,
           renderPrompt(promptMessages.quickNote, args),
         ),
     ),
@@ -277,7 +263,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs },
       (args, ctx) =>
         describedPrompt(
-          promptInfo['summarize_notes']!.description,
+          promptInfo['summarize_notes']?.description,
           getPrompt(summarizeNotesPrompt, args, ctx, server),
         ),
     ),

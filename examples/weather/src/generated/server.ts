@@ -126,6 +126,8 @@ const tools: Record<string, Register> = {
       getForecastTool,
     ),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   logo: { title: 'Logo', description: "The server's logo, a PNG image", mimeType: 'image/png' },
   readme: {
@@ -140,48 +142,41 @@ const resourceInfo: Record<string, ResourceInfo> = {
     mimeType: 'application/json',
   },
 };
-const resourceUris: Record<string, string> = {
-  logo: 'weather://logo.png',
-  readme: 'weather://readme',
-  stations: 'weather://stations',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
   forecast: {
-    uriTemplate: 'weather://forecast/{city}/{date}',
-    metadata: {
-      title: "One day's forecast",
-      description: 'The forecast for one city on one day, as JSON',
-      mimeType: 'application/json',
-    },
-    completions: { values: { city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'] } },
+    title: "One day's forecast",
+    description: 'The forecast for one city on one day, as JSON',
+    mimeType: 'application/json',
   },
+};
+const templateCompletions: Record<string, Completions> = {
+  forecast: { values: { city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'] } },
 };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('logo', resourceUris['logo']!, { ...resourceInfo['logo'] }, () => ({
+  server.registerResource('logo', 'weather://logo.png', { ...resourceInfo['logo'] }, () => ({
     contents: [resourceContents.logo],
   }));
-  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', 'weather://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
   server.registerResource(
     'stations',
-    resourceUris['stations']!,
+    'weather://stations',
     { ...resourceInfo['stations'] },
     (uri, ctx) =>
-      readResource(stationsResource, uri, ctx, resourceInfo['stations']!.mimeType, server),
+      readResource(stationsResource, uri, ctx, resourceInfo['stations']?.mimeType, server),
   );
   server.registerResource(
     'forecast',
-    new ResourceTemplate(templateInfo['forecast']!.uriTemplate, {
+    new ResourceTemplate('weather://forecast/{city}/{date}', {
       list: (ctx) => listResources(forecastTemplate, ctx, server),
-      complete: completers(templateInfo['forecast']!.completions),
+      complete: completers(templateCompletions['forecast']),
     }),
-    { ...templateInfo['forecast']!.metadata },
+    { ...templateInfo['forecast'] },
     (uri, variables, ctx) =>
       readTemplate(
         forecastTemplate,
@@ -189,7 +184,7 @@ function registerResources(server: McpServer): void {
         guardPaths('forecast', uri, variables),
         ctx,
         schemas.forecastParams,
-        templateInfo['forecast']!.metadata.mimeType,
+        templateInfo['forecast']?.mimeType,
         server,
       ),
   );
@@ -227,7 +222,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['packing_list'], argsSchema: packingListArgs },
       (args, ctx) =>
         describedPrompt(
-          promptInfo['packing_list']!.description,
+          promptInfo['packing_list']?.description,
           getPrompt(packingListPrompt, args, ctx, server),
         ),
     ),
@@ -237,7 +232,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['weather_report'], argsSchema: weatherReportArgs },
       (args) =>
         describedPrompt(
-          promptInfo['weather_report']!.description,
+          promptInfo['weather_report']?.description,
           renderPrompt(promptMessages.weatherReport, args),
         ),
     ),

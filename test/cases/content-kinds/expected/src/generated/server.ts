@@ -69,7 +69,7 @@ const prompts: Record<string, Register> = {
   annotated: (server) =>
     server.registerPrompt('annotated', { ...promptInfo['annotated'] }, () =>
       describedPrompt(
-        promptInfo['annotated']!.description,
+        promptInfo['annotated']?.description,
         renderPrompt(promptMessages.annotated, {}),
       ),
     ),

@@ -12,7 +12,6 @@ import { resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import {
-  type Completions,
   type Register,
   type ResourceInfo,
   type ServerInfo,
@@ -76,6 +75,8 @@ const tools: Record<string, Register> = {
   search_issues: (server) =>
     contentTool(server, 'search_issues', toolInfo['search_issues'], undefined, searchIssuesTool),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   'Application logs': {
     description: "The application's log file, newest entry last",
@@ -93,20 +94,12 @@ const resourceInfo: Record<string, ResourceInfo> = {
   Журнал: { description: 'Logs under a Russian name, served by a handler', mimeType: 'text/plain' },
   日志: { description: 'Logs under a Chinese name, served by a handler', mimeType: 'text/plain' },
 };
-const resourceUris: Record<string, string> = {
-  'Application logs': 'logs://app',
-  'Café menu': 'menu://cafe',
-  'Kitchen "sink" */ ${oops} `tick` \\': 'sink://text',
-  Журнал: 'logs://ru',
-  日志: 'logs://zh',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
   'Open pull requests': {
-    uriTemplate: 'repo://{owner}/{repo}/pulls',
-    metadata: { description: 'Open pull requests of a repository', mimeType: 'application/json' },
+    description: 'Open pull requests of a repository',
+    mimeType: 'application/json',
   },
 };
 
@@ -114,49 +107,43 @@ const templateInfo: Record<string, TemplateInfo> = {
 function registerResources(server: McpServer): void {
   server.registerResource(
     'Application logs',
-    resourceUris['Application logs']!,
+    'logs://app',
     { ...resourceInfo['Application logs'] },
     (uri, ctx) =>
       readResource(
         applicationLogsResource,
         uri,
         ctx,
-        resourceInfo['Application logs']!.mimeType,
+        resourceInfo['Application logs']?.mimeType,
         server,
       ),
   );
-  server.registerResource(
-    'Café menu',
-    resourceUris['Café menu']!,
-    { ...resourceInfo['Café menu'] },
-    () => ({ contents: [resourceContents.cafeMenu] }),
-  );
+  server.registerResource('Café menu', 'menu://cafe', { ...resourceInfo['Café menu'] }, () => ({
+    contents: [resourceContents.cafeMenu],
+  }));
   server.registerResource(
     'Kitchen "sink" */ ${oops} `tick` \\',
-    resourceUris['Kitchen "sink" */ ${oops} `tick` \\']!,
+    'sink://text',
     { ...resourceInfo['Kitchen "sink" */ ${oops} `tick` \\'] },
     (uri, ctx) =>
       readResource(
         kitchenSinkOopsTickResource,
         uri,
         ctx,
-        resourceInfo['Kitchen "sink" */ ${oops} `tick` \\']!.mimeType,
+        resourceInfo['Kitchen "sink" */ ${oops} `tick` \\']?.mimeType,
         server,
       ),
   );
-  server.registerResource(
-    'Журнал',
-    resourceUris['Журнал']!,
-    { ...resourceInfo['Журнал'] },
-    (uri, ctx) => readResource(add784Resource, uri, ctx, resourceInfo['Журнал']!.mimeType, server),
+  server.registerResource('Журнал', 'logs://ru', { ...resourceInfo['Журнал'] }, (uri, ctx) =>
+    readResource(add784Resource, uri, ctx, resourceInfo['Журнал']?.mimeType, server),
   );
-  server.registerResource('日志', resourceUris['日志']!, { ...resourceInfo['日志'] }, (uri, ctx) =>
-    readResource(caa53fResource, uri, ctx, resourceInfo['日志']!.mimeType, server),
+  server.registerResource('日志', 'logs://zh', { ...resourceInfo['日志'] }, (uri, ctx) =>
+    readResource(caa53fResource, uri, ctx, resourceInfo['日志']?.mimeType, server),
   );
   server.registerResource(
     'Open pull requests',
-    new ResourceTemplate(templateInfo['Open pull requests']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['Open pull requests']!.metadata },
+    new ResourceTemplate('repo://{owner}/{repo}/pulls', { list: undefined }),
+    { ...templateInfo['Open pull requests'] },
     (uri, variables, ctx) =>
       readTemplate(
         openPullRequestsTemplate,
@@ -164,7 +151,7 @@ function registerResources(server: McpServer): void {
         guardPaths('Open pull requests', uri, variables),
         ctx,
         schemas.openPullRequestsParams,
-        templateInfo['Open pull requests']!.metadata.mimeType,
+        templateInfo['Open pull requests']?.mimeType,
         server,
       ),
   );

@@ -132,6 +132,8 @@ const tools: Record<string, Register> = {
       shapesTool,
     ),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   'binary-file': { mimeType: 'image/png' },
   'data-file': { mimeType: 'application/json' },
@@ -148,55 +150,40 @@ const resourceInfo: Record<string, ResourceInfo> = {
     annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
   },
 };
-const resourceUris: Record<string, string> = {
-  'binary-file': 'sink://pixel.png',
-  'data-file': 'sink://data.json',
-  dynamic: 'sink://dynamic',
-  'inline-text': 'sink://text',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
-  '2nd-template': { uriTemplate: 'sink://second/{name}', metadata: {} },
-  item: {
-    uriTemplate: 'sink://items/{id}{?fields}',
-    metadata: { description: 'An item by id', mimeType: 'application/json' },
-    completions: { values: { id: ['1', '2', '10'] }, handled: ['fields'] },
-  },
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
+  '2nd-template': {},
+  item: { description: 'An item by id', mimeType: 'application/json' },
+};
+const templateCompletions: Record<string, Completions> = {
+  item: { values: { id: ['1', '2', '10'] }, handled: ['fields'] },
 };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
     'binary-file',
-    resourceUris['binary-file']!,
+    'sink://pixel.png',
     { ...resourceInfo['binary-file'] },
     () => ({ contents: [resourceContents.binaryFile] }),
   );
   server.registerResource(
     'data-file',
-    resourceUris['data-file']!,
+    'sink://data.json',
     { ...resourceInfo['data-file'] },
     () => ({ contents: [resourceContents.dataFile] }),
   );
-  server.registerResource(
-    'dynamic',
-    resourceUris['dynamic']!,
-    { ...resourceInfo['dynamic'] },
-    (uri, ctx) =>
-      readResource(dynamicResource, uri, ctx, resourceInfo['dynamic']!.mimeType, server),
+  server.registerResource('dynamic', 'sink://dynamic', { ...resourceInfo['dynamic'] }, (uri, ctx) =>
+    readResource(dynamicResource, uri, ctx, resourceInfo['dynamic']?.mimeType, server),
   );
-  server.registerResource(
-    'inline-text',
-    resourceUris['inline-text']!,
-    { ...resourceInfo['inline-text'] },
-    () => ({ contents: [resourceContents.inlineText] }),
-  );
+  server.registerResource('inline-text', 'sink://text', { ...resourceInfo['inline-text'] }, () => ({
+    contents: [resourceContents.inlineText],
+  }));
   server.registerResource(
     '2nd-template',
-    new ResourceTemplate(templateInfo['2nd-template']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['2nd-template']!.metadata },
+    new ResourceTemplate('sink://second/{name}', { list: undefined }),
+    { ...templateInfo['2nd-template'] },
     (uri, variables, ctx) =>
       readTemplate(
         _2ndTemplateTemplate,
@@ -204,17 +191,17 @@ function registerResources(server: McpServer): void {
         guardPaths('2nd-template', uri, variables),
         ctx,
         schemas._2ndTemplateParams,
-        templateInfo['2nd-template']!.metadata.mimeType,
+        templateInfo['2nd-template']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'item',
-    new ResourceTemplate(templateInfo['item']!.uriTemplate, {
+    new ResourceTemplate('sink://items/{id}{?fields}', {
       list: (ctx) => listResources(itemTemplate, ctx, server),
-      complete: completers(templateInfo['item']!.completions, itemTemplate),
+      complete: completers(templateCompletions['item'], itemTemplate),
     }),
-    { ...templateInfo['item']!.metadata },
+    { ...templateInfo['item'] },
     (uri, variables, ctx) =>
       readTemplate(
         itemTemplate,
@@ -222,7 +209,7 @@ function registerResources(server: McpServer): void {
         guardPaths('item', uri, variables),
         ctx,
         schemas.itemParams,
-        templateInfo['item']!.metadata.mimeType,
+        templateInfo['item']?.mimeType,
         server,
       ),
   );
@@ -250,7 +237,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['by-handler'], argsSchema: byHandlerArgs },
       (args, ctx) =>
         describedPrompt(
-          promptInfo['by-handler']!.description,
+          promptInfo['by-handler']?.description,
           getPrompt(byHandlerPrompt, args, ctx, server),
         ),
     ),
@@ -260,7 +247,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['declarative'], argsSchema: declarativeArgs },
       (args) =>
         describedPrompt(
-          promptInfo['declarative']!.description,
+          promptInfo['declarative']?.description,
           renderPrompt(promptMessages.declarative, args),
         ),
     ),

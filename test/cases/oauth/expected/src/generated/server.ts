@@ -13,7 +13,6 @@ import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import {
-  type Completions,
   type PromptInfo,
   type Register,
   type ResourceInfo,
@@ -94,33 +93,31 @@ const tools: Record<string, Register> = {
     ),
   whoami: (server) => contentTool(server, 'whoami', toolInfo['whoami'], undefined, whoamiTool),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
   readme: { mimeType: 'text/plain' },
   secret: { mimeType: 'text/plain' },
 };
-const resourceUris: Record<string, string> = { readme: 'notes://readme', secret: 'notes://secret' };
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
-  note: { uriTemplate: 'notes://note/{id}', metadata: { mimeType: 'text/plain' } },
-};
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = { note: { mimeType: 'text/plain' } };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', 'notes://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
   server.registerResource(
     'secret',
-    resourceUris['secret']!,
+    'notes://secret',
     { ...resourceInfo['secret'], scopeChallenge: scopes.resources['secret'] },
     () => ({ contents: [resourceContents.secret] }),
   );
   server.registerResource(
     'note',
-    new ResourceTemplate(templateInfo['note']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['note']!.metadata, scopeChallenge: scopes.templates['note'] },
+    new ResourceTemplate('notes://note/{id}', { list: undefined }),
+    { ...templateInfo['note'], scopeChallenge: scopes.templates['note'] },
     (uri, variables, ctx) =>
       readTemplate(
         noteTemplate,
@@ -128,7 +125,7 @@ function registerResources(server: McpServer): void {
         guardPaths('note', uri, variables),
         ctx,
         schemas.noteParams,
-        templateInfo['note']!.metadata.mimeType,
+        templateInfo['note']?.mimeType,
         server,
       ),
   );
@@ -147,7 +144,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['summarize'], scopeChallenge: scopes.prompts['summarize'] },
       () =>
         describedPrompt(
-          promptInfo['summarize']!.description,
+          promptInfo['summarize']?.description,
           renderPrompt(promptMessages.summarize, {}),
         ),
     ),

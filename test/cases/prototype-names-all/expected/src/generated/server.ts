@@ -236,7 +236,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['__defineGetter__'], argsSchema: defineGetterArgs },
       (args) =>
         describedPrompt(
-          promptInfo['__defineGetter__']!.description,
+          promptInfo['__defineGetter__']?.description,
           renderPrompt(promptMessages.defineGetter, args),
         ),
     ),
@@ -246,7 +246,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['__defineSetter__'], argsSchema: defineSetterArgs },
       (args) =>
         describedPrompt(
-          promptInfo['__defineSetter__']!.description,
+          promptInfo['__defineSetter__']?.description,
           renderPrompt(promptMessages.defineSetter, args),
         ),
     ),
@@ -256,7 +256,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['__lookupGetter__'], argsSchema: lookupGetterArgs },
       (args) =>
         describedPrompt(
-          promptInfo['__lookupGetter__']!.description,
+          promptInfo['__lookupGetter__']?.description,
           renderPrompt(promptMessages.lookupGetter, args),
         ),
     ),
@@ -266,7 +266,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['__lookupSetter__'], argsSchema: lookupSetterArgs },
       (args) =>
         describedPrompt(
-          promptInfo['__lookupSetter__']!.description,
+          promptInfo['__lookupSetter__']?.description,
           renderPrompt(promptMessages.lookupSetter, args),
         ),
     ),
@@ -276,7 +276,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['constructor'], argsSchema: constructorArgs },
       (args) =>
         describedPrompt(
-          promptInfo['constructor']!.description,
+          promptInfo['constructor']?.description,
           renderPrompt(promptMessages.constructor, args),
         ),
     ),
@@ -286,7 +286,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['hasOwnProperty'], argsSchema: hasOwnPropertyArgs },
       (args) =>
         describedPrompt(
-          promptInfo['hasOwnProperty']!.description,
+          promptInfo['hasOwnProperty']?.description,
           renderPrompt(promptMessages.hasOwnProperty, args),
         ),
     ),
@@ -296,7 +296,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['isPrototypeOf'], argsSchema: isPrototypeOfArgs },
       (args) =>
         describedPrompt(
-          promptInfo['isPrototypeOf']!.description,
+          promptInfo['isPrototypeOf']?.description,
           renderPrompt(promptMessages.isPrototypeOf, args),
         ),
     ),
@@ -306,7 +306,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['propertyIsEnumerable'], argsSchema: propertyIsEnumerableArgs },
       (args) =>
         describedPrompt(
-          promptInfo['propertyIsEnumerable']!.description,
+          promptInfo['propertyIsEnumerable']?.description,
           renderPrompt(promptMessages.propertyIsEnumerable, args),
         ),
     ),
@@ -316,7 +316,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs },
       (args) =>
         describedPrompt(
-          promptInfo['toLocaleString']!.description,
+          promptInfo['toLocaleString']?.description,
           renderPrompt(promptMessages.toLocaleString, args),
         ),
     ),
@@ -326,7 +326,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['toString'], argsSchema: toStringArgs },
       (args) =>
         describedPrompt(
-          promptInfo['toString']!.description,
+          promptInfo['toString']?.description,
           renderPrompt(promptMessages.toString, args),
         ),
     ),
@@ -336,7 +336,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['valueOf'], argsSchema: valueOfArgs },
       (args) =>
         describedPrompt(
-          promptInfo['valueOf']!.description,
+          promptInfo['valueOf']?.description,
           renderPrompt(promptMessages.valueOf, args),
         ),
     ),

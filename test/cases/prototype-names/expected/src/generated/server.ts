@@ -135,6 +135,8 @@ const tools: Record<string, Register> = {
       toStringTool,
     ),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Named<ResourceInfo, 'isPrototypeOf' | 'propertyIsEnumerable'> = {
   isPrototypeOf: {
     description: 'A static text resource named isPrototypeOf',
@@ -146,52 +148,46 @@ const resourceInfo: Named<ResourceInfo, 'isPrototypeOf' | 'propertyIsEnumerable'
     mimeType: 'text/plain',
   },
 };
-const resourceUris: Record<string, string> = {
-  isPrototypeOf: 'proto://static',
-  propertyIsEnumerable: 'proto://dynamic',
-};
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Named<TemplateInfo, 'valueOf'> = {
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Named<ResourceInfo, 'valueOf'> = {
   valueOf: {
-    uriTemplate: 'proto://items/{constructor}{?toString}',
-    metadata: {
-      description: 'An item by its constructor variable, with an optional toString query',
-      mimeType: 'text/plain',
-    },
-    completions: { values: { constructor: ['alpha', 'beta'] } },
+    description: 'An item by its constructor variable, with an optional toString query',
+    mimeType: 'text/plain',
   },
+};
+const templateCompletions: Named<Completions, 'valueOf'> = {
+  valueOf: { values: { constructor: ['alpha', 'beta'] } },
 };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
     'isPrototypeOf',
-    resourceUris['isPrototypeOf']!,
+    'proto://static',
     { ...resourceInfo['isPrototypeOf'] },
     () => ({ contents: [resourceContents.isPrototypeOf] }),
   );
   server.registerResource(
     'propertyIsEnumerable',
-    resourceUris['propertyIsEnumerable']!,
+    'proto://dynamic',
     { ...resourceInfo['propertyIsEnumerable'] },
     (uri, ctx) =>
       readResource(
         propertyIsEnumerableResource,
         uri,
         ctx,
-        resourceInfo['propertyIsEnumerable']!.mimeType,
+        resourceInfo['propertyIsEnumerable']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'valueOf',
-    new ResourceTemplate(templateInfo['valueOf']!.uriTemplate, {
+    new ResourceTemplate('proto://items/{constructor}{?toString}', {
       list: undefined,
-      complete: completers(templateInfo['valueOf']!.completions),
+      complete: completers(templateCompletions['valueOf']),
     }),
-    { ...templateInfo['valueOf']!.metadata },
+    { ...templateInfo['valueOf'] },
     (uri, variables, ctx) =>
       readTemplate(
         valueOfTemplate,
@@ -199,7 +195,7 @@ function registerResources(server: McpServer): void {
         guardPaths('valueOf', uri, variables),
         ctx,
         schemas.valueOfParams,
-        templateInfo['valueOf']!.metadata.mimeType,
+        templateInfo['valueOf']?.mimeType,
         server,
       ),
   );
@@ -243,7 +239,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs },
       (args) =>
         describedPrompt(
-          promptInfo['toLocaleString']!.description,
+          promptInfo['toLocaleString']?.description,
           renderPrompt(promptMessages.toLocaleString, args, promptDefaults['toLocaleString']),
         ),
     ),
@@ -253,7 +249,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['valueOf'], argsSchema: valueOfArgs },
       (args, ctx) =>
         describedPrompt(
-          promptInfo['valueOf']!.description,
+          promptInfo['valueOf']?.description,
           getPrompt(valueOfPrompt, args, ctx, server),
         ),
     ),

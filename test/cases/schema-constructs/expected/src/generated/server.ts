@@ -12,7 +12,6 @@ import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import {
-  type Completions,
   type PromptArgumentInfo,
   type PromptInfo,
   type Register,
@@ -200,24 +199,22 @@ const tools: Record<string, Register> = {
       typelessRootTool,
     ),
 };
-const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
-const resourceUris: Record<string, string> = { readme: 'cs://readme' };
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
-  'user-file.v2': { uriTemplate: 'cs://users/{user_id}/files/{file.name}', metadata: {} },
-};
+/** What resources/list shows of each resource besides its name and URI. */
+const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
+
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = { 'user-file.v2': {} };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', 'cs://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
   server.registerResource(
     'user-file.v2',
-    new ResourceTemplate(templateInfo['user-file.v2']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['user-file.v2']!.metadata },
+    new ResourceTemplate('cs://users/{user_id}/files/{file.name}', { list: undefined }),
+    { ...templateInfo['user-file.v2'] },
     (uri, variables, ctx) =>
       readTemplate(
         userFileV2Template,
@@ -225,7 +222,7 @@ function registerResources(server: McpServer): void {
         guardPaths('user-file.v2', uri, variables),
         ctx,
         schemas.userFileV2Params,
-        templateInfo['user-file.v2']!.metadata.mimeType,
+        templateInfo['user-file.v2']?.mimeType,
         server,
       ),
   );
@@ -249,7 +246,7 @@ const prompts: Record<string, Register> = {
       { ...promptInfo['for-class'], argsSchema: forClassArgs },
       (args) =>
         describedPrompt(
-          promptInfo['for-class']!.description,
+          promptInfo['for-class']?.description,
           renderPrompt(promptMessages.forClass, args),
         ),
     ),

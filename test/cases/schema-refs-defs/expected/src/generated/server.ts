@@ -61,12 +61,13 @@ const tools: Record<string, Register> = {
   pay: (server) =>
     structuredTool(server, 'pay', toolInfo['pay'], schemas.payInput, schemas.payOutput, payTool),
 };
+
+/** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' } };
-const resourceUris: Record<string, string> = { readme: 'rd://readme' };
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource('readme', resourceUris['readme']!, { ...resourceInfo['readme'] }, () => ({
+  server.registerResource('readme', 'rd://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
 }
@@ -78,7 +79,7 @@ const promptInfo: Record<string, PromptInfo> = { hello: { description: 'Say hell
 const prompts: Record<string, Register> = {
   hello: (server) =>
     server.registerPrompt('hello', { ...promptInfo['hello'] }, () =>
-      describedPrompt(promptInfo['hello']!.description, renderPrompt(promptMessages.hello, {})),
+      describedPrompt(promptInfo['hello']?.description, renderPrompt(promptMessages.hello, {})),
     ),
 };
 

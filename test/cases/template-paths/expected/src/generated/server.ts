@@ -11,7 +11,6 @@ import {
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import {
-  type Completions,
   type ResourceInfo,
   type ServerInfo,
   lazy,
@@ -44,34 +43,15 @@ const serverOptions: McpServerOptions = {
 const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
-/** Each template's URI template, metadata and completions. */
-type TemplateInfo = { uriTemplate: string; metadata: ResourceInfo; completions?: Completions };
-const templateInfo: Record<string, TemplateInfo> = {
-  docs: {
-    uriTemplate: 'docs://library/{name}',
-    metadata: { description: 'A document by name; a name never holds `/`', mimeType: 'text/plain' },
-  },
-  files: {
-    uriTemplate: 'file:///{+path}',
-    metadata: { description: 'A file under the served root', mimeType: 'text/plain' },
-  },
-  notes: {
-    uriTemplate: 'notes://book{/chapter}{/page}',
-    metadata: { description: 'A note addressed by its segments', mimeType: 'text/plain' },
-  },
-  raw: {
-    uriTemplate: 'raw:///{+path}',
-    metadata: {
-      description: 'Paths as sent; the handler checks them itself',
-      mimeType: 'text/plain',
-    },
-  },
+/** What resources/templates/list shows of each template besides its name and URI template. */
+const templateInfo: Record<string, ResourceInfo> = {
+  docs: { description: 'A document by name; a name never holds `/`', mimeType: 'text/plain' },
+  files: { description: 'A file under the served root', mimeType: 'text/plain' },
+  notes: { description: 'A note addressed by its segments', mimeType: 'text/plain' },
+  raw: { description: 'Paths as sent; the handler checks them itself', mimeType: 'text/plain' },
   sources: {
-    uriTemplate: 'repo:{+path}',
-    metadata: {
-      description: 'A source file in an opaque URI, whose path the URL parser leaves as sent',
-      mimeType: 'text/plain',
-    },
+    description: 'A source file in an opaque URI, whose path the URL parser leaves as sent',
+    mimeType: 'text/plain',
   },
 };
 
@@ -79,8 +59,8 @@ const templateInfo: Record<string, TemplateInfo> = {
 function registerResources(server: McpServer): void {
   server.registerResource(
     'docs',
-    new ResourceTemplate(templateInfo['docs']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['docs']!.metadata },
+    new ResourceTemplate('docs://library/{name}', { list: undefined }),
+    { ...templateInfo['docs'] },
     (uri, variables, ctx) =>
       readTemplate(
         docsTemplate,
@@ -88,14 +68,14 @@ function registerResources(server: McpServer): void {
         guardPaths('docs', uri, variables),
         ctx,
         schemas.docsParams,
-        templateInfo['docs']!.metadata.mimeType,
+        templateInfo['docs']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'files',
-    new ResourceTemplate(templateInfo['files']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['files']!.metadata },
+    new ResourceTemplate('file:///{+path}', { list: undefined }),
+    { ...templateInfo['files'] },
     (uri, variables, ctx) =>
       readTemplate(
         filesTemplate,
@@ -103,14 +83,14 @@ function registerResources(server: McpServer): void {
         guardPaths('files', uri, variables),
         ctx,
         schemas.filesParams,
-        templateInfo['files']!.metadata.mimeType,
+        templateInfo['files']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'notes',
-    new ResourceTemplate(templateInfo['notes']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['notes']!.metadata },
+    new ResourceTemplate('notes://book{/chapter}{/page}', { list: undefined }),
+    { ...templateInfo['notes'] },
     (uri, variables, ctx) =>
       readTemplate(
         notesTemplate,
@@ -118,14 +98,14 @@ function registerResources(server: McpServer): void {
         guardPaths('notes', uri, variables),
         ctx,
         schemas.notesParams,
-        templateInfo['notes']!.metadata.mimeType,
+        templateInfo['notes']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'raw',
-    new ResourceTemplate(templateInfo['raw']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['raw']!.metadata },
+    new ResourceTemplate('raw:///{+path}', { list: undefined }),
+    { ...templateInfo['raw'] },
     (uri, variables, ctx) =>
       readTemplate(
         rawTemplate,
@@ -133,14 +113,14 @@ function registerResources(server: McpServer): void {
         variables,
         ctx,
         schemas.rawParams,
-        templateInfo['raw']!.metadata.mimeType,
+        templateInfo['raw']?.mimeType,
         server,
       ),
   );
   server.registerResource(
     'sources',
-    new ResourceTemplate(templateInfo['sources']!.uriTemplate, { list: undefined }),
-    { ...templateInfo['sources']!.metadata },
+    new ResourceTemplate('repo:{+path}', { list: undefined }),
+    { ...templateInfo['sources'] },
     (uri, variables, ctx) =>
       readTemplate(
         sourcesTemplate,
@@ -148,7 +128,7 @@ function registerResources(server: McpServer): void {
         guardPaths('sources', uri, variables),
         ctx,
         schemas.sourcesParams,
-        templateInfo['sources']!.metadata.mimeType,
+        templateInfo['sources']?.mimeType,
         server,
       ),
   );
