@@ -70,7 +70,7 @@ describe('printed in the final layout', () => {
       writeFileSync(path.join(at, 'mcpgen.yaml'), text);
       expect(await check(path.join(at, 'mcpgen.yaml'))).toBeGreaterThan(0);
     }
-  });
+  }, 240_000);
 
   // The contract test's one width-dependent statement, for a tokens variable of every length on
   // each side of its breaks (the manifests above meet only some of them with each auth setting).
