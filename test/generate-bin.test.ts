@@ -40,13 +40,18 @@ const cases = fs
   .map((d) => d.name)
   .sort();
 
+/** Copies the built package (what npm would install) into `pkg`, timestamps kept. */
+function copyPackage(pkg: string): void {
+  for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+}
+
 /**
  * A copy of the built package whose node_modules links every dependency but prettier, of which it
  * has only the doc printer (`prettier/doc`): importing `prettier` itself fails.
  */
 function packageWithoutFormatter(): string {
   const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-no-formatter-'));
-  for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+  copyPackage(pkg);
   const modules = path.join(pkg, 'node_modules');
   fs.mkdirSync(modules);
   for (const name of fs.readdirSync(path.join(root, 'node_modules'))) {
@@ -103,7 +108,7 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
     const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-id-work-'));
     try {
       // A copy of the built package, so its id can change without touching the real dist.
-      for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+      copyPackage(pkg);
       fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'));
       const id = fs.readFileSync(path.join(pkg, 'dist/generator-id'), 'utf8').trim();
       expect(id).toMatch(/^[0-9a-f]{16}$/);

@@ -52,8 +52,9 @@ function renderPrinted(template: string, view: object): string {
 export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => false): Generator<OutputFile> {
   const header = headerLines(ir);
   const gen = (path: string, view: object = {}, template = path): OutputFile => ({ path, owner: 'generated', content: renderPrinted(template, { header, ...view }) });
-  const user = (path: string, template: string, view: () => object): OutputFile =>
-    kept(path) ? { path, owner: 'user', content: '' } : { path, owner: 'user', content: renderPrinted(template, view()) };
+  // A user-owned file that exists is kept: listed, not rendered.
+  const own = (path: string, content: () => string): OutputFile => ({ path, owner: 'user', content: kept(path) ? '' : content() });
+  const user = (path: string, template: string, view: () => object): OutputFile => own(path, () => renderPrinted(template, view()));
   yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}` };
   yield gen('src/generated/schemas.ts', schemasView(ir));
   yield gen('src/generated/content.ts', contentView(ir));
@@ -86,7 +87,7 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('test/generated/contract.test.ts', contractTestView(ir));
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it (cli/format/literal.ts).
-  yield kept('package.json') ? { path: 'package.json', owner: 'user', content: '' } : { path: 'package.json', owner: 'user', content: printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])) };
+  yield own('package.json', () => printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])));
   yield user('tsconfig.json', 'project/tsconfig.json', () => ({}));
   yield user('.gitignore', 'project/gitignore', () => ({}));
   // Written as prettier's markdown would print it (test/prettier-stable.test.ts).
