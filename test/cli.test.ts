@@ -206,7 +206,7 @@ describe('generate, regenerate, diff, check', () => {
     writeFileSync(path.join(dir, 'package.json'), '{ "name": "weather", "dependencies": {} }\n');
     const r = await cli(dir, 'generate');
     expect(r.code).toBe(0);
-    expect(r.err).toContain('npm install @modelcontextprotocol/node@"^2.1.2" @modelcontextprotocol/server@"^2.4.0"');
+    expect(r.err).toContain('npm install @modelcontextprotocol/node@"~2.1.2" @modelcontextprotocol/server@"~2.4.0"');
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ "name": "weather", "dependencies": {} }\n');
   });
 

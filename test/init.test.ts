@@ -107,7 +107,7 @@ describe('mcpgen init in a folder with a package.json of its own', () => {
     // The next steps name the renamed script, and the packages the generated code needs.
     expect(io.out).toContain('  npm run test:mcp ');
     expect(io.out).toMatch(/ {2}npm install @modelcontextprotocol\/node@"\^2\.1\.2" @modelcontextprotocol\/server@"\^2\.4\.0"/);
-    expect(io.out).toContain('  npm install -D @modelcontextprotocol/client@"^2.4.0"');
+    expect(io.out).toContain('  npm install -D @modelcontextprotocol/client@"~2.4.0"');
     expect(io.out).not.toMatch(/^ {2}npm test/m);
 
     // Merge as printed; the packages come from the repository's node_modules (the scratch folder is inside it).

@@ -184,6 +184,7 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
       const handle = created.result!;
       expect(handle).toMatchObject({ resultType: 'task', status: 'working', ttlMs: 600000, pollIntervalMs: 2000 });
       expect(handle).not.toHaveProperty('task');
+      expect(handle).not.toHaveProperty('content');
       expect(handle).not.toHaveProperty('result');
       expect(Date.parse(handle.createdAt as string)).not.toBeNaN();
       const taskId = handle.taskId as string;

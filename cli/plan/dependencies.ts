@@ -5,15 +5,20 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+/**
+ * The SDK packages are pinned to the minor the generated runtime is tested with (`~`): it builds
+ * on SDK behaviour that a minor release may change (how McpServer installs its handlers, the
+ * tools/call result check the tasks extension sits in front of).
+ */
 export const RUNTIME_DEPENDENCIES: Record<string, string> = {
-  '@modelcontextprotocol/node': '^2.1.2',
-  '@modelcontextprotocol/server': '^2.4.0',
+  '@modelcontextprotocol/node': '~2.1.2',
+  '@modelcontextprotocol/server': '~2.4.0',
 };
 
 /** Packages that only some generated files import, by file: a server without OAuth has no `jose`. */
 const FILE_DEPENDENCIES: Record<string, Record<string, string>> = {
   'src/generated/oauth.ts': { jose: '^6.2.18' },
-  'src/generated/sse.ts': { '@modelcontextprotocol/server-legacy': '^2.3.1' },
+  'src/generated/sse.ts': { '@modelcontextprotocol/server-legacy': '~2.3.1' },
   'src/generated/redis.ts': { ioredis: '^6.0.0' },
 };
 
@@ -25,7 +30,7 @@ export function runtimeDependencies(generated: Iterable<string>): Record<string,
 }
 
 export const DEV_DEPENDENCIES: Record<string, string> = {
-  '@modelcontextprotocol/client': '^2.4.0',
+  '@modelcontextprotocol/client': '~2.4.0',
   '@types/node': '^20.19.0',
   typescript: '^5.9.0 || ^7.0.0',
 };
@@ -40,8 +45,9 @@ function parseVersion(text: string): Version | null {
 const atLeast = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] >= b[2])));
 
 /**
- * Whether the lowest version a listed range admits satisfies one of the required `^x.y.z`
- * alternatives. Tags, URLs, paths and `*` are the user's call: they are not second-guessed.
+ * Whether the lowest version a listed range admits satisfies one of the required `^x.y.z` or
+ * `~x.y.z` alternatives (same major, or same minor for `~`, and no older). Tags, URLs, paths and
+ * `*` are the user's call: they are not second-guessed.
  */
 export function rangeSatisfies(listed: string, required: string): boolean {
   if (!/^\s*[\^~>=v]*\s*\d/.test(listed)) return true;
@@ -49,7 +55,8 @@ export function rangeSatisfies(listed: string, required: string): boolean {
   if (!lowest) return true;
   return required.split('||').some((alt) => {
     const min = parseVersion(alt);
-    return min !== null && lowest[0] === min[0] && atLeast(lowest, min);
+    if (min === null || lowest[0] !== min[0] || !atLeast(lowest, min)) return false;
+    return !alt.trim().startsWith('~') || lowest[1] === min[1];
   });
 }
 

@@ -60,6 +60,8 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   yield gen('src/generated/content.ts', contentView(ir));
   yield gen('src/generated/handlers.ts', handlersView(ir));
   yield gen('src/generated/runtime.ts');
+  yield gen('src/generated/request-state.ts');
+  yield gen('src/generated/sdk-handlers.ts');
   yield gen('src/generated/era.ts');
   yield gen('src/generated/input.ts');
   yield gen('src/generated/server.ts', serverView(ir));

@@ -399,19 +399,21 @@ export function serverView(ir: IR) {
   const subscribable = ir.resources.filter((r) => r.subscribe).map((r) => r.uri);
   // Declared up front (the SDK adds `listChanged`): an instance may register none of them.
   const capabilities: Record<string, unknown> = {};
-  if (ir.protocol.logging) capabilities.logging = {};
+  // Those whose handlers the SDK installs are declared by createServer once the decorators are in
+  // place (sdk-handlers.ts).
+  const handledCapabilities: Record<string, unknown> = {};
+  if (ir.protocol.logging) handledCapabilities.logging = {};
   const empty = ir.protocol.declareEmpty;
-  if (ir.tools.length || empty.tools) capabilities.tools = {};
+  if (ir.tools.length || empty.tools) handledCapabilities.tools = {};
   // Embedded resources in tool results tie the server to `resources` (server/tools, "Embedded Resources").
   const embeds = ir.tools.some((t) => t.content?.includes('resource') ?? false);
   const resourcesEmpty = (empty.resources || embeds) && !ir.resources.length && !ir.templates.length;
-  if (ir.resources.length || ir.templates.length || resourcesEmpty) capabilities.resources = subscribable.length ? { subscribe: true } : {};
-  if (ir.prompts.length || empty.prompts) capabilities.prompts = {};
+  if (ir.resources.length || ir.templates.length || resourcesEmpty) handledCapabilities.resources = subscribable.length ? { subscribe: true } : {};
+  if (ir.prompts.length || empty.prompts) handledCapabilities.prompts = {};
   const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
   if (completable) capabilities.completions = {};
   declared.capabilities = capabilities;
   if (Object.keys(ir.protocol.cache).length) declared.cacheHints = ir.protocol.cache;
-  need('verifyRequestState');
   if (subscribable.length) need('installSubscriptions');
   if (ir.protocol.pageSize > 0) need('paginate');
   const emptyLists = [
@@ -446,7 +448,14 @@ export function serverView(ir: IR) {
   const declare = fixedDeclaration;
   const lines = (l: string[]) => l.join('\n');
   const view = {
-    sdkImports: ['McpServer', 'type McpRequestContext', 'type McpServerOptions', ...(scopeChallenges ? ['requireScopes'] : []), ...(ir.templates.length ? ['ResourceTemplate'] : [])],
+    sdkImports: [
+      'McpServer',
+      'type McpRequestContext',
+      'type McpServerOptions',
+      ...(scopeChallenges ? ['requireScopes'] : []),
+      ...(ir.templates.length ? ['ResourceTemplate'] : []),
+      ...(Object.keys(handledCapabilities).length ? ['type ServerCapabilities'] : []),
+    ],
     scopeChallenges: scopeChallenges?.map((k) => ({ kind: k.kind, entries: lines(k.entries.map((e) => scopeMember(e.key, e.scopes))) })) ?? null,
     taskPolicies: Object.keys(taskPolicies).length ? recordDeclaration('taskPolicies', 'TaskPolicy', taskTools, taskPolicies) : null,
     taskModules: taskModules.length ? lines(taskModules.map((m) => taskModuleMember(m.key, m.alias))) : null,
@@ -474,6 +483,7 @@ export function serverView(ir: IR) {
     typeImports: [...types].sort(),
     serverInfo: declare('export const serverInfo: ServerInfo', info),
     declared: declare('const declared: McpServerOptions', declared),
+    handledCapabilities: Object.keys(handledCapabilities).length ? declare('const handledCapabilities: ServerCapabilities', handledCapabilities) : null,
     promptArgs: promptArgs.length ? lines(promptArgs.map(promptArgsStatement)) : null,
     tools: tools.length ? lines(tools.map(toolMember)) : null,
     resources: hasResources ? lines([...resources.map(resourceStatement), ...templates.map(templateStatement)]) : null,

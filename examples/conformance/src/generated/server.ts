@@ -6,11 +6,14 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Completions,
   type PromptInfo,
@@ -30,9 +33,8 @@ import {
   readTemplate,
   register,
   renderPrompt,
-  verifyRequestState,
 } from './runtime.js';
-import { guardPaths } from './paths.js';
+import { installHandlers } from './sdk-handlers.js';
 import { installTasks, type TaskPolicy } from './tasks.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
@@ -147,13 +149,7 @@ const testPromptWithEmbeddedResourceArgs = promptArguments<TestPromptWithEmbedde
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
 const declared: McpServerOptions = {
-  capabilities: {
-    logging: {},
-    tools: {},
-    resources: { subscribe: true },
-    prompts: {},
-    completions: {},
-  },
+  capabilities: { completions: {} },
   cacheHints: {
     'tools/list': { ttlMs: 60000, cacheScope: 'public' },
     'prompts/list': { ttlMs: 60000, cacheScope: 'public' },
@@ -161,6 +157,14 @@ const declared: McpServerOptions = {
     'resources/templates/list': { ttlMs: 60000, cacheScope: 'public' },
     'resources/read': { ttlMs: 5000, cacheScope: 'private' },
   },
+};
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: { subscribe: true },
+  prompts: {},
 };
 
 /** Options shared by every instance: built once. */
@@ -735,13 +739,14 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installTasks(server, ctx.era, taskPolicies, taskModules);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
-  installTasks(server, ctx.era, taskPolicies, taskModules);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

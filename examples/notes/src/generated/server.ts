@@ -6,11 +6,14 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Completions,
   type PromptArgumentInfo,
@@ -33,9 +36,8 @@ import {
   renderPrompt,
   showDeclaredArguments,
   structuredTool,
-  verifyRequestState,
 } from './runtime.js';
-import { guardPaths } from './paths.js';
+import { installHandlers } from './sdk-handlers.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { QuickNoteArgs, SummarizeNotesArgs } from './types.js';
 
@@ -70,7 +72,15 @@ const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
 const declared: McpServerOptions = {
   instructions:
     'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {}, completions: {} },
+  capabilities: { completions: {} },
+};
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: {},
+  prompts: {},
 };
 
 /** Options shared by every instance: built once. */
@@ -276,12 +286,13 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  showDeclaredArguments(server, declaredArguments);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
-  showDeclaredArguments(server, declaredArguments);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

@@ -27,7 +27,8 @@ import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 
 import { ownsSession, readJson, sendRpcError, sendUnavailable } from './http-wire.js';
 import type { RedisHub } from './redis.js';
-import { connectionSink, principalOf } from './runtime.js';
+import { principalOf } from './request-state.js';
+import { connectionSink } from './runtime.js';
 import { createServer } from './server.js';
 import { deliverEvent } from './sessions.js';
 

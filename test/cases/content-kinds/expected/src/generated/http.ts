@@ -31,7 +31,8 @@ import {
   webRequest,
   writeResponse,
 } from './http-wire.js';
-import { addNotificationSink, principalOf } from './runtime.js';
+import { principalOf } from './request-state.js';
+import { addNotificationSink } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
 import { type LegacySessions, memorySessions } from './sessions.js';
 import type { SharedState } from './shared.js';

@@ -2,7 +2,6 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import { Buffer } from 'node:buffer';
-import { randomBytes } from 'node:crypto';
 
 import {
   acceptedContent,
@@ -32,9 +31,7 @@ import {
   ProtocolErrorCode,
   type ReadResourceResult,
   type RegisteredTool,
-  createRequestStateCodec,
   ResourceNotFoundError,
-  type RequestStateCodec,
   type ResourceLink,
   type ScopeChallengeHandler,
   type ServerContext,
@@ -54,11 +51,16 @@ import type {
   ResourceBody,
   ResourceHandler,
   TemplateLister,
+  TaskContext,
   TemplateReader,
   ToolContent,
   ToolHandler,
+  ToolResult,
+  ToolResultFields,
 } from './handlers.js';
 import { followUp, type InputErrors, ownState, unanswered } from './input.js';
+import { requestStateCodec } from './request-state.js';
+import { decorate } from './sdk-handlers.js';
 
 /** Thrown by handler stubs; the client sees `not implemented: edit <file>`. */
 export class NotImplementedError extends Error {
@@ -69,24 +71,11 @@ export class NotImplementedError extends Error {
   }
 }
 
-declare const toolResultBrand: unique symbol;
-
-/** A complete tools/call result, made with {@link toolResult}. */
-export type ToolResult<O> = {
-  _meta?: CallToolResult['_meta'];
-  content: CallToolResult['content'];
-  isError?: CallToolResult['isError'];
-  structuredContent?: O extends ToolContent ? CallToolResult['structuredContent'] : O;
-  readonly [toolResultBrand]: true;
-};
-
 // Remembers what toolResult() made, so that a tool's output object is never mistaken for a result.
 const toolResults = new WeakSet<object>();
 
 /** Sends `result` as it is (content, structuredContent, isError, _meta) instead of deriving it. */
-export function toolResult<O = ToolContent>(
-  result: Omit<ToolResult<O>, typeof toolResultBrand>,
-): ToolResult<O> {
+export function toolResult<O = ToolContent>(result: ToolResultFields<O>): ToolResult<O> {
   toolResults.add(result);
   return result as ToolResult<O>;
 }
@@ -122,70 +111,6 @@ export async function run<T>(call: () => T | Promise<T>): Promise<T | InputRequi
     throw error;
   }
 }
-
-// ---- Callers ---------------------------------------------------------------------------------
-
-/**
- * Who a request comes from, for binding sessions and request state to their caller: what the
- * verifier put in `extra.principal` (OAuth: issuer, subject and client), else the client ID.
- * Undefined without authentication.
- */
-export function principalOf(auth: AuthInfo | undefined): string | undefined {
-  if (!auth) return undefined;
-  const principal = auth.extra?.principal;
-  return typeof principal === 'string' ? principal : auth.clientId;
-}
-
-// ---- Multi-round requests (elicitation, sampling, roots) -------------------------------------
-
-/** The environment variable holding the key that signs `requestState` (at least 32 bytes). */
-export const REQUEST_STATE_KEY_ENV = 'MCP_REQUEST_STATE_KEY';
-
-/** The key from the environment, or null for the development fallback. */
-function requestStateKey(): string | null {
-  const key = process.env[REQUEST_STATE_KEY_ENV];
-  if (key !== undefined && key !== '') {
-    if (Buffer.byteLength(key) < 32) {
-      throw new Error(
-        `${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long (it signs requestState)`,
-      );
-    }
-    return key;
-  }
-  if (process.env.NODE_ENV === 'production') {
-    throw new Error(
-      `${REQUEST_STATE_KEY_ENV} is not set: it signs requestState and must be shared by every replica`,
-    );
-  }
-  return null;
-}
-
-// Checked when the server starts, so a bad key fails before the first request.
-const stateKey = requestStateKey();
-let codec: RequestStateCodec | undefined;
-
-/** The codec that signs and verifies `requestState`, built on first use. */
-export function requestStateCodec(): RequestStateCodec {
-  if (!codec) {
-    if (stateKey === null) {
-      // Development fallback: fine for one process; replicas (or a restart) reject each other's state.
-      console.error(
-        `warning: ${REQUEST_STATE_KEY_ENV} is not set; requestState is signed with a random per-process key`,
-      );
-    }
-    codec = createRequestStateCodec({
-      key: stateKey ?? randomBytes(32),
-      ttlSeconds: 600,
-      // State minted for one caller and method is refused when another echoes it.
-      bind: (sdk) => `${sdk.mcpReq.method}\0${principalOf(sdk.http?.authInfo) ?? ''}`,
-    });
-  }
-  return codec;
-}
-
-/** For `ServerOptions.requestState.verify`: tampered or expired state is -32602 before handlers run. */
-export const verifyRequestState = (state: string, sdk: ServerContext) =>
-  requestStateCodec().verify(state, sdk);
 
 // ---- Change notifications --------------------------------------------------------------------
 
@@ -367,16 +292,6 @@ const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Where tasks.ts puts the task a handler runs as, on the SDK context it builds for the round. */
 export const TASK_CONTEXT = Symbol.for('mcpgen.task');
-
-/** The task a handler runs as (tasks extension): `ctx.task`. */
-export interface TaskContext {
-  /** The task's id, as the client sees it. */
-  readonly id: string;
-  /** Sets the task's `statusMessage`, which `tasks/get` shows. */
-  status(message: string): Promise<void>;
-  /** What `ctx.progress()` does in a task: the status message says how far it is. */
-  progress(progress: number, total?: number, message?: string): Promise<void>;
-}
 
 /**
  * The context handlers get, made for every request from the SDK's. It stores the SDK's context
@@ -661,12 +576,21 @@ export function structuredTool<I, O>(
     { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
     call,
   );
-  listExecution(tool, info);
+  registered(server, name, tool, info);
 }
 
-/** registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions). */
-function listExecution(tool: RegisteredTool, info: ToolInfo | undefined): void {
+const registeredTools = new WeakMap<McpServer, Map<string, RegisteredTool>>();
+
+/** What registerTool() returned for `name` on `server`: the tasks extension runs its handler. */
+export function registeredTool(server: McpServer, name: string): RegisteredTool | undefined {
+  return registeredTools.get(server)?.get(name);
+}
+
+function registered(server: McpServer, name: string, tool: RegisteredTool, info?: ToolInfo): void {
+  // registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions).
   if (info?.execution) tool.execution = info.execution;
+  const tools = registeredTools.get(server) ?? new Map<string, RegisteredTool>();
+  registeredTools.set(server, tools.set(name, tool));
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -694,7 +618,7 @@ export function contentTool<I>(
       (value) => checkEmbeds(server, name, contentResult(value)),
     );
   const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
-  listExecution(tool, info);
+  registered(server, name, tool, info);
 }
 
 // Tools whose embedded resources were reported already: one warning per tool and process.
@@ -978,7 +902,6 @@ const LISTS: [ListMethod, string][] = [
   ['resources/list', 'resources'],
   ['resources/templates/list', 'resourceTemplates'],
 ];
-type StoredHandler = (request: unknown, ctx: unknown) => Promise<Record<string, unknown>>;
 
 function pageStart(cursor: string | undefined): number {
   if (cursor === undefined) return 0;
@@ -992,23 +915,19 @@ function pageStart(cursor: string | undefined): number {
 /**
  * prompts/list shows each prompt's arguments as the manifest declares them: the SDK derives them
  * from the argument schema, which has no titles and says `required: false` for every optional one.
+ * Called before the prompts are registered (sdk-handlers.ts).
  */
 export function showDeclaredArguments(
   server: McpServer,
   declared: Readonly<Record<string, PromptArgumentInfo[]>>,
 ): void {
-  const low = server.server as unknown as {
-    _getRequestHandler(method: string): StoredHandler | undefined;
-  };
-  const full = low._getRequestHandler('prompts/list');
-  if (!full) return;
-  server.server.setRequestHandler('prompts/list', async (request, ctx) => {
-    const result = await full(request, ctx);
+  decorate(server, 'prompts/list', (full) => async (request, ctx) => {
+    const result = (await full(request, ctx)) as Record<string, unknown>;
     const listed = (result.prompts ?? []) as { name: string }[];
     const prompts = listed.map((p) =>
       Object.hasOwn(declared, p.name) ? { ...p, arguments: declared[p.name] } : p,
     );
-    return { ...result, prompts } as never;
+    return { ...result, prompts };
   });
 }
 
@@ -1022,18 +941,13 @@ export function answerEmpty(server: McpServer, methods: readonly ListMethod[]): 
 /**
  * Splits every list into pages of `pageSize` with an opaque `nextCursor`. The SDK answers lists in
  * one page; the full list is the SDK's own (so it matches what is registered), sliced here.
+ * Called before the entries are registered (sdk-handlers.ts).
  */
 export function paginate(server: McpServer, pageSize: number): void {
-  // The SDK keeps the registered entries private; its stored list handler is their one view.
-  const low = server.server as unknown as {
-    _getRequestHandler(method: string): StoredHandler | undefined;
-  };
   for (const [method, key] of LISTS) {
-    const full = low._getRequestHandler(method);
-    if (!full) continue;
-    server.server.setRequestHandler(method, async (request, ctx) => {
-      const start = pageStart(request.params?.cursor);
-      const result = await full(request, ctx);
+    decorate(server, method, (full) => async (request, ctx) => {
+      const start = pageStart(request.params?.cursor as string | undefined);
+      const result = (await full(request, ctx)) as Record<string, unknown>;
       const all = (result[key] ?? []) as unknown[];
       if (start > all.length)
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
@@ -1042,7 +956,7 @@ export function paginate(server: McpServer, pageSize: number): void {
         ...result,
         [key]: all.slice(start, end),
         ...(end < all.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
-      } as never;
+      };
     });
   }
 }

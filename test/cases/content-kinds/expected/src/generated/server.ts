@@ -5,11 +5,13 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type PromptInfo,
   type Register,
@@ -22,8 +24,8 @@ import {
   reachable,
   register,
   renderPrompt,
-  verifyRequestState,
 } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 
 export const serverInfo: ServerInfo = { name: 'content-kinds', version: '0.1.0' };
 
@@ -32,8 +34,14 @@ const drawTool = lazy(() => import('../handlers/tools/draw.js'));
 const fetchDocTool = lazy(() => import('../handlers/tools/fetch_doc.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: {},
+  prompts: {},
 };
 
 /** Options shared by every instance: built once. */
@@ -82,11 +90,12 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   register(server, prompts, reach.prompts);
   answerEmpty(server, ['resources/list', 'resources/templates/list']);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

@@ -4,6 +4,7 @@
 import type {
   AuthInfo,
   BlobResourceContents,
+  CallToolResult,
   ClientCapabilities,
   ContentBlock,
   InputRequiredSpec,
@@ -16,7 +17,6 @@ import type {
 } from '@modelcontextprotocol/server';
 
 import type { InputError } from './input.js';
-import type { TaskContext, ToolResult } from './runtime.js';
 import type { DeepInput, DeepOutput } from './types.js';
 
 type Awaitable<T> = T | Promise<T>;
@@ -31,6 +31,16 @@ export interface Notify {
   promptsChanged(): void;
   /** The resource list changed. */
   resourcesChanged(): void;
+}
+
+/** The task a handler runs as (tasks extension): `ctx.task`. */
+export interface TaskContext {
+  /** The task's id, as the client sees it. */
+  readonly id: string;
+  /** Sets the task's `statusMessage`, which `tasks/get` shows. */
+  status(message: string): Promise<void>;
+  /** What `ctx.progress()` does in a task: the status message says how far it is. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
 }
 
 /**
@@ -106,6 +116,19 @@ export type NoInput = Record<string, never>;
 
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
+
+declare const toolResultBrand: unique symbol;
+
+/** What a complete tools/call result holds: `toolResult({...})` (runtime.ts) makes one. */
+export type ToolResultFields<O> = {
+  _meta?: CallToolResult['_meta'];
+  content: CallToolResult['content'];
+  isError?: CallToolResult['isError'];
+  structuredContent?: O extends ToolContent ? CallToolResult['structuredContent'] : O;
+};
+
+/** A complete tools/call result, made with `toolResult()`: sent as it is. */
+export type ToolResult<O> = ToolResultFields<O> & { readonly [toolResultBrand]: true };
 
 /**
  * A tool. `O` is the declared output type, sent as structured content and as JSON text; for a tool

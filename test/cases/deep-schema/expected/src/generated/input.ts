@@ -17,7 +17,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
-import { requestStateCodec } from './runtime.js';
+import { requestStateCodec } from './request-state.js';
+import { decorate } from './sdk-handlers.js';
 
 /** A failed input request: the client answered with an error, or the request could not be sent. */
 export interface InputError {
@@ -207,22 +208,17 @@ export function unanswered(sdk: ServerContext, key: string): InputError | undefi
   };
 }
 
-type StoredHandler = (request: unknown, ctx: ServerContext) => Promise<unknown>;
 const MULTI_ROUND_METHODS = ['tools/call', 'prompts/get', 'resources/read'];
 
 /**
  * 2026-07-28 (basic/patterns/mrtr): `inputResponses` are request params, so accepted elicitation
  * content that does not match the schema the server asked with is invalid params, `-32602`,
- * before any handler runs. The check wraps the SDK's stored handlers (as runtime.ts's pagination
- * does): a handler the SDK registered itself would be wrapped in its multi-round seam twice.
+ * before any handler runs. The check decorates the SDK's handlers as they are installed
+ * (sdk-handlers.ts), so it runs after the SDK's own check of the state.
  */
 function checkInputResponses(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, StoredHandler> })
-    ._requestHandlers;
   for (const method of MULTI_ROUND_METHODS) {
-    const handler = handlers.get(method);
-    if (!handler) continue;
-    handlers.set(method, async (request, ctx) => {
+    decorate(server, method, (handler) => async (request, ctx) => {
       const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
       const state = ctx.mcpReq.requestState();
       if (responses && typeof state === 'string') {

@@ -5,7 +5,7 @@
 import { RedisServerEventBus } from './redis-bus.js';
 import { connectHub, REDIS_PREFIX_ENV, type RedisHub, redactedUrl } from './redis.js';
 import { type RedisSessionOptions, redisSessions } from './redis-sessions.js';
-import { REQUEST_STATE_KEY_ENV } from './runtime.js';
+import { REQUEST_STATE_KEY_ENV } from './request-state.js';
 import { serverInfo } from './server.js';
 import type { LegacySessions } from './sessions.js';
 

@@ -6,11 +6,14 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Register,
   type ResourceInfo,
@@ -22,9 +25,8 @@ import {
   readResource,
   readTemplate,
   register,
-  verifyRequestState,
 } from './runtime.js';
-import { guardPaths } from './paths.js';
+import { installHandlers } from './sdk-handlers.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = {
@@ -44,7 +46,10 @@ const openPullRequestsTemplate = lazy(() => import('../handlers/templates/Open_p
 const searchIssuesTool = lazy(() => import('../handlers/tools/search_issues.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: { logging: {}, tools: {}, resources: {} } };
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {} };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -164,10 +169,11 @@ function registerResources(server: McpServer): void {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

@@ -5,10 +5,12 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Register,
   type ServerInfo,
@@ -17,8 +19,8 @@ import {
   lazy,
   reachable,
   register,
-  verifyRequestState,
 } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'no-sse', version: '0.1.0' };
@@ -27,7 +29,10 @@ export const serverInfo: ServerInfo = { name: 'no-sse', version: '0.1.0' };
 const echoTool = lazy(() => import('../handlers/tools/echo.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: { logging: {}, tools: {} } };
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -56,9 +61,10 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
-  const reach = reachable(ctx.requestInfo);
-  register(server, tools, reach.tools);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
   return server;
 }

@@ -7,11 +7,14 @@ import {
   type McpServerOptions,
   requireScopes,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type PromptInfo,
   type Register,
@@ -25,9 +28,8 @@ import {
   readTemplate,
   register,
   renderPrompt,
-  verifyRequestState,
 } from './runtime.js';
-import { guardPaths } from './paths.js';
+import { installHandlers } from './sdk-handlers.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = {
@@ -42,8 +44,14 @@ const addNoteTool = lazy(() => import('../handlers/tools/add_note.js'));
 const whoamiTool = lazy(() => import('../handlers/tools/whoami.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: {},
+  prompts: {},
 };
 
 /**
@@ -157,11 +165,12 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

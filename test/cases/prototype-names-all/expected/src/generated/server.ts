@@ -5,11 +5,13 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Named,
   type PromptInfo,
@@ -24,8 +26,8 @@ import {
   reachable,
   register,
   renderPrompt,
-  verifyRequestState,
 } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 import { jsonSchemas } from './schemas.js';
 import type {
   ConstructorArgs,
@@ -73,7 +75,10 @@ const toStringArgs = promptArguments<ToStringArgs>(jsonSchemas.toStringArgs, {})
 const valueOfArgs = promptArguments<ValueOfArgs>(jsonSchemas.valueOfArgs, {});
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: { logging: {}, tools: {}, prompts: {} } };
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, prompts: {} };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -350,10 +355,11 @@ const prompts: Record<string, Register> = {
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
   ownRegistries(server);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   register(server, prompts, reach.prompts);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

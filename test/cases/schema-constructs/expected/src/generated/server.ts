@@ -6,11 +6,14 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type PromptArgumentInfo,
   type PromptInfo,
@@ -28,9 +31,8 @@ import {
   renderPrompt,
   showDeclaredArguments,
   structuredTool,
-  verifyRequestState,
 } from './runtime.js';
-import { guardPaths } from './paths.js';
+import { installHandlers } from './sdk-handlers.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
 
@@ -61,8 +63,14 @@ const typelessRootTool = lazy(() => import('../handlers/tools/typeless_root.js')
 const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {});
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: {},
+  prompts: {},
 };
 
 /** Options shared by every instance: built once. */
@@ -259,12 +267,13 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  showDeclaredArguments(server, declaredArguments);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
-  showDeclaredArguments(server, declaredArguments);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

@@ -5,11 +5,13 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type PromptInfo,
   type Register,
@@ -23,8 +25,8 @@ import {
   register,
   renderPrompt,
   structuredTool,
-  verifyRequestState,
 } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'schema-refs-defs', version: '1.0.0' };
@@ -34,8 +36,14 @@ const legacyTool = lazy(() => import('../handlers/tools/legacy.js'));
 const payTool = lazy(() => import('../handlers/tools/pay.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
-  capabilities: { logging: {}, tools: {}, resources: {}, prompts: {} },
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = {
+  logging: {},
+  tools: {},
+  resources: {},
+  prompts: {},
 };
 
 /** Options shared by every instance: built once. */
@@ -90,11 +98,12 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installInput(server, ctx.era);
+  speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   if (reach.resources) registerResources(server);
   register(server, prompts, reach.prompts);
-  installInput(server, ctx.era);
-  speakEra(server, ctx.era);
   return server;
 }

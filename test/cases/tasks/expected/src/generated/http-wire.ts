@@ -10,7 +10,7 @@ import type {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
-import { principalOf } from './runtime.js';
+import { principalOf } from './request-state.js';
 import { serverInfo } from './server.js';
 
 /** A request once authenticated: `auth` is what the verifier returned. */

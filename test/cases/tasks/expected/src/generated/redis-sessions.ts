@@ -22,7 +22,8 @@ import {
 
 import { type AuthedRequest, ownsSession, sendUnavailable, serveSession } from './http-wire.js';
 import { type RedisHub, RedisUnavailableError } from './redis.js';
-import { connectionSink, principalOf } from './runtime.js';
+import { principalOf } from './request-state.js';
+import { connectionSink } from './runtime.js';
 import { createServer, subscribable } from './server.js';
 import { deliverEvent, initializeFirst, type LegacySessions, noSession } from './sessions.js';
 

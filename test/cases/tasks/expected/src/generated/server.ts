@@ -5,10 +5,12 @@ import {
   McpServer,
   type McpRequestContext,
   type McpServerOptions,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { verifyRequestState } from './request-state.js';
 import {
   type Register,
   type ServerInfo,
@@ -18,8 +20,8 @@ import {
   reachable,
   register,
   structuredTool,
-  verifyRequestState,
 } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 import { installTasks, type TaskPolicy } from './tasks.js';
 import { schemas } from './schemas.js';
 
@@ -32,7 +34,10 @@ const quickTool = lazy(() => import('../handlers/tools/quick.js'));
 const reportTool = lazy(() => import('../handlers/tools/report.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: { logging: {}, tools: {} } };
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -87,10 +92,11 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
-  const reach = reachable(ctx.requestInfo);
-  register(server, tools, reach.tools);
-  installTasks(server, ctx.era, taskPolicies, taskModules);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
+  installTasks(server, ctx.era, taskPolicies, taskModules);
+  installHandlers(server, handledCapabilities);
+  const reach = reachable(ctx.requestInfo);
+  register(server, tools, reach.tools);
   return server;
 }

@@ -17,16 +17,22 @@ import {
   type ClientCapabilities,
   type InputRequiredResult,
   isInputRequiredResult,
+  type JSONRPCMessage,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
+  type RegisteredTool,
   type ServerContext,
   type StandardSchemaWithJSON,
+  type Transport,
 } from '@modelcontextprotocol/server';
 
 import { addListenTopic } from './era.js';
+import type { TaskContext } from './handlers.js';
 import { elicitedContentProblem, requestedSchemas } from './input.js';
-import { principalOf, TASK_CONTEXT, type TaskContext, verifyRequestState } from './runtime.js';
+import { principalOf, verifyRequestState } from './request-state.js';
+import { registeredTool, TASK_CONTEXT } from './runtime.js';
+import { decorate } from './sdk-handlers.js';
 import {
   isTerminal,
   MemoryTaskStore,
@@ -149,15 +155,6 @@ addListenTopic(async (params, principal) => {
 });
 
 // ---- Runs (process-local: the handler, its abort signal, the answers of its round) ------------
-
-/** What the SDK keeps of a registered tool (McpServer has no public accessor for it). */
-interface RegisteredTool {
-  enabled: boolean;
-  inputSchema?: StandardSchemaWithJSON<unknown>;
-  outputSchema?: StandardSchemaWithJSON<unknown>;
-  outputSchemaJson?: Readonly<Record<string, unknown>>;
-  executor(args: unknown, sdk: ServerContext): Promise<CallToolResult | InputRequiredResult>;
-}
 
 interface Run {
   taskId: string;
@@ -433,14 +430,6 @@ function taskHandle(task: TaskRecord): Record<string, unknown> {
 
 // ---- The requests ----------------------------------------------------------------------------
 
-type StoredHandler = (
-  request: { params?: Record<string, unknown> },
-  sdk: ServerContext,
-) => Promise<unknown>;
-interface LowLevel {
-  _requestHandlers: Map<string, StoredHandler>;
-}
-
 const taskIdParams = fromJsonSchema<{ taskId: string }>({
   type: 'object',
   properties: { taskId: { type: 'string' } },
@@ -542,7 +531,8 @@ async function applyCancel(task: TaskRecord): Promise<void> {
 
 /**
  * Serves the extension on one instance: advertises it, answers tasks/get, tasks/update and
- * tasks/cancel, and runs the tools in `policies` as tasks. Call after the tools are registered.
+ * tasks/cancel, and runs the tools in `policies` as tasks. Called before the tools are registered
+ * (sdk-handlers.ts).
  */
 export function installTasks(
   server: McpServer,
@@ -584,25 +574,20 @@ export function installTasks(
     return {};
   });
 
-  // tools/call: the SDK checks every tools/call result against CallToolResult, which a task
-  // handle is not, so the task path sits in front of the SDK's handler; everything else goes on.
-  const low = server.server as unknown as LowLevel;
-  if (!(low._requestHandlers instanceof Map)) {
-    throw new Error(
-      'tasks: this @modelcontextprotocol/server keeps its request handlers elsewhere',
-    );
-  }
-  const sdkToolsCall = low._requestHandlers.get('tools/call');
-  // No tools on this instance (a 2026-07-28 request that reaches none).
-  if (!sdkToolsCall) return;
-  const registered = (server as unknown as { _registeredTools: Record<string, RegisteredTool> })
-    ._registeredTools;
-  low._requestHandlers.set('tools/call', async (request, sdk) => {
+  // tools/call: a task tool's call answers with the task's handle; every other call goes on to
+  // the SDK's handler. The SDK gives a tools/call result without content an empty one, which
+  // comes off the handle on its way out (a handle is not a CallToolResult).
+  const connect = server.connect.bind(server);
+  server.connect = async (transport: Transport) => {
+    const send = transport.send.bind(transport);
+    transport.send = (message, options) => send(handleOnly(message), options);
+    await connect(transport);
+  };
+  decorate(server, 'tools/call', (sdkToolsCall) => async (request, sdk) => {
     const name = request.params?.name;
     const policy =
       typeof name === 'string' && Object.hasOwn(policies, name) ? policies[name] : undefined;
-    const tool =
-      policy && Object.hasOwn(registered, name as string) ? registered[name as string] : undefined;
+    const tool = policy ? registeredTool(server, name as string) : undefined;
     if (!policy || !tool?.enabled) return sdkToolsCall(request, sdk);
     if (!declaresTasks(sdk, server)) {
       if (policy.taskSupport === 'required') throw missingExtension(`Tool ${name}`);
@@ -632,6 +617,15 @@ export function installTasks(
     runRounds(run).catch(storeFailed);
     return taskHandle(task);
   });
+}
+
+/** A task handle as it goes out: without the empty `content` the SDK gives it. */
+function handleOnly(message: JSONRPCMessage): JSONRPCMessage {
+  const result = (message as { result?: Record<string, unknown> }).result;
+  if (result?.resultType !== 'task' || !Array.isArray(result.content) || result.content.length)
+    return message;
+  const { content: _empty, ...handle } = result;
+  return { ...message, result: handle } as JSONRPCMessage;
 }
 
 /**

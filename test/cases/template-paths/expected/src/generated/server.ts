@@ -6,19 +6,15 @@ import {
   type McpRequestContext,
   type McpServerOptions,
   ResourceTemplate,
+  type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
-import {
-  type ResourceInfo,
-  type ServerInfo,
-  lazy,
-  reachable,
-  readTemplate,
-  verifyRequestState,
-} from './runtime.js';
 import { guardPaths } from './paths.js';
+import { verifyRequestState } from './request-state.js';
+import { type ResourceInfo, type ServerInfo, lazy, reachable, readTemplate } from './runtime.js';
+import { installHandlers } from './sdk-handlers.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'template-paths', version: '1.0.0' };
@@ -31,7 +27,10 @@ const rawTemplate = lazy(() => import('../handlers/templates/raw.js'));
 const sourcesTemplate = lazy(() => import('../handlers/templates/sources.js'));
 
 /** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: { logging: {}, resources: {} } };
+const declared: McpServerOptions = { capabilities: {} };
+
+/** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
+const handledCapabilities: ServerCapabilities = { logging: {}, resources: {} };
 
 /** Options shared by every instance: built once. */
 const serverOptions: McpServerOptions = {
@@ -141,9 +140,10 @@ function registerResources(server: McpServer): void {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
-  const reach = reachable(ctx.requestInfo);
-  if (reach.resources) registerResources(server);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
+  installHandlers(server, handledCapabilities);
+  const reach = reachable(ctx.requestInfo);
+  if (reach.resources) registerResources(server);
   return server;
 }

@@ -17,7 +17,8 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { type AuthedRequest, ownsSession, sendRpcError, serveSession } from './http-wire.js';
-import { connectionSink, type NotificationSink, principalOf } from './runtime.js';
+import { principalOf } from './request-state.js';
+import { connectionSink, type NotificationSink } from './runtime.js';
 import { createServer } from './server.js';
 
 export interface SessionOptions {
