@@ -20,7 +20,12 @@ import { REPO } from './helpers/project.js';
 import { loadSeeds, makeMutant } from './fuzz/mutant.mjs';
 import { writeMutant } from './fuzz/oracle.mjs';
 
-const PRINTED = new Set(['http', 'oauth', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store'].map((n) => `src/generated/${n}.ts`));
+const PRINTED = new Set(
+  [
+    ...['http', 'oauth', 'paths', 'sse', 'stdio', 'stdio-transport', 'input', 'tasks', 'task-store', 'era', 'listen-topics'],
+    ...['runtime', 'tools', 'resources', 'prompts', 'completions', 'pagination', 'request-state', 'sdk-handlers'],
+  ].map((n) => `src/generated/${n}.ts`),
+);
 PRINTED.add('src/main.ts');
 PRINTED.add('test/generated/contract.test.ts');
 const isPrinted = (p: string) => PRINTED.has(p) || p.startsWith('src/handlers/') || p.startsWith('test/handlers/');
@@ -163,22 +168,23 @@ function widthManifests(): string[] {
           : {}),
       },
     };
+    // Dynamic, static or both; templates and prompts with and without completions.
     const resources = {
-      [`r${word('r')}`]: { uri: `test://${word('u')}`, description: 'A resource', scopes: [scopes[0]] },
-      ...(v % 3 === 2 ? { [`s${word('s')}`]: { uri: `static://${word('c')}`, mimeType: 'text/plain', text: `Text ${word('x')}` } } : {}),
+      ...(v % 5 === 1 ? {} : { [`r${word('r')}`]: { uri: `test://${word('u')}`, description: 'A resource', scopes: [scopes[0]] } }),
+      ...(v % 3 === 2 || v % 5 === 1 ? { [`s${word('s')}`]: { uri: `static://${word('c')}`, mimeType: 'text/plain', text: `Text ${word('x')}` } } : {}),
     };
     const resourceTemplates = {
       [`tpl${word('t')}`]: {
         uriTemplate: `test://t/{${`v${word('v')}`.slice(0, 60)}}/{+rest}`,
         params: { [`v${word('v')}`.slice(0, 60)]: { type: 'string' }, rest: { type: 'string' } },
-        complete: { [`v${word('v')}`.slice(0, 60)]: 'handler', rest: ['a', word('b')] },
+        ...(v % 3 === 0 ? {} : { complete: { [`v${word('v')}`.slice(0, 60)]: 'handler', rest: ['a', word('b')] } }),
         ...(v % 2 ? { list: true } : {}),
       },
     };
     const prompts = {
       [`p${word('p')}`]: {
         description: 'A prompt',
-        arguments: { [`arg${word('a')}`]: { description: 'An argument', complete: 'handler', required: true } },
+        arguments: { [`arg${word('a')}`]: { description: 'An argument', ...(v % 3 === 0 ? {} : { complete: 'handler' }), required: true } },
       },
       [`m${word('m')}`]: {
         description: 'Declared',
@@ -201,6 +207,7 @@ function widthManifests(): string[] {
         ...(v % 6 === 5 ? {} : { resources }),
         ...(v % 7 === 6 ? {} : { resourceTemplates }),
         ...(v % 8 === 7 ? {} : { prompts }),
+        ...(v % 4 === 1 ? { pagination: { pageSize: 1 + (v % 9) } } : {}),
       }),
     );
   }

@@ -40,7 +40,8 @@ async function expectPrettierStable(manifest: string): Promise<number> {
 
 describe('files printed final are what prettier prints', () => {
   it.each([...manifestsIn('test/cases'), ...manifestsIn('examples'), ...manifestsIn('test/real-world')].map((m) => path.relative(REPO, m)))('%s', async (m) => {
-    expect(await expectPrettierStable(path.join(REPO, m))).toBe(FINAL.length);
+    // handlers.ts and server.ts always; schemas.ts and content.ts when the manifest has their data.
+    expect(await expectPrettierStable(path.join(REPO, m))).toBeGreaterThanOrEqual(2);
   });
 
   it('a realistic 50-tool manifest with names of every width', async () => {

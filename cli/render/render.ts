@@ -24,6 +24,7 @@ import { pathsView } from './paths-view.js';
 import { renderContracts } from './contracts.js';
 import { readmeView } from './readme-view.js';
 import { printJson } from '../format/literal.js';
+import { promptsView, resourcesView, type RuntimeUses, runtimeView, toolsView } from './runtime-view.js';
 import { placeLiterals } from './place-literals.js';
 
 /** Generated files only some servers have: each brings its own runtime packages (plan/dependencies.ts). */
@@ -56,22 +57,37 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   const own = (path: string, content: () => string): OutputFile => ({ path, owner: 'user', content: kept(path) ? '' : content() });
   const user = (path: string, template: string, view: () => object): OutputFile => own(path, () => renderPrinted(template, view()));
   yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}` };
-  yield gen('src/generated/schemas.ts', schemasView(ir));
-  yield gen('src/generated/content.ts', contentView(ir));
-  yield gen('src/generated/handlers.ts', handlersView(ir));
-  yield gen('src/generated/runtime.ts');
+  const server = serverView(ir);
+  const contract = contractTestView(ir);
+  // jsonSchemas is exported for those who read it: prompt arguments (server.ts), the contract test.
+  const readsSchemas = server.schemaImports.includes('jsonSchemas') || contract.referencesSchemas;
+  const schemas = { ...schemasView(ir), exportJsonSchemas: readsSchemas };
+  const hasTasks = ir.tools.some((t) => t.execution.taskSupport !== 'forbidden');
+  const uses: RuntimeUses = { server: server.uses, tasks: hasTasks, schemasOwnProperties: schemas.usesOwnProperties };
+  // Nothing to declare (no inputs, outputs or arguments): nothing imports schemas.ts.
+  if (schemas.jsonSchemas.length) yield gen('src/generated/schemas.ts', schemas);
+  const content = contentView(ir);
+  // Static resource contents and declarative prompt messages: only a manifest with some has it.
+  if (content.resources || content.prompts) yield gen('src/generated/content.ts', content);
+  yield gen('src/generated/handlers.ts', handlersView(ir, server.uses.has('completers')));
+  yield gen('src/generated/runtime.ts', runtimeView(uses));
+  // The parts of the runtime a manifest may not need: each only when server.ts calls into it.
+  if (ir.tools.length) yield gen('src/generated/tools.ts', toolsView(uses));
+  if (ir.resources.length || ir.templates.length) yield gen('src/generated/resources.ts', resourcesView(uses));
+  if (ir.prompts.length) yield gen('src/generated/prompts.ts', promptsView(uses));
+  if (server.uses.has('completers')) yield gen('src/generated/completions.ts');
+  if (server.uses.has('paginate')) yield gen('src/generated/pagination.ts');
   yield gen('src/generated/request-state.ts');
   yield gen('src/generated/sdk-handlers.ts');
   yield gen('src/generated/era.ts');
   yield gen('src/generated/input.ts');
-  yield gen('src/generated/server.ts', serverView(ir));
-  yield gen('src/generated/stdio.ts');
+  yield gen('src/generated/server.ts', server);
+  yield gen('src/generated/stdio.ts', { tasks: hasTasks });
   yield gen('src/generated/stdio-transport.ts');
-  yield gen('src/generated/http.ts', httpView(ir));
+  yield gen('src/generated/http.ts', { ...httpView(ir), tasks: hasTasks });
   yield gen('src/generated/http-wire.ts');
   yield gen('src/generated/sessions.ts');
   // Replicas sharing one Redis (REDIS_URL): loaded by http.ts only when it is set.
-  const hasTasks = ir.tools.some((t) => t.execution.taskSupport !== 'forbidden');
   yield gen('src/generated/redis.ts');
   yield gen('src/generated/redis-bus.ts');
   yield gen('src/generated/redis-sessions.ts');
@@ -80,13 +96,14 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
   if (hasTasks) {
     yield gen('src/generated/tasks.ts');
+    yield gen('src/generated/listen-topics.ts');
     yield gen('src/generated/task-store.ts');
     yield gen('src/generated/redis-tasks.ts');
   }
   const optional = optionalFiles(ir);
   for (const file of optional) yield gen(file.path, file.view());
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) };
-  yield gen('test/generated/contract.test.ts', contractTestView(ir));
+  yield gen('test/generated/contract.test.ts', contract);
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it (cli/format/literal.ts).
   yield own('package.json', () => printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])));

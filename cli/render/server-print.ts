@@ -70,4 +70,3 @@ export function promptMember(p: { name: string; param: string; args: string | nu
 
 export const scopeMember = (name: string, scopes: string[]) => printAt(property(propertyName(name), call('requireScopes', scopes.map(str))), 4, ',');
 export const taskModuleMember = (name: string, alias: string) => printAt(property(propertyName(name), atom(alias)), 2, ',');
-export const answerEmpty = (lists: string[]) => printAt(call('answerEmpty', [atom('server'), array(lists.map(str))]), 2, ';');

@@ -10,7 +10,7 @@ import { call, field, member, printAt, text, typeLiteral, typeRef } from './code
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
 import { guardsPaths } from './paths-view.js';
-import { answerEmpty, declaration, loader, promptArgsStatement, promptMember, resourceStatement, scopeMember, taskModuleMember, templateStatement, toolMember } from './server-print.js';
+import { declaration, loader, promptArgsStatement, promptMember, resourceStatement, scopeMember, taskModuleMember, templateStatement, toolMember } from './server-print.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -66,6 +66,27 @@ function fixedDeclaration(head: string, value: unknown): string {
 
 /** What server.ts imports from runtime.ts as types only. */
 const RUNTIME_TYPES = new Set(['Completions', 'Named', 'PromptArgumentInfo', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
+
+/** The generated module of each name server.ts imports that is not runtime.ts's. */
+const MODULE_OF: Readonly<Record<string, string>> = {
+  structuredTool: 'tools',
+  contentTool: 'tools',
+  ToolInfo: 'tools',
+  readResource: 'resources',
+  readTemplate: 'resources',
+  listResources: 'resources',
+  ResourceInfo: 'resources',
+  completers: 'completions',
+  Completions: 'completions',
+  promptArguments: 'prompts',
+  renderPrompt: 'prompts',
+  getPrompt: 'prompts',
+  describedPrompt: 'prompts',
+  showDeclaredArguments: 'prompts',
+  PromptArgumentInfo: 'prompts',
+  PromptInfo: 'prompts',
+  paginate: 'pagination',
+};
 
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
@@ -162,6 +183,11 @@ export function schemasView(ir: IR) {
     validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
     usesPlainSchema: jsonSchemas.some((e) => e.plain),
+    sdkImports: [
+      ...(validators.length ? ['fromJsonSchema'] : []),
+      ...(validators.length || jsonSchemas.some((e) => e.plain) ? ['type JsonSchemaType'] : []),
+      ...(validators.length ? ['type StandardSchemaWithJSON'] : []),
+    ],
     // Both lists printed as prettier prints them.
     printedSchemas: printedMembers(jsonSchemas, schemaMember),
     printedValidators: printedMembers(validators, validatorMember),
@@ -201,11 +227,20 @@ export function contentView(ir: IR) {
     });
   // Members printed as prettier prints them.
   const members = (m: string[]) => (m.length ? m.join('').slice(0, -1) : null);
-  return { resources: members(resources), prompts: members(prompts) };
+  return {
+    resources: members(resources),
+    prompts: members(prompts),
+    sdkImports: [
+      ...(resources.length ? ['BlobResourceContents'] : []),
+      ...(prompts.length ? ['PromptMessage'] : []),
+      ...(resources.length ? ['TextResourceContents'] : []),
+    ],
+  };
 }
 
 /** Each interface's members as prettier prints them, or null when it has none (`{}`). */
-export function handlersView(ir: IR) {
+/** `completes`: some template variable or prompt argument completes (completions.ts). */
+export function handlersView(ir: IR, completes: boolean) {
   const types = new Set<string>();
   const use = (t: string | null) => (t ? (types.add(t), t) : null);
   const lines = (members: string[]) => (members.length ? members.join('\n') : null);
@@ -238,7 +273,23 @@ export function handlersView(ir: IR) {
         '  };',
       ].join('\n');
     });
-  return { tools: lines(tools), resources: lines(resources), templates: lines(templates), prompts: lines(prompts), typeImports: [...types].sort() };
+  // The handler types of the kinds the manifest has: runtime modules and handler stubs use them.
+  const dynamic = ir.resources.some((r) => r.handlerPath);
+  return {
+    tools: lines(tools),
+    resources: lines(resources),
+    templates: lines(templates),
+    prompts: lines(prompts),
+    typeImports: [...types].sort(),
+    noInput: [...tools, ...prompts].some((member) => member.includes('NoInput')),
+    toolHandler: ir.tools.length > 0,
+    resourceBody: dynamic || ir.templates.length > 0,
+    resourceHandler: dynamic,
+    templateReader: ir.templates.length > 0,
+    templateLister: ir.templates.some((t) => t.hasList),
+    completer: completes,
+    promptGetter: ir.prompts.some((p) => p.handlerPath && p.messages === null),
+  };
 }
 
 /** A resource's or template's metadata as data (the tables spliced into server.ts). */
@@ -416,12 +467,6 @@ export function serverView(ir: IR) {
   if (Object.keys(ir.protocol.cache).length) declared.cacheHints = ir.protocol.cache;
   if (subscribable.length) need('installSubscriptions');
   if (ir.protocol.pageSize > 0) need('paginate');
-  const emptyLists = [
-    ...(empty.tools && !ir.tools.length ? ['tools/list'] : []),
-    ...(resourcesEmpty ? ['resources/list', 'resources/templates/list'] : []),
-    ...(empty.prompts && !ir.prompts.length ? ['prompts/list'] : []),
-  ];
-  if (emptyLists.length) need('answerEmpty');
   const hasResources = ir.resources.length + ir.templates.length > 0;
   const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
   if (reachUsed) need('reachable');
@@ -473,8 +518,17 @@ export function serverView(ir: IR) {
     promptCompletions: Object.keys(promptCompletions).length ? declare('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? declare('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
     declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
-    emptyLists: emptyLists.length ? answerEmpty(emptyLists) : null,
-    runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
+    ...Object.fromEntries(
+      ['runtime', 'tools', 'resources', 'completions', 'prompts', 'pagination'].map((module) => [
+        `${module}Imports`,
+        [...runtime]
+          .filter((name) => (MODULE_OF[name] ?? 'runtime') === module)
+          .sort()
+          .map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
+      ]),
+    ),
+    /** Every name server.ts takes from the runtime modules: which parts of them the project uses. */
+    uses: runtime as ReadonlySet<string>,
     hasResources,
     reachUsed,
     ownNames,

@@ -12,7 +12,6 @@ import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/no
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
-  type BearerAuthOptions,
   classifyInboundRequest,
   createMcpHandler,
   localhostAllowedHostnames,
@@ -22,7 +21,7 @@ import {
   type VerifyBearerTokenOptions,
 } from '@modelcontextprotocol/server';
 
-import { listenGrants, listenRefusal, withEveryVersionResponse, withListenGrants } from './era.js';
+import { listenRefusal, withEveryVersionResponse } from './era.js';
 import {
   type AuthedRequest,
   readJson,
@@ -31,6 +30,7 @@ import {
   webRequest,
   writeResponse,
 } from './http-wire.js';
+import { listenGrants, withListenGrants } from './listen-topics.js';
 import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
@@ -202,7 +202,7 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
     const refusal = listenRefusal(body, subscribable);
     if (refusal) return sendJson(res, 200, refusal);
-    // Listen keys the SDK drops (the tasks extension's taskIds) are read here (./era.ts).
+    // Listen keys the SDK drops (the tasks extension's taskIds) are read here (./listen-topics.ts).
     const granted = await listenGrants(body, principalOf(req.auth) ?? '');
     if (granted && 'refusal' in granted) return sendJson(res, 200, granted.refusal);
     // A client that goes away ends what its request started (a subscriptions/listen stream).

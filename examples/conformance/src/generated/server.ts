@@ -9,34 +9,32 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import { type Completions, completers } from './completions.js';
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
 import {
-  type Completions,
   type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  completers,
-  contentTool,
   describedPrompt,
   getPrompt,
+  promptArguments,
+  renderPrompt,
+} from './prompts.js';
+import { verifyRequestState } from './request-state.js';
+import { type ResourceInfo, readResource, readTemplate } from './resources.js';
+import {
+  type Register,
+  type ServerInfo,
   installSubscriptions,
   lazy,
-  promptArguments,
   reachable,
-  readResource,
-  readTemplate,
   register,
-  renderPrompt,
 } from './runtime.js';
+import { jsonSchemas, schemas } from './schemas.js';
 import { installHandlers } from './sdk-handlers.js';
 import { installTasks, type TaskPolicy } from './tasks.js';
-import { jsonSchemas, schemas } from './schemas.js';
+import { type ToolInfo, contentTool } from './tools.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
 export const serverInfo: ServerInfo = {

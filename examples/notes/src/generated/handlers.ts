@@ -120,9 +120,6 @@ export interface HandlerContext {
   sdk: ServerContext;
 }
 
-/** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
-
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
 

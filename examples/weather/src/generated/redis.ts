@@ -8,8 +8,6 @@ import { randomUUID } from 'node:crypto';
 
 import { Redis } from 'ioredis';
 
-/** The environment variable naming the Redis server (`redis://host:port/db`); unset: in memory. */
-export const REDIS_URL_ENV = 'REDIS_URL';
 /** Prefixes every key and channel (default `mcp:<server name>:`), so servers can share a Redis. */
 export const REDIS_PREFIX_ENV = 'MCP_REDIS_PREFIX';
 

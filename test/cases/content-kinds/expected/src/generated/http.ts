@@ -12,7 +12,6 @@ import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/no
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
-  type BearerAuthOptions,
   classifyInboundRequest,
   createMcpHandler,
   localhostAllowedHostnames,
@@ -22,7 +21,7 @@ import {
   type VerifyBearerTokenOptions,
 } from '@modelcontextprotocol/server';
 
-import { listenGrants, listenRefusal, withEveryVersionResponse, withListenGrants } from './era.js';
+import { listenRefusal, withEveryVersionResponse } from './era.js';
 import {
   type AuthedRequest,
   readJson,
@@ -31,7 +30,6 @@ import {
   webRequest,
   writeResponse,
 } from './http-wire.js';
-import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
 import { type LegacySessions, memorySessions } from './sessions.js';
@@ -202,25 +200,15 @@ export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHa
     // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
     const refusal = listenRefusal(body, subscribable);
     if (refusal) return sendJson(res, 200, refusal);
-    // Listen keys the SDK drops (the tasks extension's taskIds) are read here (./era.ts).
-    const granted = await listenGrants(body, principalOf(req.auth) ?? '');
-    if (granted && 'refusal' in granted) return sendJson(res, 200, granted.refusal);
     // A client that goes away ends what its request started (a subscriptions/listen stream).
     const abort = new AbortController();
     const onClose = () => abort.abort();
     res.once('close', onClose);
     try {
-      let response = await modern.fetch(webRequest(req, abort.signal), {
+      const response = await modern.fetch(webRequest(req, abort.signal), {
         parsedBody: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
-      if (granted)
-        response = withListenGrants(
-          response,
-          (body as { id: string | number }).id,
-          granted.grants,
-          abort.signal,
-        );
       await writeResponse(req, res, await withEveryVersionResponse(response));
     } finally {
       res.off('close', onClose);

@@ -220,23 +220,19 @@ function checkInputResponses(server: McpServer): void {
   for (const method of MULTI_ROUND_METHODS) {
     decorate(server, method, (handler) => async (request, ctx) => {
       const responses = ctx.mcpReq.inputResponses as Record<string, unknown> | undefined;
-      const state = ctx.mcpReq.requestState();
-      if (responses && typeof state === 'string') {
-        // State that does not verify is refused by the SDK's own check, with its own error.
-        const sealed = await requestStateCodec()
-          .verify(state, ctx)
-          .catch(() => undefined);
-        if (isSealed(sealed)) {
-          for (const [key, schema] of Object.entries(sealed[SEALED].schemas)) {
-            const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
-            if (response?.action !== 'accept' || response.content === undefined) continue;
-            const problem = elicitedContentProblem(schema, response.content);
-            if (problem) {
-              throw new ProtocolError(
-                ProtocolErrorCode.InvalidParams,
-                `inputResponses.${key}: the accepted content does not match the requested schema: ${problem}`,
-              );
-            }
+      // The SDK has verified the state by now (ServerOptions.requestState.verify) and hands the
+      // decoded value on; state that did not verify was refused with the SDK's own error.
+      const sealed = ctx.mcpReq.requestState();
+      if (responses && isSealed(sealed)) {
+        for (const [key, schema] of Object.entries(sealed[SEALED].schemas)) {
+          const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
+          if (response?.action !== 'accept' || response.content === undefined) continue;
+          const problem = elicitedContentProblem(schema, response.content);
+          if (problem) {
+            throw new ProtocolError(
+              ProtocolErrorCode.InvalidParams,
+              `inputResponses.${key}: the accepted content does not match the requested schema: ${problem}`,
+            );
           }
         }
       }

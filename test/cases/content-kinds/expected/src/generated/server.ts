@@ -11,21 +11,11 @@ import {
 import { promptMessages } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type PromptInfo,
-  type Register,
-  type ServerInfo,
-  type ToolInfo,
-  answerEmpty,
-  contentTool,
-  describedPrompt,
-  lazy,
-  reachable,
-  register,
-  renderPrompt,
-} from './runtime.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'content-kinds', version: '0.1.0' };
 
@@ -96,6 +86,5 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);
   register(server, prompts, reach.prompts);
-  answerEmpty(server, ['resources/list', 'resources/templates/list']);
   return server;
 }

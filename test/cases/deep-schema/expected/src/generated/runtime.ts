@@ -5,15 +5,10 @@ import { Buffer } from 'node:buffer';
 
 import {
   acceptedContent,
-  type Annotations,
   type AudioContent,
   type AuthInfo,
-  type CallToolResult,
   type ClientCapabilities,
-  completable,
   type EmbeddedResource,
-  fromJsonSchema,
-  type GetPromptResult,
   type Icon,
   type ImageContent,
   type Implementation,
@@ -22,45 +17,24 @@ import {
   type InputRequiredSpec,
   inputResponse,
   isInputRequiredResult,
-  type JsonSchemaType,
-  type ListResourcesResult,
   type McpServer,
-  type Prompt,
-  type PromptMessage,
-  ProtocolError,
-  ProtocolErrorCode,
-  type ReadResourceResult,
-  type RegisteredTool,
   ResourceNotFoundError,
   type ResourceLink,
-  type ScopeChallengeHandler,
   type ServerContext,
   type ServerNotifier,
-  type StandardSchemaWithJSON,
   type TextContent,
-  type Tool,
-  type ToolAnnotations,
-  type Variables,
 } from '@modelcontextprotocol/server';
 
 import type {
-  Completer,
   HandlerContext,
   Notify,
-  PromptGetter,
-  ResourceBody,
-  ResourceHandler,
-  TemplateLister,
   TaskContext,
-  TemplateReader,
   ToolContent,
-  ToolHandler,
   ToolResult,
   ToolResultFields,
 } from './handlers.js';
 import { followUp, type InputErrors, ownState, unanswered } from './input.js';
 import { requestStateCodec } from './request-state.js';
-import { decorate } from './sdk-handlers.js';
 
 /** Thrown by handler stubs; the client sees `not implemented: edit <file>`. */
 export class NotImplementedError extends Error {
@@ -80,11 +54,12 @@ export function toolResult<O = ToolContent>(result: ToolResultFields<O>): ToolRe
   return result as ToolResult<O>;
 }
 
-function isToolResult(value: unknown): value is ToolResult<unknown> {
+/** Whether `value` was made by toolResult() (tools.ts: a tool with `output` may return either). */
+export function isToolResult(value: unknown): value is ToolResult<unknown> {
   return typeof value === 'object' && value !== null && toolResults.has(value);
 }
 
-export { inputRequired, isInputRequiredResult, ResourceNotFoundError };
+export { inputRequired, isInputRequiredResult };
 
 /**
  * For a resource handler: `throw notFound(uri)` when nothing is behind the URI. The client gets
@@ -135,13 +110,6 @@ export const notify: Notify = {
 // 2025-era subscriptions, per connection (an McpServer instance serves one session).
 const subscriptions = new WeakMap<McpServer, Set<string>>();
 
-/** The URIs a 2025-era connection subscribed to. */
-export function subscribedUris(server: McpServer): Set<string> {
-  let set = subscriptions.get(server);
-  if (!set) subscriptions.set(server, (set = new Set()));
-  return set;
-}
-
 /** A sink sending to one sessionful connection (stdio, or a 2025 HTTP session). */
 export function connectionSink(server: McpServer, era: 'legacy' | 'modern'): NotificationSink {
   const send = (promise: Promise<void>) => void promise.catch(() => {});
@@ -156,31 +124,6 @@ export function connectionSink(server: McpServer, era: 'legacy' | 'modern'): Not
     promptsChanged: () => server.isConnected() && server.sendPromptListChanged(),
     resourcesChanged: () => server.isConnected() && server.sendResourceListChanged(),
   };
-}
-
-/**
- * Installs resources/subscribe and resources/unsubscribe (2025 era only: 2026-07-28 clients use
- * subscriptions/listen, which the entry points serve). Only `subscribable` URIs are accepted.
- */
-export function installSubscriptions(server: McpServer, subscribable: ReadonlySet<string>): void {
-  const uris = subscribedUris(server);
-  const check = (uri: string) => {
-    if (!subscribable.has(uri)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Resource ${uri} does not support subscriptions`,
-      );
-    }
-  };
-  server.server.setRequestHandler('resources/subscribe', (request) => {
-    check(request.params.uri);
-    uris.add(request.params.uri);
-    return {};
-  });
-  server.server.setRequestHandler('resources/unsubscribe', (request) => {
-    uris.delete(request.params.uri);
-    return {};
-  });
 }
 
 // ---- The registry ----------------------------------------------------------------------------
@@ -203,7 +146,7 @@ export function lazy<T>(load: () => Promise<T>): Loader<T> {
 export type Register = (server: McpServer) => void;
 
 /** What a request can reach: `true` every entry of a kind, a name only that entry, `false` none. */
-export interface Reach {
+interface Reach {
   tools: boolean | string;
   resources: boolean;
   prompts: boolean | string;
@@ -252,30 +195,6 @@ export function reachable(request: Request | undefined): Reach {
   }
 }
 
-const SDK_REGISTRIES = [
-  '_registeredTools',
-  '_registeredPrompts',
-  '_registeredResources',
-  '_registeredResourceTemplates',
-];
-
-/**
- * Gives the SDK's registries of `server` no prototype. McpServer keeps tools, prompts and templates
- * by name in plain objects, where a tool named `constructor` reads as registered already (so the
- * server throws on start) and one named `__proto__` is never listed. server.ts calls this only
- * when the manifest has such a name.
- */
-export function ownRegistries(server: McpServer): void {
-  const registries = server as unknown as Record<string, unknown>;
-  for (const key of SDK_REGISTRIES) {
-    const registry = registries[key];
-    // Only an empty one is replaced: an SDK that keeps them otherwise is left as it is.
-    if (typeof registry === 'object' && registry !== null && Object.keys(registry).length === 0) {
-      registries[key] = Object.create(null);
-    }
-  }
-}
-
 /** Registers the entries `reach` names on `server`. */
 export function register(
   server: McpServer,
@@ -291,7 +210,7 @@ export function register(
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Where tasks.ts puts the task a handler runs as, on the SDK context it builds for the round. */
-export const TASK_CONTEXT = Symbol.for('mcpgen.task');
+const TASK_CONTEXT = Symbol.for('mcpgen.task');
 
 /**
  * The context handlers get, made for every request from the SDK's. It stores the SDK's context
@@ -390,11 +309,6 @@ function ask(spec: InputRequiredSpec): never {
   throw new InputRequiredSignal(inputRequired(spec));
 }
 
-/** Builds the context handlers get from the SDK's; `server` is the instance serving the request. */
-export function handlerContext(sdk: ServerContext, server?: McpServer): HandlerContext {
-  return new RequestContext(sdk, server);
-}
-
 /** A context for calling a handler directly in a unit test: progress, log and notify do nothing. */
 export function testContext(overrides: Partial<HandlerContext> = {}): HandlerContext {
   return {
@@ -489,7 +403,7 @@ interface Call {
  * to ./input.ts: fulfilled here on 2025 connections, sent to the client on 2026-07-28 (outside
  * a task: a task's input requests are answered through tasks/update).
  */
-function invoke<M, T, R>(
+export function invoke<M, T, R>(
   load: Loader<M>,
   at: Call,
   call: (module: M, ctx: HandlerContext) => T | PromiseLike<T>,
@@ -520,443 +434,8 @@ function invoke<M, T, R>(
 }
 
 /** MCP leaves annotations and icons open: keys a manifest adds there are sent as written. */
-type Open<T> = T & { [key: string]: unknown };
-type OpenIcons = { icons?: Open<Icon>[] };
+export type Open<T> = T & { [key: string]: unknown };
+export type OpenIcons = { icons?: Open<Icon>[] };
 
 /** What initialize (and server/discover) shows of the server. */
 export type ServerInfo = Omit<Implementation, 'icons'> & OpenIcons;
-
-/** What tools/list shows of a tool besides its schemas. */
-export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution'> &
-  OpenIcons & {
-    annotations?: Open<ToolAnnotations>;
-    scopeChallenge?: ScopeChallengeHandler;
-  };
-
-type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
-/** What resources/list shows of each resource and template (and its cache hint). */
-export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
-  OpenIcons & { annotations?: Open<Annotations> };
-
-/** A prompt argument as prompts/list shows it (MCP gives arguments a `title`; the SDK's type does not). */
-export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number] & { title?: string };
-
-/**
- * A record keyed by manifest names, where some names are ones every object inherits (`valueOf`,
- * `constructor`…): listed as keys of its own, each entry is typed `T` rather than as the inherited
- * method, so its literals keep their types (`audience: ['user']`, not `string[]`).
- */
-export type Named<T, K extends string = never> = { [name: string]: T } & { [P in K]?: T };
-
-/** What prompts/list shows of a prompt besides its arguments. */
-export type PromptInfo = Pick<Prompt, 'title' | 'description' | '_meta'> & OpenIcons;
-
-/**
- * Registers a tool with `output`: its return value is sent as structuredContent and as JSON text.
- * One generic call per tool with plain parameter types: the SDK's overloaded, conditional
- * `registerTool` signature is checked here once, not once per tool in server.ts.
- */
-export function structuredTool<I, O>(
-  server: McpServer,
-  name: string,
-  info: ToolInfo | undefined,
-  input: StandardSchemaWithJSON<I> | undefined,
-  output: StandardSchemaWithJSON<O>,
-  module: Loader<{ handler: ToolHandler<I, O> }>,
-): void {
-  const call = (args: I, sdk: ServerContext) =>
-    invoke(
-      module,
-      { sdk, server },
-      (m, ctx) => m.handler(args, ctx),
-      (value) => checkEmbeds(server, name, structuredResult(value)),
-    );
-  const tool = server.registerTool(
-    name,
-    { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
-    call,
-  );
-  registered(server, name, tool, info);
-}
-
-const registeredTools = new WeakMap<McpServer, Map<string, RegisteredTool>>();
-
-/** What registerTool() returned for `name` on `server`: the tasks extension runs its handler. */
-export function registeredTool(server: McpServer, name: string): RegisteredTool | undefined {
-  return registeredTools.get(server)?.get(name);
-}
-
-function registered(server: McpServer, name: string, tool: RegisteredTool, info?: ToolInfo): void {
-  // registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions).
-  if (info?.execution) tool.execution = info.execution;
-  const tools = registeredTools.get(server) ?? new Map<string, RegisteredTool>();
-  registeredTools.set(server, tools.set(name, tool));
-}
-
-function structuredResult(value: unknown): CallToolResult {
-  if (isToolResult(value)) return value as CallToolResult;
-  // The SDK validates structuredContent against the output schema before sending it.
-  return {
-    content: [{ type: 'text', text: JSON.stringify(value) }],
-    structuredContent: value as CallToolResult['structuredContent'],
-  };
-}
-
-/** Registers a tool without `output`: a string becomes one text block, an array the content. */
-export function contentTool<I>(
-  server: McpServer,
-  name: string,
-  info: ToolInfo | undefined,
-  input: StandardSchemaWithJSON<I> | undefined,
-  module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
-): void {
-  const call = (args: I, sdk: ServerContext) =>
-    invoke(
-      module,
-      { sdk, server },
-      (m, ctx) => m.handler(args, ctx),
-      (value) => checkEmbeds(server, name, contentResult(value)),
-    );
-  const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
-  registered(server, name, tool, info);
-}
-
-// Tools whose embedded resources were reported already: one warning per tool and process.
-const embedsWarned = new Set<string>();
-
-/**
- * Servers that embed resources in tool results should declare `resources` (server/tools,
- * "Embedded Resources"). The manifest says so with the tool's `content: [resource]`; a handler
- * embedding one without it is reported once on stderr.
- */
-function checkEmbeds(server: McpServer, name: string, result: CallToolResult): CallToolResult {
-  if (embedsWarned.has(name) || !result.content.some((block) => block.type === 'resource'))
-    return result;
-  if (server.server.getCapabilities().resources === undefined) {
-    embedsWarned.add(name);
-    console.error(
-      `warning: tool ${name} returned an embedded resource, but the server does not declare the resources capability; add \`content: [resource]\` to tools.${name} in the manifest`,
-    );
-  }
-  return result;
-}
-
-// A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
-// strict mode) accept `additionalProperties: false` only. The SDK would advertise `{ type: object }`.
-const NO_INPUT = fromJsonSchema<Record<string, never>>({
-  type: 'object',
-  properties: {},
-  additionalProperties: false,
-});
-const noInput = <I,>() => NO_INPUT as unknown as StandardSchemaWithJSON<I>;
-
-function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolResult {
-  if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
-  if (Array.isArray(value)) return { content: value };
-  return value as CallToolResult;
-}
-
-function resourceResult(
-  body: ResourceBody,
-  uri: URL,
-  mimeType: string | undefined,
-): ReadResourceResult {
-  if (typeof body === 'string') return { contents: [{ uri: uri.href, mimeType, text: body }] };
-  if (body instanceof Uint8Array) {
-    const blob = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
-    return { contents: [{ uri: uri.href, mimeType, blob }] };
-  }
-  // MCP has no empty read: a resource that is not there is an error (server/resources).
-  if (body.length === 0) {
-    throw notFound(
-      uri,
-      `Resource not found: ${uri.href} (its handler returned no contents; to say so, throw notFound(uri))`,
-    );
-  }
-  return { contents: body };
-}
-
-/** Reads a dynamic resource. */
-export function readResource(
-  module: Loader<{ read: ResourceHandler }>,
-  uri: URL,
-  sdk: ServerContext,
-  mimeType?: string,
-  server?: McpServer,
-): Answer<ReadResourceResult> {
-  return invoke(
-    module,
-    { sdk, server },
-    (m, ctx) => m.read(uri, ctx),
-    (body) => resourceResult(body, uri, mimeType),
-  );
-}
-
-function invalidUri(uri: URL, reason: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Invalid resource URI ${uri.href}: ${reason}`,
-  );
-}
-
-/** Reads a resource of a template once the URI's variables are decoded and valid (else -32602). */
-export async function readTemplate<P>(
-  module: Loader<{ read: TemplateReader<P> }>,
-  uri: URL,
-  variables: Variables,
-  sdk: ServerContext,
-  params: StandardSchemaWithJSON<P>,
-  mimeType?: string,
-  server?: McpServer,
-): Promise<ReadResourceResult | InputRequiredResult> {
-  // The SDK matches the template against the URI as sent, so values are still percent-encoded.
-  const decode = (value: string) => {
-    try {
-      return decodeURIComponent(value);
-    } catch {
-      throw invalidUri(uri, `malformed percent-encoding in ${JSON.stringify(value)}`);
-    }
-  };
-  const decoded = Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? value.map(decode) : decode(value),
-    ]),
-  );
-  const checked = await params['~standard'].validate(decoded);
-  if (checked.issues)
-    throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
-  return invoke(
-    module,
-    { sdk, server },
-    (m, ctx) => m.read(checked.value, uri, ctx),
-    (body) => resourceResult(body, uri, mimeType),
-  );
-}
-
-/** Lists the resources of a template. */
-export async function listResources(
-  module: Loader<{ list: TemplateLister }>,
-  sdk: ServerContext,
-  server?: McpServer,
-): Promise<ListResourcesResult> {
-  return { resources: await (await module()).list(new RequestContext(sdk, server)) };
-}
-
-/** The SDK's completion callback; it may be called without context. */
-type SdkCompleter = (
-  value: string,
-  context?: { arguments?: Record<string, string> },
-) => string[] | Promise<string[]>;
-
-/** Completes from fixed values: those starting with what was typed, ignoring case. */
-export function completeFrom(values: readonly string[]): SdkCompleter {
-  return (value) =>
-    values.filter((candidate) => candidate.toLowerCase().startsWith(value.toLowerCase()));
-}
-
-/** Completes with a handler (loaded on first use), giving it the arguments filled in so far. */
-export function completeWith<A>(load: () => Promise<Completer<A>>): SdkCompleter {
-  // The client's values, as sent: only the names the completer may expect are typed.
-  return async (value, context) =>
-    (await load())(value, {
-      arguments: (context?.arguments ?? {}) as Partial<Record<keyof A, string>>,
-    });
-}
-
-/** The completions of a template's variables or a prompt's arguments, as data (server.ts). */
-export interface Completions {
-  /** Static values, by variable or argument name. */
-  values?: Readonly<Record<string, readonly string[]>>;
-  /** Names completed by the handler module's `complete`. */
-  handled?: readonly string[];
-}
-
-/** Completers from data: static values complete by prefix, the rest through the handler (loaded on first use). */
-export function completers(
-  completions: Completions | undefined,
-  module?: Loader<{ complete: Readonly<Record<string, Completer<never>>> }>,
-): Record<string, SdkCompleter> {
-  // No prototype: the SDK looks a completer up by the name the client sends (`toString` too).
-  const out: Record<string, SdkCompleter> = Object.create(null);
-  for (const [name, values] of Object.entries(completions?.values ?? {}))
-    out[name] = completeFrom(values);
-  for (const name of completions?.handled ?? [])
-    out[name] = completeWith(async () => (await module!()).complete[name]!);
-  return out;
-}
-
-/**
- * The argsSchema of a prompt: its JSON Schema validates, a `completable` per argument completes.
- * The SDK looks completers up in `argsSchema.shape`, a zod object's layout, so the schema gets one
- * (modelcontextprotocol/typescript-sdk#1474 would make completers an option of their own).
- */
-export function promptArguments<A>(
-  schema: JsonSchemaType,
-  completers: Readonly<Record<string, SdkCompleter>>,
-): StandardSchemaWithJSON<A> {
-  // No prototype: the SDK reads `shape[name]` for the argument name the client sends.
-  const shape: Record<string, unknown> = Object.create(null);
-  // Only the completer of a field is read; the object schema does the validating.
-  for (const [name, complete] of Object.entries(completers)) {
-    shape[name] = completable(fromJsonSchema<string>({ type: 'string' }), complete);
-  }
-  return Object.assign(fromJsonSchema<A>(schema), { shape });
-}
-
-/**
- * Validates a copy of the value whose objects have no prototype, for a schema naming a property
- * like one a plain object inherits (`constructor`, `toString`…): the validator reads
- * `value.constructor`, so a call leaving it out would be checked as if it sent `Object`. The
- * handler gets the copy too, where a left-out `constructor` is undefined, as its type says.
- */
-export function ownProperties<S extends StandardSchemaWithJSON<unknown>>(schema: S): S {
-  const standard = schema['~standard'];
-  return {
-    ...schema,
-    '~standard': { ...standard, validate: (value: unknown) => standard.validate(ownCopy(value)) },
-  };
-}
-
-function ownCopy(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) return value.map(ownCopy);
-  const copy: Record<string, unknown> = Object.create(null);
-  for (const [key, entry] of Object.entries(value)) copy[key] = ownCopy(entry);
-  return copy;
-}
-
-/**
- * Renders a declarative prompt: `{{name}}` in text (and in embedded text resources) becomes that
- * argument's value, or nothing when an optional argument is absent. Values are inserted once,
- * never re-scanned, so an argument cannot inject a placeholder.
- */
-export function renderPrompt(
-  messages: readonly PromptMessage[],
-  args: object,
-  defaults: Record<string, string> = {},
-): GetPromptResult {
-  const values = new Map<string, unknown>(Object.entries(args));
-  const fill = (text: string) =>
-    text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_match, name: string) =>
-      String(values.get(name) ?? (Object.hasOwn(defaults, name) ? defaults[name] : '')),
-    );
-  return {
-    messages: messages.map((message): PromptMessage => {
-      const content = message.content;
-      if (content.type === 'text')
-        return { ...message, content: { ...content, text: fill(content.text) } };
-      // Embedded text resources are templates too; blobs and media are data.
-      if (content.type === 'resource' && 'text' in content.resource) {
-        return {
-          ...message,
-          content: {
-            ...content,
-            resource: { ...content.resource, text: fill(content.resource.text) },
-          },
-        };
-      }
-      return message;
-    }),
-  };
-}
-
-/** prompts/get carries the prompt's declared description: the SDK sends what the callback returns. */
-export function describedPrompt(
-  description: string | undefined,
-  answer: Answer<GetPromptResult>,
-): Answer<GetPromptResult> {
-  if (description === undefined) return answer;
-  const add = (result: GetPromptResult | InputRequiredResult) =>
-    isInputRequiredResult(result) || result.description !== undefined
-      ? result
-      : { description, ...result };
-  return isPromiseLike(answer) ? Promise.resolve(answer).then(add) : add(answer);
-}
-
-/** Gets a prompt from its handler: a string becomes one user text message. */
-export function getPrompt<A>(
-  module: Loader<{ get: PromptGetter<A> }>,
-  args: A,
-  sdk: ServerContext,
-  server?: McpServer,
-): Answer<GetPromptResult> {
-  return invoke(module, { sdk, server }, (m, ctx) => m.get(args, ctx), promptResult);
-}
-
-function promptResult(rendered: string | PromptMessage[]): GetPromptResult {
-  return {
-    messages:
-      typeof rendered === 'string'
-        ? [{ role: 'user', content: { type: 'text', text: rendered } }]
-        : rendered,
-  };
-}
-
-// ---- Pagination ------------------------------------------------------------------------------
-
-type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
-const LISTS: [ListMethod, string][] = [
-  ['tools/list', 'tools'],
-  ['prompts/list', 'prompts'],
-  ['resources/list', 'resources'],
-  ['resources/templates/list', 'resourceTemplates'],
-];
-
-function pageStart(cursor: string | undefined): number {
-  if (cursor === undefined) return 0;
-  const start = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isSafeInteger(start) || start < 0) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid cursor: ${cursor}`);
-  }
-  return start;
-}
-
-/**
- * prompts/list shows each prompt's arguments as the manifest declares them: the SDK derives them
- * from the argument schema, which has no titles and says `required: false` for every optional one.
- * Called before the prompts are registered (sdk-handlers.ts).
- */
-export function showDeclaredArguments(
-  server: McpServer,
-  declared: Readonly<Record<string, PromptArgumentInfo[]>>,
-): void {
-  decorate(server, 'prompts/list', (full) => async (request, ctx) => {
-    const result = (await full(request, ctx)) as Record<string, unknown>;
-    const listed = (result.prompts ?? []) as { name: string }[];
-    const prompts = listed.map((p) =>
-      Object.hasOwn(declared, p.name) ? { ...p, arguments: declared[p.name] } : p,
-    );
-    return { ...result, prompts };
-  });
-}
-
-/** The lists of capabilities declared without entries (`capabilities.prompts: true`…): empty. */
-export function answerEmpty(server: McpServer, methods: readonly ListMethod[]): void {
-  for (const [method, key] of LISTS)
-    if (methods.includes(method))
-      server.server.setRequestHandler(method, () => ({ [key]: [] }) as never);
-}
-
-/**
- * Splits every list into pages of `pageSize` with an opaque `nextCursor`. The SDK answers lists in
- * one page; the full list is the SDK's own (so it matches what is registered), sliced here.
- * Called before the entries are registered (sdk-handlers.ts).
- */
-export function paginate(server: McpServer, pageSize: number): void {
-  for (const [method, key] of LISTS) {
-    decorate(server, method, (full) => async (request, ctx) => {
-      const start = pageStart(request.params?.cursor as string | undefined);
-      const result = (await full(request, ctx)) as Record<string, unknown>;
-      const all = (result[key] ?? []) as unknown[];
-      if (start > all.length)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
-      const end = start + pageSize;
-      return {
-        ...result,
-        [key]: all.slice(start, end),
-        ...(end < all.length ? { nextCursor: Buffer.from(String(end)).toString('base64url') } : {}),
-      };
-    });
-  }
-}

@@ -11,17 +11,10 @@ import {
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type Register,
-  type ServerInfo,
-  type ToolInfo,
-  lazy,
-  reachable,
-  register,
-  structuredTool,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, structuredTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'deep-schema', version: '1.0.0' };
 

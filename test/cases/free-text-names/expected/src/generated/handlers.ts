@@ -10,8 +10,6 @@ import type {
   InputRequiredSpec,
   InputResponseView,
   LoggingLevel,
-  PromptMessage,
-  Resource,
   ServerContext,
   TextResourceContents,
 } from '@modelcontextprotocol/server';
@@ -112,7 +110,7 @@ export interface HandlerContext {
 }
 
 /** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
+type NoInput = Record<string, never>;
 
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
@@ -150,18 +148,6 @@ export type TemplateReader<P> = (
   ctx: HandlerContext,
 ) => Awaitable<ResourceBody>;
 
-/** Lists concrete resources of a template for resources/list. */
-export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;
-
-/** Completes an argument from its partial `value`; `context.arguments` has those already filled. */
-export type Completer<A> = (
-  value: string,
-  context: { arguments: Partial<Record<keyof A, string>> },
-) => Awaitable<string[]>;
-
-/** Renders a prompt: a string becomes one user text message. */
-export type PromptGetter<A> = (args: A, ctx: HandlerContext) => Awaitable<string | PromptMessage[]>;
-
 export interface ToolHandlers {
   search_issues: ToolHandler<NoInput, ToolContent>;
 }
@@ -178,5 +164,3 @@ export interface TemplateHandlers {
     read: TemplateReader<OpenPullRequestsParams>;
   };
 }
-
-export interface PromptHandlers {}

@@ -14,20 +14,11 @@ import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  lazy,
-  reachable,
-  readResource,
-  readTemplate,
-  register,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type ResourceInfo, readResource, readTemplate } from './resources.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = {
   name: 'free-text-names',

@@ -120,7 +120,7 @@ export interface HandlerContext {
 }
 
 /** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
+type NoInput = Record<string, never>;
 
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];

@@ -9,36 +9,26 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import { type Completions, completers } from './completions.js';
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
 import {
-  type Completions,
   type PromptArgumentInfo,
   type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  completers,
-  contentTool,
   describedPrompt,
   getPrompt,
-  lazy,
-  listResources,
   promptArguments,
-  reachable,
-  readResource,
-  readTemplate,
-  register,
   renderPrompt,
   showDeclaredArguments,
-  structuredTool,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+} from './prompts.js';
+import { verifyRequestState } from './request-state.js';
+import { type ResourceInfo, listResources, readResource, readTemplate } from './resources.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ByHandlerArgs, DeclarativeArgs } from './types.js';
 
 export const serverInfo: ServerInfo = {

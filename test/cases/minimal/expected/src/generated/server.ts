@@ -11,16 +11,9 @@ import {
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type Register,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  lazy,
-  reachable,
-  register,
-} from './runtime.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 

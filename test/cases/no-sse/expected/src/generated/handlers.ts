@@ -3,17 +3,13 @@
 
 import type {
   AuthInfo,
-  BlobResourceContents,
   CallToolResult,
   ClientCapabilities,
   ContentBlock,
   InputRequiredSpec,
   InputResponseView,
   LoggingLevel,
-  PromptMessage,
-  Resource,
   ServerContext,
-  TextResourceContents,
 } from '@modelcontextprotocol/server';
 
 import type { InputError } from './input.js';
@@ -111,9 +107,6 @@ export interface HandlerContext {
   sdk: ServerContext;
 }
 
-/** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
-
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
 
@@ -137,37 +130,6 @@ export type ToolResult<O> = ToolResultFields<O> & { readonly [toolResultBrand]: 
  */
 export type ToolHandler<I, O> = (input: I, ctx: HandlerContext) => Awaitable<O | ToolResult<O>>;
 
-/** Text goes out with the declared mimeType, bytes as a base64 blob; or give the contents. */
-export type ResourceBody = string | Uint8Array | (TextResourceContents | BlobResourceContents)[];
-
-/** Reads a dynamic resource. */
-export type ResourceHandler = (uri: URL, ctx: HandlerContext) => Awaitable<ResourceBody>;
-
-/** Reads one resource of a template; `params` are the URI's variables, already validated. */
-export type TemplateReader<P> = (
-  params: P,
-  uri: URL,
-  ctx: HandlerContext,
-) => Awaitable<ResourceBody>;
-
-/** Lists concrete resources of a template for resources/list. */
-export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;
-
-/** Completes an argument from its partial `value`; `context.arguments` has those already filled. */
-export type Completer<A> = (
-  value: string,
-  context: { arguments: Partial<Record<keyof A, string>> },
-) => Awaitable<string[]>;
-
-/** Renders a prompt: a string becomes one user text message. */
-export type PromptGetter<A> = (args: A, ctx: HandlerContext) => Awaitable<string | PromptMessage[]>;
-
 export interface ToolHandlers {
   echo: ToolHandler<EchoInput, ToolContent>;
 }
-
-export interface ResourceHandlers {}
-
-export interface TemplateHandlers {}
-
-export interface PromptHandlers {}

@@ -11,17 +11,10 @@ import {
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type Register,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  lazy,
-  reachable,
-  register,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'no-sse', version: '0.1.0' };
 

@@ -7,19 +7,15 @@
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import {
   Client,
   StreamableHTTPClientTransport,
   type Transport,
 } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
-
-const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /**
  * The declared schemas, typed as plain objects: the lists are compared by value, and each schema's
@@ -108,7 +104,6 @@ before(async () => {
 });
 after(() => http.close());
 
-const stdio = () => new StdioClientTransport({ command: process.execPath, args: [MAIN] });
 const connections: [string, () => Promise<Client>][] = [
   ['HTTP, 2025 client', () => connect(httpClient(http.url), false)],
   ['HTTP, 2026-07-28 client', () => connect(httpClient(http.url), true)],

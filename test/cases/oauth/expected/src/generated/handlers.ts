@@ -10,8 +10,6 @@ import type {
   InputRequiredSpec,
   InputResponseView,
   LoggingLevel,
-  PromptMessage,
-  Resource,
   ServerContext,
   TextResourceContents,
 } from '@modelcontextprotocol/server';
@@ -112,7 +110,7 @@ export interface HandlerContext {
 }
 
 /** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
+type NoInput = Record<string, never>;
 
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
@@ -140,9 +138,6 @@ export type ToolHandler<I, O> = (input: I, ctx: HandlerContext) => Awaitable<O |
 /** Text goes out with the declared mimeType, bytes as a base64 blob; or give the contents. */
 export type ResourceBody = string | Uint8Array | (TextResourceContents | BlobResourceContents)[];
 
-/** Reads a dynamic resource. */
-export type ResourceHandler = (uri: URL, ctx: HandlerContext) => Awaitable<ResourceBody>;
-
 /** Reads one resource of a template; `params` are the URI's variables, already validated. */
 export type TemplateReader<P> = (
   params: P,
@@ -150,29 +145,13 @@ export type TemplateReader<P> = (
   ctx: HandlerContext,
 ) => Awaitable<ResourceBody>;
 
-/** Lists concrete resources of a template for resources/list. */
-export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;
-
-/** Completes an argument from its partial `value`; `context.arguments` has those already filled. */
-export type Completer<A> = (
-  value: string,
-  context: { arguments: Partial<Record<keyof A, string>> },
-) => Awaitable<string[]>;
-
-/** Renders a prompt: a string becomes one user text message. */
-export type PromptGetter<A> = (args: A, ctx: HandlerContext) => Awaitable<string | PromptMessage[]>;
-
 export interface ToolHandlers {
   add_note: ToolHandler<AddNoteInput, ToolContent>;
   whoami: ToolHandler<NoInput, ToolContent>;
 }
-
-export interface ResourceHandlers {}
 
 export interface TemplateHandlers {
   note: {
     read: TemplateReader<NoteParams>;
   };
 }
-
-export interface PromptHandlers {}

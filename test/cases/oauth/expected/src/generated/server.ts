@@ -14,23 +14,13 @@ import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
+import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  describedPrompt,
-  lazy,
-  reachable,
-  readTemplate,
-  register,
-  renderPrompt,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type ResourceInfo, readTemplate } from './resources.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = {
   name: 'oauth-notes',

@@ -11,24 +11,20 @@ import {
 import { promptMessages } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { type PromptInfo, describedPrompt, promptArguments, renderPrompt } from './prompts.js';
 import { verifyRequestState } from './request-state.js';
 import {
   type Named,
-  type PromptInfo,
   type Register,
   type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  describedPrompt,
   lazy,
   ownRegistries,
-  promptArguments,
   reachable,
   register,
-  renderPrompt,
 } from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
 import { jsonSchemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool } from './tools.js';
 import type {
   ConstructorArgs,
   DefineGetterArgs,

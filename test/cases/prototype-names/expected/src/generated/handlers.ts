@@ -11,7 +11,6 @@ import type {
   InputResponseView,
   LoggingLevel,
   PromptMessage,
-  Resource,
   ServerContext,
   TextResourceContents,
 } from '@modelcontextprotocol/server';
@@ -112,7 +111,7 @@ export interface HandlerContext {
 }
 
 /** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
+type NoInput = Record<string, never>;
 
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
@@ -149,9 +148,6 @@ export type TemplateReader<P> = (
   uri: URL,
   ctx: HandlerContext,
 ) => Awaitable<ResourceBody>;
-
-/** Lists concrete resources of a template for resources/list. */
-export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;
 
 /** Completes an argument from its partial `value`; `context.arguments` has those already filled. */
 export type Completer<A> = (

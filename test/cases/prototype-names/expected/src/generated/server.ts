@@ -9,38 +9,35 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import { type Completions, completers } from './completions.js';
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
 import {
-  type Completions,
-  type Named,
   type PromptArgumentInfo,
   type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  completers,
-  contentTool,
   describedPrompt,
   getPrompt,
+  promptArguments,
+  renderPrompt,
+  showDeclaredArguments,
+} from './prompts.js';
+import { verifyRequestState } from './request-state.js';
+import { type ResourceInfo, readResource, readTemplate } from './resources.js';
+import {
+  type Named,
+  type Register,
+  type ServerInfo,
   lazy,
   ownProperties,
   ownRegistries,
-  promptArguments,
   reachable,
-  readResource,
-  readTemplate,
   register,
-  renderPrompt,
-  showDeclaredArguments,
-  structuredTool,
 } from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
 import { jsonSchemas, schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ToLocaleStringArgs, ValueOfArgs } from './types.js';
 
 export const serverInfo: ServerInfo = { name: 'prototype-names', version: '1.0.0' };

@@ -24,12 +24,10 @@ export function runStdio(options: StdioTransportOptions = {}): StdioServerHandle
     removeSink = addNotificationSink(connectionSink(server, ctx.era));
     return server;
   };
+  // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
+  const transport = withEveryVersion(new StdioTransport(process.stdin, process.stdout, options));
   return serveStdio(factory, {
-    // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
-    transport: refusingUnsubscribable(
-      withEveryVersion(new StdioTransport(process.stdin, process.stdout, options)),
-      subscribable,
-    ),
+    transport: refusingUnsubscribable(transport, subscribable),
     onerror: (error) => console.error(`${serverInfo.name}: ${error.message}`),
   });
 }

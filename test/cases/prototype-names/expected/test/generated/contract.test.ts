@@ -5,18 +5,12 @@
 // and 2026-07-28 clients alike. Handler behaviour is tested in test/handlers.
 
 import assert from 'node:assert/strict';
-import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-import {
-  Client,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from '@modelcontextprotocol/client';
+import { Client, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));

@@ -13,27 +13,20 @@ import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
 import {
   type PromptArgumentInfo,
   type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
   describedPrompt,
-  lazy,
   promptArguments,
-  reachable,
-  readTemplate,
-  register,
   renderPrompt,
   showDeclaredArguments,
-  structuredTool,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+} from './prompts.js';
+import { verifyRequestState } from './request-state.js';
+import { type ResourceInfo, readTemplate } from './resources.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { jsonSchemas, schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ForClassArgs } from './types.js';
 
 export const serverInfo: ServerInfo = { name: 'schema-constructs', version: '1.0.0' };

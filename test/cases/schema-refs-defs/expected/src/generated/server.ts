@@ -11,23 +11,13 @@ import {
 import { promptMessages, resourceContents } from './content.js';
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
+import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type PromptInfo,
-  type Register,
-  type ResourceInfo,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  describedPrompt,
-  lazy,
-  reachable,
-  register,
-  renderPrompt,
-  structuredTool,
-} from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type ResourceInfo } from './resources.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
+import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'schema-refs-defs', version: '1.0.0' };
 

@@ -11,19 +11,11 @@ import {
 import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { verifyRequestState } from './request-state.js';
-import {
-  type Register,
-  type ServerInfo,
-  type ToolInfo,
-  contentTool,
-  lazy,
-  reachable,
-  register,
-  structuredTool,
-} from './runtime.js';
+import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+import { schemas } from './schemas.js';
 import { installHandlers } from './sdk-handlers.js';
 import { installTasks, type TaskPolicy } from './tasks.js';
-import { schemas } from './schemas.js';
+import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'tasks', version: '1.0.0' };
 

@@ -5,6 +5,7 @@ import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
 import { refusingUnsubscribable, withEveryVersion } from './era.js';
+import { readingListenTopics } from './listen-topics.js';
 import { addNotificationSink, connectionSink } from './runtime.js';
 import { createServer, serverInfo, subscribable } from './server.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
@@ -24,12 +25,10 @@ export function runStdio(options: StdioTransportOptions = {}): StdioServerHandle
     removeSink = addNotificationSink(connectionSink(server, ctx.era));
     return server;
   };
+  // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
+  const transport = withEveryVersion(new StdioTransport(process.stdin, process.stdout, options));
   return serveStdio(factory, {
-    // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
-    transport: refusingUnsubscribable(
-      withEveryVersion(new StdioTransport(process.stdin, process.stdout, options)),
-      subscribable,
-    ),
+    transport: refusingUnsubscribable(transport, subscribable, readingListenTopics(transport)),
     onerror: (error) => console.error(`${serverInfo.name}: ${error.message}`),
   });
 }

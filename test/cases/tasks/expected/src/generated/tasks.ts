@@ -23,15 +23,14 @@ import {
   ProtocolErrorCode,
   type RegisteredTool,
   type ServerContext,
-  type StandardSchemaWithJSON,
   type Transport,
 } from '@modelcontextprotocol/server';
 
-import { addListenTopic } from './era.js';
 import type { TaskContext } from './handlers.js';
 import { elicitedContentProblem, requestedSchemas } from './input.js';
+import { addListenTopic } from './listen-topics.js';
 import { principalOf, verifyRequestState } from './request-state.js';
-import { registeredTool, TASK_CONTEXT } from './runtime.js';
+import { TASK_CONTEXT } from './runtime.js';
 import { decorate } from './sdk-handlers.js';
 import {
   isTerminal,
@@ -40,6 +39,7 @@ import {
   type TaskStatus,
   type TaskStore,
 } from './task-store.js';
+import { registeredTool } from './tools.js';
 
 /** The extension's identifier, under `capabilities.extensions`. */
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
@@ -642,8 +642,8 @@ async function beforeTask(
   policy: TaskPolicy,
   controller: AbortController,
 ): Promise<unknown> {
-  const raw = sdk.mcpReq.requestState();
-  const state = typeof raw === 'string' ? await verifyRequestState(raw, sdk) : undefined;
+  // Decoded: the SDK verified it (ServerOptions.requestState.verify) before the handler ran.
+  const state = sdk.mcpReq.requestState();
   // The task's id is only known once the round goes on as a task: until then, no ctx.task.
   let task: TaskContext | undefined;
   const probe: Run = {

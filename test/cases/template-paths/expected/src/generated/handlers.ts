@@ -10,8 +10,6 @@ import type {
   InputRequiredSpec,
   InputResponseView,
   LoggingLevel,
-  PromptMessage,
-  Resource,
   ServerContext,
   TextResourceContents,
 } from '@modelcontextprotocol/server';
@@ -111,9 +109,6 @@ export interface HandlerContext {
   sdk: ServerContext;
 }
 
-/** Input of a tool that declares no `input`. */
-export type NoInput = Record<string, never>;
-
 /** What a tool without `output` returns: text (one text block) or content blocks. */
 export type ToolContent = string | ContentBlock[];
 
@@ -130,18 +125,8 @@ export type ToolResultFields<O> = {
 /** A complete tools/call result, made with `toolResult()`: sent as it is. */
 export type ToolResult<O> = ToolResultFields<O> & { readonly [toolResultBrand]: true };
 
-/**
- * A tool. `O` is the declared output type, sent as structured content and as JSON text; for a tool
- * without `output` it is {@link ToolContent}. Return `toolResult({...})` for full control.
- * A thrown error becomes a result with `isError: true` and the error's message.
- */
-export type ToolHandler<I, O> = (input: I, ctx: HandlerContext) => Awaitable<O | ToolResult<O>>;
-
 /** Text goes out with the declared mimeType, bytes as a base64 blob; or give the contents. */
 export type ResourceBody = string | Uint8Array | (TextResourceContents | BlobResourceContents)[];
-
-/** Reads a dynamic resource. */
-export type ResourceHandler = (uri: URL, ctx: HandlerContext) => Awaitable<ResourceBody>;
 
 /** Reads one resource of a template; `params` are the URI's variables, already validated. */
 export type TemplateReader<P> = (
@@ -149,22 +134,6 @@ export type TemplateReader<P> = (
   uri: URL,
   ctx: HandlerContext,
 ) => Awaitable<ResourceBody>;
-
-/** Lists concrete resources of a template for resources/list. */
-export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;
-
-/** Completes an argument from its partial `value`; `context.arguments` has those already filled. */
-export type Completer<A> = (
-  value: string,
-  context: { arguments: Partial<Record<keyof A, string>> },
-) => Awaitable<string[]>;
-
-/** Renders a prompt: a string becomes one user text message. */
-export type PromptGetter<A> = (args: A, ctx: HandlerContext) => Awaitable<string | PromptMessage[]>;
-
-export interface ToolHandlers {}
-
-export interface ResourceHandlers {}
 
 export interface TemplateHandlers {
   docs: {
@@ -183,5 +152,3 @@ export interface TemplateHandlers {
     read: TemplateReader<SourcesParams>;
   };
 }
-
-export interface PromptHandlers {}

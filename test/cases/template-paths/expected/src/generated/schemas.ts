@@ -13,7 +13,7 @@ import type { DocsParams, FilesParams, NotesParams, RawParams, SourcesParams } f
  * The JSON Schemas exactly as the manifest declares them, with shared `$ref`s inlined:
  * this is what clients see in tools/list and what requests are validated against.
  */
-export const jsonSchemas = {
+const jsonSchemas = {
   /** Variables of resource template `docs`. */
   docsParams: {
     type: 'object',

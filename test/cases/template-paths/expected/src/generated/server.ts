@@ -13,9 +13,10 @@ import { speakEra } from './era.js';
 import { installInput } from './input.js';
 import { guardPaths } from './paths.js';
 import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, type ServerInfo, lazy, reachable, readTemplate } from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
+import { type ResourceInfo, readTemplate } from './resources.js';
+import { type ServerInfo, lazy, reachable } from './runtime.js';
 import { schemas } from './schemas.js';
+import { installHandlers } from './sdk-handlers.js';
 
 export const serverInfo: ServerInfo = { name: 'template-paths', version: '1.0.0' };
 
