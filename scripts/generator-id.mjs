@@ -9,10 +9,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-// First step of the build: until the last step writes the new id, none is there to vouch for
-// code that is half rebuilt (a failed build leaves the slower but always right file walk).
+// First step of the build: an empty dist, so a module whose source is gone is not left to be
+// imported or packed; and until the last step writes the new id, none is there to vouch for code
+// that is half rebuilt (a failed build leaves the slower but always right file walk).
 if (process.argv[2] === '--clear') {
-  rmSync(path.join(repo, 'dist/generator-id'), { force: true });
+  rmSync(path.join(repo, 'dist'), { recursive: true, force: true });
   process.exit(0);
 }
 const { generatorFiles, GENERATOR_ID_FILE } = await import(path.join(repo, 'dist/plan/stamp.js'));

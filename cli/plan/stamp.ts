@@ -102,8 +102,8 @@ export const GENERATOR_ID_FILE = 'generator-id';
 const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/generate.build.js'];
 
 /**
- * mcpgen's version plus what identifies its code, templates, schemas and prettier (which lays out
- * what is formatted): any rebuild that changes one of them invalidates stamps. A built package
+ * mcpgen's version plus what identifies its code, templates, schemas and prettier (whose doc
+ * printer lays out what depends on width): any rebuild that changes one of them invalidates stamps. A built package
  * reads that from dist/generator-id, one small file, and adds the name, size and mtime of its
  * templates and schemas, which are also read at run time (a template edited since the build is
  * compiled from source). Without the id (run from sources, in tests) the stats of every file count

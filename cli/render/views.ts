@@ -4,7 +4,7 @@
  */
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, runtimeDependencies } from '../plan/dependencies.js';
-import { docComment, isInheritedName, jsonLiteral, lineComment, propertyKey, stringLiteral } from './escape.js';
+import { docComment, isInheritedName, lineComment, stringLiteral } from './escape.js';
 import { printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
 import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
 import { isRecord } from '../manifest/json-path.js';
@@ -490,7 +490,6 @@ export function serverView(ir: IR) {
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   const scopeChallenges = scopeChallengesView(ir);
   const taskTools = ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden');
-  const declare = fixedDeclaration;
   const lines = (l: string[]) => l.join('\n');
   const view = {
     sdkImports: [
@@ -504,7 +503,7 @@ export function serverView(ir: IR) {
     scopeChallenges: scopeChallenges?.map((k) => ({ kind: k.kind, entries: lines(k.entries.map((e) => scopeMember(e.key, e.scopes))) })) ?? null,
     taskPolicies: Object.keys(taskPolicies).length ? recordDeclaration('taskPolicies', 'TaskPolicy', taskTools, taskPolicies) : null,
     taskModules: taskModules.length ? lines(taskModules.map((m) => taskModuleMember(m.key, m.alias))) : null,
-    subscribable: declare('const subscribableUris: string[]', subscribable),
+    subscribable: fixedDeclaration('const subscribableUris: string[]', subscribable),
     installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
     loaders: handlerImports.length ? lines(handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map(loader)) : null,
@@ -515,8 +514,8 @@ export function serverView(ir: IR) {
       ? recordDeclaration('templateCompletions', 'Completions', ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)), templateCompletions)
       : null,
     promptInfo: ir.prompts.length ? recordDeclaration('promptInfo', 'PromptInfo', ir.prompts, promptInfo) : null,
-    promptCompletions: Object.keys(promptCompletions).length ? declare('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
-    promptDefaults: Object.keys(promptDefaults).length ? declare('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
+    promptCompletions: Object.keys(promptCompletions).length ? fixedDeclaration('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
+    promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
     declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
     ...Object.fromEntries(
       ['runtime', 'tools', 'resources', 'completions', 'prompts', 'pagination'].map((module) => [
@@ -535,9 +534,9 @@ export function serverView(ir: IR) {
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),
-    serverInfo: declare('export const serverInfo: ServerInfo', info),
-    declared: declare('const declared: McpServerOptions', declared),
-    handledCapabilities: Object.keys(handledCapabilities).length ? declare('const handledCapabilities: ServerCapabilities', handledCapabilities) : null,
+    serverInfo: fixedDeclaration('export const serverInfo: ServerInfo', info),
+    declared: fixedDeclaration('const declared: McpServerOptions', declared),
+    handledCapabilities: Object.keys(handledCapabilities).length ? fixedDeclaration('const handledCapabilities: ServerCapabilities', handledCapabilities) : null,
     promptArgs: promptArgs.length ? lines(promptArgs.map(promptArgsStatement)) : null,
     tools: tools.length ? lines(tools.map(toolMember)) : null,
     resources: hasResources ? lines([...resources.map(resourceStatement), ...templates.map(templateStatement)]) : null,

@@ -20,6 +20,7 @@ import {
   WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
+import { isLogLevel, isObject } from './era.js';
 import { type AuthedRequest, ownsSession, sendUnavailable, serveSession } from './http-wire.js';
 import { type RedisHub, RedisUnavailableError } from './redis.js';
 import { principalOf } from './request-state.js';
@@ -31,16 +32,6 @@ import { deliverEvent, initializeFirst, type LegacySessions, noSession } from '.
 export const SESSION_TTL_ENV = 'MCP_SESSION_TTL';
 
 const GET_STREAM = '_GET_stream';
-const LOG_LEVELS = new Set([
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-]);
 
 export interface RedisSessionOptions {
   maxSessions: number;
@@ -50,8 +41,6 @@ export interface RedisSessionOptions {
 }
 
 type Message = Record<string, unknown>;
-const isObject = (value: unknown): value is Message =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isResponse = (message: unknown): boolean =>
   isObject(message) && message.method === undefined && ('result' in message || 'error' in message);
 
@@ -385,7 +374,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
       } else if (message.method === 'notifications/cancelled') {
         await hub.publish('session-message', { id: local.id, message });
         continue;
-      } else if (message.method === 'logging/setLevel' && LOG_LEVELS.has(params.level as string)) {
+      } else if (message.method === 'logging/setLevel' && isLogLevel(params.level)) {
         const [, rev] = await hub
           .run((client) =>
             client

@@ -16,12 +16,13 @@ import {
   createMcpHandler,
   localhostAllowedHostnames,
   localhostAllowedOrigins,
+  PROTOCOL_VERSION_META_KEY,
   type ServerEventBus,
   verifyBearerToken,
   type VerifyBearerTokenOptions,
 } from '@modelcontextprotocol/server';
 
-import { listenRefusal, withEveryVersionResponse } from './era.js';
+import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
 import {
   type AuthedRequest,
   readJson,
@@ -128,11 +129,6 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
   return route.kind === 'legacy';
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const PROTOCOL_VERSION_KEY = 'io.modelcontextprotocol/protocolVersion';
-
 const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
 
 /** A message other than initialize whose `params._meta` has the per-request protocol version. */
@@ -140,7 +136,7 @@ function claimsEnvelope(body: unknown): boolean {
   if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
     return false;
   const meta = isObject(body.params) ? body.params._meta : undefined;
-  return isObject(meta) && PROTOCOL_VERSION_KEY in meta;
+  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
 
 /**

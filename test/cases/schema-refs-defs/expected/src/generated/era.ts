@@ -164,15 +164,21 @@ const LOG_LEVELS = [
   'emergency',
 ] as const;
 
+type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A level logging/setLevel accepts. */
+export const isLogLevel = (level: unknown): level is LogLevel =>
+  (LOG_LEVELS as readonly unknown[]).includes(level);
+
 /** logging/setLevel params: an unknown level is `-32602` with this message, not `-32603`. */
-const setLevelParams: StandardSchemaV1<{ level: (typeof LOG_LEVELS)[number] }> = {
+const setLevelParams: StandardSchemaV1<{ level: LogLevel }> = {
   '~standard': {
     version: 1,
     vendor: 'mcpgen',
     validate: (value) => {
       const level = isObject(value) ? value.level : undefined;
-      return LOG_LEVELS.includes(level as (typeof LOG_LEVELS)[number])
-        ? { value: value as { level: (typeof LOG_LEVELS)[number] } }
+      return isLogLevel(level)
+        ? { value: value as { level: LogLevel } }
         : {
             issues: [
               {
