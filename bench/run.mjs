@@ -11,6 +11,7 @@ import { schemaScaleBench } from './schema-scale.mjs';
 import { stdioLoadBench } from './stdio-load.mjs';
 import { devReloadBench } from './dev-reload.mjs';
 import { scaleBench, scaleSection } from './scale.mjs';
+import { shortcutsBench } from './shortcuts.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -46,6 +47,8 @@ const gen = await generatorBench({
   runs: quick ? 1 : 3,
   tools: { openapi: openapi?.bin, openapiHome: openapi?.home },
 });
+log('speed shortcuts on and off');
+const shortcuts = await shortcutsBench({ repo, runs: quick ? 1 : 21, log });
 log('schema-heavy scale');
 const scale = await schemaScaleBench({ repo, tools: quick ? 20 : 500, runs: 1 });
 log('server benchmarks');
@@ -73,6 +76,8 @@ const md = [
   'Reproduce with `npm run bench`; how each number is measured, and why: [Method and analysis](#method-and-analysis).',
   '',
   gen.md,
+  '',
+  shortcuts.md,
   '',
   scale.md,
   '',
