@@ -116,3 +116,35 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
   const url = new URL(/✔ serving at (\S+)/.exec(out)![1]!);
   await expect(fetch(url, { method: 'POST', signal: AbortSignal.timeout(3000) })).rejects.toThrow();
 }, 300_000);
+
+it('the server it started ends with it when mcpgen dev is killed (SIGKILL)', async () => {
+  const dir = scratch('dev-killed', path.join(REPO, 'examples/weather'));
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
+  children.push(child);
+  let out = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (out += d));
+  let url: URL | undefined;
+  for (let i = 0; i < 1200 && !url && child.exitCode === null; i++) {
+    const m = /✔ serving at (\S+)/.exec(out);
+    if (m) url = new URL(m[1]!);
+    else await new Promise((r) => setTimeout(r, 50));
+  }
+  expect(url, out).toBeDefined();
+  const client = await connectHttp(url!);
+  expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  await client.close().catch(() => {});
+  child.kill('SIGKILL');
+  await new Promise((r) => child.once('exit', r));
+  // Nothing of mcpgen's ran after the kill: the server stops on its own, within a few seconds.
+  let refused = false;
+  for (let i = 0; i < 50 && !refused; i++) {
+    try {
+      await fetch(url!, { method: 'POST', signal: AbortSignal.timeout(1000) });
+      await new Promise((r) => setTimeout(r, 100));
+    } catch {
+      refused = true;
+    }
+  }
+  expect(refused, 'the server still answers after mcpgen dev was killed').toBe(true);
+}, 120_000);

@@ -12,6 +12,16 @@ export interface RunningServer {
 const URL_LINE = /MCP over Streamable HTTP at (\S+)/;
 
 /**
+ * Preloaded into the server: it stops when mcpgen dev ends however that ends (SIGKILL included),
+ * because the IPC channel between them closes then; SIGTERM lets its own shutdown run, and it is
+ * ended after 3 s if that does not. Nothing is sent on the channel, and the channel does not keep
+ * the server alive. A data: URL, so no file of mcpgen's has to be found from the server.
+ */
+const EXIT_WITH_PARENT = `data:text/javascript,${encodeURIComponent(
+  "if (process.channel) { process.channel.unref(); process.once('disconnect', () => { process.kill(process.pid, 'SIGTERM'); setTimeout(() => process.exit(1), 3000).unref(); }); }",
+)}`;
+
+/**
  * Runs `node dist/src/main.js --http --port <port> [--host <host>]` in `projectDir` and waits (at
  * most `timeoutMs`) for the line with its URL. The server's stderr goes to `log` line by line.
  */
@@ -19,10 +29,11 @@ export function startServer(
   projectDir: string,
   opts: { port: number; host?: string; timeoutMs?: number; log: (line: string) => void },
 ): Promise<RunningServer> {
-  const args = [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', String(opts.port), ...(opts.host ? ['--host', opts.host] : [])];
+  const args = ['--import', EXIT_WITH_PARENT, path.join(projectDir, 'dist/src/main.js'), '--http', '--port', String(opts.port), ...(opts.host ? ['--host', opts.host] : [])];
   // Its own process group: a terminal's Ctrl-C reaches mcpgen dev, which stops the server itself
-  // (so its exit is known to be wanted); `exit` below covers mcpgen ending any other way.
-  const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env }, detached: true });
+  // (so its exit is known to be wanted); `exit` below covers mcpgen exiting, the IPC channel its
+  // being killed.
+  const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env }, detached: true });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));
