@@ -127,6 +127,9 @@ describe('mcpgen init in a folder with a package.json of its own', () => {
     const io = memoryIO(dir);
     expect(await runCli(['init'], io), io.err).toBe(0);
     expect(io.out).not.toContain('Merge these keys');
+    // The tsconfig.json the first init wrote is kept, and has all the project needs.
+    expect(io.out).toContain('Kept as they were (yours): package.json, tsconfig.json');
+    expect(io.out).not.toContain('tsconfig.json lacks');
     expect(io.out).toMatch(/^ {2}npm install$/m);
     expect(io.out).toMatch(/^ {2}npm test /m);
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(kept);
@@ -139,6 +142,72 @@ describe('mcpgen init in a folder with a package.json of its own', () => {
     await runCli(['init'], io);
     expect(io.err).toContain('package.json is not a JSON object');
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ not json');
+  });
+});
+
+describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
+  /** The JSON object printed under "Set these in its compilerOptions:", indented by four spaces. */
+  function printedOptions(out: string): Record<string, unknown> {
+    const start = out.indexOf('Set these in its compilerOptions:\n');
+    expect(start, out).toBeGreaterThan(-1);
+    const lines = out.slice(start).split('\n').slice(1);
+    const end = lines.findIndex((l) => l === '    }');
+    return JSON.parse(lines.slice(0, end + 1).map((l) => l.slice(4)).join('\n'));
+  }
+
+  it('reads it as tsc does (comments, trailing commas, extends), keeps it, says what to set, and that works', async () => {
+    const dir = scratch('init-existing-tsconfig');
+    const own = [
+      '{',
+      '  // an older "CommonJS" setup; the base sets module and target',
+      '  "extends": "./tsconfig.base.json",',
+      '  "compilerOptions": {',
+      '    "outDir": "build", /* not dist */',
+      '    "types": [],',
+      '  },',
+      '  "include": ["src/**/*.ts",],',
+      '}',
+      '',
+    ].join('\n');
+    const base = '{ "compilerOptions": { "module": "commonjs", "target": "es2019", "rootDir": "src", "strict": true } }\n';
+    writeFileSync(path.join(dir, 'tsconfig.json'), own);
+    writeFileSync(path.join(dir, 'tsconfig.base.json'), base);
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'tsconfig.json'), 'utf8')).toBe(own);
+    expect(readFileSync(path.join(dir, 'tsconfig.base.json'), 'utf8')).toBe(base);
+    expect(io.out).toContain('Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:');
+    expect(io.out).toContain('  - compilerOptions.module is "commonjs": ');
+    expect(io.out).toContain('  - compilerOptions.outDir is "build": ');
+    expect(io.out).toContain('  - include leaves out test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it');
+    const set = printedOptions(io.out);
+    expect(set).toEqual({ module: 'NodeNext', target: 'ES2022', types: ['node'], outDir: 'dist', rootDir: '.' });
+    expect(io.out).toContain('  # set those compilerOptions in tsconfig.json (and its include), then:');
+
+    // As it is, the project does not build; with what was printed set, its tests pass. The
+    // packages come from the repository's node_modules (the scratch folder is inside it).
+    expect((await run('npm', ['run', 'build', '--silent'], dir, 120_000)).code).not.toBe(0);
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { outDir: 'build', types: [], ...set }, include: ['src/**/*.ts', 'test/**/*.ts'] }, null, 2),
+    );
+    const test = await run('npm', ['test', '--silent'], dir, 300_000);
+    expect(test.code, test.stdout.slice(-3000) + test.stderr.slice(-2000)).toBe(0);
+  }, 400_000);
+
+  it('says why when it cannot read it, and changes nothing', async () => {
+    const dir = scratch('init-broken-tsconfig');
+    writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "module": } }');
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(io.out).toMatch(/^! tsconfig\.json is not JSON with comments, as tsc reads it: /m);
+    expect(readFileSync(path.join(dir, 'tsconfig.json'), 'utf8')).toBe('{ "compilerOptions": { "module": } }');
+
+    const other = scratch('init-tsconfig-extends-package');
+    writeFileSync(path.join(other, 'tsconfig.json'), '{ "extends": "@tsconfig/not-installed-here/tsconfig.json" }');
+    const io2 = memoryIO(other);
+    expect(await runCli(['init'], io2), io2.err).toBe(0);
+    expect(io2.out).toContain('! tsconfig.json extends "@tsconfig/not-installed-here/tsconfig.json", which is not installed yet, so mcpgen could not check it.');
   });
 });
 

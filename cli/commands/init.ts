@@ -10,6 +10,7 @@ import { renderTemplate } from '../render/handlebars.js';
 import { writeAtomic } from '../write/write.js';
 import { generateCommand } from './generate.js';
 import { packageAdvice, printFragment, readPackage, schemaRef } from './init-package.js';
+import { tsconfigAdvice } from './init-tsconfig.js';
 import { VERSION } from '../version.js';
 import { generate } from '../generate.js';
 import { packageData } from '../render/views.js';
@@ -97,6 +98,15 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
     const inner = run;
     run = (script: string) => inner(name[script] ?? script);
     install = dependencyProblems(dir, generated)?.commands ?? install;
+  }
+  if (existing.includes('tsconfig.json')) {
+    const advice = tsconfigAdvice(dir);
+    if (typeof advice === 'string') io.stdout(`! ${advice}\n`);
+    else if (advice.reasons.length) {
+      io.stdout(`Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:\n${advice.reasons.map((r) => `  - ${r}\n`).join('')}`);
+      if (advice.set) io.stdout(`Set these in its compilerOptions:\n${printFragment(advice.set)}\n`);
+      lines.push(`  # ${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${advice.set && advice.reasons.some((r) => r.startsWith('include')) ? ' (and its include)' : ''}, then:`);
+    }
   }
   const pad = (text: string) => text.padEnd(25);
   lines.push(...install.map((c) => `  ${c}`));
