@@ -24,7 +24,7 @@ function adviceFor(files: Record<string, string>) {
 
 describe('tsconfigAdvice', () => {
   it('has nothing to say of the tsconfig.json mcpgen writes, or of equivalent ones', () => {
-    expect(adviceFor({ 'tsconfig.json': JSON.stringify(GENERATED) })).toEqual({ set: null, reasons: [] });
+    expect(adviceFor({ 'tsconfig.json': JSON.stringify(GENERATED) })).toEqual({ set: null, reasons: [], leftOut: [] });
     // Node16, an ESNext target, a folder in include, no include at all, ./dist spelled otherwise.
     for (const variant of [
       { ...GENERATED, compilerOptions: { ...GENERATED.compilerOptions, module: 'node16', moduleResolution: 'node16', target: 'esnext' } },
@@ -32,13 +32,13 @@ describe('tsconfigAdvice', () => {
       { compilerOptions: { ...GENERATED.compilerOptions, outDir: './dist/' } },
       { compilerOptions: { ...GENERATED.compilerOptions, lib: ['ES2023', 'DOM'] } },
     ]) {
-      expect(adviceFor({ 'tsconfig.json': JSON.stringify(variant) }), JSON.stringify(variant)).toEqual({ set: null, reasons: [] });
+      expect(adviceFor({ 'tsconfig.json': JSON.stringify(variant) }), JSON.stringify(variant)).toEqual({ set: null, reasons: [], leftOut: [] });
     }
   });
 
   it('reads comments (with quotes inside), trailing commas, and strings holding comment marks', () => {
     const text = '{\n  // "module": "commonjs"\n  "compilerOptions": { /* , } */ "module": "NodeNext", "outDir": "dist", "types": ["node", "a//b", "c/*d",], },\n}\n';
-    expect(adviceFor({ 'tsconfig.json': text })).toEqual({ set: null, reasons: [] });
+    expect(adviceFor({ 'tsconfig.json': text })).toEqual({ set: null, reasons: [], leftOut: [] });
   });
 
   it('follows extends (files and arrays of them), the later base and then the file itself winning', () => {
@@ -51,6 +51,7 @@ describe('tsconfigAdvice', () => {
     expect(advice).toEqual({
       set: null,
       reasons: ['include leaves out test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it'],
+      leftOut: ['test/generated/contract.test.ts'],
     });
   });
 

@@ -13,6 +13,8 @@ export interface TsconfigAdvice {
   set: Record<string, unknown> | null;
   /** One line per problem: which setting, what it is, why the generated project needs otherwise. */
   reasons: string[];
+  /** The files tsc would leave out of the project (then `include` needs src/ and test/). */
+  leftOut: string[];
 }
 
 type Options = Record<string, unknown>;
@@ -83,12 +85,9 @@ export function tsconfigAdvice(dir: string): TsconfigAdvice | string {
     set.rootDir = '.';
     reasons.push(`compilerOptions.rootDir is ${show('rootDir')}: src/ and test/ compile to dist/src/ and dist/test/ from the project folder`);
   }
-  const missing = COMPILED.filter((f) => !compiles(resolved, dir, f));
-  const advice: TsconfigAdvice = { set: Object.keys(set).length ? set : null, reasons };
-  if (missing.length) {
-    reasons.push(`include leaves out ${missing.join(', ')}: add "src/**/*.ts" and "test/**/*.ts" to it`);
-  }
-  return advice;
+  const leftOut = COMPILED.filter((f) => !compiles(resolved, dir, f));
+  if (leftOut.length) reasons.push(`include leaves out ${leftOut.join(', ')}: add "src/**/*.ts" and "test/**/*.ts" to it`);
+  return { set: Object.keys(set).length ? set : null, reasons, leftOut };
 }
 
 /** Whether tsc's file list (`files`, `include` with its default, `exclude` not counted) holds `file`. */

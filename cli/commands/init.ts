@@ -105,7 +105,8 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
     else if (advice.reasons.length) {
       io.stdout(`Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:\n${advice.reasons.map((r) => `  - ${r}\n`).join('')}`);
       if (advice.set) io.stdout(`Set these in its compilerOptions:\n${printFragment(advice.set)}\n`);
-      lines.push(`  # ${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${advice.set && advice.reasons.some((r) => r.startsWith('include')) ? ' (and its include)' : ''}, then:`);
+      const also = advice.set && advice.leftOut.length ? ' (and its include)' : '';
+      lines.push(`  # ${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${also}, then:`);
     }
   }
   const pad = (text: string) => text.padEnd(25);

@@ -238,8 +238,11 @@ export function contentView(ir: IR) {
   };
 }
 
-/** Each interface's members as prettier prints them, or null when it has none (`{}`). */
-/** `completes`: some template variable or prompt argument completes (completions.ts). */
+/**
+ * Each interface's members as prettier prints them, or null when it has none (`{}`), and which
+ * handler types the project uses. `completes`: some template variable or prompt argument completes
+ * (completions.ts).
+ */
 export function handlersView(ir: IR, completes: boolean) {
   const types = new Set<string>();
   const use = (t: string | null) => (t ? (types.add(t), t) : null);
@@ -281,7 +284,8 @@ export function handlersView(ir: IR, completes: boolean) {
     templates: lines(templates),
     prompts: lines(prompts),
     typeImports: [...types].sort(),
-    noInput: [...tools, ...prompts].some((member) => member.includes('NoInput')),
+    // Where a member above names NoInput: a tool without input, a prompt getter without arguments.
+    noInput: ir.tools.some((t) => !t.inputType) || ir.prompts.some((p) => p.handlerPath && p.messages === null && !p.argsType),
     toolHandler: ir.tools.length > 0,
     resourceBody: dynamic || ir.templates.length > 0,
     resourceHandler: dynamic,
