@@ -10,6 +10,7 @@ import type { IR } from './normalize/ir.js';
 import { normalize } from './normalize/normalize.js';
 import type { OutputFile } from './plan/plan.js';
 import { renderFiles } from './render/render.js';
+import { toolchainSpecs } from './plan/dependencies.js';
 import { VERSION } from './version.js';
 import { mark, now, spent, timingsEnabled } from './timings.js';
 import type { GenerateOptions } from './generate-options.js';
@@ -33,7 +34,7 @@ export function buildFiles(manifest: LoadedManifest, opts: GenerateOptions): Bui
   // A user-owned file that exists is never rewritten, so it is not rendered either.
   const files: OutputFile[] = [];
   // Timed file by file under MCPGEN_TIMINGS (each is rendered when it is pulled).
-  const it = renderFiles(norm.ir, opts.exists ?? (() => false));
+  const it = renderFiles(norm.ir, opts.exists ?? (() => false), opts.specs ?? toolchainSpecs(opts.outDir));
   for (let t0 = now(), next = it.next(); !next.done; t0 = now(), next = it.next()) {
     files.push(next.value);
     if (timingsEnabled) spent(partOf(next.value.path), now() - t0);

@@ -13,6 +13,8 @@ export interface GenerateOptions {
    * none exists and every file is rendered.
    */
   exists?: (file: string) => boolean;
+  /** How package.json names the runtime and mcpgen (default: from where this mcpgen runs). */
+  specs?: { runtime: string; mcpgen: string };
   /** Called with each input file (the manifest, then each file it references) just before it is read. */
   beforeRead?: (abs: string) => void;
 }

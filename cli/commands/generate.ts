@@ -168,7 +168,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const unchanged = Object.keys(fast.stamp.outputs).length;
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
-    const missing = missingDependencies(fast.outDir, Object.keys(fast.stamp.outputs));
+    const missing = missingDependencies(fast.outDir);
     if (missing) io.stderr(`${missing}\n`);
     return EXIT_OK;
   }
@@ -200,7 +200,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   await printContractChanges(plan, io, rel);
-  const missing = missingDependencies(outDir, plan.entries.filter((e) => e.owner === 'generated').map((e) => e.path));
+  const missing = missingDependencies(outDir);
   if (missing) io.stderr(`${missing}\n`);
   return EXIT_OK;
 }

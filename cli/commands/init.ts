@@ -14,7 +14,7 @@ import { tsconfigAdvice } from './init-tsconfig.js';
 import { VERSION } from '../version.js';
 import { generate } from '../generate.js';
 import { packageData } from '../render/views.js';
-import { dependencyProblems } from '../plan/dependencies.js';
+import { dependencyProblems, toolchainSpecs } from '../plan/dependencies.js';
 
 /** Files init creates only when missing: those already there are the user's and stay as they are. */
 const USER_FILES = ['package.json', 'tsconfig.json', 'src/main.ts', '.gitignore', 'README.md'];
@@ -87,8 +87,7 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
   let install = ['npm install'];
   if (pkg !== null) {
     const result = await generate({ manifest, outDir: dir });
-    const generated = result.files.filter((f) => f.owner === 'generated').map((f) => f.path);
-    const advice = packageAdvice(pkg, packageData(result.ir!, generated));
+    const advice = packageAdvice(pkg, packageData(result.ir!, toolchainSpecs(dir)));
     for (const line of advice.kept) io.stdout(`  ${line}\n`);
     if (advice.add) {
       io.stdout(`Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${printFragment(advice.add)}\n`);
@@ -97,7 +96,7 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
     const name = advice.scriptName;
     const inner = run;
     run = (script: string) => inner(name[script] ?? script);
-    install = dependencyProblems(dir, generated)?.commands ?? install;
+    install = dependencyProblems(dir)?.commands ?? install;
   }
   if (existing.includes('tsconfig.json')) {
     const advice = tsconfigAdvice(dir);

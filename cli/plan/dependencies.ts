@@ -2,31 +2,77 @@
  * The packages generated code imports. package.json is the user's after `init`, so mcpgen never
  * rewrites it: it names what is missing and the exact command that adds it.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { PACKAGE_ROOT } from '../paths.js';
+import { VERSION } from '../version.js';
+
+/** The library generated code runs on, released in lockstep with mcpgen. */
+export const RUNTIME_PACKAGE = '@mcpgen/runtime';
+/** The runtime versions this mcpgen's generated code works with. */
+export const RUNTIME_RANGE = `^${VERSION}`;
 
 /**
- * The SDK packages are pinned to the minor the generated runtime is tested with (`~`): it builds
- * on SDK behaviour that a minor release may change (how McpServer installs its handlers, the
- * tools/call result check the tasks extension sits in front of).
+ * The SDK is pinned to the minor the runtime is tested with (`~`): the runtime builds on SDK
+ * behaviour that a minor release may change (how McpServer installs its handlers, the tools/call
+ * result check the tasks extension sits in front of).
  */
-export const RUNTIME_DEPENDENCIES: Record<string, string> = {
-  '@modelcontextprotocol/node': '~2.1.2',
+export const SDK_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/server': '~2.4.0',
 };
 
-/** Packages that only some generated files import, by file: a server without OAuth has no `jose`. */
-const FILE_DEPENDENCIES: Record<string, Record<string, string>> = {
-  'src/generated/oauth.ts': { jose: '^6.2.18' },
-  'src/generated/sse.ts': { '@modelcontextprotocol/server-legacy': '~2.3.1' },
-  'src/generated/redis.ts': { ioredis: '^6.0.0' },
+/** The runtime's optional peers, needed only by a project that uses their feature. */
+const FEATURE_DEPENDENCIES: Record<keyof Features, Record<string, string>> = {
+  oauth: { jose: '^6.2.18' },
+  sse: { '@modelcontextprotocol/server-legacy': '~2.3.1' },
 };
 
-/** The runtime packages a project whose generated files are `generated` needs. */
-export function runtimeDependencies(generated: Iterable<string>): Record<string, string> {
-  const deps = { ...RUNTIME_DEPENDENCIES };
-  for (const file of generated) Object.assign(deps, FILE_DEPENDENCIES[file]);
+/** The features of a project that bring packages of their own. */
+export interface Features {
+  /** transports.http.auth.oauth */
+  oauth: boolean;
+  /** transports.http.sse */
+  sse: boolean;
+}
+
+/**
+ * The runtime packed into mcpgen's own dist/ by its build (and so shipped in mcpgen's tarball):
+ * while neither package is on the npm registry, projects install the runtime from it.
+ */
+export function runtimeTarball(): string | null {
+  const file = path.join(PACKAGE_ROOT, 'dist', `mcpgen-runtime-${VERSION}.tgz`);
+  return existsSync(file) ? file : null;
+}
+
+/** How a path is written in a `file:` dependency: relative to the project, with `/`. */
+const fileSpec = (projectDir: string, target: string) => `file:${path.relative(projectDir, target).split(path.sep).join('/') || '.'}`;
+
+/**
+ * What the package.json of a project in `projectDir` names for the runtime and for mcpgen itself
+ * (`mcpgen dev`): from where this mcpgen runs while unpublished, else their semver ranges.
+ */
+export function toolchainSpecs(projectDir: string): { runtime: string; mcpgen: string } {
+  const tarball = runtimeTarball();
+  if (!tarball) return { runtime: RUNTIME_RANGE, mcpgen: `^${VERSION}` };
+  return { runtime: fileSpec(projectDir, tarball), mcpgen: fileSpec(projectDir, PACKAGE_ROOT) };
+}
+
+/** The runtime packages a project with `features` needs (`runtime`: how the runtime is named). */
+export function runtimeDependencies(features: Features, runtime: string = RUNTIME_RANGE): Record<string, string> {
+  const deps: Record<string, string> = { [RUNTIME_PACKAGE]: runtime, ...SDK_DEPENDENCIES };
+  for (const key of ['oauth', 'sse'] as const) if (features[key]) Object.assign(deps, FEATURE_DEPENDENCIES[key]);
   return Object.fromEntries(Object.entries(deps).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}
+
+/** The features of a project, read from its generated HTTP entry (the settings it passes the runtime). */
+export function featuresOf(projectDir: string): Features {
+  let http = '';
+  try {
+    http = readFileSync(path.join(projectDir, 'src/generated/http.ts'), 'utf8');
+  } catch {
+    /* no HTTP entry: a stdio server */
+  }
+  return { oauth: /^ {2}oauth: /m.test(http), sse: /^ {2}sse: /m.test(http) };
 }
 
 export const DEV_DEPENDENCIES: Record<string, string> = {
@@ -56,18 +102,19 @@ export function rangeSatisfies(listed: string, required: string): boolean {
   return required.split('||').some((alt) => {
     const min = parseVersion(alt);
     if (min === null || lowest[0] !== min[0] || !atLeast(lowest, min)) return false;
-    return !alt.trim().startsWith('~') || lowest[1] === min[1];
+    // `~` and a 0.x `^` (the runtime's, for one) hold the minor.
+    return (!alt.trim().startsWith('~') && min[0] !== 0) || lowest[1] === min[1];
   });
 }
 
 /** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
-export function missingDependencies(projectDir: string, generated: Iterable<string>): string | null {
-  const found = dependencyProblems(projectDir, generated);
+export function missingDependencies(projectDir: string): string | null {
+  const found = dependencyProblems(projectDir);
   return found && `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`;
 }
 
 /** What is missing or too old, and the npm commands that add it; null when all is well or there is no package.json. */
-export function dependencyProblems(projectDir: string, generated: Iterable<string>): { problems: string[]; commands: string[] } | null {
+export function dependencyProblems(projectDir: string): { problems: string[]; commands: string[] } | null {
   let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   try {
     pkg = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
@@ -85,11 +132,30 @@ export function dependencyProblems(projectDir: string, generated: Iterable<strin
         return false;
       })
       .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop()!.trim())}`);
-  const runtime = need(runtimeDependencies(generated));
+  const specs = toolchainSpecs(projectDir);
+  const runtime = need(runtimeDependencies(featuresOf(projectDir), RUNTIME_RANGE)).map((cmd) =>
+    cmd.startsWith(`${RUNTIME_PACKAGE}@`) ? `${RUNTIME_PACKAGE}@${specs.runtime}` : cmd,
+  );
+  // Listed but installed at a version the generated code does not work with (a stale node_modules).
+  const installed = installedVersion(projectDir, RUNTIME_PACKAGE);
+  if (installed !== null && !runtime.length && !rangeSatisfies(installed, RUNTIME_RANGE)) {
+    problems.push(`${RUNTIME_PACKAGE} ${installed} is installed, the generated code needs ${RUNTIME_RANGE}`);
+    runtime.push(`${RUNTIME_PACKAGE}@${specs.runtime}`);
+  }
   const dev = need(DEV_DEPENDENCIES);
   if (!runtime.length && !dev.length) return null;
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);
   if (dev.length) cmds.push(`npm install -D ${dev.join(' ')}`);
   return { problems, commands: cmds };
+}
+
+/** The version of `name` installed in the project's node_modules, or null. */
+function installedVersion(projectDir: string, name: string): string | null {
+  try {
+    const pkg = JSON.parse(readFileSync(path.join(projectDir, 'node_modules', name, 'package.json'), 'utf8')) as { version?: unknown };
+    return typeof pkg.version === 'string' ? pkg.version : null;
+  } catch {
+    return null;
+  }
 }

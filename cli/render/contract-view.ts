@@ -84,7 +84,9 @@ export function startHttpStatement(tokensEnv: string | null, oauth: boolean): st
   const members: Member[] = [
     { key: 'port', value: atom('0') },
     { key: 'redisUrl', value: atom('false') },
-    ...(tokensEnv !== null ? [{ key: 'auth', value: call('staticBearerAuth', [object([{ key: `[${printString(tokensEnv)}]`, value: atom('TOKEN') }])]) }] : []),
+    ...(tokensEnv !== null
+      ? [{ key: 'auth', value: call('staticBearerAuth', [atom('httpConfig.bearer!'), object([{ key: `[${printString(tokensEnv)}]`, value: atom('TOKEN') }])]) }]
+      : []),
     ...(oauth && tokensEnv === null ? [{ key: 'auth', value: atom('testAuth') }] : []),
     ...(oauth ? [{ key: 'oauth', value: object([{ key: 'issuer', value: atom('ISSUER') }]) }] : []),
   ];
@@ -220,6 +222,7 @@ export function contractTestView(ir: IR) {
       'type Transport',
     ],
     sse: ir.transports.http?.sse != null,
+    needsConfig: ir.transports.http?.sse != null || ir.transports.http?.bearer != null,
     bearer: ir.transports.http?.bearer != null,
     oauth: ir.transports.http?.oauth ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] } : null,
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,

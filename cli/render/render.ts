@@ -6,35 +6,14 @@ import type { IR } from '../normalize/ir.js';
 import type { OutputFile } from '../plan/plan.js';
 import { renderTemplate } from './handlebars.js';
 import { renderTypes } from './types.js';
-import {
-  contentView,
-  handlersView,
-  headerLines,
-  httpView,
-  oauthView,
-  packageData,
-  projectView,
-  schemasView,
-  serverView,
-  sseView,
-} from './views.js';
+import { contentView, handlersView, headerLines, httpView, packageData, projectView, schemasView, serverView } from './views.js';
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
-import { pathsView } from './paths-view.js';
 import { renderContracts } from './contracts.js';
 import { readmeView } from './readme-view.js';
 import { printJson } from '../format/literal.js';
-import { promptsView, resourcesView, type RuntimeUses, runtimeView, toolsView } from './runtime-view.js';
+import { RUNTIME_RANGE, type toolchainSpecs } from '../plan/dependencies.js';
 import { placeLiterals } from './place-literals.js';
-
-/** Generated files only some servers have: each brings its own runtime packages (plan/dependencies.ts). */
-function optionalFiles(ir: IR): { path: string; view: () => object }[] {
-  const http = ir.transports.http;
-  return [
-    ...(http?.oauth ? [{ path: 'src/generated/oauth.ts', view: () => oauthView(ir) }] : []),
-    ...(http?.sse ? [{ path: 'src/generated/sse.ts', view: () => sseView(ir) }] : []),
-  ];
-}
 
 /** A template written in prettier's final layout, its `{{literal}}` values printed in place. */
 function renderPrinted(template: string, view: object): string {
@@ -50,7 +29,11 @@ function renderPrinted(template: string, view: object): string {
  * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
  */
-export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => false): Generator<OutputFile> {
+export function* renderFiles(
+  ir: IR,
+  kept: (path: string) => boolean = () => false,
+  specs: ReturnType<typeof toolchainSpecs> = { runtime: RUNTIME_RANGE, mcpgen: RUNTIME_RANGE },
+): Generator<OutputFile> {
   const header = headerLines(ir);
   const gen = (path: string, view: object = {}, template = path): OutputFile => ({ path, owner: 'generated', content: renderPrinted(template, { header, ...view }) });
   // A user-owned file that exists is kept: listed, not rendered.
@@ -62,51 +45,20 @@ export function* renderFiles(ir: IR, kept: (path: string) => boolean = () => fal
   // jsonSchemas is exported for those who read it: prompt arguments (server.ts), the contract test.
   const readsSchemas = server.schemaImports.includes('jsonSchemas') || contract.referencesSchemas;
   const schemas = { ...schemasView(ir), exportJsonSchemas: readsSchemas };
-  const hasTasks = ir.tools.some((t) => t.execution.taskSupport !== 'forbidden');
-  const uses: RuntimeUses = { server: server.uses, tasks: hasTasks, schemasOwnProperties: schemas.usesOwnProperties };
   // Nothing to declare (no inputs, outputs or arguments): nothing imports schemas.ts.
   if (schemas.jsonSchemas.length) yield gen('src/generated/schemas.ts', schemas);
-  const content = contentView(ir);
   // Static resource contents and declarative prompt messages: only a manifest with some has it.
+  const content = contentView(ir);
   if (content.resources || content.prompts) yield gen('src/generated/content.ts', content);
-  yield gen('src/generated/handlers.ts', handlersView(ir, server.uses.has('completers')));
-  yield gen('src/generated/runtime.ts', runtimeView(uses));
-  // The parts of the runtime a manifest may not need: each only when server.ts calls into it.
-  if (ir.tools.length) yield gen('src/generated/tools.ts', toolsView(uses));
-  if (ir.resources.length || ir.templates.length) yield gen('src/generated/resources.ts', resourcesView(uses));
-  if (ir.prompts.length) yield gen('src/generated/prompts.ts', promptsView(uses));
-  if (server.uses.has('completers')) yield gen('src/generated/completions.ts');
-  if (server.uses.has('paginate')) yield gen('src/generated/pagination.ts');
-  yield gen('src/generated/request-state.ts');
-  yield gen('src/generated/sdk-handlers.ts');
-  yield gen('src/generated/era.ts');
-  yield gen('src/generated/input.ts');
+  yield gen('src/generated/handlers.ts', handlersView(ir));
   yield gen('src/generated/server.ts', server);
-  yield gen('src/generated/stdio.ts', { tasks: hasTasks });
-  yield gen('src/generated/stdio-transport.ts');
-  yield gen('src/generated/http.ts', { ...httpView(ir), tasks: hasTasks });
-  yield gen('src/generated/http-wire.ts');
-  yield gen('src/generated/sessions.ts');
-  // Replicas sharing one Redis (REDIS_URL): loaded by http.ts only when it is set.
-  yield gen('src/generated/redis.ts');
-  yield gen('src/generated/redis-bus.ts');
-  yield gen('src/generated/redis-sessions.ts');
-  yield gen('src/generated/shared.ts', { tasks: hasTasks });
-  if (ir.templates.length) yield gen('src/generated/paths.ts', pathsView(ir));
-  // The tasks extension (SEP-2663): only for a manifest with a tool that may run as a task.
-  if (hasTasks) {
-    yield gen('src/generated/tasks.ts');
-    yield gen('src/generated/listen-topics.ts');
-    yield gen('src/generated/task-store.ts');
-    yield gen('src/generated/redis-tasks.ts');
-  }
-  const optional = optionalFiles(ir);
-  for (const file of optional) yield gen(file.path, file.view());
+  // Entry code holds only what the manifest implies: HTTP's settings (stdio has none).
+  if (ir.transports.http) yield gen('src/generated/http.ts', httpView(ir));
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) };
   yield gen('test/generated/contract.test.ts', contract);
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
   // JSON printed as prettier prints it (cli/format/literal.ts).
-  yield own('package.json', () => printJson(packageData(ir, ['src/generated/redis.ts', ...optional.map((f) => f.path)])));
+  yield own('package.json', () => printJson(packageData(ir, specs)));
   yield user('tsconfig.json', 'project/tsconfig.json', () => ({}));
   yield user('.gitignore', 'project/gitignore', () => ({}));
   // Written as prettier's markdown would print it (test/prettier-stable.test.ts).

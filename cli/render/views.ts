@@ -3,13 +3,13 @@
  * the escape helpers, so templates only place them.
  */
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { DEV_DEPENDENCIES, runtimeDependencies } from '../plan/dependencies.js';
+import { DEV_DEPENDENCIES, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
 import { docComment, isInheritedName, lineComment, stringLiteral } from './escape.js';
 import { printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
 import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
-import { guardsPaths } from './paths-view.js';
+import { guardsPaths, pathsView } from './paths-view.js';
 import { declaration, loader, promptArgsStatement, promptMember, resourceStatement, scopeMember, taskModuleMember, templateStatement, toolMember } from './server-print.js';
 
 export function headerLines(ir: IR): string {
@@ -64,29 +64,18 @@ function fixedDeclaration(head: string, value: unknown): string {
   return printed;
 }
 
-/** What server.ts imports from runtime.ts as types only. */
-const RUNTIME_TYPES = new Set(['Completions', 'Named', 'PromptArgumentInfo', 'PromptInfo', 'Register', 'ResourceInfo', 'ServerInfo', 'ToolInfo']);
-
-/** The generated module of each name server.ts imports that is not runtime.ts's. */
-const MODULE_OF: Readonly<Record<string, string>> = {
-  structuredTool: 'tools',
-  contentTool: 'tools',
-  ToolInfo: 'tools',
-  readResource: 'resources',
-  readTemplate: 'resources',
-  listResources: 'resources',
-  ResourceInfo: 'resources',
-  completers: 'completions',
-  Completions: 'completions',
-  promptArguments: 'prompts',
-  renderPrompt: 'prompts',
-  getPrompt: 'prompts',
-  describedPrompt: 'prompts',
-  showDeclaredArguments: 'prompts',
-  PromptArgumentInfo: 'prompts',
-  PromptInfo: 'prompts',
-  paginate: 'pagination',
-};
+/** What server.ts imports from @mcpgen/runtime as types only. */
+const RUNTIME_TYPES = new Set([
+  'Completions',
+  'Named',
+  'PromptArgumentInfo',
+  'PromptInfo',
+  'Register',
+  'ResourceInfo',
+  'ServerApp',
+  'ServerInfo',
+  'ToolInfo',
+]);
 
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
@@ -243,23 +232,28 @@ export function contentView(ir: IR) {
  * handler types the project uses. `completes`: some template variable or prompt argument completes
  * (completions.ts).
  */
-export function handlersView(ir: IR, completes: boolean) {
+export function handlersView(ir: IR) {
   const types = new Set<string>();
   const use = (t: string | null) => (t ? (types.add(t), t) : null);
+  // The runtime's handler types the members name.
+  const runtime = new Set<string>();
+  const from = (name: string) => (runtime.add(name), name);
   const lines = (members: string[]) => (members.length ? members.join('\n') : null);
   const key = (name: string) => propertyName(name);
   // `complete: { a: Completer<P>; b: Completer<P> };` for the names a handler completes.
   const complete = (names: string[], of: string) =>
-    printAt(field('complete', typeLiteral(names.map((n) => ({ key: key(n), type: typeRef('Completer', [text(of)]) })))), 4, ';');
-  const tools = ir.tools.map((t) => printAt(field(key(t.name), typeRef('ToolHandler', [text(use(t.inputType) ?? 'NoInput'), text(use(t.outputType) ?? 'ToolContent')])), 2, ';'));
-  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => printAt(field(key(r.name), text('ResourceHandler')), 2, ';'));
+    printAt(field('complete', typeLiteral(names.map((n) => ({ key: key(n), type: typeRef(from('Completer'), [text(of)]) })))), 4, ';');
+  const tools = ir.tools.map((t) =>
+    printAt(field(key(t.name), typeRef(from('ToolHandler'), [text(use(t.inputType) ?? from('NoInput')), text(use(t.outputType) ?? from('ToolContent'))])), 2, ';'),
+  );
+  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => printAt(field(key(r.name), text(from('ResourceHandler'))), 2, ';'));
   const templates = ir.templates.map((t) => {
     const params = use(t.paramsType)!;
     const completers = t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name);
     return [
       `  ${key(t.name)}: {`,
-      printAt(field('read', typeRef('TemplateReader', [text(params)])), 4, ';'),
-      ...(t.hasList ? ['    list: TemplateLister;'] : []),
+      printAt(field('read', typeRef(from('TemplateReader'), [text(params)])), 4, ';'),
+      ...(t.hasList ? [`    list: ${from('TemplateLister')};`] : []),
       ...(completers.length ? [complete(completers, params)] : []),
       '  };',
     ].join('\n');
@@ -267,32 +261,22 @@ export function handlersView(ir: IR, completes: boolean) {
   const prompts = ir.prompts
     .filter((p) => p.handlerPath)
     .map((p) => {
-      const args = use(p.argsType) ?? 'NoInput';
+      const args = use(p.argsType) ?? from('NoInput');
       const completers = p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name);
       return [
         `  ${key(p.name)}: {`,
-        ...(p.messages === null ? [printAt(field('get', typeRef('PromptGetter', [text(args)])), 4, ';')] : []),
+        ...(p.messages === null ? [printAt(field('get', typeRef(from('PromptGetter'), [text(args)])), 4, ';')] : []),
         ...(completers.length ? [complete(completers, args)] : []),
         '  };',
       ].join('\n');
     });
-  // The handler types of the kinds the manifest has: runtime modules and handler stubs use them.
-  const dynamic = ir.resources.some((r) => r.handlerPath);
   return {
     tools: lines(tools),
     resources: lines(resources),
     templates: lines(templates),
     prompts: lines(prompts),
+    runtimeImports: [...runtime].sort(),
     typeImports: [...types].sort(),
-    // Where a member above names NoInput: a tool without input, a prompt getter without arguments.
-    noInput: ir.tools.some((t) => !t.inputType) || ir.prompts.some((p) => p.handlerPath && p.messages === null && !p.argsType),
-    toolHandler: ir.tools.length > 0,
-    resourceBody: dynamic || ir.templates.length > 0,
-    resourceHandler: dynamic,
-    templateReader: ir.templates.length > 0,
-    templateLister: ir.templates.some((t) => t.hasList),
-    completer: completes,
-    promptGetter: ir.prompts.some((p) => p.handlerPath && p.messages === null),
   };
 }
 
@@ -481,6 +465,9 @@ export function serverView(ir: IR) {
   if ([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name))) need('Named');
   if (ir.prompts.some((p) => p.args.some(differsFromSdk))) (need('showDeclaredArguments'), need('PromptArgumentInfo'));
   need('ServerInfo');
+  for (const name of ['ServerApp', 'installInput', 'speakEra', 'verifyRequestState']) need(name);
+  if (Object.keys(handledCapabilities).length) need('installHandlers');
+  if (ir.templates.some(guardsPaths)) need('pathGuards');
   if (handlerImports.length) need('lazy');
   // The SDK keeps entries by name in plain objects: see runtime.ts `ownRegistries`.
   const ownNames = [...ir.tools, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)) || ir.resources.some((r) => isInheritedName(r.uri));
@@ -521,16 +508,8 @@ export function serverView(ir: IR) {
     promptCompletions: Object.keys(promptCompletions).length ? fixedDeclaration('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
     declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
-    ...Object.fromEntries(
-      ['runtime', 'tools', 'resources', 'completions', 'prompts', 'pagination'].map((module) => [
-        `${module}Imports`,
-        [...runtime]
-          .filter((name) => (MODULE_OF[name] ?? 'runtime') === module)
-          .sort()
-          .map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
-      ]),
-    ),
-    /** Every name server.ts takes from the runtime modules: which parts of them the project uses. */
+    runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
+    /** Every name server.ts takes from the runtime: which parts of it the project uses. */
     uses: runtime as ReadonlySet<string>,
     hasResources,
     reachUsed,
@@ -545,7 +524,7 @@ export function serverView(ir: IR) {
     tools: tools.length ? lines(tools.map(toolMember)) : null,
     resources: hasResources ? lines([...resources.map(resourceStatement), ...templates.map(templateStatement)]) : null,
     hasTemplates: templates.length > 0,
-    guardPaths: ir.templates.some(guardsPaths),
+    pathGuards: ir.templates.some(guardsPaths) ? pathsView(ir).guards : null,
     prompts: prompts.length ? lines(prompts.map(promptMember)) : null,
   };
   return view;
@@ -575,29 +554,28 @@ function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; sc
   return out.length ? out : null;
 }
 
+/** src/generated/http.ts: transports.http of the manifest, as the runtime's `HttpConfig`. */
 export function httpView(ir: IR) {
-  const h = ir.transports.http ?? { host: '127.0.0.1', port: 3000, path: '/mcp', allowedHosts: [], allowedOrigins: [], maxBodyBytes: 1_048_576, bearer: null, oauth: null, sse: null };
-  return {
-    // Data, printed by `{{literal}}` in place (the template is in prettier's final layout).
+  const h = ir.transports.http!;
+  const config: Record<string, unknown> = {
     host: h.host,
     port: h.port,
     path: h.path,
     allowedHosts: h.allowedHosts,
     allowedOrigins: h.allowedOrigins,
     maxBodyBytes: h.maxBodyBytes,
-    bearer: h.bearer
-      ? {
-          tokensEnv: h.bearer.tokensEnv,
-          // In the doc comment, quoted (the name is an identifier, so nothing in it ends the comment).
-          tokensEnvQuoted: stringLiteral(h.bearer.tokensEnv),
-          requiredScopes: h.bearer.requiredScopes,
-          // Static tokens pass every scope check: the ones required of all requests and of each entry.
-          scopes: [...new Set([...h.bearer.requiredScopes, ...(h.oauth?.scopes ?? []), ...entryScopes(ir)])],
-        }
-      : null,
-    oauth: h.oauth !== null,
-    sse: h.sse !== null,
   };
+  if (h.bearer) {
+    config.bearer = {
+      tokensEnv: h.bearer.tokensEnv,
+      requiredScopes: h.bearer.requiredScopes,
+      // Static tokens pass every scope check: the ones required of all requests and of each entry.
+      scopes: [...new Set([...h.bearer.requiredScopes, ...(h.oauth?.scopes ?? []), ...entryScopes(ir)])],
+    };
+  }
+  if (h.oauth) config.oauth = oauthView(ir).defaults;
+  if (h.sse) config.sse = { path: h.sse.path, messagesPath: h.sse.messagesPath };
+  return { config, sse: h.sse !== null };
 }
 
 /** Every scope an entry (tool, resource, template, prompt) requires, sorted. */
@@ -612,11 +590,8 @@ export function baseScopes(ir: IR): string[] {
   return h?.oauth ? h.oauth.scopes : (h?.bearer?.requiredScopes ?? []);
 }
 
-/**
- * src/generated/oauth.ts: the OAuth 2.1 resource server of transports.http.auth.oauth. The
- * manifest's settings are data, printed in place by `{{literal}}` (their layout follows their width).
- */
-export function oauthView(ir: IR) {
+/** transports.http.auth.oauth, as the runtime's `OAuthDefaults`. */
+function oauthView(ir: IR) {
   const o = ir.transports.http!.oauth!;
   const supported = o.scopesSupported ?? [...new Set([...o.scopes, ...entryScopes(ir)])].sort();
   const i = o.introspection;
@@ -635,12 +610,6 @@ export function oauthView(ir: IR) {
       documentation: o.documentation,
     },
   };
-}
-
-/** src/generated/sse.ts: the legacy HTTP+SSE endpoints. */
-export function sseView(ir: IR) {
-  const sse = ir.transports.http?.sse ?? { path: '/sse', messagesPath: '/messages' };
-  return { path: sse.path, messagesPath: sse.messagesPath };
 }
 
 /** package.json and main.ts: created once, then the user's. */
@@ -662,7 +631,7 @@ export function binName(packageName: string): string {
 export const BUILD_SCRIPT = `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
 
 /** The project's package.json as data (printed by printJson: prettier's layout without prettier). */
-export function packageData(ir: IR, generated: string[]): Record<string, unknown> {
+export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
   const hasStdio = ir.transports.stdio;
   return {
@@ -685,7 +654,15 @@ export function packageData(ir: IR, generated: string[]): Record<string, unknown
       // `npm pack` / `npm publish` ship dist/src: build it first so the bin is never missing.
       prepack: 'npm run build',
     },
-    dependencies: runtimeDependencies(generated),
-    devDependencies: Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
+    dependencies: runtimeDependencies({ oauth: ir.transports.http?.oauth != null, sse: ir.transports.http?.sse != null }, specs.runtime),
+    devDependencies: sortedKeys({
+      ...Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
+      // `npm run dev` runs the project's own mcpgen: no global install needed.
+      mcpgen: specs.mcpgen,
+    }),
   };
+}
+
+function sortedKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

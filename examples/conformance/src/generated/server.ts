@@ -9,32 +9,36 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { type Completions, completers } from './completions.js';
-import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
 import {
+  type Completions,
   type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  completers,
+  contentTool,
   describedPrompt,
   getPrompt,
-  promptArguments,
-  renderPrompt,
-} from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readResource, readTemplate } from './resources.js';
-import {
-  type Register,
-  type ServerInfo,
+  installHandlers,
+  installInput,
   installSubscriptions,
   lazy,
+  pathGuards,
+  promptArguments,
   reachable,
+  readResource,
+  readTemplate,
   register,
-} from './runtime.js';
+  renderPrompt,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+import { installTasks, type TaskPolicy } from '@mcpgen/runtime/tasks';
+
+import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { installTasks, type TaskPolicy } from './tasks.js';
-import { type ToolInfo, contentTool } from './tools.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
 
 export const serverInfo: ServerInfo = {
@@ -619,6 +623,9 @@ const templateInfo: Record<string, ResourceInfo> = {
   },
 };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({ template_data: { id: { path: false, rooted: true } } });
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
@@ -748,3 +755,11 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (ctx.era === 'legacy') installSubscriptions(server, subscribable);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+  tasks: true,
+};

@@ -9,26 +9,38 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { type Completions, completers } from './completions.js';
-import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
 import {
+  type Completions,
   type PromptArgumentInfo,
   type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  completers,
+  contentTool,
   describedPrompt,
   getPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  listResources,
+  pathGuards,
   promptArguments,
+  reachable,
+  readResource,
+  readTemplate,
+  register,
   renderPrompt,
   showDeclaredArguments,
-} from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, listResources, readResource, readTemplate } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
+import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { PackingListArgs, WeatherReportArgs } from './types.js';
 
 export const serverInfo: ServerInfo = {
@@ -155,6 +167,11 @@ const templateCompletions: Record<string, Completions> = {
   forecast: { values: { city: ['Paris', 'London', 'Tokyo', 'New York', 'Sydney'] } },
 };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  forecast: { city: { path: false, rooted: true }, date: { path: false, rooted: true } },
+});
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource('logo', 'weather://logo.png', { ...resourceInfo['logo'] }, () => ({
@@ -255,3 +272,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -1,5 +1,5 @@
 import type { PromptHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 
 /** Prompt `test_input_required_result_prompt`: asks for context first (input_required works on prompts/get too). */
 export const get: PromptHandlers['test_input_required_result_prompt']['get'] = async (

@@ -1,5 +1,5 @@
 import type { PromptHandlers } from '../../generated/handlers.js';
-import { content } from '../../generated/runtime.js';
+import { content } from '@mcpgen/runtime';
 
 /** Prompt `test_prompt_with_embedded_resource`. */
 export const get: PromptHandlers['test_prompt_with_embedded_resource']['get'] = async ({

@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 
 /** Tool `confirm_delete`: as a task, the question shows in tasks/get and tasks/update answers it. */
 export const handler: ToolHandlers['confirm_delete'] = ({ filename }, ctx) => {

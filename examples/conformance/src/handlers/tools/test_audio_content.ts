@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { content } from '../../generated/runtime.js';
+import { content } from '@mcpgen/runtime';
 import { WAV } from '../../fixtures.js';
 
 /** Tool `test_audio_content`: a conformance fixture. */

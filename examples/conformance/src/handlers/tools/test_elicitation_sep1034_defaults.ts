@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 
 /** Tool `test_elicitation_sep1034_defaults`: a conformance fixture. */
 export const handler: ToolHandlers['test_elicitation_sep1034_defaults'] = async (_input, ctx) => {

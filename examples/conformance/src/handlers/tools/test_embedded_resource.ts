@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { content } from '../../generated/runtime.js';
+import { content } from '@mcpgen/runtime';
 
 /** Tool `test_embedded_resource`: a conformance fixture. */
 export const handler: ToolHandlers['test_embedded_resource'] = async () => [

@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { toolResult } from '../../generated/runtime.js';
+import { toolResult } from '@mcpgen/runtime';
 
 /** Tool `test_error_handling`: a conformance fixture. */
 export const handler: ToolHandlers['test_error_handling'] = async () =>

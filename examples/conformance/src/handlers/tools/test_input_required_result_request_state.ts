@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 
 /** Tool `test_input_required_result_request_state`: a conformance fixture. */
 export const handler: ToolHandlers['test_input_required_result_request_state'] = async (

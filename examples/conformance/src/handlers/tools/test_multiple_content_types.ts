@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { content } from '../../generated/runtime.js';
+import { content } from '@mcpgen/runtime';
 import { PNG_1X1 } from '../../fixtures.js';
 
 /** Tool `test_multiple_content_types`: a conformance fixture. */

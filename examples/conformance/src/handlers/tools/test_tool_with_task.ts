@@ -1,5 +1,5 @@
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 import { NAME_SCHEMA, sleep } from '../../fixtures.js';
 
 /**

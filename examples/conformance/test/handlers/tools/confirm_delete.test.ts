@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/confirm_delete.js';
 
 test('confirm_delete asks first, then deletes when confirmed', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/failing_job.js';
 
 test('failing_job ends with a tool error', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/multi_input.js';
 
 test('multi_input asks two questions at once, then answers with both', async () => {

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 
 import { ProtocolError } from '@modelcontextprotocol/server';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/protocol_error_job.js';
 
 test('protocol_error_job throws a protocol error', async () => {

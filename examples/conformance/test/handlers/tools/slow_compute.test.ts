@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/slow_compute.js';
 
 test('slow_compute answers after its seconds', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/test_input_required_result_tampered_state.js';
 
 // The first round asks the client (input_required); the answers come back in the next round.

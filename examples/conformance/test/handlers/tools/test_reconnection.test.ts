@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
+import { NotImplementedError, testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/test_reconnection.js';
 
 // Calls the handler directly, without a client: test/generated covers the protocol side.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { isInputRequiredResult, run, testContext } from '../../../src/generated/runtime.js';
+import { isInputRequiredResult, run, testContext } from '@mcpgen/runtime';
 import { handler } from '../../../src/handlers/tools/test_tool_with_task.js';
 
 test('test_tool_with_task asks for a name, then greets', async () => {

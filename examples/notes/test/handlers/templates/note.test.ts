@@ -3,7 +3,7 @@ import { beforeEach, describe, it } from 'node:test';
 
 import { ResourceNotFoundError } from '@modelcontextprotocol/server';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { complete, list, read } from '../../../src/handlers/templates/note.js';
 import { createNote, resetNotes } from '../../../src/store.js';
 

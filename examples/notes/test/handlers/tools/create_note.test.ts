@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { beforeEach, describe, it } from 'node:test';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import type { CreateNoteInput, Note } from '../../../src/generated/types.js';
 import { handler } from '../../../src/handlers/tools/create_note.js';
 import { getNote, resetNotes } from '../../../src/store.js';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 
 import { ProtocolErrorCode } from '@modelcontextprotocol/server';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import type { PackingListArgs } from '../../../src/generated/types.js';
 import { complete, get } from '../../../src/handlers/prompts/packing_list.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { read } from '../../../src/handlers/resources/stations.js';
 import type { Station } from '../../../src/stations.js';
 

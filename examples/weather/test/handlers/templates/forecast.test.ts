@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { forecastDay } from '../../../src/forecast.js';
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import { LISTED_DATE, list, read } from '../../../src/handlers/templates/forecast.js';
 import { handler as getForecast } from '../../../src/handlers/tools/get_forecast.js';
 

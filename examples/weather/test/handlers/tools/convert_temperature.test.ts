@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
-import { testContext } from '../../../src/generated/runtime.js';
+import { testContext } from '@mcpgen/runtime';
 import type { ConvertTemperatureInput } from '../../../src/generated/types.js';
 import { handler } from '../../../src/handlers/tools/convert_temperature.js';
 

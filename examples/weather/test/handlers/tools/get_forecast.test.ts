@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { addDays, forecastDay } from '../../../src/forecast.js';
-import type { HandlerContext } from '../../../src/generated/handlers.js';
-import { testContext } from '../../../src/generated/runtime.js';
+import type { HandlerContext } from '@mcpgen/runtime';
+import { testContext } from '@mcpgen/runtime';
 import type { GetForecastInput, GetForecastOutput } from '../../../src/generated/types.js';
 import { handler } from '../../../src/handlers/tools/get_forecast.js';
 

@@ -1,0 +1,124 @@
+// Resources and resource templates: reading them through their handlers, listing a template's.
+
+import { Buffer } from 'node:buffer';
+
+import {
+  type Annotations,
+  type InputRequiredResult,
+  type ListResourcesResult,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+  type ReadResourceResult,
+  type ServerContext,
+  type StandardSchemaWithJSON,
+  type Variables,
+} from '@modelcontextprotocol/server';
+
+import type {
+  ResourceBody,
+  ResourceHandler,
+  TemplateLister,
+  TemplateReader,
+} from './handlers.js';
+import {
+  type Answer,
+  handlerContext,
+  invoke,
+  type Loader,
+  notFound,
+  type Open,
+  type OpenIcons,
+} from './runtime.js';
+
+type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
+/** What resources/list shows of each resource and template (and its cache hint). */
+export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
+  OpenIcons & { annotations?: Open<Annotations> };
+
+function resourceResult(
+  body: ResourceBody,
+  uri: URL,
+  mimeType: string | undefined,
+): ReadResourceResult {
+  if (typeof body === 'string') return { contents: [{ uri: uri.href, mimeType, text: body }] };
+  if (body instanceof Uint8Array) {
+    const blob = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
+    return { contents: [{ uri: uri.href, mimeType, blob }] };
+  }
+  // MCP has no empty read: a resource that is not there is an error (server/resources).
+  if (body.length === 0) {
+    throw notFound(
+      uri,
+      `Resource not found: ${uri.href} (its handler returned no contents; to say so, throw notFound(uri))`,
+    );
+  }
+  return { contents: body };
+}
+
+/** Reads a dynamic resource. */
+export function readResource(
+  module: Loader<{ read: ResourceHandler }>,
+  uri: URL,
+  sdk: ServerContext,
+  mimeType?: string,
+  server?: McpServer,
+): Answer<ReadResourceResult> {
+  return invoke(
+    module,
+    { sdk, server },
+    (m, ctx) => m.read(uri, ctx),
+    (body) => resourceResult(body, uri, mimeType),
+  );
+}
+
+function invalidUri(uri: URL, reason: string): ProtocolError {
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `Invalid resource URI ${uri.href}: ${reason}`,
+  );
+}
+
+/** Reads a resource of a template once the URI's variables are decoded and valid (else -32602). */
+export async function readTemplate<P>(
+  module: Loader<{ read: TemplateReader<P> }>,
+  uri: URL,
+  variables: Variables,
+  sdk: ServerContext,
+  params: StandardSchemaWithJSON<P>,
+  mimeType?: string,
+  server?: McpServer,
+): Promise<ReadResourceResult | InputRequiredResult> {
+  // The SDK matches the template against the URI as sent, so values are still percent-encoded.
+  const decode = (value: string) => {
+    try {
+      return decodeURIComponent(value);
+    } catch {
+      throw invalidUri(uri, `malformed percent-encoding in ${JSON.stringify(value)}`);
+    }
+  };
+  const decoded = Object.fromEntries(
+    Object.entries(variables).map(([name, value]) => [
+      name,
+      Array.isArray(value) ? value.map(decode) : decode(value),
+    ]),
+  );
+  const checked = await params['~standard'].validate(decoded);
+  if (checked.issues)
+    throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
+  return invoke(
+    module,
+    { sdk, server },
+    (m, ctx) => m.read(checked.value, uri, ctx),
+    (body) => resourceResult(body, uri, mimeType),
+  );
+}
+
+/** Lists the resources of a template. */
+export async function listResources(
+  module: Loader<{ list: TemplateLister }>,
+  sdk: ServerContext,
+  server?: McpServer,
+): Promise<ListResourcesResult> {
+  return { resources: await (await module()).list(handlerContext(sdk, server)) };
+}

@@ -1,0 +1,39 @@
+import type { McpRequestContext } from '@modelcontextprotocol/server';
+import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+
+import { logError, nameLogs, type ServerApp } from './app.js';
+import { refusingUnsubscribable, withEveryVersion } from './era.js';
+import { readingListenTopics } from './listen-topics.js';
+import { addNotificationSink, connectionSink } from './runtime.js';
+import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
+
+/**
+ * Serves MCP on stdin/stdout to clients of every protocol era (2025 initialize and 2026-07-28).
+ * stdout carries protocol frames only: log with console.error. Malformed lines are answered with
+ * JSON-RPC errors and a line over `maxLineBytes` (10 MiB) is answered and skipped
+ * (./stdio-transport.ts).
+ */
+export function runStdio(
+  app: ServerApp,
+  options: StdioTransportOptions = {},
+): StdioServerHandle {
+  nameLogs(app);
+  // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
+  let removeSink = () => {};
+  const factory = (ctx: McpRequestContext) => {
+    const server = app.createServer(ctx);
+    removeSink();
+    removeSink = addNotificationSink(connectionSink(server, ctx.era));
+    return server;
+  };
+  // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
+  const transport = withEveryVersion(new StdioTransport(process.stdin, process.stdout, options));
+  return serveStdio(factory, {
+    transport: refusingUnsubscribable(
+      transport,
+      app.subscribable,
+      app.tasks ? readingListenTopics(transport) : undefined,
+    ),
+    onerror: (error) => logError(error.message),
+  });
+}
