@@ -2,7 +2,7 @@
  * The command line, in-process: exit codes, messages, and the promise that a user's files are
  * never changed and nothing is half-written.
  */
-import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync, mkdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, quickGenerateOptions, quickValidateOptions, runCli, type Actions } from '../cli/main.js';
@@ -206,8 +206,23 @@ describe('generate, regenerate, diff, check', () => {
     writeFileSync(path.join(dir, 'package.json'), '{ "name": "weather", "dependencies": {} }\n');
     const r = await cli(dir, 'generate');
     expect(r.code).toBe(0);
-    expect(r.err).toContain('npm install @modelcontextprotocol/node@"~2.1.2" @modelcontextprotocol/server@"~2.4.0"');
+    // The runtime from the tarball this mcpgen ships (dist/), named relative to the project.
+    expect(r.err).toContain('npm install @mcpgen/runtime@file:../../../dist/mcpgen-runtime-0.1.0.tgz @modelcontextprotocol/server@"~2.4.0"');
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ "name": "weather", "dependencies": {} }\n');
+  });
+
+  it('names the npm install when the installed runtime is out of the range the generated code needs', async () => {
+    const dir = seed('cli-deps-runtime');
+    await cli(dir, 'generate', '-q');
+    const installed = path.join(dir, 'node_modules/@mcpgen/runtime');
+    mkdirSync(installed, { recursive: true });
+    writeFileSync(path.join(installed, 'package.json'), '{ "name": "@mcpgen/runtime", "version": "0.0.3" }\n');
+    const r = await cli(dir, 'generate');
+    expect(r.code).toBe(0);
+    expect(r.err).toContain('@mcpgen/runtime 0.0.3 is installed, the generated code needs ^0.1.0');
+    expect(r.err).toContain('npm install @mcpgen/runtime@file:../../../dist/mcpgen-runtime-0.1.0.tgz');
+    writeFileSync(path.join(installed, 'package.json'), '{ "name": "@mcpgen/runtime", "version": "0.1.7" }\n');
+    expect((await cli(dir, 'generate')).err).not.toContain('@mcpgen/runtime');
   });
 
   it('recreates a deleted stub but leaves the others alone', async () => {

@@ -1,10 +1,9 @@
 /**
  * The golden generated projects (test/cases/<case>/expected, examples/<name>) keep a lean module
  * graph: their modules import each other without cycles, and carry no code the project does not
- * use. The modules whose parts depend on the manifest (the runtime and its parts, the handler
- * types, content, schemas) export only what another module uses; the fixed ones (transports,
- * sessions, Redis, tasks) may export the types and helpers their API is made of, but nothing that
- * is used nowhere at all. File reads only.
+ * use. The handler types, content and schemas export only what another module uses; the server
+ * and the HTTP entry may export what their API is made of, but nothing that is used nowhere at all.
+ * File reads only.
  */
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -35,33 +34,12 @@ const PROJECTS: Project[] = [
  * (`<module under src/generated>:<name>`; `:*` for a module whose every export is public).
  */
 const PUBLIC = new Set([
-  'runtime.ts:NotImplementedError', // every stub throws it (docs/generated-project.md)
-  'runtime.ts:toolResult', // a tool's full result (tool stubs, docs/generated-project.md)
-  'runtime.ts:content', // content blocks (stub doc: "content.text / image / … (runtime.js)")
-  'runtime.ts:notFound', // resource and template stubs: `throw notFound(uri)`
-  'runtime.ts:inputRequired', // stub doc: ctx.ask({ inputRequests: { key: inputRequired.elicit(…) } })
-  'runtime.ts:testContext', // the user-owned handler test stubs call handlers with it
-  'runtime.ts:notify', // ctx.notify for code outside handlers, e.g. a watcher in main.ts (docs/generated-project.md)
-  'runtime.ts:run', // its JSDoc, for unit tests: `await run(() => handler(input, testContext()))`
-  'runtime.ts:isInputRequiredResult', // the same JSDoc: tells run()'s input_required result apart
-  'input.ts:onRootsChanged', // stub doc and docs/generated-project.md: roots changing while connected
-  'paths.ts:safeJoin', // stub doc of path-carrying templates, docs/generated-project.md
+  'http.ts:HttpOptions', // the options of startHttp, for the user's own entry code
   'types.ts:*', // a named type per shared schema and $defs entry (docs/manifest-reference.md, docs/json-schema.md)
 ]);
 
 /** The modules whose every export another module must use: their parts follow the manifest. */
-const STRICT = new Set([
-  'runtime.ts',
-  'tools.ts',
-  'resources.ts',
-  'prompts.ts',
-  'completions.ts',
-  'pagination.ts',
-  'handlers.ts',
-  'content.ts',
-  'schemas.ts',
-  'request-state.ts',
-]);
+const STRICT = new Set(['handlers.ts', 'content.ts', 'schemas.ts']);
 
 /** Whether `name` occurs in the module's own code besides its declaration (not as a property). */
 function usedInside(root: string, module: string, name: string): boolean {
@@ -147,7 +125,7 @@ describe('the detector', () => {
 
   it('reads multi-line, type-only, renamed, namespace, dynamic and re-exported uses', () => {
     const dir = project({
-      'src/generated/runtime.ts': [
+      'src/generated/content.ts': [
         'export function used() {}',
         'export async function alsoUsed() {}',
         'export const viaNamespace = 1;',
@@ -172,36 +150,36 @@ describe('the detector', () => {
         '  Renamed as R,',
         '  a,',
         '  onlyReexported,',
-        "} from './runtime.js';",
+        "} from './content.js';",
         'const quote = /[\'"]/;',
-        "import type { Shape, Idle } from './runtime.js';",
-        "import * as rt from './runtime.js';",
-        "// import { unused } from './runtime.js';",
-        "const s = \"import { unused } from './runtime.js'\";",
+        "import type { Shape, Idle } from './content.js';",
+        "import * as rt from './content.js';",
+        "// import { unused } from './content.js';",
+        "const s = \"import { unused } from './content.js'\";",
         'const t = `${used()} import { unused } from x`;',
         'export { onlyReexported };',
-        "export { forwarded } from './runtime.js';",
+        "export { forwarded } from './content.js';",
         'export const x: Typed = String(new R()) + a + rt.viaNamespace + s + t + String(quote);',
         'export type S = Shape;',
         'export async function load() {',
-        "  const { dynamic } = await import('./runtime.js');",
+        "  const { dynamic } = await import('./content.js');",
         '  return dynamic;',
         '}',
       ].join('\n'),
       'src/main.ts': [
-        "import { alsoUsed, bee } from './generated/runtime.js';",
+        "import { alsoUsed, bee } from './generated/content.js';",
         "import { forwarded, load, x, type S } from './generated/server.js';",
         'void [alsoUsed, bee, forwarded, load, x] as S[];',
       ].join('\n'),
       'package.json': '{}',
     });
     try {
-      const uses = exportUses(projectModules(dir), dir).get('src/generated/runtime.ts')!;
+      const uses = exportUses(projectModules(dir), dir).get('src/generated/content.ts')!;
       const unused = [...uses].filter(([, users]) => users.size === 0).map(([n]) => n).sort();
       expect(unused).toEqual(['Idle', 'notDynamic', 'onlyInside', 'onlyReexported', 'unused']);
       expect([...uses.get('forwarded')!]).toEqual(['src/main.ts']);
       expect(unusedExports(dir)).toEqual([
-        'src/generated/runtime.ts: Idle (idle import in src/generated/server.ts), notDynamic, onlyInside, onlyReexported, unused',
+        'src/generated/content.ts: Idle (idle import in src/generated/server.ts), notDynamic, onlyInside, onlyReexported, unused',
       ]);
     } finally {
       rmSync(dir, { recursive: true, force: true });

@@ -15,7 +15,7 @@ const notImplemented = (handlerPath: string) => `throw new NotImplementedError($
 
 /** The two lines a read handler starts with, before it is written. */
 const NOT_FOUND_HINT = [
-  '// Nothing behind the URI? `throw notFound(uri)` (from ../../generated/runtime.js): the client',
+  '// Nothing behind the URI? `throw notFound(uri)` (from @mcpgen/runtime): the client',
   '// gets "resource not found". An empty array is answered the same way, as a mistake.',
 ];
 
@@ -30,15 +30,15 @@ function describe(kind: string, name: string, title: string | null, description:
 }
 
 const CTX_DOC = [
-  '`ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),',
+  '`ctx` (HandlerContext, from @mcpgen/runtime): signal (cancellation), progress(done, total?, message?),',
   'log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,',
   'and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`',
-  '(also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)',
+  '(also inputRequired.createMessage / listRoots), then ctx.accepted(key) / ctx.inputResponse(key)',
   'when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().',
   "A request the client could not fulfil reads { kind: 'error', code, message } (-32601: roots not supported;",
   '-32602: elicited content not matching the schema, never given to accepted()): fall back there.',
-  'Roots changing while connected (2025): onRootsChanged(({ sessionId, listRoots }) => …) from input.js.',
-  'Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).',
+  'Roots changing while connected (2025): onRootsChanged(({ sessionId, listRoots }) => …).',
+  'Content blocks: content.text / image / audio / resourceLink / resource / blob. All from @mcpgen/runtime.',
 ].join('\n');
 
 export function toolStub(t: ToolIR) {
@@ -89,7 +89,7 @@ function pathDoc(t: TemplateIR): string[] {
   const v = t.vars.find((candidate) => candidate.carriesPath);
   if (!v) return [];
   const access = /^[A-Za-z_$][\w$]*$/.test(v.name) ? `params.${v.name}` : `params[${JSON.stringify(v.name)}]`;
-  return [`For files, \`safeJoin(root, ${access}, uri)\` from ../../generated/paths.js keeps \`${v.name}\` under \`root\` (a lexical check: symlinks are not followed).`];
+  return [`For files, \`safeJoin(root, ${access}, uri)\` from @mcpgen/runtime keeps \`${v.name}\` under \`root\` (a lexical check: symlinks are not followed).`];
 }
 
 export function promptStub(p: PromptIR) {

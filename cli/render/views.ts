@@ -508,6 +508,7 @@ export function serverView(ir: IR) {
     promptCompletions: Object.keys(promptCompletions).length ? fixedDeclaration('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
     declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
+    localImports: contentImports.length + schemaImports.length + types.size > 0,
     runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
     /** Every name server.ts takes from the runtime: which parts of it the project uses. */
     uses: runtime as ReadonlySet<string>,

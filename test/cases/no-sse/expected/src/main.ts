@@ -1,15 +1,14 @@
 #!/usr/bin/env node
-// Entry point: stdio by default, Streamable HTTP with --http. This file is yours: mcpgen created it
+// Entry point: Streamable HTTP. This file is yours: mcpgen created it
 // once and never changes it.
 import { parseArgs } from 'node:util';
 
-import { serverInfo } from './generated/server.js';
-import { runStdio } from './generated/stdio.js';
+import { app } from './generated/server.js';
 
-const USAGE = `usage: ${serverInfo.name} [--http [--port N] [--host H]]`;
+const USAGE = `usage: ${app.info.name} [--port N] [--host H]`;
 
 function fail(message: string): never {
-  console.error(`${serverInfo.name}: ${message}\n${USAGE}`);
+  console.error(`${app.info.name}: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -18,7 +17,6 @@ function parse() {
     return parseArgs({
       options: {
         help: { type: 'boolean', short: 'h' },
-        http: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
       },
@@ -37,21 +35,17 @@ function parsePort(text: string): number {
 const args = parse();
 if (args.help) {
   console.log(USAGE);
-} else if (args.http || true) {
+} else if (true) {
   try {
     const port = args.port === undefined ? undefined : parsePort(args.port);
     // Loaded here, not above: a stdio server never loads the HTTP stack.
     const { startHttp } = await import('./generated/http.js');
     const server = await startHttp({ host: args.host, port });
-    console.error(`${serverInfo.name}: MCP over Streamable HTTP at ${server.url}`);
+    console.error(`${app.info.name}: MCP over Streamable HTTP at ${server.url}`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
   } catch (error) {
-    console.error(`${serverInfo.name}: ${(error as Error).message}`);
+    console.error(`${app.info.name}: ${(error as Error).message}`);
     process.exit(1);
   }
-} else if (args.port !== undefined || args.host !== undefined) {
-  fail('--port and --host need --http');
-} else {
-  runStdio();
 }

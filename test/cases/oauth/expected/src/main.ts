@@ -3,13 +3,14 @@
 // once and never changes it.
 import { parseArgs } from 'node:util';
 
-import { serverInfo } from './generated/server.js';
-import { runStdio } from './generated/stdio.js';
+import { runStdio } from '@mcpgen/runtime/stdio';
 
-const USAGE = `usage: ${serverInfo.name} [--http [--port N] [--host H]]`;
+import { app } from './generated/server.js';
+
+const USAGE = `usage: ${app.info.name} [--http [--port N] [--host H]]`;
 
 function fail(message: string): never {
-  console.error(`${serverInfo.name}: ${message}\n${USAGE}`);
+  console.error(`${app.info.name}: ${message}\n${USAGE}`);
   process.exit(2);
 }
 
@@ -43,15 +44,15 @@ if (args.help) {
     // Loaded here, not above: a stdio server never loads the HTTP stack.
     const { startHttp } = await import('./generated/http.js');
     const server = await startHttp({ host: args.host, port });
-    console.error(`${serverInfo.name}: MCP over Streamable HTTP at ${server.url}`);
+    console.error(`${app.info.name}: MCP over Streamable HTTP at ${server.url}`);
     const stop = () => void server.close().then(() => process.exit(0));
     process.once('SIGINT', stop).once('SIGTERM', stop);
   } catch (error) {
-    console.error(`${serverInfo.name}: ${(error as Error).message}`);
+    console.error(`${app.info.name}: ${(error as Error).message}`);
     process.exit(1);
   }
 } else if (args.port !== undefined || args.host !== undefined) {
   fail('--port and --host need --http');
 } else {
-  runStdio();
+  runStdio(app);
 }

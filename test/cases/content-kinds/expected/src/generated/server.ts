@@ -8,14 +8,25 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import {
+  type PromptInfo,
+  type Register,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  describedPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  reachable,
+  register,
+  renderPrompt,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { promptMessages } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'content-kinds', version: '0.1.0' };
 
@@ -88,3 +99,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -9,16 +9,27 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import {
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  installHandlers,
+  installInput,
+  lazy,
+  pathGuards,
+  reachable,
+  readResource,
+  readTemplate,
+  register,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readResource, readTemplate } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = {
   name: 'free-text-names',
@@ -99,6 +110,14 @@ const templateInfo: Record<string, ResourceInfo> = {
   },
 };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  'Open pull requests': {
+    owner: { path: false, rooted: false },
+    repo: { path: false, rooted: true },
+  },
+});
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
@@ -168,3 +187,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

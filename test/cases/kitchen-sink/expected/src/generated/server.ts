@@ -9,26 +9,38 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { type Completions, completers } from './completions.js';
-import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
 import {
+  type Completions,
   type PromptArgumentInfo,
   type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  completers,
+  contentTool,
   describedPrompt,
   getPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  listResources,
+  pathGuards,
   promptArguments,
+  reachable,
+  readResource,
+  readTemplate,
+  register,
   renderPrompt,
   showDeclaredArguments,
-} from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, listResources, readResource, readTemplate } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
+import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ByHandlerArgs, DeclarativeArgs } from './types.js';
 
 export const serverInfo: ServerInfo = {
@@ -160,6 +172,12 @@ const templateCompletions: Record<string, Completions> = {
   item: { values: { id: ['1', '2', '10'] }, handled: ['fields'] },
 };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  '2nd-template': { name: { path: false, rooted: true } },
+  item: { id: { path: false, rooted: true }, fields: { path: false, rooted: false } },
+});
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
@@ -270,3 +288,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

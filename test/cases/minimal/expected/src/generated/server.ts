@@ -8,12 +8,20 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { verifyRequestState } from './request-state.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
+import {
+  type Register,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  installHandlers,
+  installInput,
+  lazy,
+  reachable,
+  register,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
 
 export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 
@@ -63,3 +71,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -8,13 +8,22 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { verifyRequestState } from './request-state.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+import {
+  type Register,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  installHandlers,
+  installInput,
+  lazy,
+  reachable,
+  register,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'no-sse', version: '0.1.0' };
 
@@ -61,3 +70,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

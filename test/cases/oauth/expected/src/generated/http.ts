@@ -2,414 +2,64 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
+  type HttpConfig,
+  type HttpOptions,
+  type HttpServerHandle,
+  startHttp as serveHttp,
+} from '@mcpgen/runtime/http';
 
-import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
-import {
-  type AuthInfo,
-  bearerAuthChallengeResponse,
-  type BearerAuthOptions,
-  classifyInboundRequest,
-  createMcpHandler,
-  getOAuthProtectedResourceMetadataUrl,
-  localhostAllowedHostnames,
-  localhostAllowedOrigins,
-  PROTOCOL_VERSION_META_KEY,
-  type ServerEventBus,
-  OAuthError,
-  OAuthErrorCode,
-  verifyBearerToken,
-  type VerifyBearerTokenOptions,
-} from '@modelcontextprotocol/server';
+import { app } from './server.js';
 
-import {
-  eitherToken,
-  metadataPaths,
-  oauthBearerAuth,
-  type OAuthOptions,
-  oauthSettings,
-  protectedResourceMetadata,
-  sendMetadata,
-} from './oauth.js';
+export type { HttpOptions, HttpServerHandle };
 
-import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
-import {
-  type AuthedRequest,
-  readJson,
-  sendJson,
-  sendRpcError,
-  webRequest,
-  writeResponse,
-} from './http-wire.js';
-import { addNotificationSink } from './runtime.js';
-import { createServer, serverInfo, subscribable } from './server.js';
-import { type LegacySessions, memorySessions } from './sessions.js';
-import type { SharedState } from './shared.js';
-import type { SseEndpoints, SseOptions } from './sse.js';
-
-export interface HttpOptions {
-  /** Interface to listen on. Default: `httpDefaults.host` (from the manifest). */
-  host?: string | undefined;
-  /** Default: `httpDefaults.port` (from the manifest); 0 picks a free port (see the returned `url`). */
-  port?: number | undefined;
-  /** Path of the MCP endpoint. Default: `httpDefaults.path` (from the manifest). */
-  path?: string | undefined;
-  /** Host header values accepted besides the localhost names (DNS-rebinding protection). */
-  allowedHosts?: string[] | undefined;
-  /** Origin hostnames accepted from browsers besides the localhost ones. */
-  allowedOrigins?: string[] | undefined;
-  /** Larger request bodies are answered 413. Default 1 MiB. */
-  maxBodyBytes?: number | undefined;
-  /** At most this many 2025 sessions at once; the least recently used is closed. Default 1000. */
-  maxSessions?: number | undefined;
-  /** Events kept per 2025 session for resuming a stream (`Last-Event-ID`). Default 1000. */
-  maxEventsPerSession?: number | undefined;
-  /**
-   * Bearer authentication: every MCP request needs a token the verifier accepts (401/403 with a
-   * `WWW-Authenticate` challenge otherwise); handlers see it as `ctx.authInfo`. The verifier must
-   * set `expiresAt`. Default: static tokens from the environment (transports.http.auth).
-   */
-  auth?: VerifyBearerTokenOptions | undefined;
-  /**
-   * transports.http.auth.oauth, over the manifest and the `MCP_OAUTH_*` environment variables
-   * (oauth.ts). The resource identifier defaults to `url`; with `auth` set, these still drive the
-   * Protected Resource Metadata and the challenges.
-   */
-  oauth?: OAuthOptions | undefined;
-  /**
-   * Where 2026-07-28 change notifications (`ctx.notify`) travel to `subscriptions/listen` streams.
-   * Default: in this process. With several replicas, pass a bus on a real pub/sub (e.g. Redis).
-   */
-  bus?: ServerEventBus | undefined;
-  /**
-   * Replicas: the Redis every replica of this server shares (sessions, notifications, resumable
-   * streams, tasks), or false to keep everything in this process. Default: `$REDIS_URL`.
-   */
-  redisUrl?: string | false | undefined;
-  /** On close, how long requests in flight may take to finish before they are cut. Default 10 s. */
-  drainMs?: number | undefined;
-  /**
-   * On close, how long the server keeps answering (`/health` 503 draining, requests with
-   * `Connection: close`) so a balancer sees the drain before connections are refused. Default:
-   * 1 s with Redis (replicas behind a balancer), else 0.
-   */
-  drainGraceMs?: number | undefined;
-  /**
-   * The legacy HTTP+SSE transport (2024-11-05) beside the MCP endpoint, or false for none. Default:
-   * `sseDefaults` (from the manifest).
-   */
-  sse?: SseOptions | false | undefined;
-}
-
-export interface HttpServerHandle {
-  /** The MCP endpoint, with the port actually bound. */
-  readonly url: URL;
-  close(): Promise<void>;
-}
-
-/** transports.http of the manifest. */
-export const httpDefaults = {
+/** transports.http of the manifest: `HttpOptions` override each setting. */
+export const httpConfig: HttpConfig = {
   host: '127.0.0.1',
   port: 3000,
   path: '/mcp',
-  allowedHosts: [] as string[],
-  allowedOrigins: [] as string[],
+  allowedHosts: [],
+  allowedOrigins: [],
   maxBodyBytes: 1048576,
+  bearer: {
+    tokensEnv: 'MCP_TOKENS',
+    requiredScopes: [],
+    scopes: ['mcp', 'notes:read', 'notes:write'],
+  },
+  oauth: {
+    issuer: null,
+    resource: null,
+    audience: null,
+    scopes: ['mcp'],
+    scopesSupported: ['mcp', 'notes:read', 'notes:write'],
+    jwksUri: null,
+    algorithms: [
+      'RS256',
+      'RS384',
+      'RS512',
+      'PS256',
+      'PS384',
+      'PS512',
+      'ES256',
+      'ES384',
+      'ES512',
+      'EdDSA',
+    ],
+    clockToleranceSeconds: 0,
+    introspection: {
+      endpoint: null,
+      clientIdEnv: 'MCP_OAUTH_CLIENT_ID',
+      clientSecretEnv: 'MCP_OAUTH_CLIENT_SECRET',
+    },
+    resourceName: 'OAuth notes (test)',
+    documentation: 'https://example.com/docs/oauth-notes',
+  },
+  sse: { path: '/sse', messagesPath: '/messages' },
 };
 
-/** The environment variable naming the Redis replicas share (see `HttpOptions.redisUrl`). */
-export const REDIS_URL_ENV = 'REDIS_URL';
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
-
-/** transports.http.auth.bearer: the tokens in $"MCP_TOKENS" (`clientId:token` or bare). */
-export function staticBearerAuth(env: NodeJS.ProcessEnv = process.env): BearerAuthOptions {
-  const name = 'MCP_TOKENS';
-  const requiredScopes: string[] = [];
-  const scopes: string[] = ['mcp', 'notes:read', 'notes:write'];
-  const tokens = new Map<string, string>();
-  for (const entry of (env[name] ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean)) {
-    const colon = entry.indexOf(':');
-    tokens.set(
-      colon > 0 ? entry.slice(colon + 1) : entry,
-      colon > 0 ? entry.slice(0, colon) : 'client',
-    );
-  }
-  if (tokens.size === 0)
-    throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send`);
-  return {
-    requiredScopes,
-    verifier: {
-      async verifyAccessToken(token): Promise<AuthInfo> {
-        const clientId = tokens.get(token);
-        if (clientId === undefined)
-          throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
-        // Static tokens do not expire; the SDK wants a time, so: an hour from now, every time.
-        return { token, clientId, scopes, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
-      },
-    },
-  };
-}
-
 /**
- * Whether a parsed POST is 2025-era traffic: what `isLegacyRequest` answers, by the same SDK
- * classifier, read off the Node request without building a web Request for it.
+ * Serves the server over Streamable HTTP: 2026-07-28 requests statelessly, 2025 clients through
+ * sessions, 2024-11-05 clients over HTTP+SSE; `REDIS_URL` shares them between replicas.
  */
-function isLegacy(req: IncomingMessage, body: unknown): boolean {
-  if (req.headers['mcp-session-id'] !== undefined) return true;
-  // A request or notification that claims a protocol version in `params._meta` (every 2026-07-28
-  // call does) is never legacy: the classifier serves or rejects it as modern, so skip its cost.
-  if (claimsEnvelope(body)) return false;
-  const header = (name: string) => {
-    const value = req.headers[name];
-    return Array.isArray(value) ? value.join(', ') : value;
-  };
-  const route = classifyInboundRequest({
-    httpMethod: 'POST',
-    protocolVersionHeader: header('mcp-protocol-version'),
-    mcpMethodHeader: header('mcp-method'),
-    mcpNameHeader: header('mcp-name'),
-    body,
-  });
-  return route.kind === 'legacy';
-}
-
-const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
-
-/** A message other than initialize whose `params._meta` has the per-request protocol version. */
-function claimsEnvelope(body: unknown): boolean {
-  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
-    return false;
-  const meta = isObject(body.params) ? body.params._meta : undefined;
-  return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
-}
-
-/**
- * Serves MCP over Streamable HTTP on one URL: 2026-07-28 requests statelessly (any replica can
- * answer), 2025 clients through sessions (`Mcp-Session-Id`; POST, GET stream, DELETE; resumable
- * streams). `GET /health` answers 200 for load balancers. Clients of the 2024-11-05 HTTP+SSE
- * transport connect to `sseDefaults.path` (sse.ts).
- */
-export async function startHttp(options: HttpOptions = {}): Promise<HttpServerHandle> {
-  const host = options.host ?? httpDefaults.host;
-  const path = options.path ?? httpDefaults.path;
-  const maxRequestBodySize = options.maxBodyBytes ?? httpDefaults.maxBodyBytes;
-  const maxSessions = options.maxSessions ?? 1000;
-  const maxEvents = options.maxEventsPerSession ?? 1000;
-  const loopback = LOOPBACK.has(host);
-  const onerror = (error: Error) => console.error(`${serverInfo.name}: ${error.message}`);
-  const redisUrl = options.redisUrl ?? process.env[REDIS_URL_ENV];
-  // Loaded only with Redis: a single process never loads the client.
-  const shared: SharedState | undefined = redisUrl
-    ? await (await import('./shared.js')).shareState(redisUrl, onerror)
-    : undefined;
-  // Before listening: without an authorization server the server does not start.
-  const oauth = oauthSettings(options.oauth, process.env, !options.auth);
-  const tokens = options.auth ? undefined : staticBearerAuth();
-  let auth: VerifyBearerTokenOptions | undefined;
-  let metadata: ReturnType<typeof protectedResourceMetadata>;
-  let metadataAt = new Set<string>();
-
-  // createMcpHandler checks no headers itself. On loopback only localhost names get in; on any
-  // other interface the Host check needs allowedHosts, as the names clients use are unknown here.
-  const allowedHosts = [
-    ...(loopback ? localhostAllowedHostnames() : []),
-    ...(options.allowedHosts ?? httpDefaults.allowedHosts),
-  ];
-  const allowedOrigins = [
-    ...(loopback ? localhostAllowedOrigins() : []),
-    ...(options.allowedOrigins ?? httpDefaults.allowedOrigins),
-  ];
-  const guards = [
-    ...(allowedHosts.length > 0 ? [hostHeaderValidation(allowedHosts)] : []),
-    originValidation(allowedOrigins),
-  ];
-  if (allowedHosts.length === 0) {
-    console.error(
-      `${serverInfo.name}: listening on ${host} without a Host check; set allowedHosts to enable it`,
-    );
-  }
-
-  // 2026-07-28: one instance per request; change notifications go to the listen streams.
-  const modern = createMcpHandler(createServer, {
-    legacy: 'reject',
-    maxRequestBodySize,
-    onerror,
-    ...(options.bus || shared ? { bus: options.bus ?? shared!.bus } : {}),
-  });
-  // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
-  async function handleModern(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    body: unknown,
-  ) {
-    // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
-    const refusal = listenRefusal(body, subscribable);
-    if (refusal) return sendJson(res, 200, refusal);
-    // A client that goes away ends what its request started (a subscriptions/listen stream).
-    const abort = new AbortController();
-    const onClose = () => abort.abort();
-    res.once('close', onClose);
-    try {
-      const response = await modern.fetch(webRequest(req, abort.signal), {
-        parsedBody: body,
-        ...(req.auth ? { authInfo: req.auth } : {}),
-      });
-      await writeResponse(req, res, await withEveryVersionResponse(response));
-    } finally {
-      res.off('close', onClose);
-    }
-  }
-  const removeModernSink = addNotificationSink(modern.notify);
-  // Loaded only when served: the legacy transport's package is not needed otherwise.
-  const sse: SseEndpoints | null =
-    options.sse === false
-      ? null
-      : (await import('./sse.js')).sseEndpoints({
-          ...options.sse,
-          maxBodyBytes: maxRequestBodySize,
-          maxSessions,
-          onerror,
-          bus: modern.bus,
-          hub: shared?.hub,
-        });
-
-  // 2025: one instance per session, in this process or (replicas) roaming through Redis.
-  const sessionOptions = { maxSessions, maxEvents, bus: modern.bus, onerror };
-  const legacy: LegacySessions = shared
-    ? shared.sessions(sessionOptions)
-    : memorySessions(sessionOptions);
-  const handleLegacy = (req: AuthedRequest, res: ServerResponse, body?: unknown) =>
-    legacy.handle(req, res, body);
-
-  /** Sets `req.auth` (read by both legs), or answers the challenge; true when the request may go on. */
-  async function authenticate(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) {
-    // Unset only until the port is bound, when no request is read yet: refused (500), never let through.
-    if (!auth) throw new Error('authentication is not set up yet');
-    try {
-      req.auth = await verifyBearerToken(req.headers.authorization, auth);
-      return true;
-    } catch (error) {
-      const challenge = bearerAuthChallengeResponse(error, auth);
-      res
-        .writeHead(challenge.status, Object.fromEntries(challenge.headers))
-        .end(await challenge.text());
-      return false;
-    }
-  }
-
-  async function handleMcp(req: IncomingMessage, res: ServerResponse) {
-    if (req.method !== 'POST') {
-      // GET (the 2025 notification stream) and DELETE (end a session) exist only for sessions.
-      if (req.headers['mcp-session-id'] !== undefined) return handleLegacy(req, res);
-      // A 405 names what the endpoint takes (RFC 9110 §15.5.6), as the SDK's session transport does.
-      res.setHeader('Allow', 'GET, POST, DELETE');
-      return sendRpcError(
-        res,
-        405,
-        -32000,
-        req.method === 'GET' || req.method === 'DELETE'
-          ? 'Method not allowed: GET and DELETE need an Mcp-Session-Id'
-          : `Method not allowed: ${req.method} (the endpoint takes POST; GET and DELETE with an Mcp-Session-Id)`,
-      );
-    }
-    const read = await readJson(req, res, maxRequestBodySize);
-    if (!read) return;
-    // A close waits for answers in flight; a listen stream is not one (it ends when cut).
-    if (!isListen(read.body)) {
-      inFlight.add(res);
-      res.once('close', () => inFlight.delete(res));
-    }
-    return isLegacy(req, read.body)
-      ? handleLegacy(req, res, read.body)
-      : handleModern(req, res, read.body);
-  }
-
-  const inFlight = new Set<ServerResponse>();
-  let draining = false;
-  const server = createHttpServer((req, res) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
-    // While draining, no connection is kept for another request.
-    if (draining) res.setHeader('Connection', 'close');
-    // Ahead of the guards: load balancers probe with a Host header of their own.
-    if (pathname === '/health' && req.method === 'GET') {
-      // Draining: the balancer takes this replica out while its answers finish.
-      const health = draining ? { status: 'draining' } : (shared?.health() ?? { status: 'ok' });
-      const status = draining ? 503 : 200;
-      sendJson(res, status, { ...health, name: serverInfo.name, version: serverInfo.version });
-    } else if (metadataAt.has(pathname)) {
-      // Public, and read cross-origin by browser clients (RFC 9728): ahead of the guards, as /health.
-      sendMetadata(req, res, metadata);
-    } else if (pathname !== path && !sse?.serves(pathname)) {
-      sendJson(res, 404, { error: `not found: ${pathname}` });
-    } else if (guards.every((guard) => guard(req, res))) {
-      authenticate(req, res)
-        .then((ok) =>
-          ok
-            ? pathname === path
-              ? handleMcp(req, res)
-              : sse!.handle(req, res, pathname)
-            : undefined,
-        )
-        .catch((error: Error) => {
-          onerror(error);
-          if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
-          else res.end();
-        });
-    }
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? httpDefaults.port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-
-  const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const url = new URL(`http://${urlHost}:${port}${path}`);
-  // Set before any request is read (this runs in the turn that bound the port). The resource is
-  // the URL bound, unless configured (a proxy's public URL).
-  const resource = oauth.resource ?? url;
-  metadata = protectedResourceMetadata(oauth, resource);
-  metadataAt = metadataPaths(resource, path);
-  const oauthAuth = (): VerifyBearerTokenOptions =>
-    oauthBearerAuth({ ...options.oauth, serverUrl: url });
-  auth = {
-    requiredScopes: oauth.scopes,
-    resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(resource),
-    ...(options.auth ?? eitherToken(tokens!, oauthAuth())),
-  };
-  return {
-    url,
-    async close() {
-      // Draining: still answering (health 503) for the grace, and until what is being answered
-      // finishes (bounded); then no new connections, and the rest is cut.
-      draining = true;
-      const start = Date.now();
-      const grace = options.drainGraceMs ?? (shared ? 1000 : 0);
-      const until = start + Math.max(grace, options.drainMs ?? 10_000);
-      server.closeIdleConnections();
-      while ((inFlight.size > 0 || Date.now() < start + grace) && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      removeModernSink();
-      await legacy.close();
-      await sse?.close();
-      await modern.close();
-      server.closeAllConnections();
-      await stopped;
-      await shared?.close();
-    },
-  };
+export function startHttp(options: HttpOptions = {}): Promise<HttpServerHandle> {
+  return serveHttp(app, httpConfig, options);
 }

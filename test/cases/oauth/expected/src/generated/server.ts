@@ -10,17 +10,29 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import {
+  type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  describedPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  pathGuards,
+  reachable,
+  readTemplate,
+  register,
+  renderPrompt,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
-import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readTemplate } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
 
 export const serverInfo: ServerInfo = {
   name: 'oauth-notes',
@@ -101,6 +113,9 @@ const resourceInfo: Record<string, ResourceInfo> = {
 /** What resources/templates/list shows of each template besides its name and URI template. */
 const templateInfo: Record<string, ResourceInfo> = { note: { mimeType: 'text/plain' } };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({ note: { id: { path: false, rooted: true } } });
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource('readme', 'notes://readme', { ...resourceInfo['readme'] }, () => ({
@@ -164,3 +179,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -16,9 +16,9 @@ import {
   type Transport,
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { staticBearerAuth } from '@mcpgen/runtime/http';
 
-import { type HttpServerHandle, startHttp, staticBearerAuth } from '../../src/generated/http.js';
-import { sseDefaults } from '../../src/generated/sse.js';
+import { httpConfig, type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -130,9 +130,9 @@ const TOKEN = 'mcpgen-contract-test-token';
 const authorization = { Authorization: `Bearer ${TOKEN}` };
 const httpClient = (url: URL) =>
   new StreamableHTTPClientTransport(url, { requestInit: { headers: authorization } });
-// The legacy HTTP+SSE transport (2024-11-05): the stream at sseDefaults.path names where to post.
+// The legacy HTTP+SSE transport (2024-11-05): the stream at its path names where to post.
 const sseClient = () =>
-  new SSEClientTransport(new URL(sseDefaults.path, http.url), {
+  new SSEClientTransport(new URL(httpConfig.sse!.path, http.url), {
     requestInit: { headers: authorization },
   });
 let http: HttpServerHandle;
@@ -140,7 +140,7 @@ before(async () => {
   http = await startHttp({
     port: 0,
     redisUrl: false,
-    auth: staticBearerAuth({ ['MCP_TOKENS']: TOKEN }),
+    auth: staticBearerAuth(httpConfig.bearer!, { ['MCP_TOKENS']: TOKEN }),
     oauth: { issuer: ISSUER },
   });
 });
@@ -335,7 +335,7 @@ describe('HTTP endpoint', () => {
   });
 
   it('answers a message to an unknown HTTP+SSE session with 404', async () => {
-    const res = await send(`${sseDefaults.messagesPath}?sessionId=mcpgen-no-such-session`, {
+    const res = await send(`${httpConfig.sse!.messagesPath}?sessionId=mcpgen-no-such-session`, {
       ...post,
       body: ping,
     });

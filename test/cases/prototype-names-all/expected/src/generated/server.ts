@@ -8,23 +8,29 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { promptMessages } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { type PromptInfo, describedPrompt, promptArguments, renderPrompt } from './prompts.js';
-import { verifyRequestState } from './request-state.js';
 import {
   type Named,
+  type PromptInfo,
   type Register,
+  type ServerApp,
   type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  describedPrompt,
+  installHandlers,
+  installInput,
   lazy,
   ownRegistries,
+  promptArguments,
   reachable,
   register,
-} from './runtime.js';
+  renderPrompt,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
+import { promptMessages } from './content.js';
 import { jsonSchemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool } from './tools.js';
 import type {
   ConstructorArgs,
   DefineGetterArgs,
@@ -359,3 +365,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

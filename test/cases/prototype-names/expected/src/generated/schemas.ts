@@ -7,7 +7,7 @@ import {
   type StandardSchemaWithJSON,
 } from '@modelcontextprotocol/server';
 
-import { ownProperties } from './runtime.js';
+import { ownProperties } from '@mcpgen/runtime';
 
 import type { HasOwnPropertyInput, ToStringOutput, ValueOfParams } from './types.js';
 

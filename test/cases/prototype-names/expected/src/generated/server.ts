@@ -9,35 +9,40 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { type Completions, completers } from './completions.js';
-import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
 import {
+  type Completions,
+  type Named,
   type PromptArgumentInfo,
   type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  completers,
+  contentTool,
   describedPrompt,
   getPrompt,
-  promptArguments,
-  renderPrompt,
-  showDeclaredArguments,
-} from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readResource, readTemplate } from './resources.js';
-import {
-  type Named,
-  type Register,
-  type ServerInfo,
+  installHandlers,
+  installInput,
   lazy,
   ownProperties,
   ownRegistries,
+  pathGuards,
+  promptArguments,
   reachable,
+  readResource,
+  readTemplate,
   register,
-} from './runtime.js';
+  renderPrompt,
+  showDeclaredArguments,
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
+import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ToLocaleStringArgs, ValueOfArgs } from './types.js';
 
 export const serverInfo: ServerInfo = { name: 'prototype-names', version: '1.0.0' };
@@ -165,6 +170,11 @@ const templateCompletions: Named<Completions, 'valueOf'> = {
   valueOf: { values: { constructor: ['alpha', 'beta'] } },
 };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  valueOf: { constructor: { path: false, rooted: true }, toString: { path: false, rooted: false } },
+});
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource(
@@ -278,3 +288,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -9,24 +9,33 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
 import {
   type PromptArgumentInfo,
   type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
   describedPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  pathGuards,
   promptArguments,
+  reachable,
+  readTemplate,
+  register,
   renderPrompt,
   showDeclaredArguments,
-} from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readTemplate } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
+import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 import type { ForClassArgs } from './types.js';
 
 export const serverInfo: ServerInfo = { name: 'schema-constructs', version: '1.0.0' };
@@ -207,6 +216,14 @@ const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/p
 /** What resources/templates/list shows of each template besides its name and URI template. */
 const templateInfo: Record<string, ResourceInfo> = { 'user-file.v2': {} };
 
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  'user-file.v2': {
+    user_id: { path: false, rooted: true },
+    'file.name': { path: false, rooted: true },
+  },
+});
+
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
   server.registerResource('readme', 'cs://readme', { ...resourceInfo['readme'] }, () => ({
@@ -270,3 +287,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

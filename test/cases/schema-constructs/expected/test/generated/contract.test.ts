@@ -17,8 +17,7 @@ import {
 } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
-import { type HttpServerHandle, startHttp } from '../../src/generated/http.js';
-import { sseDefaults } from '../../src/generated/sse.js';
+import { httpConfig, type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
@@ -215,8 +214,8 @@ async function connect(transport: Transport, modern: boolean): Promise<Client> {
 }
 
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
-// The legacy HTTP+SSE transport (2024-11-05): the stream at sseDefaults.path names where to post.
-const sseClient = () => new SSEClientTransport(new URL(sseDefaults.path, http.url));
+// The legacy HTTP+SSE transport (2024-11-05): the stream at its path names where to post.
+const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
   http = await startHttp({ port: 0, redisUrl: false });
@@ -380,7 +379,7 @@ describe('HTTP endpoint', () => {
   });
 
   it('answers a message to an unknown HTTP+SSE session with 404', async () => {
-    const res = await send(`${sseDefaults.messagesPath}?sessionId=mcpgen-no-such-session`, {
+    const res = await send(`${httpConfig.sse!.messagesPath}?sessionId=mcpgen-no-such-session`, {
       ...post,
       body: ping,
     });

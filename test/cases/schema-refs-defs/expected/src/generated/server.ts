@@ -8,16 +8,28 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
+import {
+  type PromptInfo,
+  type Register,
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  describedPrompt,
+  installHandlers,
+  installInput,
+  lazy,
+  reachable,
+  register,
+  renderPrompt,
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { promptMessages, resourceContents } from './content.js';
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { type PromptInfo, describedPrompt, renderPrompt } from './prompts.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo } from './resources.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'schema-refs-defs', version: '1.0.0' };
 
@@ -97,3 +109,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, prompts, reach.prompts);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

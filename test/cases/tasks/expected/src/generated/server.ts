@@ -8,14 +8,24 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { verifyRequestState } from './request-state.js';
-import { type Register, type ServerInfo, lazy, reachable, register } from './runtime.js';
+import {
+  type Register,
+  type ServerApp,
+  type ServerInfo,
+  type ToolInfo,
+  contentTool,
+  installHandlers,
+  installInput,
+  lazy,
+  reachable,
+  register,
+  speakEra,
+  structuredTool,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+import { installTasks, type TaskPolicy } from '@mcpgen/runtime/tasks';
+
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
-import { installTasks, type TaskPolicy } from './tasks.js';
-import { type ToolInfo, contentTool, structuredTool } from './tools.js';
 
 export const serverInfo: ServerInfo = { name: 'tasks', version: '1.0.0' };
 
@@ -92,3 +102,11 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   register(server, tools, reach.tools);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+  tasks: true,
+};

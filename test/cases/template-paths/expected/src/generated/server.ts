@@ -9,14 +9,21 @@ import {
   type ServerCapabilities,
 } from '@modelcontextprotocol/server';
 
-import { speakEra } from './era.js';
-import { installInput } from './input.js';
-import { guardPaths } from './paths.js';
-import { verifyRequestState } from './request-state.js';
-import { type ResourceInfo, readTemplate } from './resources.js';
-import { type ServerInfo, lazy, reachable } from './runtime.js';
+import {
+  type ResourceInfo,
+  type ServerApp,
+  type ServerInfo,
+  installHandlers,
+  installInput,
+  lazy,
+  pathGuards,
+  reachable,
+  readTemplate,
+  speakEra,
+  verifyRequestState,
+} from '@mcpgen/runtime';
+
 import { schemas } from './schemas.js';
-import { installHandlers } from './sdk-handlers.js';
 
 export const serverInfo: ServerInfo = { name: 'template-paths', version: '1.0.0' };
 
@@ -54,6 +61,14 @@ const templateInfo: Record<string, ResourceInfo> = {
     mimeType: 'text/plain',
   },
 };
+
+/** Template variables that may carry a path: checked before the handler runs (no traversal). */
+const guardPaths = pathGuards({
+  docs: { name: { path: false, rooted: true } },
+  files: { path: { path: true, rooted: true } },
+  notes: { chapter: { path: true, rooted: true }, page: { path: true, rooted: true } },
+  sources: { path: { path: true, rooted: false } },
+});
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
@@ -148,3 +163,10 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   if (reach.resources) registerResources(server);
   return server;
 }
+
+/** The server, as the transports of `@mcpgen/runtime` serve it (src/main.ts). */
+export const app: ServerApp = {
+  info: serverInfo,
+  createServer,
+  subscribable,
+};

@@ -1,22 +1,23 @@
+import { NotImplementedError } from '@mcpgen/runtime';
+
 import type { ResourceHandlers } from '../../generated/handlers.js';
-import { NotImplementedError } from '../../generated/runtime.js';
 
 /**
  * Resource `dynamic`: Served by a handler
  *
  * Return the contents of sink://dynamic as a string (sent as text/plain), as bytes (sent as a base64 blob), or as a list of contents.
- * `ctx` (src/generated/handlers.ts, HandlerContext): signal (cancellation), progress(done, total?, message?),
+ * `ctx` (HandlerContext, from @mcpgen/runtime): signal (cancellation), progress(done, total?, message?),
  * log(level, data), authInfo, sessionId, clientCapabilities, notify.resourceUpdated(uri) / toolsChanged() …,
  * and asking the client on every protocol era: `return ctx.ask({ inputRequests: { key: inputRequired.elicit({...}) } })`
- * (also inputRequired.createMessage / listRoots, from runtime.js), then ctx.accepted(key) / ctx.inputResponse(key)
+ * (also inputRequired.createMessage / listRoots), then ctx.accepted(key) / ctx.inputResponse(key)
  * when the handler runs again; ctx.signState(payload) → requestState, read back with ctx.requestState().
  * A request the client could not fulfil reads { kind: 'error', code, message } (-32601: roots not supported;
  * -32602: elicited content not matching the schema, never given to accepted()): fall back there.
- * Roots changing while connected (2025): onRootsChanged(({ sessionId, listRoots }) => …) from input.js.
- * Content blocks: content.text / image / audio / resourceLink / resource / blob (runtime.js).
+ * Roots changing while connected (2025): onRootsChanged(({ sessionId, listRoots }) => …).
+ * Content blocks: content.text / image / audio / resourceLink / resource / blob. All from @mcpgen/runtime.
  */
 export const read: ResourceHandlers['dynamic'] = async (uri, ctx) => {
-  // Nothing behind the URI? `throw notFound(uri)` (from ../../generated/runtime.js): the client
+  // Nothing behind the URI? `throw notFound(uri)` (from @mcpgen/runtime): the client
   // gets "resource not found". An empty array is answered the same way, as a mistake.
   throw new NotImplementedError('src/handlers/resources/dynamic.ts');
 };

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NotImplementedError, testContext } from '../../../src/generated/runtime.js';
+import { NotImplementedError, testContext } from '@mcpgen/runtime';
+
 import { handler } from '../../../src/handlers/tools/add_note.js';
 
 type Input = Parameters<typeof handler>[0];
