@@ -9,7 +9,7 @@ const FAST = [
   'literal', 'load', 'manifest-schema', 'nesting', 'normalize', 'package-contents', 'plan', 'prettier-stable',
   'proto-keys', 'report', 'sample-check', 'schema-refs', 'schema-types', 'stamp', 'ts-types', 'unified-diff',
   'validate-bin', 'validate-cases', 'validate', 'watch', 'write-errors', 'write-outside', 'write-recovery',
-].map((name) => `test/${name}.test.ts`);
+].map((name) => `test/${name}.test.ts`).concat('packages/runtime/test/*.test.ts');
 
 // Only mcpgen's own tests: generated projects (examples/, test/cases/*/expected) carry node:test suites of their own.
 export default defineConfig({

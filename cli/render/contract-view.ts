@@ -7,7 +7,7 @@ import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { entryScopes, inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
-import { Code, printNumber, printString } from '../format/literal.js';
+import { Code, printString } from '../format/literal.js';
 import { printAt } from './code-doc.js';
 import { atom, call, object, type Member } from './expression-doc.js';
 import { namedRecord } from './named-record.js';
@@ -216,18 +216,25 @@ export function contractTestView(ir: IR) {
     hasStdio: ir.transports.stdio,
     hasHttp: ir.transports.http !== null,
     clientImports: [
-      'Client',
       ...(ir.transports.http?.sse != null ? ['SSEClientTransport'] : []),
       ...(ir.transports.http ? ['StreamableHTTPClientTransport'] : []),
-      'type Transport',
+    ],
+    testingImports: [
+      'type Completion',
+      'type Connection',
+      'connect',
+      'contractSuites',
+      'type DeclarativePrompt',
+      'type Expected',
+      ...(ir.transports.http ? ['httpEndpointSuite'] : []),
+      'type Reachable',
+      'type StaticResource',
     ],
     sse: ir.transports.http?.sse != null,
-    needsConfig: ir.transports.http?.sse != null || ir.transports.http?.bearer != null,
     bearer: ir.transports.http?.bearer != null,
     oauth: ir.transports.http?.oauth ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] } : null,
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
     auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
-    maxBodyBytes: printNumber(ir.transports.http?.maxBodyBytes ?? 1_048_576),
     startHttp: ir.transports.http ? startHttpStatement(ir.transports.http.bearer?.tokensEnv ?? null, ir.transports.http.oauth !== null) : '',
   };
 }

@@ -172,11 +172,9 @@ export function schemasView(ir: IR) {
     validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
     usesPlainSchema: jsonSchemas.some((e) => e.plain),
-    sdkImports: [
-      ...(validators.length ? ['fromJsonSchema'] : []),
-      ...(validators.length || jsonSchemas.some((e) => e.plain) ? ['type JsonSchemaType'] : []),
-      ...(validators.length ? ['type StandardSchemaWithJSON'] : []),
-    ],
+    sdkImports: jsonSchemas.some((e) => e.plain) ? ['type JsonSchemaType'] : [],
+    runtimeImports: [...(validators.length ? ['compiledOnFirstUse'] : []), ...(validators.some((e) => e.ownProperties) ? ['ownProperties'] : [])],
+    packageImports: validators.length > 0 || jsonSchemas.some((e) => e.plain),
     // Both lists printed as prettier prints them.
     printedSchemas: printedMembers(jsonSchemas, schemaMember),
     printedValidators: printedMembers(validators, validatorMember),

@@ -61,5 +61,6 @@ export {
   testContext,
   toolResult,
 } from './runtime.js';
+export { compiledOnFirstUse } from './schemas.js';
 export { installHandlers } from './sdk-handlers.js';
 export { contentTool, structuredTool, type ToolInfo } from './tools.js';

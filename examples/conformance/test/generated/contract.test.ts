@@ -2,19 +2,24 @@
 // To change this file, edit the manifest and run `mcpgen generate`.
 
 // The server must show clients exactly what the manifest declares, over every transport, to 2025
-// and 2026-07-28 clients alike. Handler behaviour is tested in test/handlers.
+// and 2026-07-28 clients alike: the checks are @mcpgen/runtime/testing's, the expectations the
+// manifest's. Handler behaviour is tested in test/handlers.
 
-import assert from 'node:assert/strict';
-import { request } from 'node:http';
-import { after, before, describe, it } from 'node:test';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import {
-  Client,
-  SSEClientTransport,
-  StreamableHTTPClientTransport,
-  type Transport,
-} from '@modelcontextprotocol/client';
+  type Completion,
+  type Connection,
+  connect,
+  contractSuites,
+  type DeclarativePrompt,
+  type Expected,
+  httpEndpointSuite,
+  type Reachable,
+  type StaticResource,
+} from '@mcpgen/runtime/testing';
+import { SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { httpConfig, type HttpServerHandle, startHttp } from '../../src/generated/http.js';
@@ -29,16 +34,6 @@ const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 const declaredSchemas: { readonly [K in keyof typeof jsonSchemas]: object } = jsonSchemas;
 
 /** What clients must see in the lists, exactly. */
-type Expected = {
-  serverInfo: Record<string, unknown>;
-  instructions: string | null;
-  tools: Record<string, unknown>[];
-  resources: ({ uri: string } & Record<string, unknown>)[];
-  resourceTemplates: Record<string, unknown>[];
-  prompts: Record<string, unknown>[];
-  /** A tool with required input, to check that invalid input is rejected. */
-  invalidInputTool: string | null;
-};
 const expected: Expected = {
   serverInfo: {
     name: 'mcpgen-conformance',
@@ -306,7 +301,6 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-type StaticResource = { uri: string; contents: unknown[] };
 const staticResources: StaticResource[] = [
   {
     uri: 'test://static-binary',
@@ -331,7 +325,6 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-type DeclarativePrompt = { name: string; arguments: Record<string, string>; messages: unknown[] };
 const declarativePrompts: DeclarativePrompt[] = [
   {
     name: 'test_prompt_with_arguments',
@@ -371,8 +364,6 @@ const declarativePrompts: DeclarativePrompt[] = [
 ];
 
 /** Static completions: a prefix and the values it must complete to. */
-type Ref = { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
-type Completion = { ref: Ref; argument: { name: string; value: string }; values: string[] };
 const completions: Completion[] = [
   {
     ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
@@ -385,11 +376,6 @@ const completions: Completion[] = [
  * One request per handler; each must reach it (a result, or an error other than -32602). Tools are
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
-type Reachable =
-  | { kind: 'tool'; name: string; arguments: Record<string, unknown> }
-  | { kind: 'prompt'; name: string; arguments: Record<string, unknown> }
-  | { kind: 'resource'; uri: string }
-  | { kind: 'complete'; ref: Ref; argument: { name: string; value: string } };
 const reachable: Reachable[] = [
   { kind: 'resource', uri: 'test://watched-resource' },
   { kind: 'resource', uri: 'test://template/example/data' },
@@ -401,28 +387,6 @@ const reachable: Reachable[] = [
   },
 ];
 
-const invalidInputTool = expected.invalidInputTool;
-
-const INVALID_PARAMS = -32602;
-
-async function assertReachable(call: Promise<unknown>): Promise<void> {
-  const result = await call.catch((error: { code?: unknown; message?: string }) => {
-    assert.notEqual(error.code, INVALID_PARAMS, error.message);
-  });
-  // A tool answers with a result either way; a validation error there means the handler was not reached.
-  assert.doesNotMatch(JSON.stringify(result ?? null), /Input validation error/);
-}
-
-async function connect(transport: Transport, modern: boolean): Promise<Client> {
-  const client = new Client(
-    { name: `${expected.serverInfo.name}-contract-test`, version: '0.0.0' },
-    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
-  );
-  await client.connect(transport);
-  assert.equal(client.getProtocolEra(), modern ? 'modern' : 'legacy');
-  return client;
-}
-
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 // The legacy HTTP+SSE transport (2024-11-05): the stream at its path names where to post.
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
@@ -433,7 +397,7 @@ before(async () => {
 after(() => http.close());
 
 const stdio = () => new StdioClientTransport({ command: process.execPath, args: [MAIN] });
-const connections: [string, () => Promise<Client>][] = [
+const connections: Connection[] = [
   ['stdio, 2025 client', () => connect(stdio(), false)],
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
   ['HTTP, 2025 client', () => connect(httpClient(http.url), false)],
@@ -441,172 +405,21 @@ const connections: [string, () => Promise<Client>][] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-for (const [name, open] of connections) {
-  describe(name, () => {
-    let client: Client;
-    before(async () => {
-      client = await open();
-    });
-    after(() => client.close());
+contractSuites(
+  {
+    expected,
+    staticResources,
+    declarativePrompts,
+    completions,
+    reachable,
+    listsExecution: true,
+  },
+  connections,
+);
 
-    it('identifies the server', () => {
-      assert.deepEqual(client.getServerVersion(), expected.serverInfo);
-      assert.equal(client.getInstructions() ?? null, expected.instructions);
-    });
-
-    it('lists the declared tools, schemas verbatim', async () => {
-      // 2026-07-28 has no `execution` on a tool: the tasks extension took it out.
-      const tools = name.includes('2026-07-28')
-        ? expected.tools.map(({ execution: _execution, ...tool }) => tool)
-        : expected.tools;
-      assert.deepEqual((await client.listTools()).tools, tools);
-    });
-
-    it('lists the declared prompts', async () => {
-      assert.deepEqual((await client.listPrompts()).prompts, expected.prompts);
-    });
-
-    it('lists the declared resources and templates', async () => {
-      const declared = new Set(expected.resources.map((resource) => resource.uri));
-      const { resources } = await client.listResources();
-      assert.deepEqual(
-        resources.filter((resource) => declared.has(resource.uri)),
-        expected.resources,
-      );
-      assert.deepEqual(
-        (await client.listResourceTemplates()).resourceTemplates,
-        expected.resourceTemplates,
-      );
-    });
-
-    it(
-      'rejects invalid tool input with an isError result',
-      { skip: invalidInputTool === null },
-      async () => {
-        const result = await client.callTool({ name: invalidInputTool!, arguments: {} });
-        assert.equal(result.isError, true);
-        assert.match(JSON.stringify(result.content), /Input validation error/);
-      },
-    );
-
-    it('reaches every handler', async () => {
-      for (const r of reachable) {
-        if (r.kind === 'tool')
-          await assertReachable(client.callTool({ name: r.name, arguments: r.arguments }));
-        else if (r.kind === 'prompt')
-          await assertReachable(
-            client.getPrompt({ name: r.name, arguments: r.arguments as Record<string, string> }),
-          );
-        else if (r.kind === 'resource') await assertReachable(client.readResource({ uri: r.uri }));
-        else await assertReachable(client.complete({ ref: r.ref, argument: r.argument }));
-      }
-    });
-
-    it('serves the static resources', async () => {
-      for (const r of staticResources) {
-        assert.deepEqual((await client.readResource({ uri: r.uri })).contents, r.contents);
-      }
-    });
-
-    it('renders the declarative prompts', async () => {
-      for (const p of declarativePrompts) {
-        const result = await client.getPrompt({ name: p.name, arguments: p.arguments });
-        assert.deepEqual(result.messages, p.messages);
-      }
-    });
-
-    it('completes from the declared values', async () => {
-      for (const c of completions) {
-        const result = await client.complete({ ref: c.ref, argument: c.argument });
-        assert.deepEqual(result.completion.values, c.values);
-      }
-    });
-
-    it('answers -32602 for unknown names', async () => {
-      const invalidParams = { code: INVALID_PARAMS };
-      // Only for kinds the server offers: without any, the method itself is not there.
-      if (expected.tools.length)
-        await assert.rejects(client.callTool({ name: 'mcpgen-no-such-tool' }), invalidParams);
-      if (expected.prompts.length)
-        await assert.rejects(client.getPrompt({ name: 'mcpgen-no-such-prompt' }), invalidParams);
-      if (expected.resources.length || expected.resourceTemplates.length)
-        await assert.rejects(
-          client.readResource({ uri: 'mcpgen-no-such-scheme://nothing' }),
-          invalidParams,
-        );
-    });
-  });
-}
-
-describe('HTTP endpoint', () => {
-  /** A raw request, so that Host and Content-Length are exactly what the test says. */
-  function send(
-    path: string,
-    init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-  ) {
-    return new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(
-        new URL(path, http.url),
-        { method: init.method ?? 'GET', headers: init.headers },
-        (res) => {
-          let body = '';
-          res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on('error', reject).end(init.body);
-    });
-  }
-  const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
-  const post = {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
-  };
-
-  it('answers GET /health', async () => {
-    const res = await send('/health');
-    assert.equal(res.status, 200);
-    assert.deepEqual(JSON.parse(res.body), {
-      status: 'ok',
-      name: expected.serverInfo.name,
-      version: expected.serverInfo.version,
-    });
-  });
-
-  it('answers 404 off the MCP path', async () => {
-    assert.equal((await send('/mcpgen-elsewhere')).status, 404);
-  });
-
-  it('rejects a foreign Host or Origin (DNS rebinding)', async () => {
-    const host = await send(http.url.pathname, {
-      ...post,
-      headers: { ...post.headers, Host: 'evil.example' },
-      body: ping,
-    });
-    assert.equal(host.status, 403);
-    const origin = await send(http.url.pathname, {
-      ...post,
-      headers: { ...post.headers, Origin: 'https://evil.example' },
-      body: ping,
-    });
-    assert.equal(origin.status, 403);
-  });
-
-  it('answers a message to an unknown HTTP+SSE session with 404', async () => {
-    const res = await send(`${httpConfig.sse!.messagesPath}?sessionId=mcpgen-no-such-session`, {
-      ...post,
-      body: ping,
-    });
-    assert.equal(res.status, 404);
-  });
-
-  it('rejects a body over the limit with 413', async () => {
-    const body = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'ping',
-      params: { pad: 'x'.repeat(1048576) },
-    });
-    assert.equal((await send(http.url.pathname, { ...post, body })).status, 413);
-  });
+httpEndpointSuite({
+  url: () => http.url,
+  serverInfo: expected.serverInfo,
+  maxBodyBytes: httpConfig.maxBodyBytes,
+  sseMessagesPath: httpConfig.sse!.messagesPath,
 });
