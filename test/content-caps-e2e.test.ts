@@ -69,7 +69,7 @@ resources:
     mimeType: text/plain
 `;
 const SECRET =
-  "import type { ResourceHandlers } from '../../generated/handlers.js';\nimport { inputRequired } from '../../generated/runtime.js';\n\n" +
+  "import type { ResourceHandlers } from '../../generated/handlers.js';\nimport { inputRequired } from '@mcpgen/runtime';\n\n" +
   "export const read: ResourceHandlers['secret'] = async (_uri, ctx) => {\n" +
   "  const who = ctx.accepted<{ name: string }>('who');\n" +
   "  if (who) return `for ${who.name}`;\n" +

@@ -106,7 +106,7 @@ describe('mcpgen init in a folder with a package.json of its own', () => {
     expect(add.bin).toEqual({ 'legacy-tool': 'dist/src/main.js' });
     // The next steps name the renamed script, and the packages the generated code needs.
     expect(io.out).toContain('  npm run test:mcp ');
-    expect(io.out).toMatch(/ {2}npm install @modelcontextprotocol\/node@"~2\.1\.2" @modelcontextprotocol\/server@"~2\.4\.0"/);
+    expect(io.out).toMatch(/ {2}npm install @mcpgen\/runtime@file:\S+\/dist\/mcpgen-runtime-0\.1\.0\.tgz @modelcontextprotocol\/server@"~2\.4\.0"/);
     expect(io.out).toContain('  npm install -D @modelcontextprotocol/client@"~2.4.0"');
     expect(io.out).not.toMatch(/^ {2}npm test/m);
 

@@ -513,7 +513,10 @@ console.error('MCP over Streamable HTTP at ' + server.url);
   });
 
   it('reads issuer metadata where RFC 8414 and OpenID Connect put it, and names a bad URL', async () => {
-    const oauth = await import(pathToFileURL(path.join(dir, 'dist/src/generated/oauth.js')).href);
+    // The runtime's OAuth module, over the manifest's settings as the generated HTTP entry holds them.
+    const oauth = await import('@mcpgen/runtime/oauth');
+    const { httpConfig } = (await import(pathToFileURL(path.join(dir, 'dist/src/generated/http.js')).href)) as { httpConfig: { oauth: Parameters<typeof oauth.oauthSettings>[0] } };
+    const settings = (options: object, env: NodeJS.ProcessEnv) => oauth.oauthSettings(httpConfig.oauth, options, env);
     expect(oauth.metadataUrls(new URL('https://login.microsoftonline.com/tenant/v2.0')).map(String)).toEqual([
       'https://login.microsoftonline.com/.well-known/oauth-authorization-server/tenant/v2.0',
       'https://login.microsoftonline.com/.well-known/openid-configuration/tenant/v2.0',
@@ -524,16 +527,16 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       'https://example.auth0.com/.well-known/openid-configuration',
     ]);
     const env = { MCP_OAUTH_ISSUER: 'https://auth.example.com/', MCP_OAUTH_CLIENT_ID: 'c', MCP_OAUTH_CLIENT_SECRET: 's' };
-    expect(() => oauth.oauthSettings({}, { ...env, MCP_OAUTH_JWKS_URI: 'http://keys.example.com/jwks' })).toThrow(
+    expect(() => settings({}, { ...env, MCP_OAUTH_JWKS_URI: 'http://keys.example.com/jwks' })).toThrow(
       'MCP_OAUTH_JWKS_URI (JWKS URI) must be an https URL (http only on localhost): http://keys.example.com/jwks',
     );
-    expect(() => oauth.oauthSettings({}, { ...env, MCP_OAUTH_RESOURCE: 'https://mcp.example.com/mcp#x' })).toThrow(
+    expect(() => settings({}, { ...env, MCP_OAUTH_RESOURCE: 'https://mcp.example.com/mcp#x' })).toThrow(
       'MCP_OAUTH_RESOURCE (resource) must not have a fragment: https://mcp.example.com/mcp#x',
     );
-    expect(() => oauth.oauthSettings({}, { MCP_OAUTH_ISSUER: 'https://auth.example.com/' })).toThrow(
+    expect(() => settings({}, { MCP_OAUTH_ISSUER: 'https://auth.example.com/' })).toThrow(
       'MCP_OAUTH_CLIENT_ID and MCP_OAUTH_CLIENT_SECRET must be set: token introspection authenticates with them',
     );
-    expect(oauth.oauthSettings({}, { ...env, MCP_OAUTH_AUDIENCE: 'api://a, api://b' }).audience).toEqual(['api://a', 'api://b']);
+    expect(settings({}, { ...env, MCP_OAUTH_AUDIENCE: 'api://a, api://b' }).audience).toEqual(['api://a', 'api://b']);
   });
 
   it('answers 500 (not 401) while the authorization server is down, and logs the cause once', async () => {

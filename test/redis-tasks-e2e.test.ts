@@ -11,7 +11,7 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scratch, startHttpServer } from './helpers/project.js';
+import { REPO, scratch, startHttpServer } from './helpers/project.js';
 import { buildTasksProject } from './helpers/tasks-project.js';
 import { answerOf, sseMessages, type Message } from './helpers/wire.js';
 
@@ -363,8 +363,8 @@ describe('RedisTaskStore against the real Redis', () => {
   };
 
   beforeAll(async () => {
-    const { connectHub } = (await import(path.join(dir, 'dist/src/generated/redis.js'))) as { connectHub(o: object): Promise<typeof hub> };
-    const { RedisTaskStore } = (await import(path.join(dir, 'dist/src/generated/redis-tasks.js'))) as { RedisTaskStore: new (hub: unknown, max: number) => typeof store };
+    const { connectHub } = (await import(path.join(REPO, 'packages/runtime/dist/redis.js'))) as { connectHub(o: object): Promise<typeof hub> };
+    const { RedisTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/redis-tasks.js'))) as { RedisTaskStore: new (hub: unknown, max: number) => typeof store };
     hub = await connectHub({ url: `redis://127.0.0.1:${port}`, prefix });
     store = new RedisTaskStore(hub, 2);
   });
@@ -391,7 +391,7 @@ describe('RedisTaskStore against the real Redis', () => {
   });
 
   it('MemoryTaskStore never changes a finished task either', async () => {
-    const { MemoryTaskStore } = (await import(path.join(dir, 'dist/src/generated/task-store.js'))) as { MemoryTaskStore: new () => typeof store & { close(): void } };
+    const { MemoryTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/task-store.js'))) as { MemoryTaskStore: new () => typeof store & { close(): void } };
     const memory = new MemoryTaskStore();
     await memory.create(record('m', 60_000));
     expect(await memory.update('m', { status: 'input_required', statusMessage: 'asking' })).toMatchObject({ status: 'input_required', statusMessage: 'asking' });

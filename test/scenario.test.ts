@@ -116,7 +116,7 @@ describe('a project, regenerated through its life', () => {
 
   it('4. implements the new tool by hand', async () => {
     write('src/handlers/tools/add.ts', `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['add'] = ({ a, b }) => ({ sum: a + b });\n`);
-    write('test/handlers/tools/add.test.ts', `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { testContext } from '../../../src/generated/runtime.js';\nimport { handler } from '../../../src/handlers/tools/add.js';\n\ntest('adds', async () => {\n  assert.deepEqual(await handler({ a: 1, b: 2 }, testContext()), { sum: 3 });\n});\n`);
+    write('test/handlers/tools/add.test.ts', `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { testContext } from '@mcpgen/runtime';\nimport { handler } from '../../../src/handlers/tools/add.js';\n\ntest('adds', async () => {\n  assert.deepEqual(await handler({ a: 1, b: 2 }, testContext()), { sum: 3 });\n});\n`);
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, 0 updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);

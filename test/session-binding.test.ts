@@ -27,7 +27,7 @@ beforeAll(async () => {
     path.join(project, 'src/handlers/tools/confirm.ts'),
     [
       "import type { ToolHandlers } from '../../generated/handlers.js';",
-      "import { inputRequired } from '../../generated/runtime.js';",
+      "import { inputRequired } from '@mcpgen/runtime';",
       '',
       "export const handler: ToolHandlers['confirm'] = async (_input, ctx) => {",
       '  const state = ctx.requestState<{ by: string }>();',

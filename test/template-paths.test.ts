@@ -8,7 +8,6 @@
  */
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -27,7 +26,7 @@ const clients: Client[] = [];
 function echoHandler(name: string, joined: boolean): string {
   return [
     "import type { TemplateHandlers } from '../../generated/handlers.js';",
-    joined ? "import { safeJoin } from '../../generated/paths.js';" : '',
+    joined ? "import { safeJoin } from '@mcpgen/runtime';" : '',
     '',
     `export const read: TemplateHandlers[${JSON.stringify(name)}]['read'] = async (params, uri) =>`,
     `  JSON.stringify({ params${joined ? `, joined: safeJoin(${JSON.stringify(ROOT)}, params.path, uri)` : ''} });`,
@@ -152,11 +151,11 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
   });
 });
 
-describe('safeJoin (compiled src/generated/paths.js)', () => {
+describe('safeJoin (@mcpgen/runtime)', () => {
   type SafeJoin = (root: string, path: string | readonly string[], uri?: URL | string) => string;
   let safeJoin: SafeJoin;
   beforeAll(async () => {
-    ({ safeJoin } = (await import(pathToFileURL(path.join(dir, 'dist/src/generated/paths.js')).href)) as { safeJoin: SafeJoin });
+    ({ safeJoin } = (await import('@mcpgen/runtime')) as { safeJoin: SafeJoin });
   });
 
   const escape = (p: string | string[], uri?: string) => {

@@ -53,7 +53,7 @@ beforeAll(async () => {
   );
   writeFileSync(
     path.join(dir, 'src/handlers/templates/empty_template.ts'),
-    "import type { TemplateHandlers } from '../../generated/handlers.js';\nimport { notFound } from '../../generated/runtime.js';\n\n" +
+    "import type { TemplateHandlers } from '../../generated/handlers.js';\nimport { notFound } from '@mcpgen/runtime';\n\n" +
       "export const read: TemplateHandlers['empty_template']['read'] = async ({ id }, uri) => {\n  if (id === 'gone') throw notFound(uri);\n  return [];\n};\n",
   );
   const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);

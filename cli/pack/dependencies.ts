@@ -36,8 +36,8 @@ function resolvePackage(name: string, fromDir: string): string | null {
 }
 
 /**
- * Every package the project needs at run time: `dependencies` and their dependencies (optional and
- * optional-peer ones only when installed). A version already placed at the top is reused; another
+ * Every package the project needs at run time: `dependencies` and their dependencies and required
+ * peers (optional ones only when installed). A version already placed at the top is reused; another
  * version nests under the package that needs it, as npm would.
  */
 export function productionDependencies(projectDir: string): BundledPackage[] {
@@ -72,7 +72,11 @@ export function productionDependencies(projectDir: string): BundledPackage[] {
 }
 
 function depsOf(m: Manifest): [string, boolean][] {
-  const peers = Object.keys(m.peerDependencies ?? {}).map((n): [string, boolean] => [n, m.peerDependenciesMeta?.[n]?.optional === true]);
+  // An optional peer is a feature's package (the runtime's jose, ioredis …): bundled only when the
+  // project lists it among its own dependencies, not because a dev dependency installed it.
+  const peers = Object.keys(m.peerDependencies ?? {})
+    .filter((n) => m.peerDependenciesMeta?.[n]?.optional !== true)
+    .map((n): [string, boolean] => [n, false]);
   return [
     ...Object.keys(m.dependencies ?? {}).map((n): [string, boolean] => [n, false]),
     ...Object.keys(m.optionalDependencies ?? {}).map((n): [string, boolean] => [n, true]),

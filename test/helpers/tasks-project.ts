@@ -73,7 +73,7 @@ export const HANDLERS: Record<string, string> = {
 const IMPORTS = `import { appendFileSync } from 'node:fs';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import type { ToolHandlers } from '../../generated/handlers.js';
-import { inputRequired } from '../../generated/runtime.js';
+import { inputRequired } from '@mcpgen/runtime';
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve, reject) => {

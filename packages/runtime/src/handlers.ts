@@ -54,9 +54,9 @@ export interface TaskContext {
  * can fall back: `-32601` is a client's "Roots not supported", `-32602` accepted elicitation
  * content that does not match the requested schema (it never reaches `accepted()`), `-32021` a
  * capability the client did not declare. 2025 connections report these (the runtime sends the
- * requests itself); 2026-07-28 has no error answer: a client that cannot fulfil a request leaves
- * its key out (`kind: 'missing'`), and one whose elicitation content does not match the schema
- * gets `-32602` before the handler runs. Check `ctx.clientCapabilities` before asking.
+ * requests itself); on 2026-07-28 a retry that leaves out the answer to a request this server asked
+ * reads as `-32601` too, and elicitation content that does not match the schema gets `-32602`
+ * before the handler runs. Check `ctx.clientCapabilities` before asking.
  * For roots that change while connected, see `onRootsChanged`.
  */
 export interface HandlerContext {

@@ -80,7 +80,7 @@ export interface HttpOptions {
   allowedHosts?: string[] | undefined;
   /** Origin hostnames accepted from browsers besides the localhost ones. */
   allowedOrigins?: string[] | undefined;
-  /** Larger request bodies are answered 413. Default 1 MiB. */
+  /** Larger request bodies are answered 413. Default: the manifest's (1 MiB unless it says otherwise). */
   maxBodyBytes?: number | undefined;
   /** At most this many 2025 sessions at once; the least recently used is closed. Default 1000. */
   maxSessions?: number | undefined;
@@ -407,13 +407,20 @@ export async function startHttp(
     }
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? config.port, host, () => {
-      server.off('error', reject);
-      resolve();
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(options.port ?? config.port, host, () => {
+        server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    // Not listening (the port is taken, say): nothing started may keep the process alive.
+    removeModernSink();
+    await Promise.allSettled([legacy.close(), sse?.close(), modern.close(), shared?.close()]);
+    throw error;
+  }
 
   const { port } = server.address() as AddressInfo;
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;

@@ -64,7 +64,9 @@ function decoded(value: string): string {
 const DOT_DOT = /^(?:\.|%2e){2}$/i;
 
 function pathProblem(value: string, shape: PathVariable): string | null {
-  if (!shape.path && !/[\\/]/.test(value)) return null;
+  // Without a separator a value is one segment: harmless unless it is `..` itself (a query or host
+  // variable, or part of a segment, reaches the handler undecoded by the URL parser).
+  if (!shape.path && !/[\\/]/.test(value) && !DOT_DOT.test(value)) return null;
   if (value.includes('\0')) return 'holds a NUL byte';
   if (value.split(/[\\/]/).some((segment) => DOT_DOT.test(segment))) return 'has a ".." segment';
   if (/^[A-Za-z]:/.test(value)) return 'names a drive';

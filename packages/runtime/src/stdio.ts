@@ -7,6 +7,8 @@ import { readingListenTopics } from './listen-topics.js';
 import { addNotificationSink, connectionSink } from './runtime.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 
+export type { StdioTransportOptions };
+
 /**
  * Serves MCP on stdin/stdout to clients of every protocol era (2025 initialize and 2026-07-28).
  * stdout carries protocol frames only: log with console.error. Malformed lines are answered with

@@ -36,6 +36,8 @@ import {
   type TaskStatus,
   type TaskStore,
 } from './task-store.js';
+
+export { MemoryTaskStore, type TaskRecord, type TaskStore, TaskStoreFullError } from './task-store.js';
 import { registeredTool } from './tools.js';
 
 /** The extension's identifier, under `capabilities.extensions`. */

@@ -23,6 +23,7 @@ import {
   testContext,
   toolResult,
 } from '../src/runtime.js';
+import { compiledOnFirstUse } from '../src/schemas.js';
 
 /** What `call` threw (fails when it returns). */
 function thrown(call: () => unknown): { error: unknown; code: number; message: string; data: unknown } {
@@ -361,5 +362,32 @@ describe('pathGuards', () => {
     expect(guard('file', new URL('file:///x'), { other: '../x' })).toEqual({ other: '../x' });
     // Inherited names are not templates.
     expect(guard('constructor', new URL('x:///'), { path: '../x' })).toEqual({ path: '../x' });
+  });
+});
+
+describe('compiledOnFirstUse', () => {
+  const json = { type: 'object', properties: { n: { type: 'number' } }, required: ['n'] };
+
+  it('shows the schema as written and validates with it', async () => {
+    const schema = compiledOnFirstUse<{ n: number }>(json);
+    expect(schema['~standard'].jsonSchema.input({ target: 'draft-2020-12' })).toBe(json);
+    expect(await schema['~standard'].validate({ n: 1 })).toEqual({ value: { n: 1 } });
+    const invalid = await schema['~standard'].validate({ n: 'one' });
+    expect(invalid.issues?.length).toBeGreaterThan(0);
+  });
+});
+
+describe('pathGuards and a bare ".."', () => {
+  it('refuses it in a variable whose operator does not keep "/" (a query or host variable)', async () => {
+    const { UriTemplate } = await import('@modelcontextprotocol/server');
+    const guard = pathGuards({ search: { name: { path: false, rooted: false } }, notes: { book: { path: false, rooted: false } } });
+    const query = new URL('docs://library?name=..');
+    const host = new URL('notes://../x');
+    // The SDK hands the value through as it is: the guard is what stops it.
+    expect(new UriTemplate('docs://library{?name}').match(query.href)).toEqual({ name: '..' });
+    expect(new UriTemplate('notes://{book}/x').match(host.href)).toEqual({ book: '..' });
+    expect(() => guard('search', query, { name: '..' })).toThrow(/has a "\.\." segment/);
+    expect(() => guard('notes', host, { book: '..' })).toThrow(/has a "\.\." segment/);
+    expect(guard('search', query, { name: '..x' })).toEqual({ name: '..x' });
   });
 });

@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 
 import { app } from './generated/server.js';
 
-const USAGE = `usage: ${app.info.name} [--port N] [--host H]`;
+const USAGE = `usage: ${app.info.name} [--http] [--port N] [--host H]`;
 
 function fail(message: string): never {
   console.error(`${app.info.name}: ${message}\n${USAGE}`);
@@ -17,6 +17,7 @@ function parse() {
     return parseArgs({
       options: {
         help: { type: 'boolean', short: 'h' },
+        http: { type: 'boolean' },
         port: { type: 'string' },
         host: { type: 'string' },
       },
