@@ -3,7 +3,7 @@
  * talk to the built servers over stdio and over HTTP on 127.0.0.1 with the real MCP client:
  * list everything, call each tool, read each resource, get each prompt, complete an argument.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -12,13 +12,14 @@ import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
 import { validSample } from '../cli/render/samples.js';
 import { promptArgsSchema } from '../cli/render/views.js';
-import { connectHttp, connectStdio, memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { connectHttp, connectStdio, memoryIO, REPO, run, SCRATCH, scratch, startHttpServer, TSC } from './helpers/project.js';
 
 const projects = [
   { name: 'weather', from: path.join(REPO, 'examples/weather') },
   { name: 'notes', from: path.join(REPO, 'examples/notes') },
   { name: 'kitchen-sink', from: path.join(REPO, 'test/cases/kitchen-sink') },
   { name: 'minimal', from: path.join(REPO, 'test/cases/minimal'), stdioOnly: true },
+  { name: 'stdio-only', from: path.join(REPO, 'test/cases/stdio-only'), stdioOnly: true },
 ];
 
 /** Exercises every primitive of the manifest through a connected client. */
@@ -109,6 +110,27 @@ describe.each(projects)('project $name', ({ name, from, stdioOnly }) => {
         }
       }
     });
+  });
+});
+
+describe('a stdio-only server', () => {
+  const dir = () => path.join(SCRATCH, 'stdio-only');
+
+  it('holds its tool and nothing of HTTP: no HTTP entry, package or flag', () => {
+    const generated = readdirSync(path.join(dir(), 'src/generated')).sort();
+    expect(generated).toEqual(['contracts.json', 'handlers.ts', 'schemas.ts', 'server.ts', 'types.ts']);
+    expect(readdirSync(path.join(dir(), 'test/generated'))).toEqual(['contract.test.ts']);
+    const pkg = JSON.parse(readFileSync(path.join(dir(), 'package.json'), 'utf8')) as { dependencies: object; scripts: object };
+    expect(Object.keys(pkg.dependencies).sort()).toEqual(['@mcpgen/runtime', '@modelcontextprotocol/server']);
+    expect(Object.keys(pkg.scripts)).not.toContain('start:http');
+    const code = ['src/main.ts', ...generated.map((f) => `src/generated/${f}`), 'test/generated/contract.test.ts'];
+    for (const file of code) expect(readFileSync(path.join(dir(), file), 'utf8'), file).not.toMatch(/runtime\/http|generated\/http|node:http|--http|StreamableHTTP/);
+  });
+
+  it('refuses --http with its usage, exit 2', async () => {
+    const r = await run(process.execPath, ['dist/src/main.js', '--http'], dir());
+    expect(r.code).toBe(2);
+    expect(r.stderr).toBe('stdio-only: unknown argument --http\nusage: stdio-only   (speaks MCP over stdin and stdout)\n');
   });
 });
 

@@ -650,7 +650,7 @@ export interface ResourceTemplate {
    */
   list?: boolean;
   /**
-   * Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from src/generated/paths.ts).
+   * Hand path-like variable values to the handler as sent. By default a variable that can carry `/` (`{+path}`, `{#path}`, `{/segment}`, `{list*}`, or any value whose decoding holds `/` or `\`) is refused as a missing resource before the handler runs when it has a `..` segment (also `%2e%2e`; backslashes count as separators), starts with `/` or `\` where the template already supplies the root (`file:///{+path}`), names a Windows drive (`C:`) or holds a NUL byte. Set `true` only when the handler checks such paths itself (e.g. with `safeJoin` from @mcpgen/runtime).
    */
   allowPathTraversal?: boolean;
   /**

@@ -4,8 +4,13 @@ import { runStdio } from '@mcpgen/runtime/stdio';
 
 import { app } from './generated/server.js';
 
-if (process.argv.includes('--help') || process.argv.includes('-h')) {
-  console.log(`usage: ${app.info.name}   (speaks MCP over stdin and stdout)`);
+const USAGE = `usage: ${app.info.name}   (speaks MCP over stdin and stdout)`;
+const [arg] = process.argv.slice(2);
+if (arg === '--help' || arg === '-h') {
+  console.log(USAGE);
+} else if (arg !== undefined) {
+  console.error(`${app.info.name}: unknown argument ${arg}\n${USAGE}`);
+  process.exit(2);
 } else {
   runStdio(app);
 }
