@@ -64,7 +64,8 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     const pack = await run('npm', ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', root], REPO, 120_000);
     expect(pack.code, pack.stderr).toBe(0);
     const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
-    expect(packed[0]!.files.map((f) => f.path)).toContain(RUNTIME_TGZ);
+    const files = packed[0]!.files.map((f) => f.path);
+    for (const f of ['bin/mcpgen.js', 'dist/main.js', RUNTIME_TGZ]) expect(files).toContain(f);
     prefix = path.join(root, 'prefix');
     const install = await npm(['install', '-g', '--prefix', prefix, ...NPM_QUIET, path.join(root, packed[0]!.filename)], root);
     expect(install.code, install.stderr).toBe(0);
@@ -138,7 +139,8 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (err += d));
-    const exited = new Promise<number | string | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+    // 'close': the process has exited and every process holding its output (mcpgen dev) has too.
+    const exited = new Promise<number | string | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
 
     const url = await new Promise<URL>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not serving within 120 s:\n${out}\n${err}`)), 120_000);

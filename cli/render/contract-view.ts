@@ -206,7 +206,6 @@ export function contractTestView(ir: IR) {
   return {
     // Data, printed in place by the literal printer (cli/render/place-literals.ts).
     expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
-    listsExecution: ir.tools.some((t) => t.execution.listed),
     staticResources,
     declarativePrompts,
     completions,

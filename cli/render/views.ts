@@ -5,7 +5,7 @@
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
 import { docComment, isInheritedName, lineComment, stringLiteral } from './escape.js';
-import { printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
+import { Code, printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
 import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
 import { isRecord } from '../manifest/json-path.js';
 import { namedRecord } from './named-record.js';
@@ -517,7 +517,7 @@ export function serverView(ir: IR) {
     schemaImports,
     typeImports: [...types].sort(),
     serverInfo: fixedDeclaration('export const serverInfo: ServerInfo', info),
-    declared: fixedDeclaration('const declared: McpServerOptions', declared),
+    serverOptions: fixedDeclaration('const serverOptions: McpServerOptions', { ...declared, requestState: { verify: new Code('verifyRequestState') } }),
     handledCapabilities: Object.keys(handledCapabilities).length ? fixedDeclaration('const handledCapabilities: ServerCapabilities', handledCapabilities) : null,
     promptArgs: promptArgs.length ? lines(promptArgs.map(promptArgsStatement)) : null,
     tools: tools.length ? lines(tools.map(toolMember)) : null,

@@ -48,12 +48,12 @@ export type Reachable =
 /** The manifest's contract, as the generated test states it. */
 export interface Contract {
   expected: Expected;
-  staticResources: StaticResource[];
-  declarativePrompts: DeclarativePrompt[];
+  /** The static resources and their contents. */
+  resources: StaticResource[];
+  /** The declarative prompts and what they render to. */
+  prompts: DeclarativePrompt[];
   completions: Completion[];
   reachable: Reachable[];
-  /** 2026-07-28 shows no `execution` on a tool (the tasks extension took it out). */
-  listsExecution?: boolean;
 }
 
 /** A named way to reach the server: `['stdio, 2025 client', () => connect(…)]`. */
@@ -101,10 +101,10 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
       });
 
       it('lists the declared tools, schemas verbatim', async () => {
-        const tools =
-          contract.listsExecution && name.includes('2026-07-28')
-            ? expected.tools.map(({ execution: _execution, ...tool }) => tool)
-            : expected.tools;
+        // 2026-07-28 shows no `execution` on a tool: the tasks extension took it out.
+        const tools = name.includes('2026-07-28')
+          ? expected.tools.map(({ execution: _execution, ...tool }) => tool)
+          : expected.tools;
         assert.deepEqual((await client.listTools()).tools, tools);
       });
 
@@ -146,13 +146,13 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
       });
 
       it('serves the static resources', async () => {
-        for (const r of contract.staticResources) {
+        for (const r of contract.resources) {
           assert.deepEqual((await client.readResource({ uri: r.uri })).contents, r.contents);
         }
       });
 
       it('renders the declarative prompts', async () => {
-        for (const p of contract.declarativePrompts) {
+        for (const p of contract.prompts) {
           const result = await client.getPrompt({ name: p.name, arguments: p.arguments });
           assert.deepEqual(result.messages, p.messages);
         }

@@ -149,8 +149,8 @@ const testPromptWithEmbeddedResourceArgs = promptArguments<TestPromptWithEmbedde
   {},
 );
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
   capabilities: { completions: {} },
   cacheHints: {
     'tools/list': { ttlMs: 60000, cacheScope: 'public' },
@@ -159,6 +159,7 @@ const declared: McpServerOptions = {
     'resources/templates/list': { ttlMs: 60000, cacheScope: 'public' },
     'resources/read': { ttlMs: 5000, cacheScope: 'private' },
   },
+  requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
@@ -167,12 +168,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: { subscribe: true },
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

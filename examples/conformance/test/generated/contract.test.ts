@@ -301,7 +301,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'test://static-binary',
     contents: [
@@ -325,7 +325,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: 'test_prompt_with_arguments',
     arguments: { arg1: 'arg1-value', arg2: 'arg2-value' },
@@ -405,17 +405,7 @@ const connections: Connection[] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-    listsExecution: true,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

@@ -70,11 +70,12 @@ const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
   completers(promptCompletions['summarize_notes'], summarizeNotesPrompt),
 );
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
   instructions:
     'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
   capabilities: { completions: {} },
+  requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
@@ -83,12 +84,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: {},
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

@@ -137,7 +137,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'notes://guide',
     contents: [
@@ -151,7 +151,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: 'quick_note',
     arguments: { thought: 'thought-value' },
@@ -222,16 +222,7 @@ const connections: Connection[] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

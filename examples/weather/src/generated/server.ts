@@ -79,11 +79,12 @@ const weatherReportArgs = promptArguments<WeatherReportArgs>(
   completers(promptCompletions['weather_report']),
 );
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
   instructions:
     "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
   capabilities: { completions: {} },
+  requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
@@ -92,12 +93,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: {},
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

@@ -34,8 +34,11 @@ export const serverInfo: ServerInfo = { name: 'content-kinds', version: '0.1.0' 
 const drawTool = lazy(() => import('../handlers/tools/draw.js'));
 const fetchDocTool = lazy(() => import('../handlers/tools/fetch_doc.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = {
@@ -43,12 +46,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: {},
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

@@ -30,17 +30,14 @@ export const serverInfo: ServerInfo = { name: 'deep-schema', version: '1.0.0' };
 // Handler modules load on first use (cold start reads none of them).
 const deepTool = lazy(() => import('../handlers/tools/deep.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
-};
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];

@@ -47,17 +47,14 @@ const caa53fResource = lazy(() => import('../handlers/resources/caa53f.js'));
 const openPullRequestsTemplate = lazy(() => import('../handlers/templates/Open_pull_requests.js'));
 const searchIssuesTool = lazy(() => import('../handlers/tools/search_issues.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {} };
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
-};
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];

@@ -94,7 +94,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'menu://cafe',
     contents: [{ uri: 'menu://cafe', mimeType: 'text/plain', text: 'coffee' }],
@@ -102,7 +102,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [];
+const prompts: DeclarativePrompt[] = [];
 
 /** Static completions: a prefix and the values it must complete to. */
 const completions: Completion[] = [];
@@ -138,16 +138,7 @@ const connections: Connection[] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

@@ -84,10 +84,11 @@ const declarativeArgs = promptArguments<DeclarativeArgs>(
   completers(promptCompletions['declarative']),
 );
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = {
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
   instructions: 'Line one\nLine two with */ and ${injected}',
   capabilities: { completions: {} },
+  requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
@@ -96,12 +97,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: {},
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

@@ -48,10 +48,10 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [];
+const resources: StaticResource[] = [];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [];
+const prompts: DeclarativePrompt[] = [];
 
 /** Static completions: a prefix and the values it must complete to. */
 const completions: Completion[] = [];
@@ -74,16 +74,7 @@ const connections: Connection[] = [
   ['HTTP, 2026-07-28 client', () => connect(httpClient(http.url), true)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

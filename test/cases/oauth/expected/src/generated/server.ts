@@ -45,8 +45,11 @@ const noteTemplate = lazy(() => import('../handlers/templates/note.js'));
 const addNoteTool = lazy(() => import('../handlers/tools/add_note.js'));
 const whoamiTool = lazy(() => import('../handlers/tools/whoami.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = {
@@ -73,12 +76,6 @@ const scopes = {
   prompts: {
     summarize: requireScopes('notes:read', 'mcp'),
   },
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

@@ -76,17 +76,14 @@ const toLocaleStringArgs = promptArguments<ToLocaleStringArgs>(jsonSchemas.toLoc
 const toStringArgs = promptArguments<ToStringArgs>(jsonSchemas.toStringArgs, {});
 const valueOfArgs = promptArguments<ValueOfArgs>(jsonSchemas.valueOfArgs, {});
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, prompts: {} };
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
-};
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];

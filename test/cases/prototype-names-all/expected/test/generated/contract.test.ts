@@ -156,10 +156,10 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [];
+const resources: StaticResource[] = [];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: '__defineGetter__',
     arguments: { topic: 'topic-value' },
@@ -244,13 +244,4 @@ const connections: Connection[] = [
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);

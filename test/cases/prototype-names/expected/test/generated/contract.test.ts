@@ -102,7 +102,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'proto://static',
     contents: [{ uri: 'proto://static', mimeType: 'text/plain', text: 'static text' }],
@@ -110,7 +110,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: 'toLocaleString',
     arguments: {
@@ -179,13 +179,4 @@ const connections: Connection[] = [
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);

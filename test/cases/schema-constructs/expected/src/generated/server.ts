@@ -64,8 +64,11 @@ const typelessRootTool = lazy(() => import('../handlers/tools/typeless_root.js')
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {});
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = {
@@ -73,12 +76,6 @@ const handledCapabilities: ServerCapabilities = {
   tools: {},
   resources: {},
   prompts: {},
-};
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
 };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */

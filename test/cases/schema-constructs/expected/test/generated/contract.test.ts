@@ -150,7 +150,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'cs://readme',
     contents: [{ uri: 'cs://readme', mimeType: 'text/plain', text: 'Schema constructs' }],
@@ -158,7 +158,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: 'for-class',
     arguments: { class: 'class-value', 'first-name': 'first-name-value', '2nd': '2nd-value' },
@@ -195,16 +195,7 @@ const connections: Connection[] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

@@ -57,7 +57,7 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [
+const resources: StaticResource[] = [
   {
     uri: 'rd://readme',
     contents: [{ uri: 'rd://readme', mimeType: 'text/plain', text: 'refs as defs' }],
@@ -65,7 +65,7 @@ const staticResources: StaticResource[] = [
 ];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [
+const prompts: DeclarativePrompt[] = [
   {
     name: 'hello',
     arguments: {},
@@ -100,16 +100,7 @@ const connections: Connection[] = [
   ['HTTP+SSE, 2025 client', () => connect(sseClient(), false)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);
 
 httpEndpointSuite({
   url: () => http.url,

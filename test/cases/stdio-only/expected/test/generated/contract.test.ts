@@ -47,10 +47,10 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const staticResources: StaticResource[] = [];
+const resources: StaticResource[] = [];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
-const declarativePrompts: DeclarativePrompt[] = [];
+const prompts: DeclarativePrompt[] = [];
 
 /** Static completions: a prefix and the values it must complete to. */
 const completions: Completion[] = [];
@@ -67,13 +67,4 @@ const connections: Connection[] = [
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
 ];
 
-contractSuites(
-  {
-    expected,
-    staticResources,
-    declarativePrompts,
-    completions,
-    reachable,
-  },
-  connections,
-);
+contractSuites({ expected, resources, prompts, completions, reachable }, connections);

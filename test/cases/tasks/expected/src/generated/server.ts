@@ -35,17 +35,14 @@ const deployTool = lazy(() => import('../handlers/tools/deploy.js'));
 const quickTool = lazy(() => import('../handlers/tools/quick.js'));
 const reportTool = lazy(() => import('../handlers/tools/report.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
-};
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];

@@ -34,17 +34,14 @@ const notesTemplate = lazy(() => import('../handlers/templates/notes.js'));
 const rawTemplate = lazy(() => import('../handlers/templates/raw.js'));
 const sourcesTemplate = lazy(() => import('../handlers/templates/sources.js'));
 
-/** What the server declares: capabilities (and instructions, cache hints), as the manifest says. */
-const declared: McpServerOptions = { capabilities: {} };
+/** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
+const serverOptions: McpServerOptions = {
+  capabilities: {},
+  requestState: { verify: verifyRequestState },
+};
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, resources: {} };
-
-/** Options shared by every instance: built once. */
-const serverOptions: McpServerOptions = {
-  ...declared,
-  requestState: { verify: verifyRequestState },
-};
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
