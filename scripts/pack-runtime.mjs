@@ -12,6 +12,11 @@ if (version !== mcpgen) {
   console.error(`packages/runtime is ${version}, mcpgen ${mcpgen}: they are released in lockstep`);
   process.exit(1);
 }
+const source = readFileSync(path.join(runtime, 'src/version.ts'), 'utf8');
+if (!source.includes(`RUNTIME_VERSION = '${version}'`)) {
+  console.error(`packages/runtime/src/version.ts does not say ${version} (package.json's version)`);
+  process.exit(1);
+}
 rmSync(path.join(runtime, 'dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', runtime], { stdio: 'inherit' });
 mkdirSync(path.join(root, 'dist'), { recursive: true });

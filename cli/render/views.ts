@@ -3,7 +3,7 @@
  * the escape helpers, so templates only place them.
  */
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { DEV_DEPENDENCIES, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
+import { DEV_DEPENDENCIES, RUNTIME_RANGE, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
 import { docComment, isInheritedName, lineComment, stringLiteral } from './escape.js';
 import { Code, printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
 import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
@@ -63,6 +63,28 @@ function fixedDeclaration(head: string, value: unknown): string {
   if (printed === null) throw new Error(`the head of \`${head}\` does not fit on a line`);
   return printed;
 }
+
+/**
+ * The runtime subpath of each name server.ts imports that is not the core's (`/server`): a server
+ * loads only the parts its manifest uses.
+ */
+const SUBPATH_OF: Readonly<Record<string, string>> = {
+  readResource: 'resources',
+  readTemplate: 'resources',
+  listResources: 'resources',
+  ResourceInfo: 'resources',
+  pathGuards: 'paths',
+  completers: 'completions',
+  Completions: 'completions',
+  promptArguments: 'prompts',
+  renderPrompt: 'prompts',
+  getPrompt: 'prompts',
+  describedPrompt: 'prompts',
+  showDeclaredArguments: 'prompts',
+  PromptArgumentInfo: 'prompts',
+  PromptInfo: 'prompts',
+  paginate: 'pagination',
+};
 
 /** What server.ts imports from @mcpgen/runtime as types only. */
 const RUNTIME_TYPES = new Set([
@@ -507,7 +529,16 @@ export function serverView(ir: IR) {
     promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
     declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
     localImports: contentImports.length + schemaImports.length + types.size > 0,
-    runtimeImports: [...runtime].sort().map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
+    runtimeRange: RUNTIME_RANGE,
+    runtimeImports: ['server', 'completions', 'pagination', 'paths', 'prompts', 'resources']
+      .map((subpath) => ({
+        from: `@mcpgen/runtime/${subpath}`,
+        names: [...runtime]
+          .filter((name) => (SUBPATH_OF[name] ?? 'server') === subpath)
+          .sort()
+          .map((name) => (RUNTIME_TYPES.has(name) ? `type ${name}` : name)),
+      }))
+      .filter((group) => group.names.length > 0),
     /** Every name server.ts takes from the runtime: which parts of it the project uses. */
     uses: runtime as ReadonlySet<string>,
     hasResources,

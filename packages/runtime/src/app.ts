@@ -2,7 +2,9 @@
 
 import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server';
 
+import type { TaskTransport } from './listen-topics.js';
 import type { ServerInfo } from './runtime.js';
+import { RUNTIME_VERSION } from './version.js';
 
 /**
  * A generated server: its identity, the factory of its instances and what the transports need to
@@ -15,15 +17,39 @@ export interface ServerApp {
   createServer(ctx?: McpRequestContext): McpServer;
   /** The resource URIs declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
   readonly subscribable: ReadonlySet<string>;
-  /** Some tool may run as a task (the tasks extension): the transports read its listen keys. */
-  readonly tasks?: boolean | undefined;
+  /**
+   * Some tool may run as a task: the tasks extension's part in the transports (`taskTransport` of
+   * `@mcpgen/runtime/tasks`), given by the server so that one without tasks never loads it.
+   */
+  readonly tasks?: TaskTransport | undefined;
+  /** The runtime versions the generated code works with (`^x.y.z`); checked when a transport starts. */
+  readonly runtime?: string | undefined;
 }
 
 let name = 'mcp-server';
 
-/** Names the server in the runtime's log lines (the transports do, when they start). */
-export function nameLogs(app: ServerApp): void {
+/**
+ * Readies the runtime for `app` (the transports call it when they start): names the server in log
+ * lines, and refuses a runtime outside the range the generated code names, saying what to do.
+ */
+export function startApp(app: ServerApp): void {
   name = app.info.name;
+  if (app.runtime !== undefined && !satisfies(RUNTIME_VERSION, app.runtime)) {
+    throw new Error(
+      `the generated code needs @mcpgen/runtime ${app.runtime}, and ${RUNTIME_VERSION} is installed: run npm install, or regenerate with the mcpgen of this runtime`,
+    );
+  }
+}
+
+/** Whether `version` is in a `^x.y.z` range: same major (same minor for 0.x), not older. */
+function satisfies(version: string, range: string): boolean {
+  const want = /^\^(\d+)\.(\d+)\.(\d+)$/.exec(range.trim());
+  const have = /^(\d+)\.(\d+)\.(\d+)/.exec(version);
+  if (!want || !have) return true; // another form of range is the user's call
+  const [w, h] = [want.slice(1).map(Number), have.slice(1).map(Number)] as [number[], number[]];
+  if (h[0] !== w[0] || (w[0] === 0 && h[1] !== w[1])) return false;
+  for (let i = 0; i < 3; i++) if (h[i] !== w[i]) return h[i]! > w[i]!;
+  return true;
 }
 
 /** Logs a line on stderr, prefixed with the server's name (stdout may carry the protocol). */

@@ -24,7 +24,7 @@ import {
   type VerifyBearerTokenOptions,
 } from '@modelcontextprotocol/server';
 
-import { logError, nameLogs, type ServerApp } from './app.js';
+import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
 import {
   type AuthedRequest,
@@ -34,7 +34,6 @@ import {
   webRequest,
   writeResponse,
 } from './http-wire.js';
-import { listenGrants, withListenGrants } from './listen-topics.js';
 import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
 import type { OAuthDefaults, OAuthOptions } from './oauth.js';
@@ -211,7 +210,7 @@ export async function startHttp(
   config: HttpConfig,
   options: HttpOptions = {},
 ): Promise<HttpServerHandle> {
-  nameLogs(app);
+  startApp(app);
   const serverInfo = app.info;
   const host = options.host ?? config.host;
   const path = options.path ?? config.path;
@@ -278,7 +277,8 @@ export async function startHttp(
     const refusal = listenRefusal(body, app.subscribable);
     if (refusal) return sendJson(res, 200, refusal);
     // Listen keys the SDK drops (the tasks extension's taskIds) are read here (./listen-topics.ts).
-    const granted = app.tasks ? await listenGrants(body, principalOf(req.auth) ?? '') : undefined;
+    const tasks = app.tasks;
+    const granted = tasks ? await tasks.listenGrants(body, principalOf(req.auth) ?? '') : undefined;
     if (granted && 'refusal' in granted) return sendJson(res, 200, granted.refusal);
     // A client that goes away ends what its request started (a subscriptions/listen stream).
     const abort = new AbortController();
@@ -289,8 +289,8 @@ export async function startHttp(
         parsedBody: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
-      if (granted)
-        response = withListenGrants(
+      if (granted && tasks)
+        response = tasks.withListenGrants(
           response,
           (body as { id: string | number }).id,
           granted.grants,

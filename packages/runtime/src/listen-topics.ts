@@ -227,3 +227,13 @@ export function withListenGrants(
   });
   return new Response(body, { status: response.status, headers: response.headers });
 }
+
+/** The tasks extension's part in the transports: the listen keys the SDK does not read. */
+export interface TaskTransport {
+  readListen: typeof readingListenTopics;
+  listenGrants: typeof listenGrants;
+  withListenGrants: typeof withListenGrants;
+}
+
+/** What `ServerApp.tasks` holds for a server with tasks. */
+export const taskTransport: TaskTransport = { readListen: readingListenTopics, listenGrants, withListenGrants };

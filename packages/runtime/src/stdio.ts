@@ -1,9 +1,8 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 
-import { logError, nameLogs, type ServerApp } from './app.js';
+import { logError, startApp, type ServerApp } from './app.js';
 import { refusingUnsubscribable, withEveryVersion } from './era.js';
-import { readingListenTopics } from './listen-topics.js';
 import { addNotificationSink, connectionSink } from './runtime.js';
 import { StdioTransport, type StdioTransportOptions } from './stdio-transport.js';
 
@@ -19,7 +18,7 @@ export function runStdio(
   app: ServerApp,
   options: StdioTransportOptions = {},
 ): StdioServerHandle {
-  nameLogs(app);
+  startApp(app);
   // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
   let removeSink = () => {};
   const factory = (ctx: McpRequestContext) => {
@@ -34,7 +33,7 @@ export function runStdio(
     transport: refusingUnsubscribable(
       transport,
       app.subscribable,
-      app.tasks ? readingListenTopics(transport) : undefined,
+      app.tasks?.readListen(transport),
     ),
     onerror: (error) => logError(error.message),
   });

@@ -38,6 +38,7 @@ import {
 } from './task-store.js';
 
 export { MemoryTaskStore, type TaskRecord, type TaskStore, TaskStoreFullError } from './task-store.js';
+export { type TaskTransport, taskTransport } from './listen-topics.js';
 import { registeredTool } from './tools.js';
 
 /** The extension's identifier, under `capabilities.extensions`. */

@@ -391,3 +391,23 @@ describe('pathGuards and a bare ".."', () => {
     expect(guard('search', query, { name: '..x' })).toEqual({ name: '..x' });
   });
 });
+
+describe('startApp: the runtime range generated code names', () => {
+  const app = (runtime?: string) => ({ info: { name: 'ranged', version: '1.0.0' }, createServer: () => new McpServer({ name: 'x', version: '1' }), subscribable: new Set<string>(), runtime });
+
+  it('accepts this runtime for its own range, and code that names none', async () => {
+    const { startApp } = await import('../src/app.js');
+    const { RUNTIME_VERSION } = await import('../src/version.js');
+    expect(() => startApp(app(`^${RUNTIME_VERSION}`))).not.toThrow();
+    expect(() => startApp(app())).not.toThrow();
+  });
+
+  it('refuses code generated for another minor (0.x) or a newer patch, saying what to do', async () => {
+    const { startApp } = await import('../src/app.js');
+    const { RUNTIME_VERSION } = await import('../src/version.js');
+    const [major, minor, patch] = RUNTIME_VERSION.split('.').map(Number) as [number, number, number];
+    for (const range of [`^${major}.${minor + 1}.0`, `^${major}.${minor}.${patch + 1}`, `^${major + 1}.0.0`]) {
+      expect(() => startApp(app(range)), range).toThrow(`the generated code needs @mcpgen/runtime ${range}, and ${RUNTIME_VERSION} is installed: run npm install`);
+    }
+  });
+});

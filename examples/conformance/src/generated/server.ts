@@ -10,32 +10,31 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type Completions,
-  type PromptInfo,
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
-  completers,
   contentTool,
-  describedPrompt,
-  getPrompt,
   installHandlers,
   installInput,
   installSubscriptions,
   lazy,
-  pathGuards,
-  promptArguments,
   reachable,
-  readResource,
-  readTemplate,
   register,
-  renderPrompt,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
-import { installTasks, type TaskPolicy } from '@mcpgen/runtime/tasks';
+} from '@mcpgen/runtime/server';
+import { type Completions, completers } from '@mcpgen/runtime/completions';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import {
+  type PromptInfo,
+  describedPrompt,
+  getPrompt,
+  promptArguments,
+  renderPrompt,
+} from '@mcpgen/runtime/prompts';
+import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
+import { installTasks, type TaskPolicy, taskTransport } from '@mcpgen/runtime/tasks';
 
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -756,5 +755,6 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
-  tasks: true,
+  tasks: taskTransport,
+  runtime: '^0.1.0',
 };

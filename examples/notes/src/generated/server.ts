@@ -10,34 +10,37 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type Completions,
-  type PromptArgumentInfo,
-  type PromptInfo,
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
-  completers,
   contentTool,
-  describedPrompt,
-  getPrompt,
   installHandlers,
   installInput,
   lazy,
-  listResources,
-  pathGuards,
-  promptArguments,
   reachable,
-  readResource,
-  readTemplate,
   register,
-  renderPrompt,
-  showDeclaredArguments,
   speakEra,
   structuredTool,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { type Completions, completers } from '@mcpgen/runtime/completions';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import {
+  type PromptArgumentInfo,
+  type PromptInfo,
+  describedPrompt,
+  getPrompt,
+  promptArguments,
+  renderPrompt,
+  showDeclaredArguments,
+} from '@mcpgen/runtime/prompts';
+import {
+  type ResourceInfo,
+  listResources,
+  readResource,
+  readTemplate,
+} from '@mcpgen/runtime/resources';
 
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -305,4 +308,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -54,5 +54,10 @@ if (args.help) {
 } else if (args.port !== undefined || args.host !== undefined) {
   fail('--port and --host need --http');
 } else {
-  runStdio(app);
+  try {
+    runStdio(app);
+  } catch (error) {
+    console.error(`${app.info.name}: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }

@@ -12,5 +12,10 @@ if (arg === '--help' || arg === '-h') {
   console.error(`${app.info.name}: unknown argument ${arg}\n${USAGE}`);
   process.exit(2);
 } else {
-  runStdio(app);
+  try {
+    runStdio(app);
+  } catch (error) {
+    console.error(`${app.info.name}: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }

@@ -9,22 +9,20 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type PromptInfo,
   type Register,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
   contentTool,
-  describedPrompt,
   installHandlers,
   installInput,
   lazy,
   reachable,
   register,
-  renderPrompt,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
 
 import { promptMessages } from './content.js';
 
@@ -102,4 +100,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -21,7 +21,7 @@ import {
   speakEra,
   structuredTool,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
 
 import { schemas } from './schemas.js';
 
@@ -84,4 +84,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -11,7 +11,6 @@ import {
 
 import {
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
@@ -19,14 +18,13 @@ import {
   installHandlers,
   installInput,
   lazy,
-  pathGuards,
   reachable,
-  readResource,
-  readTemplate,
   register,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
 
 import { resourceContents } from './content.js';
 import { schemas } from './schemas.js';
@@ -190,4 +188,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -21,7 +21,7 @@ import {
   register,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
 
 export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 
@@ -74,4 +74,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

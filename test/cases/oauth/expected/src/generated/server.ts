@@ -11,25 +11,22 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type PromptInfo,
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
   contentTool,
-  describedPrompt,
   installHandlers,
   installInput,
   lazy,
-  pathGuards,
   reachable,
-  readTemplate,
   register,
-  renderPrompt,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
+import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
 import { promptMessages, resourceContents } from './content.js';
 import { schemas } from './schemas.js';
@@ -182,4 +179,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

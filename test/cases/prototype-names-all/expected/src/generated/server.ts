@@ -10,24 +10,26 @@ import {
 
 import {
   type Named,
-  type PromptInfo,
   type Register,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
   contentTool,
-  describedPrompt,
   installHandlers,
   installInput,
   lazy,
   ownRegistries,
-  promptArguments,
   reachable,
   register,
-  renderPrompt,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import {
+  type PromptInfo,
+  describedPrompt,
+  promptArguments,
+  renderPrompt,
+} from '@mcpgen/runtime/prompts';
 
 import { promptMessages } from './content.js';
 import { jsonSchemas } from './schemas.js';
@@ -368,4 +370,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

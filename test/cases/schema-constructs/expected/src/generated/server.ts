@@ -10,29 +10,30 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type PromptArgumentInfo,
-  type PromptInfo,
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
   contentTool,
-  describedPrompt,
   installHandlers,
   installInput,
   lazy,
-  pathGuards,
-  promptArguments,
   reachable,
-  readTemplate,
   register,
-  renderPrompt,
-  showDeclaredArguments,
   speakEra,
   structuredTool,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import {
+  type PromptArgumentInfo,
+  type PromptInfo,
+  describedPrompt,
+  promptArguments,
+  renderPrompt,
+  showDeclaredArguments,
+} from '@mcpgen/runtime/prompts';
+import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
@@ -290,4 +291,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -9,24 +9,22 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type PromptInfo,
   type Register,
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   type ToolInfo,
   contentTool,
-  describedPrompt,
   installHandlers,
   installInput,
   lazy,
   reachable,
   register,
-  renderPrompt,
   speakEra,
   structuredTool,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
+import { type ResourceInfo } from '@mcpgen/runtime/resources';
 
 import { promptMessages, resourceContents } from './content.js';
 import { schemas } from './schemas.js';
@@ -112,4 +110,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

@@ -21,7 +21,7 @@ import {
   register,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
 
 import { schemas } from './schemas.js';
 
@@ -75,4 +75,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };

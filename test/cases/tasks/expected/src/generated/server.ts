@@ -22,8 +22,8 @@ import {
   speakEra,
   structuredTool,
   verifyRequestState,
-} from '@mcpgen/runtime';
-import { installTasks, type TaskPolicy } from '@mcpgen/runtime/tasks';
+} from '@mcpgen/runtime/server';
+import { installTasks, type TaskPolicy, taskTransport } from '@mcpgen/runtime/tasks';
 
 import { schemas } from './schemas.js';
 
@@ -105,5 +105,6 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
-  tasks: true,
+  tasks: taskTransport,
+  runtime: '^0.1.0',
 };

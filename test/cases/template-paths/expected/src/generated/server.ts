@@ -10,18 +10,17 @@ import {
 } from '@modelcontextprotocol/server';
 
 import {
-  type ResourceInfo,
   type ServerApp,
   type ServerInfo,
   installHandlers,
   installInput,
   lazy,
-  pathGuards,
   reachable,
-  readTemplate,
   speakEra,
   verifyRequestState,
-} from '@mcpgen/runtime';
+} from '@mcpgen/runtime/server';
+import { pathGuards } from '@mcpgen/runtime/paths';
+import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
 import { schemas } from './schemas.js';
 
@@ -166,4 +165,5 @@ export const app: ServerApp = {
   info: serverInfo,
   createServer,
   subscribable,
+  runtime: '^0.1.0',
 };
