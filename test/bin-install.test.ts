@@ -35,9 +35,9 @@ function clientEnv(): Record<string, string> {
   return env;
 }
 
-async function listToolsVia(command: string, args: string[] = []): Promise<string[]> {
+async function listToolsVia(command: string, args: string[] = [], env: Record<string, string> = {}): Promise<string[]> {
   const client = new Client({ name: 'bin-install', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command, args, env: clientEnv(), stderr: 'pipe' }));
+  await client.connect(new StdioClientTransport({ command, args, env: { ...clientEnv(), ...env }, stderr: 'pipe' }));
   try {
     return (await client.listTools()).tools.map((t) => t.name);
   } finally {
@@ -127,6 +127,8 @@ describe.skipIf(skip)('the generated server as an installed command', () => {
   }, 60_000);
 
   it('npx runs the packed server as a client command', async () => {
-    expect(await listToolsVia('npx', ['-y', '--package', tarball, BIN])).toEqual(['ping']);
+    // npx keeps what it installed for a spec and reuses it: a cache of the test's own starts clean.
+    const cache = path.join(prefix, 'npm-cache');
+    expect(await listToolsVia('npx', ['-y', '--package', tarball, BIN], { npm_config_cache: cache })).toEqual(['ping']);
   }, 300_000);
 });

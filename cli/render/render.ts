@@ -50,7 +50,9 @@ export function* renderFiles(
   // Static resource contents and declarative prompt messages: only a manifest with some has it.
   const content = contentView(ir);
   if (content.resources || content.prompts) yield gen('src/generated/content.ts', content);
-  yield gen('src/generated/handlers.ts', handlersView(ir));
+  // The handler types: none without an entry that has a handler.
+  const handlers = handlersView(ir);
+  if (handlers.tools || handlers.resources || handlers.templates || handlers.prompts) yield gen('src/generated/handlers.ts', handlers);
   yield gen('src/generated/server.ts', server);
   // Entry code holds only what the manifest implies: HTTP's settings (stdio has none).
   if (ir.transports.http) yield gen('src/generated/http.ts', httpView(ir));
