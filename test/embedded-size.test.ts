@@ -99,3 +99,31 @@ describe('embedded content limits', () => {
     ]);
   });
 });
+
+describe('inline text limits (MCPG247)', () => {
+  const big = (bytes: number) => 'word '.repeat(Math.ceil(bytes / 5)).slice(0, bytes);
+
+  test('a description past 256 KiB is refused at its position; generate writes nothing', async () => {
+    const dir = project(`${HEAD}tools:\n  t:\n    description: "${big(10 * MiB - 200)}"\n`, {});
+    const errors = validate(dir);
+    expect(errors.map((d) => [d.code, d.line, d.column])).toEqual([['MCPG247', 9, 18]]);
+    expect(errors[0]!.message).toBe('this text is 10 MiB; at most 256 KiB inline');
+    const t = performance.now();
+    const r = await run(dir, ['generate']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('mcpgen.yaml:9:18: error MCPG247 this text is 10 MiB; at most 256 KiB inline');
+    expect(performance.now() - t).toBeLessThan(10_000);
+    expect(fs.existsSync(path.join(dir, 'src'))).toBe(false);
+  });
+
+  test('inline content is capped as a file is: 4 MiB of `text:` passes, a byte more does not', () => {
+    const at = (bytes: number) => project(`${HEAD}resources:\n  r:\n    uri: big://r\n    text: "${big(bytes)}"\n`, {});
+    expect(validate(at(MAX_EMBEDDED_FILE_BYTES))).toEqual([]);
+    const errors = validate(at(MAX_EMBEDDED_FILE_BYTES + 1));
+    expect(errors.map((d) => [d.code, d.message])).toEqual([['MCPG247', 'this content is 4.1 MiB; at most 4 MiB inline']]);
+  });
+
+  test('text just under the cap passes', () => {
+    expect(validate(project(`${HEAD}tools:\n  t:\n    description: "${big(256 * 1024)}"\n`, {}))).toEqual([]);
+  });
+});

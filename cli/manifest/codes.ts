@@ -68,6 +68,7 @@ export const Codes = {
   REF_FILE_NOT_TEXT: 'MCPG244',
   EMBED_FILE_TOO_LARGE: 'MCPG245', // one `file:` larger than MAX_EMBEDDED_FILE_BYTES (cli/validate/checks/files.ts)
   EMBED_TOTAL_TOO_LARGE: 'MCPG246', // embedded files and inline content together over MAX_EMBEDDED_TOTAL_BYTES
+  TEXT_TOO_LARGE: 'MCPG247', // one inline string over its cap: content as a `file:` is capped, text the server only shows (descriptions…) far lower
 
   // Semantic: everything else.
   CONTRADICTORY_HINTS: 'MCPG250',

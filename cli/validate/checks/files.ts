@@ -54,7 +54,7 @@ export function fileRefs(data: unknown): FileRef[] {
 }
 
 /** Inline content that is embedded as written: resource `text:`, prompt message `text:`, `data:`, `blob:`. */
-function inlineContent(data: unknown): { at: JsonPath; bytes: number }[] {
+export function inlineContent(data: unknown): { at: JsonPath; bytes: number }[] {
   const out: { at: JsonPath; bytes: number }[] = [];
   if (!isRecord(data)) return out;
   const add = (at: JsonPath, v: unknown) => {
@@ -118,7 +118,7 @@ function dynamicHint(resource: boolean): string {
 }
 
 /** `5 GiB`, `4.1 MiB`: rounded up, so a size just over a limit never reads as the limit itself. */
-function formatSize(n: number): string {
+export function formatSize(n: number): string {
   const units = ['bytes', 'KiB', 'MiB', 'GiB', 'TiB'];
   let u = 0;
   while (n >= 1024 ** (u + 1) && u < units.length - 1) u++;

@@ -11,6 +11,7 @@ import { checkRefCycles } from './ref-cycles.js';
 import { checkResources } from './resources.js';
 import { checkEmbeddedSchemas, checkRefs, checkRequiredProperties, checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
+import { checkTextSize } from './text-size.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 import { checkToolExecution } from './tool-execution.js';
 
@@ -27,6 +28,7 @@ export const semanticChecks: readonly Check[] = [
   checkTemplates,
   checkPrompts,
   checkFiles,
+  checkTextSize,
   checkToolHints,
   checkToolExecution,
   checkTransports,
