@@ -45,6 +45,7 @@ export const Codes = {
   RECURSIVE_SCHEMA: 'MCPG207', // warning: a recursive shared schema cannot be inlined, it stays under `$defs`
   INVALID_DEFAULT: 'MCPG208', // warning: a `default` its own schema rejects
   INLINED_TOO_LARGE: 'MCPG209', // an advertised schema too deep or too large once shared schemas are inlined
+  KEY_DROPPED: 'MCPG214', // a property, prompt argument or template variable named `__proto__`: the SDK drops the key
 
   // Semantic: resources and templates.
   BAD_RESOURCE_URI: 'MCPG210',

@@ -45,7 +45,8 @@ export function resolveRef(ref: string, root: EmbeddedSchema, data: unknown): Re
         message: `\`$ref\` ${shown} points inside a shared schema; refer to a whole one: '#/schemas/${name ?? '<Name>'}'`,
       };
     }
-    if (!isRecord(shared[name!])) {
+    // Own keys only: `#/schemas/__proto__` names no schema, whatever an object inherits.
+    if (!Object.hasOwn(shared, name!) || !isRecord(shared[name!])) {
       return {
         ok: false,
         code: Codes.REF_UNRESOLVED,

@@ -6,6 +6,7 @@ import { checkInlinedSize } from './inlined-size.js';
 import { checkNameCollisions } from './name-collisions.js';
 import { checkPackageName, checkToolHints, checkTransports } from './hints-and-transports.js';
 import { checkPrompts } from './prompts.js';
+import { checkProtoNames } from './proto-keys.js';
 import { checkRecursiveSchemas } from './recursive-schemas.js';
 import { checkRefCycles } from './ref-cycles.js';
 import { checkResources } from './resources.js';
@@ -27,6 +28,7 @@ export const semanticChecks: readonly Check[] = [
   checkResources,
   checkTemplates,
   checkPrompts,
+  checkProtoNames,
   checkFiles,
   checkTextSize,
   checkToolHints,

@@ -4,6 +4,7 @@ import { embeddedSchemas, walkSchema } from '../json-schema-walk.js';
 import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schemas.js';
 import { defaultNode } from './defaults.js';
 import { refNode } from './refs.js';
+import { protoPropertyNode } from './proto-keys.js';
 import { requiredNode } from './required-properties.js';
 
 /** Which of the per-node checks to run. */
@@ -35,7 +36,10 @@ export function checkSchemaNodes(
     walkSchema(root.schema, root.path, (node, path) => {
       if (which.refs) refNode(m, root, node, path, refs);
       if (which.embedded) embeddedSchemaNode(m, root, draft07, node, path, nodes);
-      if (which.required) requiredNode(m, node, path, required);
+      if (which.required) {
+        requiredNode(m, node, path, required);
+        protoPropertyNode(m, node, path, required);
+      }
       if (which.defaults) defaultNode(m, draft07, node, path, defaults);
     });
     if (which.embedded) {
