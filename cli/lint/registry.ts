@@ -2,6 +2,7 @@ import type { LintRule } from './rule.js';
 import { descriptionLength, missingDescription } from './rules/descriptions.js';
 import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
 import { nameFormat } from './rules/names.js';
+import { requiredDefined } from './rules/required.js';
 import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
 import { unknownSchemaKeys } from './rules/schemas.js';
 import { maxTools } from './rules/tools.js';
@@ -18,6 +19,7 @@ export const lintRules: readonly LintRule[] = [
   resourceMimeType,
   maxTools,
   unknownSchemaKeys,
+  requiredDefined,
   vendorKeys,
 ];
 

@@ -40,7 +40,6 @@ export const Codes = {
   REF_CYCLE: 'MCPG202',
   INVALID_JSON_SCHEMA: 'MCPG203',
   ROOT_NOT_OBJECT: 'MCPG204',
-  REQUIRED_NOT_DEFINED: 'MCPG205',
   UNKNOWN_FORMAT: 'MCPG206',
   RECURSIVE_SCHEMA: 'MCPG207', // warning: a recursive shared schema cannot be inlined, it stays under `$defs`
   INVALID_DEFAULT: 'MCPG208', // warning: a `default` its own schema rejects
@@ -92,6 +91,7 @@ export const Codes = {
   LINT_MISSING_MIME_TYPE: 'MCPG306', // resource-mime-type
   LINT_TOO_MANY_TOOLS: 'MCPG307', // max-tools
   LINT_UNKNOWN_SCHEMA_KEY: 'MCPG310', // unknown-schema-keys
+  LINT_REQUIRED_UNDEFINED: 'MCPG311', // required-defined
   LINT_VENDOR_KEYS: 'MCPG320', // vendor-keys
 
   // Output folder (plan stage).

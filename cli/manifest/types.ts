@@ -414,6 +414,10 @@ export interface LintRules {
    */
   "unknown-schema-keys"?: RuleSetting;
   /**
+   * MCPG311: `required` names only properties the schema defines (valid JSON Schema either way; an undefined name is usually a typo).
+   */
+  "required-defined"?: RuleSetting;
+  /**
    * MCPG320: tool and resource annotations and icons hold only the keys MCP defines; others are passed through, and belong in `meta`.
    */
   "vendor-keys"?: RuleSetting;

@@ -10,7 +10,7 @@ import { checkProtoNames } from './proto-keys.js';
 import { checkRecursiveSchemas } from './recursive-schemas.js';
 import { checkRefCycles } from './ref-cycles.js';
 import { checkResources } from './resources.js';
-import { checkEmbeddedSchemas, checkRefs, checkRequiredProperties, checkSchemaNodesAll } from './schema-nodes.js';
+import { checkEmbeddedSchemas, checkProtoProperties, checkRefs, checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
 import { checkTextSize } from './text-size.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
@@ -21,7 +21,7 @@ export type Check = (m: LoadedManifest) => Diagnostic[];
 
 /** The semantic checks (MCPG2xx), run after the schema check; order does not matter (output is sorted). */
 export const semanticChecks: readonly Check[] = [
-  // checkRefs, checkEmbeddedSchemas and checkRequiredProperties, in one walk of the embedded schemas.
+  // checkRefs, checkEmbeddedSchemas and checkProtoProperties, in one walk of the embedded schemas.
   checkSchemaNodesAll,
   checkRefCycles,
   checkToolSchemaRoots,
@@ -51,7 +51,7 @@ export {
   checkRecursiveSchemas,
   checkRefCycles,
   checkRefs,
-  checkRequiredProperties,
+  checkProtoProperties,
   checkResources,
   checkTemplates,
   checkToolHints,

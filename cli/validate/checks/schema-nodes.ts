@@ -5,7 +5,6 @@ import { checkMetaSchema, embeddedSchemaNode, isDraft07 } from './embedded-schem
 import { defaultNode } from './defaults.js';
 import { refNode } from './refs.js';
 import { protoPropertyNode } from './proto-keys.js';
-import { requiredNode } from './required-properties.js';
 
 /** Which of the per-node checks to run. */
 export interface NodeChecks {
@@ -36,10 +35,7 @@ export function checkSchemaNodes(
     walkSchema(root.schema, root.path, (node, path) => {
       if (which.refs) refNode(m, root, node, path, refs);
       if (which.embedded) embeddedSchemaNode(m, root, draft07, node, path, nodes);
-      if (which.required) {
-        requiredNode(m, node, path, required);
-        protoPropertyNode(m, node, path, required);
-      }
+      if (which.required) protoPropertyNode(m, node, path, required);
       if (which.defaults) defaultNode(m, draft07, node, path, defaults);
     });
     if (which.embedded) {
@@ -61,11 +57,8 @@ export function checkRefs(m: LoadedManifest): Diagnostic[] {
   return checkSchemaNodes(m, { refs: true }).refs;
 }
 
-/**
- * `required` naming a property that `properties` does not define is almost always a typo
- * (`required: [citty]`), and the generated type would gain an `unknown` member nobody meant.
- */
-export function checkRequiredProperties(m: LoadedManifest): Diagnostic[] {
+/** Properties named `__proto__`, which the SDK drops (MCPG214). */
+export function checkProtoProperties(m: LoadedManifest): Diagnostic[] {
   return checkSchemaNodes(m, { required: true }).required;
 }
 
