@@ -12,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
-import { exportJWK, generateKeyPair, type JWK } from 'jose';
+import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
@@ -124,15 +124,15 @@ function stop(running: Running | undefined): Promise<void> {
   });
 }
 
-/** A client_credentials token from `issuer` (oidc-provider's token endpoint is `/token`). */
-async function token(issuer: string, clientId: string, scope: string, resource: string): Promise<string> {
+/** A client_credentials token from `issuer` (oidc-provider's token endpoint is `/token`); without a resource, one bound to none. */
+async function token(issuer: string, clientId: string, scope: string, resource: string | null): Promise<string> {
   const res = await fetch(`${issuer}/token`, {
     method: 'POST',
     headers: {
       Authorization: `Basic ${Buffer.from(`${clientId}:${clientId}-secret-that-is-long-enough`).toString('base64')}`,
       'Content-Type': 'application/x-www-form-urlencoded',
     },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope, resource }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', scope, ...(resource !== null ? { resource } : {}) }),
   });
   const body = (await res.json()) as { access_token?: string };
   if (!body.access_token) throw new Error(`no token from ${issuer}: ${JSON.stringify(body)}`);
@@ -425,6 +425,66 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(r.challenge).toContain('error_description="Token is not active"');
   });
 
+  it('an introspection answer that names no audience is 401 (RFC 7662 aud); an aud for another resource too', async () => {
+    // Issued without a resource indicator: oidc-provider's introspection answer then has no `aud`.
+    const unbound = await token(as.url, 'opaque', SCOPES, null);
+    expect(unbound.split('.')).toHaveLength(1);
+    const r = await post(mcp.url, unbound, INIT);
+    expect(r.status).toBe(401);
+    expect(r.challenge).toMatch(/^Bearer error="invalid_token", error_description="Token introspection names no audience \(aud\): the token is not known to be for this resource", scope="mcp", resource_metadata="/);
+    const other = await post(mcp.url, await token(as.url, 'opaque', SCOPES, OTHER_RESOURCE), INIT);
+    expect(other.status).toBe(401);
+    expect(other.challenge).toContain('error_description="Token was not issued for this resource"');
+  });
+
+  /** A JWT access token signed with the authorization server's own key, for this resource, issued at `iat`. */
+  async function signed(iat: number): Promise<string> {
+    const key = await importJWK(keys[0]!, 'ES256');
+    return new SignJWT({ client_id: 'app', scope: SCOPES, jti: `jti-${iat}` })
+      .setProtectedHeader({ alg: 'ES256', kid: keys[0]!.kid!, typ: 'at+jwt' })
+      .setIssuer(as.url)
+      .setAudience(resource())
+      .setSubject('app')
+      .setIssuedAt(iat)
+      .setExpirationTime(Math.max(iat, Math.floor(Date.now() / 1000)) + 600)
+      .sign(key);
+  }
+  const YEAR = 365 * 24 * 3600;
+
+  it('a JWT issued a year in the future is 401, though signed by the issuer\'s key', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    // The same token issued now is accepted: only `iat` differs.
+    expect((await post(mcp.url, await signed(now), INIT)).status).toBe(200);
+    const r = await post(mcp.url, await signed(now + YEAR), INIT);
+    expect(r.status).toBe(401);
+    expect(r.challenge).toMatch(/^Bearer error="invalid_token", error_description="Token was issued in the future \(iat is (31536000|3153599\d) s ahead of this server's clock\)", scope="mcp", resource_metadata="/);
+    // The tolerance is the manifest's clockToleranceSeconds, 0 here: a few seconds ahead is refused too.
+    expect((await post(mcp.url, await signed(now + 5), INIT)).status).toBe(401);
+  });
+
+  it('MCP_OAUTH_INTROSPECTION_AUDIENCE=optional and MCP_OAUTH_IAT_TOLERANCE_SECONDS relax both refusals', async () => {
+    const own = await start(dir, {
+      MCP_OAUTH_ISSUER: as.url,
+      MCP_OAUTH_CLIENT_ID: 'mcp-server',
+      MCP_OAUTH_CLIENT_SECRET: 'mcp-server-secret-that-is-long-enough',
+      MCP_OAUTH_INTROSPECTION_AUDIENCE: 'optional',
+      MCP_OAUTH_IAT_TOLERANCE_SECONDS: String(2 * YEAR),
+      // The tokens below name the main server's resource.
+      MCP_OAUTH_RESOURCE: resource(),
+      MCP_TOKENS: 't',
+    });
+    try {
+      expect((await post(own.url, await token(as.url, 'opaque', SCOPES, null), INIT)).status).toBe(200);
+      // An `aud` that is given must still name this resource.
+      const other = await post(own.url, await token(as.url, 'opaque', SCOPES, OTHER_RESOURCE), INIT);
+      expect(other.status).toBe(401);
+      expect(other.challenge).toContain('error_description="Token was not issued for this resource"');
+      expect((await post(own.url, await signed(Math.floor(Date.now() / 1000) + YEAR), INIT)).status).toBe(200);
+    } finally {
+      await stop(own);
+    }
+  });
+
   it("the SDK client's own OAuth flow: 401 → metadata → token → call, then step-up on 403", async () => {
     const provider = new ClientCredentialsProvider({
       clientId: 'app',
@@ -537,6 +597,11 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       'MCP_OAUTH_CLIENT_ID and MCP_OAUTH_CLIENT_SECRET must be set: token introspection authenticates with them',
     );
     expect(settings({}, { ...env, MCP_OAUTH_AUDIENCE: 'api://a, api://b' }).audience).toEqual(['api://a', 'api://b']);
+    // Both refusals hold unless relaxed; the iat tolerance defaults to the clock tolerance.
+    expect(settings({}, env)).toMatchObject({ introspectionAudience: 'required', iatToleranceSeconds: 0 });
+    expect(settings({ introspectionAudience: 'optional', iatToleranceSeconds: 60 }, env)).toMatchObject({ introspectionAudience: 'optional', iatToleranceSeconds: 60 });
+    expect(() => settings({}, { ...env, MCP_OAUTH_INTROSPECTION_AUDIENCE: 'off' })).toThrow('MCP_OAUTH_INTROSPECTION_AUDIENCE must be "required" or "optional", not "off"');
+    expect(() => settings({}, { ...env, MCP_OAUTH_IAT_TOLERANCE_SECONDS: '1y' })).toThrow('MCP_OAUTH_IAT_TOLERANCE_SECONDS must be a whole number of seconds (0 or more), not "1y"');
   });
 
   it('answers 500 (not 401) while the authorization server is down, and logs the cause once', async () => {

@@ -1,7 +1,7 @@
 /**
  * The generated stdio entry under bad input and load: the exact bytes a raw
- * client writes, the exact JSON-RPC 2.0 answers, a ping answered after each, a line over the
- * 10 MiB limit, and bursts written while the client does not read.
+ * client writes, the exact JSON-RPC 2.0 answers, a ping answered after each, lines over the
+ * 10 MiB limit (answered with their id), and bursts written while the client does not read.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
@@ -114,16 +114,35 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
     expect(await peer.ask('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n')).toEqual({ jsonrpc: '2.0', id: 'crlf', result: {} });
   });
 
-  it('answers a line over 10 MiB as soon as it passes the limit, skips it and goes on', async () => {
-    const limit = 10 * 1024 * 1024;
-    const start = '{"jsonrpc":"2.0","id":11,"method":"ping","params":{"pad":"';
+  const limit = 10 * 1024 * 1024;
+  const oversized = (id: string | number | null) => invalid(id, `message longer than ${limit} bytes (10 MiB), the stdio line limit; skipped up to its newline`);
+
+  it('answers a line over 10 MiB with its id as soon as it passes the limit, skips it and goes on', async () => {
+    const start = '{"jsonrpc":"2.0","id":"big-1","method":"ping","params":{"pad":"';
     peer.write(start + 'x'.repeat(limit));
-    expect(await peer.next(20_000)).toEqual(invalid(null, `message longer than ${limit} bytes (10 MiB), the stdio line limit; skipped up to its newline`));
+    // Answered before the line ends: the caller waiting on "big-1" hears about it.
+    expect(await peer.next(20_000)).toEqual(oversized('big-1'));
     // The rest of that line, even a newline-free JSON tail, is skipped, not parsed.
     peer.write('x'.repeat(1024 * 1024) + '"}}\n');
     await peer.alive();
     expect(peer.lines).toEqual([]);
     expect(peer.child.exitCode).toBeNull();
+  }, 60_000);
+
+  it('answers an 11 MiB request with a numeric id written after its params (as the TypeScript SDK writes it)', async () => {
+    const params = JSON.stringify({ name: 'echo', arguments: { text: 'x'.repeat(11 * 1024 * 1024), nested: { id: 'not-this-one' }, note: '"id":666' } });
+    const line = `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":4242}\n`;
+    expect(Buffer.byteLength(line)).toBeGreaterThan(11 * 1024 * 1024);
+    expect(await peer.ask(line)).toEqual(oversized(4242));
+    await peer.alive();
+    expect(peer.lines).toEqual([]);
+  }, 60_000);
+
+  it('answers id null when an oversized line has no id that can be read', async () => {
+    const pad = 'x'.repeat(limit);
+    expect(await peer.ask(`{"jsonrpc":"2.0","method":"notifications/x","params":{"pad":"${pad}"}}\n`)).toEqual(oversized(null));
+    expect(await peer.ask(`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","params":{"pad":"${pad}"}}\n`)).toEqual(oversized(null));
+    await peer.alive();
   }, 60_000);
 
   it('accepts a line just under the limit', async () => {

@@ -41,6 +41,13 @@ export interface OAuthOptions {
   serverUrl?: URL | undefined;
   /** Least time between two key-set fetches caused by an unknown key id (`kid`). Default 30 s. */
   jwksCooldownMs?: number | undefined;
+  /**
+   * `optional` accepts an introspection answer without `aud` (the authorization server does not
+   * bind opaque tokens to resources). Default `required`; an `aud` given must always name this resource.
+   */
+  introspectionAudience?: 'required' | 'optional' | undefined;
+  /** How far a JWT's `iat` may be ahead of this server's clock, in seconds. Default: the clock tolerance. */
+  iatToleranceSeconds?: number | undefined;
 }
 
 /** Everything resolved: manifest, then environment, then options. */
@@ -59,6 +66,8 @@ export interface OAuthSettings {
   resourceName: string;
   documentation: string | null;
   jwksCooldownMs: number;
+  introspectionAudience: 'required' | 'optional';
+  iatToleranceSeconds: number;
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -142,6 +151,31 @@ export function oauthSettings(
       clientSecret,
     };
   }
+  // The two refusals an operator may relax (see introspect and verifyJwt).
+  const audienceRule =
+    options.introspectionAudience ?? (env.MCP_OAUTH_INTROSPECTION_AUDIENCE || 'required');
+  if (audienceRule !== 'required' && audienceRule !== 'optional') {
+    const source =
+      options.introspectionAudience !== undefined
+        ? 'oauth option introspectionAudience'
+        : 'MCP_OAUTH_INTROSPECTION_AUDIENCE';
+    throw new Error(
+      `${source} must be "required" or "optional", not ${JSON.stringify(audienceRule)}`,
+    );
+  }
+  const iatText = env.MCP_OAUTH_IAT_TOLERANCE_SECONDS?.trim();
+  const iatTolerance =
+    options.iatToleranceSeconds ??
+    (iatText ? (/^\d+$/.test(iatText) ? Number(iatText) : NaN) : d.clockToleranceSeconds);
+  if (!Number.isSafeInteger(iatTolerance) || iatTolerance < 0) {
+    const source =
+      options.iatToleranceSeconds !== undefined
+        ? 'oauth option iatToleranceSeconds'
+        : 'MCP_OAUTH_IAT_TOLERANCE_SECONDS';
+    throw new Error(
+      `${source} must be a whole number of seconds (0 or more), not ${JSON.stringify(options.iatToleranceSeconds ?? iatText)}`,
+    );
+  }
   return {
     issuer: issuer.value,
     resource: resource ? secureUrl(resource.value, `${resource.source} (resource)`) : null,
@@ -155,6 +189,8 @@ export function oauthSettings(
     resourceName: d.resourceName,
     documentation: d.documentation,
     jwksCooldownMs: options.jwksCooldownMs ?? 30_000,
+    introspectionAudience: audienceRule,
+    iatToleranceSeconds: iatTolerance,
   };
 }
 
@@ -454,6 +490,13 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     } catch (error) {
       throw tokenError(error, settings.issuer) ?? unavailable(error, logged);
     }
+    // jose checks `iat` only against a maximum age. A token minted for a time to come was signed
+    // by a clock or a key holder that cannot be trusted now (RFC 7519 §4.1.6: the time of issue).
+    const ahead = (payload.iat ?? 0) - Math.floor(Date.now() / 1000);
+    if (ahead > settings.iatToleranceSeconds)
+      throw invalid(
+        `Token was issued in the future (iat is ${ahead} s ahead of this server's clock)`,
+      );
     // The SDK refuses a token past `expiresAt` itself: it gets the same clock skew as jose allowed.
     return authInfoOf(token, payload, resource, payload.exp! + settings.clockToleranceSeconds);
   }
@@ -490,10 +533,20 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     if (claims.active !== true) throw invalid('Token is not active');
     if (typeof claims.iss === 'string' && !issuers.includes(claims.iss))
       throw invalid(`Token was not issued by ${settings.issuer}`);
-    const aud =
-      typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : null;
-    if (aud && !aud.some((a) => audience.includes(a as string)))
-      throw invalid('Token was not issued for this resource');
+    // RFC 7662 §2.2: `aud` is optional in the answer, but without it nothing says the token is for
+    // this resource (RFC 8707 §2): refused unless the operator relaxed it. Compared as jose compares
+    // a JWT's `aud`: a string or a list, one entry equal to an accepted audience.
+    if (claims.aud === undefined || claims.aud === null) {
+      if (settings.introspectionAudience === 'required')
+        throw invalid(
+          'Token introspection names no audience (aud): the token is not known to be for this resource',
+        );
+    } else {
+      const aud =
+        typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+      if (!aud.some((a) => typeof a === 'string' && audience.includes(a)))
+        throw invalid('Token was not issued for this resource');
+    }
     const now = Math.floor(Date.now() / 1000);
     if (typeof claims.nbf === 'number' && claims.nbf > now + settings.clockToleranceSeconds)
       throw invalid('Token is not valid yet');
