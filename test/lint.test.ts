@@ -132,7 +132,7 @@ tools:
   a: { uri: "git+ssh://host/repo", description: A repository over ssh, mimeType: text/plain, text: a }
   b: { uri: "https://example.com/a", description: A page on the web, mimeType: text/html, text: b }
   c: { uri: "file:///tmp/c.txt", description: A file on this disk, mimeType: text/plain, text: c }
-`),
+`, { 'https-resource': 'off' }),
     ).toEqual([]);
   });
 

@@ -87,7 +87,7 @@ describe('schema diagnostics', () => {
 
   test('exactly-one-of keys', () => {
     const ds = validate(
-      'prompts:\n  p:\n    messages:\n      - { role: user, text: a, audio: { data: x, mimeType: audio/wav } }\n',
+      'prompts:\n  p:\n    messages:\n      - { role: user, text: a, audio: { data: AAAA, mimeType: audio/wav } }\n',
     );
     expect(ds.map((d) => d.code)).toEqual(['MCPG117']);
     expect(ds[0]!.message).toBe(

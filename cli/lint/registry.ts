@@ -3,7 +3,7 @@ import { descriptionLength, missingDescription } from './rules/descriptions.js';
 import { optionalWithoutDefault, unconstrainedInput } from './rules/inputs.js';
 import { nameFormat } from './rules/names.js';
 import { requiredDefined } from './rules/required.js';
-import { resourceMimeType, uriSchemeFormat } from './rules/resources.js';
+import { httpsResource, resourceMimeType, uriPathFormat, uriSchemeFormat } from './rules/resources.js';
 import { unknownSchemaKeys } from './rules/schemas.js';
 import { maxTools } from './rules/tools.js';
 import { vendorKeys } from './rules/vendor-keys.js';
@@ -18,6 +18,8 @@ export const lintRules: readonly LintRule[] = [
   uriSchemeFormat,
   resourceMimeType,
   maxTools,
+  httpsResource,
+  uriPathFormat,
   unknownSchemaKeys,
   requiredDefined,
   vendorKeys,

@@ -59,6 +59,7 @@ export const Codes = {
   // Semantic: prompts.
   UNKNOWN_PLACEHOLDER: 'MCPG230',
   REQUIRED_WITH_DEFAULT: 'MCPG231',
+  NOT_BASE64: 'MCPG232', // inline `data`/`blob` of a prompt message that is not base64
 
   // Semantic: files referenced with `file:`.
   REF_FILE_MISSING: 'MCPG240',
@@ -90,6 +91,8 @@ export const Codes = {
   LINT_URI_SCHEME_FORMAT: 'MCPG305', // uri-scheme-format
   LINT_MISSING_MIME_TYPE: 'MCPG306', // resource-mime-type
   LINT_TOO_MANY_TOOLS: 'MCPG307', // max-tools
+  LINT_HTTPS_RESOURCE: 'MCPG308', // https-resource
+  LINT_URI_PATH_FORMAT: 'MCPG309', // uri-path-format
   LINT_UNKNOWN_SCHEMA_KEY: 'MCPG310', // unknown-schema-keys
   LINT_REQUIRED_UNDEFINED: 'MCPG311', // required-defined
   LINT_VENDOR_KEYS: 'MCPG320', // vendor-keys

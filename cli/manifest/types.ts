@@ -410,6 +410,14 @@ export interface LintRules {
    */
   "max-tools"?: RuleSetting;
   /**
+   * MCPG308: resources the server serves itself use a scheme of their own: MCP keeps `https://` for what clients fetch from the web.
+   */
+  "https-resource"?: RuleSetting;
+  /**
+   * MCPG309: paths of custom URIs are lowercase words joined by hyphens (clients compare URIs as text).
+   */
+  "uri-path-format"?: RuleSetting;
+  /**
    * MCPG310: embedded JSON Schemas have no empty unknown keys (`description: Text, more` in a flow mapping makes a key `more`) and no misspelled keywords.
    */
   "unknown-schema-keys"?: RuleSetting;

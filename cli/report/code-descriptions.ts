@@ -54,6 +54,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG223: "template variable schema that is not `type: string` (or `array` for `{var*}`)",
   MCPG230: "`{{placeholder}}` in a prompt message (text or embedded resource text) names no argument",
   MCPG231: "required prompt argument with a `default`",
+  MCPG232: "inline `data` or `blob` of a prompt message that is not base64",
   MCPG240: "`file:` does not exist (or is a dangling symlink)",
   MCPG241: "`file:` is a directory",
   MCPG242: "`file:` is absolute or outside the manifest's folder (symlinks resolved)",

@@ -65,6 +65,11 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
     };
     p.messages.forEach((msg, i) => {
       if (!isRecord(msg)) return;
+      for (const kind of ['image', 'audio'] as const) {
+        const media = msg[kind];
+        if (isRecord(media) && typeof media.data === 'string') checkBase64(m, media.data, ['prompts', name, 'messages', i, kind, 'data'], out);
+      }
+      if (isRecord(msg.resource) && typeof msg.resource.blob === 'string') checkBase64(m, msg.resource.blob, ['prompts', name, 'messages', i, 'resource', 'blob'], out);
       if (typeof msg.text === 'string') checkText(msg.text, ['prompts', name, 'messages', i, 'text']);
       // A `file:` resource's text is rendered too; only text written in the manifest is checked here.
       if (isRecord(msg.resource) && typeof msg.resource.text === 'string')
@@ -72,4 +77,25 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
     });
   }
   return out;
+}
+
+/** Standard base64 (RFC 4648 §4) with its padding: what MCP's `data` and `blob` fields carry. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/**
+ * MCPG232: inline `data`/`blob` that is not base64. It is sent as written, and clients (and the
+ * SDK's result check) refuse it: the mistake would surface only when a client renders the prompt.
+ */
+function checkBase64(m: LoadedManifest, value: string, at: JsonPath, out: Diagnostic[]): void {
+  // Line breaks are a common way to wrap long base64 in YAML; they are not part of the data.
+  const compact = value.replace(/\s+/g, '');
+  if (BASE64.test(compact)) return;
+  const bad = /[^A-Za-z0-9+/=\s]/.exec(value);
+  const why = bad ? `holds \`${bad[0]}\`, which base64 has not` : compact.length % 4 !== 0 ? `is ${compact.length} characters long, not a multiple of 4` : 'has `=` padding inside it';
+  out.push(
+    diagAt(m, at, Codes.NOT_BASE64, `this data is not base64: it ${why}`, {
+      ...(bad ? { range: locateInString(m, at, bad.index, bad.index + bad[0].length) } : {}),
+      hint: '`data` carries base64 of the bytes (`base64 < image.png`); or point `file:` at the image and mcpgen encodes it',
+    }),
+  );
 }
