@@ -6,6 +6,7 @@ import {
   type McpServer,
   PROTOCOL_VERSION_META_KEY,
   type ProtocolEra,
+  ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
   type StandardSchemaV1,
@@ -30,7 +31,10 @@ export const PROTOCOL_VERSIONS: readonly string[] = [
  * sessions, the 2024-11-05 SSE transport and 2026-07-28 HTTP all connect the instance they get).
  */
 export function speakEra(server: McpServer, era: ProtocolEra): void {
-  if (era === 'legacy') strictLogLevels(server);
+  if (era === 'legacy') {
+    strictLogLevels(server);
+    invalidArgumentsAsError(server);
+  }
   // The serving entry installs server/discover on a 2026-07-28 instance when it takes it.
   else listEveryVersion(server);
   const connect = server.connect.bind(server);
@@ -201,6 +205,25 @@ function strictLogLevels(server: McpServer): void {
         setLevel({ method: 'logging/setLevel', params }, ctx),
     ),
   );
+}
+
+/** The revision from which invalid tool arguments are a tool result (`isError`), not -32602. */
+const ARGUMENTS_AS_RESULT_SINCE = '2025-11-25';
+
+/**
+ * Up to 2025-06-18 (server/tools, "Error Handling") invalid tool arguments are a protocol error,
+ * -32602; 2025-11-25 made them a tool result the model can read (SEP-1303), which is what the SDK
+ * answers on every revision. The SDK's result says `Input validation error: …`.
+ */
+function invalidArgumentsAsError(server: McpServer): void {
+  decorate(server, 'tools/call', (next) => async (request, ctx) => {
+    const result = (await next(request, ctx)) as { isError?: boolean; content?: { type?: string; text?: string }[] };
+    const version = server.server.getNegotiatedProtocolVersion();
+    const text = result?.isError === true && result.content?.length === 1 ? result.content[0]?.text : undefined;
+    if (version !== undefined && version < ARGUMENTS_AS_RESULT_SINCE && text?.startsWith('Input validation error: '))
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, text.slice('Input validation error: '.length));
+    return result;
+  });
 }
 
 export type Id = string | number;

@@ -277,15 +277,24 @@ const errorCode = (error: unknown) => {
 const errorMessage = (error: unknown) =>
   (error instanceof Error ? error.message : String(error)).replace(/^MCP error -?\d+: /, '');
 
+/** The 2025 client a connection serves: what it declared, and the revision it speaks. */
+interface Client {
+  caps: ClientCapabilities | undefined;
+  version: string | undefined;
+}
+
+/** The revision that gave elicitation its `mode` (form or URL). */
+const MODES_SINCE = '2025-11-25';
+
 /** Sends one input request to the client, relating it to the request being served. */
 async function leg(
   key: string,
   request: InputRequest,
   sdk: ServerContext,
-  caps: ClientCapabilities | undefined,
+  client: Client,
 ): Promise<{ response?: unknown; error?: InputError }> {
   const method = (request as { method: string }).method;
-  if (missingCapability(request, caps)) {
+  if (missingCapability(request, client.caps)) {
     return {
       error: {
         kind: 'error',
@@ -300,6 +309,20 @@ async function leg(
     // 2025-11-25 URL mode names each elicitation; 2026-07-28's embedded form has no id.
     if (params.mode === 'url' && params.elicitationId === undefined)
       params = { ...params, elicitationId: crypto.randomUUID() };
+    // `mode` came with 2025-11-25: an older client gets the request its revision defines.
+    if (client.version !== undefined && client.version < MODES_SINCE) {
+      if (params.mode === 'url') {
+        return {
+          error: {
+            kind: 'error',
+            code: ProtocolErrorCode.MissingRequiredClientCapability,
+            message: `URL elicitation needs protocol revision ${MODES_SINCE}; the client speaks ${client.version}`,
+          },
+        };
+      }
+      const { mode: _mode, ...form } = params;
+      params = form;
+    }
   }
   let response: unknown;
   try {
@@ -314,7 +337,7 @@ async function leg(
     return { error: { kind: 'error', code: errorCode(error), message: errorMessage(error) } };
   }
   const elicited = response as { action?: unknown; content?: unknown };
-  if (method === 'elicitation/create' && elicited.action === 'accept' && params?.mode === 'form') {
+  if (method === 'elicitation/create' && elicited.action === 'accept' && params && (params.mode ?? 'form') === 'form') {
     const problem = elicitedContentProblem(params.requestedSchema, elicited.content ?? {});
     if (problem) {
       const message = `the accepted content does not match the requested schema: ${problem}`;
@@ -342,7 +365,7 @@ const pause = (ms: number, signal: AbortSignal) =>
 async function fulfil(
   first: InputRequiredResult,
   sdk: ServerContext,
-  caps: ClientCapabilities | undefined,
+  client: Client,
   rerun: Rerun,
 ): Promise<unknown> {
   const method = sdk.mcpReq.method;
@@ -362,7 +385,7 @@ async function fulfil(
     const errors: Record<string, InputError> = {};
     if (requests.length === 0) await pause(STATE_ONLY_PAUSE_MS, sdk.mcpReq.signal);
     const legs = await Promise.all(
-      requests.map(async ([key, request]) => [key, await leg(key, request, sdk, caps)] as const),
+      requests.map(async ([key, request]) => [key, await leg(key, request, sdk, client)] as const),
     );
     for (const [key, { response, error }] of legs) {
       if (error) errors[key] = error;
@@ -405,8 +428,13 @@ export function followUp(
   server: McpServer | undefined,
   rerun: Rerun,
 ): Promise<unknown> {
-  if (sdk.mcpReq.envelope === undefined)
-    return fulfil(result, sdk, server?.server.getClientCapabilities(), rerun);
+  if (sdk.mcpReq.envelope === undefined) {
+    const client = {
+      caps: server?.server.getClientCapabilities(),
+      version: server?.server.getNegotiatedProtocolVersion(),
+    };
+    return fulfil(result, sdk, client, rerun);
+  }
   return seal(result, sdk);
 }
 

@@ -4,6 +4,8 @@
 
 import type { McpServer, ServerCapabilities, ServerContext } from '@modelcontextprotocol/server';
 
+import { answerAsSpecified } from './answers.js';
+
 /** A request handler as McpServer installs it: the request as it arrived, and the SDK context. */
 export type RequestHandler = (
   request: { method: string; params?: Record<string, unknown> },
@@ -28,6 +30,7 @@ function hooksOf(server: McpServer): Hooks {
   if (known) return known;
   const hooks: Hooks = { decorators: new Map(), installers: new Map() };
   hooked.set(server, hooks);
+  answerAsSpecified(server);
   const low = server.server;
   const install = low.setRequestHandler.bind(low) as Install;
   low.setRequestHandler = ((method: string, ...rest: unknown[]) => {

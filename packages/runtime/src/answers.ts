@@ -1,0 +1,71 @@
+// Errors as each revision specifies them, where the SDK answers otherwise: a malformed request is
+// the client's fault (-32602, naming the parameter), a result the protocol refuses is the server's
+// (-32603, the handler named in the server's log).
+
+import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+
+import { logError } from './app.js';
+
+type Handler = (request: { method: string; params?: Record<string, unknown> }, ctx: unknown) => unknown;
+
+interface Issue {
+  path: (string | number)[];
+  message: string;
+}
+
+/**
+ * The issues of the SDK's own request check: it throws a plain Error whose message is the JSON of
+ * zod's issue list (which it answers -32603, with the whole dump).
+ */
+function requestIssues(error: unknown): Issue[] | undefined {
+  if (!(error instanceof Error) || error instanceof ProtocolError || !error.message.startsWith('[')) return undefined;
+  try {
+    const issues: unknown = JSON.parse(error.message);
+    if (!Array.isArray(issues) || issues.length === 0) return undefined;
+    const ok = issues.every((i) => typeof i === 'object' && i !== null && Array.isArray(i.path) && typeof i.message === 'string');
+    return ok ? (issues as Issue[]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `uri: expected string, received undefined`: the first issue, its path from inside `params`. */
+function describe(issues: Issue[]): string {
+  const [first] = issues;
+  const path = first!.path[0] === 'params' ? first!.path.slice(1) : first!.path;
+  const where = path.length ? `${path.join('.')}: ` : '';
+  const more = issues.length > 1 ? ` (and ${issues.length - 1} more)` : '';
+  return `${where}${first!.message.replace(/^Invalid input: /, '')}${more}`;
+}
+
+/** What entry a request names, for the server's log. */
+function entryOf(request: { params?: Record<string, unknown> }): string {
+  const params = request.params ?? {};
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  return name === undefined ? '' : ` ${JSON.stringify(name)}`;
+}
+
+const RESULT_REFUSED = /^Invalid [\w/]+ result: /;
+
+/** Wraps every handler `server` installs from now on in the translation of its errors. */
+export function answerAsSpecified(server: McpServer): void {
+  // The SDK's documented hook for wrapping a registered handler (Server wraps tools/call with it).
+  const low = server.server as unknown as { _wrapHandler(method: string, handler: Handler): Handler };
+  const wrap = low._wrapHandler.bind(low);
+  low._wrapHandler = (method, handler) => {
+    const wrapped = wrap(method, handler);
+    return async (request, ctx) => {
+      try {
+        return await wrapped(request, ctx);
+      } catch (error) {
+        const issues = requestIssues(error);
+        if (issues) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${describe(issues)}`);
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams && RESULT_REFUSED.test(error.message)) {
+          logError(`${method}${entryOf(request)}: the handler's result breaks the protocol: ${error.message}`);
+          throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error: the server's answer to ${method} breaks the protocol`);
+        }
+        throw error;
+      }
+    };
+  };
+}
