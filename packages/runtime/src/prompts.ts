@@ -21,6 +21,7 @@ import {
   type Answer,
   invoke,
   isPromiseLike,
+  liftEmbeddedAnnotations,
   type Loader,
   type OpenIcons,
 } from './runtime.js';
@@ -113,7 +114,7 @@ function promptResult(rendered: string | PromptMessage[]): GetPromptResult {
     messages:
       typeof rendered === 'string'
         ? [{ role: 'user', content: { type: 'text', text: rendered } }]
-        : rendered,
+        : rendered.map((m) => ({ ...m, content: liftEmbeddedAnnotations(m.content) })),
   };
 }
 

@@ -430,6 +430,20 @@ export const content = {
   }),
 };
 
+/**
+ * Annotations written inside an embedded resource (as the 2025-06-18 examples write them) belong
+ * to the content block, where the protocol defines them: the SDK's result check drops them inside
+ * `resource`. Moved up, merged with the block's own (which win).
+ */
+export function liftEmbeddedAnnotations<T>(block: T): T {
+  const b = block as { type?: unknown; resource?: unknown; annotations?: unknown };
+  if (b.type !== 'resource' || typeof b.resource !== 'object' || b.resource === null) return block;
+  if (!Object.hasOwn(b.resource, 'annotations')) return block;
+  const { annotations, ...resource } = b.resource as Record<string, unknown>;
+  const own = typeof b.annotations === 'object' && b.annotations !== null ? b.annotations : {};
+  return { ...block, resource, annotations: { ...(annotations as object), ...own } };
+}
+
 function base64(data: string | Uint8Array): string {
   return typeof data === 'string'
     ? data

@@ -13,7 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { ToolContent, ToolHandler, ToolResult } from './handlers.js';
-import { invoke, isToolResult, type Loader, type Open, type OpenIcons } from './runtime.js';
+import { invoke, isToolResult, liftEmbeddedAnnotations, type Loader, type Open, type OpenIcons } from './runtime.js';
 
 /** What tools/list shows of a tool besides its schemas. */
 export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution'> &
@@ -107,8 +107,9 @@ const embedsWarned = new Set<string>();
  * embedding one without it is reported once on stderr.
  */
 function checkEmbeds(server: McpServer, name: string, result: CallToolResult): CallToolResult {
-  if (embedsWarned.has(name) || !result.content.some((block) => block.type === 'resource'))
-    return result;
+  if (!result.content.some((block) => block.type === 'resource')) return result;
+  result = { ...result, content: result.content.map(liftEmbeddedAnnotations) };
+  if (embedsWarned.has(name)) return result;
   if (server.server.getCapabilities().resources === undefined) {
     embedsWarned.add(name);
     console.error(

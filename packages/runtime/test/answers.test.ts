@@ -113,3 +113,28 @@ describe('answers per revision', () => {
     }
   });
 });
+
+describe('annotations written inside an embedded resource (the 2025-06-18 examples)', () => {
+  it('reach the client on the content block, in tool and prompt results, merged with the block’s own', async () => {
+    const { Client } = await import('@modelcontextprotocol/client');
+    const { getPrompt } = await import('../src/prompts.js');
+    const server = build();
+    const embedded = {
+      type: 'resource' as const,
+      resource: { uri: 'answers://doc', text: 'doc', annotations: { audience: ['user'], priority: 0.3 } },
+      annotations: { priority: 0.9 },
+    };
+    contentTool(server, 'embeds', undefined, undefined, module(() => [embedded as never]));
+    const promptModule = lazy(async () => ({ get: () => [{ role: 'user' as const, content: embedded as never }] }));
+    server.registerPrompt('embeds', {}, (args, sdk) => getPrompt(promptModule, args, sdk, server) as never);
+    const client = new Client({ name: 'annotations', version: '0' });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    await client.connect(clientSide);
+    const expected = { type: 'resource', resource: { uri: 'answers://doc', text: 'doc' }, annotations: { audience: ['user'], priority: 0.9 } };
+    expect((await client.callTool({ name: 'embeds', arguments: {} })).content).toEqual([expected]);
+    expect((await client.getPrompt({ name: 'embeds' })).messages[0]!.content).toEqual(expected);
+    await client.close();
+    await server.close();
+  });
+});
