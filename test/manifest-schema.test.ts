@@ -77,7 +77,7 @@ describe('schema', () => {
   });
 
   // MCP's own open objects stay open: real servers put vendor keys there (lint vendor-keys).
-  const OPEN_IN_MCP = ['/$defs/Icon', '/$defs/ResourceAnnotations', '/$defs/ToolAnnotations'];
+  const OPEN_IN_MCP = ['/$defs/Icon', '/$defs/PromptArgument', '/$defs/ResourceAnnotations', '/$defs/ToolAnnotations'];
   test('every mcpgen object is closed (additionalProperties: false), MCP\'s open ones open', () => {
     const open = nodes(schema)
       .filter(([, n]) => isObj(n.properties) && n.additionalProperties !== false)

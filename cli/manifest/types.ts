@@ -709,7 +709,7 @@ export interface Prompt {
   scopes?: string[];
 }
 /**
- * An argument of a prompt.
+ * An argument of a prompt. prompts/list shows it as declared: `title`, `description`, `required` where said, `default`, and any key MCP does not define, passed through as written (lint `vendor-keys` reports keys that look like a misspelled one).
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "PromptArgument".
@@ -728,10 +728,11 @@ export interface PromptArgument {
    */
   required?: boolean;
   /**
-   * Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string).
+   * Value used in {{placeholders}} when an optional argument is not given (otherwise the empty string); prompts/list shows it.
    */
   default?: string;
   complete?: Completion;
+  [k: string]: unknown;
 }
 /**
  * One message of a prompt: a role, exactly one of `text`, `image`, `audio` or `resource`, and optionally the content's `annotations`.

@@ -202,6 +202,8 @@ export interface PromptArgIR {
   /** Used for `{{name}}` when an optional argument is absent. */
   default: string | null;
   completion: CompletionIR | null;
+  /** Keys MCP does not define (vendor keys), shown in prompts/list as written; null when none. */
+  extra: Record<string, Json> | null;
 }
 
 export type PromptContentIR =

@@ -185,6 +185,7 @@ export function normalize(
       requiredDeclared: a.required !== undefined,
       default: a.default ?? null,
       completion: completion(a.complete),
+      extra: extraKeys(a),
     }));
     const messages = p.messages
       ? p.messages.map((msg, i) => ({
@@ -324,4 +325,11 @@ function promptContent(msg: M.PromptMessage, readFile: (rel: string, at: string[
     else blob = bytes.toString('base64');
   }
   return { type: 'resource', uri: r.uri, mimeType: r.mimeType ?? null, text, blob };
+}
+
+/** The keys of a prompt argument the manifest does not define: passed through to prompts/list. */
+const PROMPT_ARGUMENT_KEYS = new Set(['name', 'title', 'description', 'required', 'default', 'complete']);
+function extraKeys(a: object): Record<string, Json> | null {
+  const extra = Object.entries(a).filter(([k]) => !PROMPT_ARGUMENT_KEYS.has(k));
+  return extra.length ? (Object.fromEntries(extra) as Record<string, Json>) : null;
 }

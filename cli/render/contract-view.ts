@@ -136,11 +136,11 @@ export function contractTestView(ir: IR) {
   const prompts = ir.prompts.map((p) => {
     const o = withMeta({ name: p.name }, p);
     if (p.args.length)
-      // The SDK client's PromptArgument has no `title` and strips it from what it parsed: the
-      // contract test lists through that client, so it expects arguments without one.
+      // The SDK client's PromptArgument has name, description and required only, and strips the
+      // rest from what it parsed: the contract test lists through that client.
       o.arguments = p.args.map((a) => {
-        const { title: _t, ...seen } = listedArgument(a);
-        return seen;
+        const { name, description, required } = listedArgument(a);
+        return { name, ...(description !== undefined ? { description } : {}), ...(required !== undefined ? { required } : {}) };
       });
     return o;
   });

@@ -28,12 +28,14 @@ export function listedArgument(a: PromptArgIR): Record<string, unknown> {
     ...(a.title !== null ? { title: a.title } : {}),
     ...(a.description !== null ? { description: a.description } : {}),
     ...(a.requiredDeclared ? { required: a.required } : {}),
+    ...(a.default !== null ? { default: a.default } : {}),
+    ...a.extra,
   };
 }
 
-/** The SDK derives arguments from their schema: no titles, and `required: false` where nothing was said. */
+/** The SDK derives arguments from their schema: no titles, `required: false` where nothing was said, nothing else. */
 function differsFromSdk(a: PromptArgIR): boolean {
-  return a.title !== null || !a.requiredDeclared;
+  return a.title !== null || !a.requiredDeclared || a.default !== null || a.extra !== null;
 }
 
 /**

@@ -11,6 +11,8 @@ import type { LintRule } from '../rule.js';
 const TOOL_ANNOTATIONS = new Set(['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint']);
 const ANNOTATIONS = new Set(['audience', 'priority', 'lastModified']);
 const ICON = new Set(['src', 'mimeType', 'sizes', 'theme']);
+/** A prompt argument's keys: MCP's, and the manifest's own (`default`, `complete`). */
+const PROMPT_ARGUMENT = new Set(['name', 'title', 'description', 'required', 'default', 'complete']);
 
 /**
  * MCP leaves annotations and icons open, and real servers put their own keys there (a category, a
@@ -53,7 +55,12 @@ export const vendorKeys: LintRule = {
         if (!isRecord(e)) continue;
         const owner = `${kind} \`${name}\``;
         if (top !== 'prompts') check([top, name, 'annotations'], `the annotations of ${owner}`, known, e.annotations);
-        else if (Array.isArray(e.messages))
+        else {
+          for (const [arg, a] of recordEntries(e.arguments)) {
+            if (isRecord(a)) check([top, name, 'arguments', arg], `argument \`${arg}\` of ${owner}`, PROMPT_ARGUMENT, a);
+          }
+        }
+        if (top === 'prompts' && Array.isArray(e.messages))
           e.messages.forEach((msg, i) => {
             if (isRecord(msg)) check([top, name, 'messages', i, 'annotations'], `the annotations of message ${i + 1} of ${owner}`, known, msg.annotations);
           });

@@ -28,7 +28,10 @@ import {
 import { decorate } from './sdk-handlers.js';
 
 /** A prompt argument as prompts/list shows it (MCP gives arguments a `title`; the SDK's type does not). */
-export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number] & { title?: string };
+export type PromptArgumentInfo = NonNullable<Prompt['arguments']>[number] & {
+  title?: string;
+  [key: string]: unknown;
+};
 
 /** What prompts/list shows of a prompt besides its arguments. */
 export type PromptInfo = Pick<Prompt, 'title' | 'description' | '_meta'> & OpenIcons;

@@ -237,7 +237,7 @@ const declaredArguments: Named<PromptArgumentInfo[], 'toLocaleString' | 'valueOf
       required: true,
     },
     { name: 'constructor', description: 'Optional detail with no default' },
-    { name: 'valueOf', description: 'Optional tone with a default' },
+    { name: 'valueOf', description: 'Optional tone with a default', default: 'plain' },
   ],
   valueOf: [{ name: 'hasOwnProperty', description: 'Completed by the handler module' }],
 };
