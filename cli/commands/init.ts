@@ -63,8 +63,8 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
       ...(cd ? [`  cd ${cd}`] : []),
       ...steps,
       '',
-      'Edit mcpgen.yaml and run `mcpgen generate` to change what the server offers;',
-      'write your logic in src/handlers/ (mcpgen never overwrites those files).',
+      'Edit mcpgen.yaml and run `npx mcpgen generate` (or keep `npm run dev` running) to change what the',
+      'server offers; write your logic in src/handlers/ (mcpgen never overwrites those files).',
       '',
     ].join('\n'),
   );
