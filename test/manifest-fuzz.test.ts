@@ -7,11 +7,12 @@
  * `npm run fuzz -- --replay <id>` or `--seed <n> --count 1`. The long run: `npm run fuzz -- --count 5000`.
  *
  * Before them, the instrument itself: mutants are a function of their number, and the oracle
- * reports each kind of broken promise when a (fake) mcpgen breaks it.
+ * reports each kind of broken promise when a (fake) mcpgen breaks it, a planted staging folder
+ * followed included.
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { loadSeeds, makeMutant, runFuzz, summarize } from './fuzz/runner.mjs';
 import { checkMutant } from './fuzz/oracle.mjs';
 
@@ -74,11 +75,54 @@ describe('the fuzzer', () => {
       expect(await kinds((a) => (a[0] === 'validate' ? { code: 1 } : { code: 1, write: 'half.ts' }))).toEqual(['wrote-on-error']);
       expect(await kinds((a) => (a[0] === 'validate' ? { code: 1, write: 'x.ts' } : { code: 1 }))).toEqual(['wrote-on-error']);
     });
+
+    describe('over an existing project, with a staging folder planted in it', () => {
+      const baseline = path.join(work, '../fuzz-selftest-baseline');
+      afterAll(() => fs.rmSync(baseline, { recursive: true, force: true }));
+      const planted = (reply: (argv: string[], cwd: string) => Reply) => {
+        fs.rmSync(baseline, { recursive: true, force: true });
+        for (const [rel, text] of Object.entries({ 'mcpgen.yaml': 'version: 1\n', 'package.json': '{}\n', 'src/generated/server.ts': '// generated\n', 'src/handlers/tools/x.ts': 'mine\n' })) {
+          fs.mkdirSync(path.dirname(path.join(baseline, rel)), { recursive: true });
+          fs.writeFileSync(path.join(baseline, rel), text);
+        }
+        const runner = { run: async (argv: string[], o: { cwd: string }) => fake((a) => reply(a, o.cwd)).run(argv, o) };
+        return checkMutant(mutant, work, { runner, useBin: false, env: process.env, timeoutMs: 1000, tscTimeoutMs: 1000, baseline, typecheck: false, plantEvery: 1 });
+      };
+      const staged = (cwd: string) => fs.existsSync(path.join(cwd, '.mcpgen-staging')) || fs.existsSync(path.join(cwd, 'src/generated/.mcpgen-staging'));
+      const plantedKinds = async (reply: (argv: string[], cwd: string) => Reply) => (await planted(reply)).problems.map((p) => [p.kind, p.signature.replace(/:.*/, '')]);
+
+      test('none when the journal is refused and nothing changes', async () => {
+        const v = await planted((_a, cwd) => (staged(cwd) ? { code: 1, stderr: '.mcpgen-staging: error MCPG916 refusing\n' } : { code: 1 }));
+        expect(v.problems).toEqual([]);
+        expect(v.attack?.steps.length).toBeGreaterThan(0);
+      });
+      test('a journal replayed: not refused, files outside and in the project changed', async () => {
+        const follow = (_a: string[], cwd: string): Reply => {
+          if (!staged(cwd)) return { code: 1 };
+          fs.rmSync(path.join(cwd, '../outside/canary.txt'));
+          fs.rmSync(path.join(cwd, 'src/handlers/tools/x.ts'));
+          return { code: 0 };
+        };
+        expect(await plantedKinds(follow)).toEqual([
+          ['escaped', 'a planted staging folder was not refused'],
+          ['escaped', 'a planted staging folder changed the project'],
+          ['escaped', 'a planted staging folder changed files outside the project'],
+        ]);
+      });
+      test('a user-owned file changed by a generate that succeeded', async () => {
+        const edit = (a: string[], cwd: string): Reply => {
+          if (staged(cwd)) return { code: 1, stderr: '.mcpgen-staging: error MCPG916 refusing\n' };
+          if (a[0] === 'generate' && a.includes('-q') && !a.includes('-o')) fs.writeFileSync(path.join(cwd, 'package.json'), '{"x":1}\n');
+          return { code: 0 };
+        };
+        expect(await plantedKinds(edit)).toEqual([['escaped', 'changed a user-owned file']]);
+      });
+    });
   });
 });
 
 describe('fuzzing the built CLI', () => {
-  test('300 mutants (seeds 1…300): exit 0/1/2, no stack trace, validate ⇔ generate, nothing written on error, up to date after generate, a sample compiles', async () => {
+  test('300 mutants (seeds 1…300): exit 0/1/2, no stack trace, validate ⇔ generate, nothing written on error, planted staging folders refused, user files kept, up to date after generate, a sample compiles', async () => {
     expect(fs.existsSync(path.join(root, 'dist/main.js')), 'run npm run build first').toBe(true);
     const { findings, stats } = await runFuzz({ count: 300, seed: 1, jobs: 2, binEvery: 20, typecheckEvery: 24, typecheckMax: 12, timeoutMs: 20_000, log: () => {} });
     expect(stats.unmade).toBe(0);
@@ -88,6 +132,7 @@ describe('fuzzing the built CLI', () => {
     expect(stats.validateExits['1'] ?? 0).toBeGreaterThan(100);
     expect(stats.bin).toBeGreaterThan(8);
     expect(stats.typechecked).toBeGreaterThan(0);
+    expect(stats.planted, 'mutants generated over a project with a planted staging folder').toBeGreaterThan(20);
     const chains = stats.chains.join('\n');
     for (const family of ['renameKey', 'duplicateEntry', 'typeConfusion', 'deepNesting', 'hugeValue', 'invalidDefault', 'trickyString', 'refEdit', 'uriTemplateEdit', 'promptPlaceholder', 'fileRefEdit', 'alias', 'text:', 'bytes:', 'stringify block', 'stringify flow', 'stringify json'])
       expect(chains, `no ${family} mutation in the CI range`).toContain(family);

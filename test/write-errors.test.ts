@@ -48,13 +48,18 @@ describe('generate when the file system refuses', () => {
     ['a stale file it removes (after the others were switched)', 'src/generated/stale_1.ts', 'src/generated/stale_1.ts: error MCPG911 cannot remove stale src/generated/stale_1.ts: ', 'nothing was changed'],
     ['the handler folder it creates stubs in', 'src/handlers/tools', 'src/handlers/tools: error MCPG911 cannot write into src/handlers/tools: ', 'nothing was written'],
     ['the generated folder', 'src/generated', 'src/generated: error MCPG911 cannot write into src/generated: ', 'nothing was written'],
-    ['the project folder (no staging folder)', '.', '.mcpgen-staging: error MCPG911 cannot write .mcpgen-staging: ', 'nothing was written'],
-  ])('%s', (_what, target, line, outcome, ctx) => {
-    const project = path.join(work, `p-${target.replace(/\W/g, '_')}`);
+    // The root alone is not enough: staging then goes into a folder under it (test/write-staging.test.ts).
+    ['the project folder and every folder staging could go in', '.,src/generated,test/generated,src,test', '.mcpgen-staging: error MCPG911 cannot write .mcpgen-staging: ', 'nothing was written'],
+  ])('%s', (_what, targets, line, outcome, ctx) => {
+    const project = path.join(work, `p-${targets.replace(/\W/g, '_')}`);
     fs.cpSync(fresh, project, { recursive: true });
     const before = snapshot(project, []);
-    const undo = protect(path.join(project, target));
-    if (!undo) return ctx.skip();
+    const undos = targets.split(',').map((target) => protect(path.join(project, target)));
+    const undo = () => undos.reverse().forEach((u) => u?.());
+    if (undos.some((u) => !u)) {
+      undo();
+      return ctx.skip();
+    }
     let r;
     try {
       r = mcpgen(project, ['generate'], env);

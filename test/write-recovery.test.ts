@@ -32,6 +32,7 @@ vi.mock('node:fs', async (importOriginal) => {
 
 const { generateCommand } = await import('../cli/commands/generate.js');
 const { diffCommand } = await import('../cli/commands/diff.js');
+const { ownerText } = await import('../cli/write/owner.js');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-write-recovery-'));
 const fresh = path.join(work, 'fresh');
@@ -136,7 +137,8 @@ describe('a generate interrupted in its switch', () => {
     const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
     try {
       fs.mkdirSync(path.join(dir, '.mcpgen-staging'));
-      fs.writeFileSync(path.join(dir, '.mcpgen-staging/owner'), `${other.pid}\n`);
+      // As that process would have written it: its PID and start time.
+      fs.writeFileSync(path.join(dir, '.mcpgen-staging/owner'), ownerText(other.pid!));
       const before = snapshot(dir, []);
       const r = await generate(dir);
       expect(r.code).toBe(1);

@@ -106,6 +106,7 @@ export const Codes = {
   WRITE_BUSY: 'MCPG913', // another mcpgen generate is writing the project
   WRITE_RECOVERY_FAILED: 'MCPG914', // finishing an interrupted generate failed; its journal is kept for the next run
   WRITE_UNDO_FAILED: 'MCPG915', // a failed write could not be undone; its journal is kept for the next run to finish it
+  WRITE_JOURNAL_REFUSED: 'MCPG916', // a recovery journal this project's interrupted generate did not write, or that would touch what mcpgen may not: not replayed
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

@@ -16,6 +16,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 import { alive } from '../write/temps.js';
+import { STAGING } from '../write/staging.js';
 import { VERSION } from '../version.js';
 
 export const STAMP_PATH = 'node_modules/.cache/mcpgen/stamp.json';
@@ -243,6 +244,8 @@ export function listFiles(root: string, dir: string): string[] {
     }
     for (const e of ents) {
       const r = `${rel}/${e.name}`;
+      // A generate staging inside a generated folder (its root read-only) is no file of the project.
+      if (e.name === STAGING) continue;
       if (e.isDirectory()) walk(r);
       else out.push(r);
     }

@@ -9,25 +9,31 @@
  *   - a generate that fails leaves its output folder byte-identical: nothing created in an empty
  *     one, nothing changed in a project generated from the seed before;
  *   - after a generate that succeeded, `generate --check` says the project is up to date;
- *   - on a sample of successes, the generated project type-checks with the repository's TypeScript.
+ *   - on a sample of successes, the generated project type-checks with the repository's TypeScript;
+ *   - a generate over an existing project never changes its user-owned files or the manifest;
+ *     with a staging folder planted in it (plant.mjs, on a sample), generate refuses the journal
+ *     (MCPG916, or MCPG911 for a staging "folder" that is not one) and changes nothing, in the
+ *     project or in the folder outside it that the planted symlinks lead to.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { REPO, runBin, runProcess } from './exec.mjs';
 import { isSeedInput } from './mutant.mjs';
+import { attackOf, listUserFiles, plant, unplant } from './plant.mjs';
 import { changes, snapshot } from './tree.mjs';
 
 /**
  * @typedef {import('./exec.mjs').Run} Run
  * @typedef {import('./mutant.mjs').Mutant} Mutant
- * @typedef {'crash' | 'timeout' | 'bad-exit' | 'disagreement' | 'wrote-on-error' | 'not-up-to-date' | 'non-compiling'} Kind
+ * @typedef {import('./plant.mjs').Attack} Attack
+ * @typedef {'crash' | 'timeout' | 'bad-exit' | 'disagreement' | 'wrote-on-error' | 'escaped' | 'not-up-to-date' | 'non-compiling'} Kind
  * @typedef {{ kind: Kind, signature: string, message: string, command: string }} Problem
  * @typedef {{
  *   runner: { run(argv: string[], o: { cwd: string, timeoutMs: number }): Promise<Run> },
  *   useBin: boolean, env: NodeJS.ProcessEnv, timeoutMs: number, tscTimeoutMs: number,
- *   baseline: string | null, typecheck: boolean, tscDir?: string,
+ *   baseline: string | null, typecheck: boolean, tscDir?: string, plantEvery?: number,
  * }} OracleOptions
- * @typedef {{ problems: Problem[], validate?: Run, fresh?: Run, pre?: Run, check?: Run, tsc?: Run, generated: boolean }} Verdict
+ * @typedef {{ problems: Problem[], validate?: Run, fresh?: Run, planted?: Run, attack?: Attack, pre?: Run, check?: Run, tsc?: Run, generated: boolean }} Verdict
  */
 
 export const TSC = path.join(REPO, 'node_modules/.bin/tsc');
@@ -125,8 +131,34 @@ function unchanged(g, before, after, command, where, always = false) {
 }
 
 /**
+ * Generate over the project with a staging folder planted in it: refused, nothing changed inside
+ * or outside. Then what was planted is taken out again, for the run over the project as it was.
+ * @param {Attack} attack @param {string} dir @param {string} outside
+ * @param {(argv: string[], cwd: string) => Promise<Run>} run @param {Verdict} verdict
+ */
+async function plantedRun(attack, dir, outside, run, verdict) {
+  const P = verdict.problems;
+  const command = 'generate (planted staging folder)';
+  verdict.attack = plant(attack, dir, outside);
+  const before = snapshot(dir);
+  const outsideBefore = snapshot(outside);
+  const r = (verdict.planted = await run(['generate', '-q'], dir));
+  P.push(...runProblems(r, command));
+  const codes = errorCodes(r);
+  const what = verdict.attack.steps.join('; ');
+  if (!r.timedOut && !r.signal && (r.code !== 1 || !codes.some((c) => c === 'MCPG916' || c === 'MCPG911')))
+    P.push({ kind: 'escaped', command, signature: `a planted staging folder was not refused: exit ${r.code}${codes.length ? ` ${codes.join(' ')}` : ''}`, message: `${what}\n${excerpt(r.stderr, 800)}` });
+  const inside = changes(before, snapshot(dir));
+  if (inside.length) P.push({ kind: 'escaped', command, signature: `a planted staging folder changed the project: ${normalize(inside.slice(0, 3).join(', '))}`, message: `${what}\n${inside.slice(0, 20).join('\n')}` });
+  const out = changes(outsideBefore, snapshot(outside));
+  if (out.length) P.push({ kind: 'escaped', command, signature: `a planted staging folder changed files outside the project: ${normalize(out.slice(0, 3).join(', '))}`, message: `${what}\n${out.slice(0, 20).join('\n')}` });
+  unplant(attack, dir);
+}
+
+/**
  * Runs the mutant through validate, generate into an empty folder, generate over the seed's
- * generated project (when the seed has one), --check after a success, and tsc on request.
+ * generated project (when the seed has one; on a sample, first with a staging folder planted in
+ * it), --check after a success, and tsc on request.
  * @param {Mutant} mutant @param {string} work a folder of its own (best on a tmpfs: each mutant writes and removes hundreds of files)
  * @param {OracleOptions} o @returns {Promise<Verdict>}
  */
@@ -155,11 +187,18 @@ export async function checkMutant(mutant, work, o) {
     const preDir = path.join(work, 'pre');
     fs.cpSync(o.baseline, preDir, { recursive: true, verbatimSymlinks: true });
     writeMutant(mutant, preDir, { withSeedFiles: false });
+    const attack = attackOf(mutant.number, o.plantEvery ?? 0);
+    if (attack) await plantedRun(attack, preDir, path.join(work, 'outside'), run, verdict);
     const preBefore = snapshot(preDir);
+    const userFiles = listUserFiles(preDir);
     const p = (verdict.pre = await run(['generate', '-q'], preDir));
     P.push(...runProblems(p, 'generate (over the seed\'s project)'));
     P.push(...agreement(v, p, 'generate (over the seed\'s project)', true));
-    P.push(...unchanged(p, preBefore, snapshot(preDir), 'generate (over the seed\'s project)', 'generated project'));
+    const preAfter = snapshot(preDir);
+    P.push(...unchanged(p, preBefore, preAfter, 'generate (over the seed\'s project)', 'generated project'));
+    const touched = userFiles.filter((f) => preAfter.get(f) !== preBefore.get(f));
+    if (touched.length)
+      P.push({ kind: 'escaped', command: 'generate (over the seed\'s project)', signature: `changed a user-owned file: ${normalize(touched.slice(0, 3).join(', '))}`, message: `${touched.join('\n')}\n${excerpt(p.stderr, 600)}` });
     if (p.code === 0 && !p.timedOut) {
       const c = (verdict.check = await run(['generate', '--check'], preDir));
       P.push(...runProblems(c, 'generate --check'));

@@ -18,9 +18,9 @@ import { checkMutant, writeMutant } from './oracle.mjs';
  * @typedef {{
  *   count?: number, seed?: number, numbers?: number[], jobs?: number, typecheckEvery?: number, typecheckMax?: number,
  *   binEvery?: number, timeoutMs?: number, tscTimeoutMs?: number, findingsDir?: string, workDir?: string,
- *   log?: (line: string) => void, replay?: string[], minutes?: number,
+ *   log?: (line: string) => void, replay?: string[], minutes?: number, plantEvery?: number,
  * }} FuzzOptions
- * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[], unmade: number }} Stats
+ * @typedef {{ mutants: number, generated: number, typechecked: number, bin: number, planted: number, validateExits: Record<string, number>, ms: number, steps: Record<string, number>, chains: string[], unmade: number }} Stats
  */
 
 export const FINDINGS_DIR = path.join(REPO, '.tmp/fuzz-findings');
@@ -67,6 +67,9 @@ export async function runFuzz(opts = {}) {
   const typecheckEvery = opts.typecheckEvery ?? 10;
   const typecheckMax = opts.typecheckMax ?? Infinity;
   const binEvery = opts.binEvery ?? 10;
+  // A staging folder planted in the existing project (plant.mjs): one more generate, which stops
+  // at the journal, for one mutant in this many.
+  const plantEvery = opts.plantEvery ?? 5;
   const stale = staleBuild();
   if (stale) throw new Error(stale);
 
@@ -111,7 +114,7 @@ export async function runFuzz(opts = {}) {
   /** @type {Finding[]} */
   const findings = [];
   /** @type {Stats} */
-  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, validateExits: {}, ms: 0, steps: {}, chains: [], unmade: 0 };
+  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, planted: 0, validateExits: {}, ms: 0, steps: {}, chains: [], unmade: 0 };
   let next = 0;
   let lastReport = performance.now();
 
@@ -134,7 +137,7 @@ export async function runFuzz(opts = {}) {
         const typecheck = (opts.replay !== undefined || typecheckSampled(mutant, typecheckEvery)) && stats.typechecked < typecheckMax;
         const work = path.join(workDir, `lane${laneNo}`, mutant.id);
         const verdict = await checkMutant(mutant, work, {
-          runner, useBin, env, timeoutMs, tscTimeoutMs, typecheck, baseline: await baselineOf(mutant.seed),
+          runner, useBin, env, timeoutMs, tscTimeoutMs, typecheck, plantEvery, baseline: await baselineOf(mutant.seed),
           tscDir: path.join(REPO, '.tmp/fuzz-tsc', `lane${laneNo}`),
         });
         stats.mutants++;
@@ -142,7 +145,8 @@ export async function runFuzz(opts = {}) {
         if (useBin) stats.bin++;
         if (verdict.generated) stats.generated++;
         if (verdict.tsc) stats.typechecked++;
-        for (const step of /** @type {const} */ (['validate', 'fresh', 'pre', 'check', 'tsc'])) {
+        if (verdict.planted) stats.planted++;
+        for (const step of /** @type {const} */ (['validate', 'fresh', 'planted', 'pre', 'check', 'tsc'])) {
           const r = verdict[step];
           if (r) stats.steps[step] = (stats.steps[step] ?? 0) + r.ms;
         }
@@ -210,7 +214,8 @@ function save(findingsDir, /** @type {Mutant} */ mutant, work, verdict) {
     chain: mutant.chain,
     files: mutant.files.map((f) => ({ path: f.path, ...(f.size !== undefined ? { size: f.size } : {}), ...(f.symlink ? { symlink: f.symlink } : {}) })),
     problems: verdict.problems,
-    runs: { validate: brief(verdict.validate), fresh: brief(verdict.fresh), pre: brief(verdict.pre), check: brief(verdict.check), tsc: brief(verdict.tsc) },
+    ...(verdict.attack ? { planted: verdict.attack.steps } : {}),
+    runs: { validate: brief(verdict.validate), fresh: brief(verdict.fresh), planted: brief(verdict.planted), pre: brief(verdict.pre), check: brief(verdict.check), tsc: brief(verdict.tsc) },
   };
   fs.writeFileSync(path.join(dir, 'finding.json'), `${JSON.stringify(record, null, 2)}\n`);
   return path.join(dir, 'mcpgen.yaml');
@@ -261,7 +266,7 @@ export function summarize(/** @type {Finding[]} */ findings) {
     byKind.set(f.kind, kind);
     kind.set(f.signature, [...(kind.get(f.signature) ?? []), f]);
   }
-  const order = ['crash', 'timeout', 'bad-exit', 'disagreement', 'wrote-on-error', 'not-up-to-date', 'non-compiling'];
+  const order = ['crash', 'timeout', 'bad-exit', 'disagreement', 'wrote-on-error', 'escaped', 'not-up-to-date', 'non-compiling'];
   const lines = [];
   for (const kind of [...byKind.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b))) {
     const sigs = /** @type {Map<string, Finding[]>} */ (byKind.get(kind));
