@@ -529,7 +529,9 @@ export function serverView(ir: IR) {
     promptInfo: ir.prompts.length ? recordDeclaration('promptInfo', 'PromptInfo', ir.prompts, promptInfo) : null,
     promptCompletions: Object.keys(promptCompletions).length ? fixedDeclaration('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
     promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
-    declaredArgs: Object.keys(declaredArgs).length ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts, declaredArgs) : null,
+    declaredArgs: Object.keys(declaredArgs).length
+      ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts.filter((p) => Object.hasOwn(declaredArgs, p.name)), declaredArgs)
+      : null,
     localImports: contentImports.length + schemaImports.length + types.size > 0,
     runtimeRange: RUNTIME_RANGE,
     runtimeImports: ['server', 'completions', 'pagination', 'paths', 'prompts', 'resources']

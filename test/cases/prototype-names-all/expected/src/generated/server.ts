@@ -25,10 +25,12 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 import {
+  type PromptArgumentInfo,
   type PromptInfo,
   describedPrompt,
   promptArguments,
   renderPrompt,
+  showDeclaredArguments,
 } from '@mcpgen/runtime/prompts';
 
 import { promptMessages } from './content.js';
@@ -234,6 +236,13 @@ type PromptInfoNames =
   | 'toString'
   | 'valueOf';
 
+/** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
+const declaredArguments: Named<PromptArgumentInfo[], 'constructor'> = {
+  constructor: [
+    { name: 'topic', description: 'The topic', required: true, 'x-shown': 'to clients' },
+  ],
+};
+
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   __defineGetter__: (server: McpServer) =>
@@ -356,6 +365,7 @@ const prompts: Record<string, Register> = {
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
   ownRegistries(server);
+  showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);
