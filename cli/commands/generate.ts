@@ -12,7 +12,8 @@ import { existingFiles } from '../plan/existing.js';
 import { optionsKey, SHOWN_WARNINGS } from '../generate-options.js';
 import { VERSION } from '../version.js';
 import { applyPlan } from '../write/write.js';
-import { leftover, recover, runningOwner, STAGING } from '../write/transaction.js';
+import { leftover, recover, runningOwner } from '../write/transaction.js';
+import { foundPlaces, stagingIn, stagingName } from '../write/staging.js';
 import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
 import { missingDependencies } from '../plan/dependencies.js';
@@ -128,20 +129,22 @@ export function settleInterrupted(opts: { file?: string; out?: string }, io: Cli
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   try {
+    // Where an earlier run staged: the root, or a writable folder of a read-only project.
+    const place = foundPlaces(outDir)[0] ?? '.';
     if (writes) {
       const done = recover(outDir);
-      if (done === 'finished') io.stderr(`! finished the switch of an interrupted mcpgen generate (${rel(path.join(outDir, STAGING))}/)\n`);
+      if (done === 'finished') io.stderr(`! finished the switch of an interrupted mcpgen generate (${rel(stagingIn(outDir, place))}/)\n`);
       return undefined;
     }
     if (leftover(outDir) !== 'journal') return undefined;
     const owner = runningOwner(outDir);
-    const staging = path.join(outDir, STAGING);
+    const staging = stagingIn(outDir, place);
     throw owner !== null
       ? new WriteError(Codes.WRITE_BUSY, staging, `mcpgen generate (process ${owner}) is writing this project right now; run again when it is done`)
       : new WriteError(
           Codes.WRITE_INTERRUPTED,
           staging,
-          `an interrupted mcpgen generate left this project between two versions (its journal is in ${STAGING}/); run mcpgen generate to finish it`,
+          `an interrupted mcpgen generate left this project between two versions (its journal is in ${stagingName(place)}/); run mcpgen generate to finish it`,
         );
   } catch (err) {
     if (!(err instanceof WriteError)) throw err;
