@@ -167,7 +167,7 @@ export interface TemplateVarIR {
   name: string;
   /** Advertised/validated schema of the variable (shared `$ref`s inlined). */
   schema: JsonSchema;
-  /** As written in the manifest, for types. */
+  /** As written in the manifest, for types, as a property of the params object (its JSON Pointers moved there). */
   rawSchema: JsonSchema;
   completion: CompletionIR | null;
   /** Its expression can carry `/` (`{+v}`, `{#v}`, `{/v}`, `{v*}`): checked as a path before reads. */

@@ -25,7 +25,7 @@ import type {
   ToolIR,
 } from './ir.js';
 import { fileBase, identifier, typeName } from './names.js';
-import { inlineSharedRefs, recursiveSharedNames } from './refs.js';
+import { inlineSharedRefs, movePointers, recursiveSharedNames } from './refs.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
@@ -149,13 +149,15 @@ export function normalize(
     const vars = varNames.map((v) => ({
       name: v,
       schema: (wire(params[v] ?? { type: 'string' }) ?? { type: 'string' }) as JsonSchema,
-      rawSchema: (params[v] ?? { type: 'string' }) as JsonSchema,
+      // Typed as a property of the params object: its own JSON Pointers are moved there.
+      rawSchema: movePointers(params[v] ?? { type: 'string' }, ['properties', v]) as JsonSchema,
       completion: completion(t.complete?.[v]),
       ...pathShape(t.uriTemplate, parsed.filter((p) => p.name === v)),
     }));
     const paramsSchema: JsonSchema = {
       type: 'object',
-      properties: Object.fromEntries(vars.map((v) => [v.name, v.schema])),
+      // Each variable's schema is validated inside this object: its pointers must resolve from here.
+      properties: Object.fromEntries(vars.map((v) => [v.name, movePointers(v.schema, ['properties', v.name])])),
       required: vars.map((v) => v.name),
       additionalProperties: false,
     };

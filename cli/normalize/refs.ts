@@ -4,13 +4,18 @@
  *   reject `$ref`). A recursive shared schema cannot be inlined: it is kept under the advertised
  *   schema's own `$defs` (`definitions` in a draft-07 schema) and the reference points there
  *   (normalize warns, MCPG207). `options.refs: defs` keeps every shared schema that way.
+ * - Any other local `$ref` is a JSON Pointer from the root of the schema it is written in (RFC
+ *   6901; JSON Schema 2020-12 §8.2). The entry's own pointers are advertised as written; a shared
+ *   schema copied (inlined or kept) somewhere else has the copy's place put in front of its own, so
+ *   each still designates the same subschema of that copy.
  * - For types, every entry schema becomes one `$defs` member of a single document, so shared
  *   schemas turn into one named type each and entry-local `$defs` do not clash.
  */
 import type { JsonSchema } from './ir.js';
-import { collectRefs, isObject, mapSchema, sharedRefName } from './schema-walk.js';
+import { collectRefs, isObject, mapSchema, sharedRefName, SHARED_PREFIX } from './schema-walk.js';
 import { typeName } from './names.js';
-import { hasKeys } from '../manifest/json-path.js';
+import { fragmentSegments, hasKeys } from '../manifest/json-path.js';
+import { pointerRef, pointerTarget } from '../validate/ref-pointer.js';
 
 export type SharedSchemas = Record<string, unknown>;
 
@@ -110,6 +115,29 @@ function keptInOrder(schema: unknown, shared: SharedSchemas, keep: Set<string>):
   return order;
 }
 
+/** A local `$ref` that is a JSON Pointer into its own schema (not `#/schemas/<Name>`). */
+export function isLocalPointer(ref: string): boolean {
+  return ref.startsWith('#') && !ref.startsWith(SHARED_PREFIX);
+}
+
+/**
+ * The schema as it reads once copied to `at` in another document: a JSON Pointer resolves from the
+ * document's root (RFC 6901; JSON Schema 2020-12 §8.2), so each of its own gets `at` in front
+ * (`#/properties/a` → `#/properties/msg/properties/a`, `#` → `#/properties/msg`).
+ */
+export function movePointers(schema: unknown, at: readonly (string | number)[]): unknown {
+  if (at.length === 0 || !mayHaveRef(schema)) return schema;
+  const prefix = pointerRef(at);
+  const moved = new WeakSet<object>();
+  return mapSchema(schema, (node, recurse) => {
+    if (moved.has(node) || typeof node.$ref !== 'string' || !isLocalPointer(node.$ref)) return undefined;
+    // Spread keeps the key order (and own `__proto__` keys); the copy's subschemas are walked next.
+    const copy = { ...node, $ref: prefix + node.$ref.slice(1) };
+    moved.add(copy);
+    return recurse(copy);
+  });
+}
+
 /** Draft-07 knows `definitions`, not `$defs`: a schema that declares it, or already uses `definitions`, gets those. */
 function defsKeyword(schema: JsonSchema): '$defs' | 'definitions' {
   const dialect = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
@@ -132,26 +160,29 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep
     for (let i = 2; n in existingDefs; i++) n = `${name}_${i}`;
     return n;
   };
-  const rewrite = (s: unknown): unknown =>
-    mapSchema(s, (node, recurse) => {
+  const rewrite = (s: unknown, base: readonly (string | number)[] = []): unknown =>
+    mapSchema(s, (node, recurse, path) => {
       const name = typeof node.$ref === 'string' ? sharedRefName(node.$ref) : null;
       if (name === null || !(name in shared)) return undefined;
       if (!keep.has(name)) {
-        return withSiblings(recurse(shared[name]), node);
+        return withSiblings(recurse(movePointers(shared[name], path)), node);
       }
       const target = defName(name);
       const { $ref: _r, ...siblings } = node;
       // Siblings of the rewritten ref stay on the node: recursion needs the reference itself.
       const $ref = `#/${defsKey}/${encodeURIComponent(target)}`;
       return Object.keys(siblings).length ? { $ref, ...(recurse(siblings) as object) } : { $ref };
-    });
+    }, base);
   // Every kept schema this one reaches, in the order a recursive rewrite would first meet them,
   // found with an explicit stack: `options.refs: defs` over a chain of thousands of shared
   // schemas would otherwise recurse once per link. Each is then rewritten on its own.
   const kept = keptInOrder(schema, shared, keep);
   const targets = kept.map((name) => defName(name));
   const out = rewrite(schema) as JsonSchema;
-  kept.forEach((name, i) => hoisted.set(targets[i]!, rewrite(shared[name])));
+  kept.forEach((name, i) => {
+    const at = [defsKey, targets[i]!];
+    hoisted.set(targets[i]!, rewrite(movePointers(shared[name], at), at));
+  });
   if (hoisted.size === 0) return out;
   const defs: Record<string, unknown> = { ...(isObject(out[defsKey]) ? (out[defsKey] as Record<string, unknown>) : {}) };
   for (const [k, v] of hoisted) defs[k] = v;
@@ -160,8 +191,10 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep
 
 /**
  * The schema rebased for the combined types document: `#/schemas/X` → `#/$defs/X`, the entry's own
- * `#/$defs/y` / `#/definitions/y` → `#/$defs/<Owner><Y>` (hoisted), `#` → the entry itself.
- * Returns the rewritten root plus the hoisted local definitions.
+ * `#/$defs/y` / `#/definitions/y` → `#/$defs/<Owner><Y>` (hoisted), `#` → the entry itself, and any
+ * other subschema a JSON Pointer designates → a named type of its own (`#/properties/msg` →
+ * `#/$defs/<Owner>Msg`, hoisted, its place referring to it): a pointer to an ancestor is recursion,
+ * which only a name can express. Returns the rewritten root plus the hoisted types.
  */
 export function rebaseForTypes(
   schema: JsonSchema,
@@ -174,34 +207,96 @@ export function rebaseForTypes(
   };
   // `<Owner><Def>`, made unique against every other type name (`a-b` and `a_b`; tool `foo` with a
   // definition `Output` next to a tool `foo_input`): `taken` holds the names already given out.
+  const unique = (base: string): string => {
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}${i}`;
+    taken.add(name);
+    return name;
+  };
   const names = new Map<string, string>();
-  for (const n of Object.keys(local)) {
-    const base = `${owner}${typeName(n)}`;
-    let unique = base;
-    for (let i = 2; taken.has(unique); i++) unique = `${base}${i}`;
-    taken.add(unique);
-    names.set(n, unique);
-  }
+  for (const n of Object.keys(local)) names.set(n, unique(`${owner}${typeName(n)}`));
   const localName = (n: string): string => names.get(n) ?? `${owner}${typeName(n)}`;
-  const rewrite = (s: unknown): unknown =>
-    !mayHaveRef(s) ? s : mapSchema(s, (node, recurse) => {
-      if (typeof node.$ref !== 'string') return undefined;
-      const ref = node.$ref;
-      const shared = sharedRefName(ref);
-      let target: string | null = null;
-      if (shared !== null) target = typeName(shared);
-      else if (ref === '#') target = owner;
-      else {
-        const m = /^#\/(?:\$defs|definitions)\/([^/]+)$/.exec(ref);
-        if (m) target = localName(decodeURIComponent(m[1]!));
+  const targets = pointedTargets(schema, owner, unique);
+  /** The type name a `$ref` designates, or null to leave it. */
+  const refName = (ref: string): string | null => {
+    const shared = sharedRefName(ref);
+    if (shared !== null) return typeName(shared);
+    if (!isLocalPointer(ref)) return null;
+    const segs = fragmentSegments(ref.slice(1));
+    const t = segs && pointerTarget(schema, segs);
+    if (!t || !t.ok) return null;
+    if (t.path.length === 0) return owner;
+    if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions')) return localName(String(t.path[1]));
+    return targets.get(pathKey(t.path)) ?? null;
+  };
+  const hoisted: Record<string, unknown> = {};
+  const inBody = new WeakSet<object>();
+  const rewrite = (s: unknown, base: readonly (string | number)[]): unknown =>
+    // A pointed-to subschema may hold no `$ref` itself (the pointer is elsewhere): walk it anyway.
+    targets.size === 0 && !mayHaveRef(s) ? s : mapSchema(s, (node, recurse, path) => {
+      const named = targets.size > 0 && !inBody.has(node) ? targets.get(pathKey(path)) : undefined;
+      if (named !== undefined) {
+        // The subschema becomes its own type; its place refers to it, keeping its documentation.
+        inBody.add(node);
+        hoisted[named] = null;
+        hoisted[named] = recurse(node);
+        inBody.delete(node);
+        const doc = Object.fromEntries(Object.entries(node).filter(([k]) => k === 'description' || k === 'deprecated'));
+        return { $ref: `#/$defs/${named}`, ...doc };
       }
+      if (typeof node.$ref !== 'string') return undefined;
+      const target = refName(node.$ref);
       if (target === null) return undefined;
       // Siblings stay (and are rebased too): a local `description` documents the property.
       const { $ref: _r, ...siblings } = node;
       return { $ref: `#/$defs/${target}`, ...(recurse(siblings) as object) };
-    });
+    }, base);
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
-  const hoisted: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(local)) hoisted[localName(k)] = rewrite(v);
-  return { root: rewrite(rest) as JsonSchema, hoisted };
+  for (const k of Object.keys(local)) {
+    const keyword = isObject(schema.$defs) && Object.hasOwn(schema.$defs, k) ? '$defs' : 'definitions';
+    hoisted[localName(k)] = rewrite(local[k], [keyword, k]);
+  }
+  const root = rewrite(rest, []) as JsonSchema;
+  return { root, hoisted };
+}
+
+const pathKey = (path: readonly (string | number)[]): string => JSON.stringify(path);
+
+/**
+ * Subschemas that local pointers designate and that need a type name of their own (not the root,
+ * not a whole local definition), by path, named `<Owner>` + the steps that lead there
+ * (`#/properties/message/anyOf/0/properties/content` → `<Owner>MessageAnyOf0Content`).
+ */
+function pointedTargets(schema: JsonSchema, owner: string, unique: (base: string) => string): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!mayHaveRef(schema)) return out;
+  mapSchema(schema, (node) => {
+    if (typeof node.$ref !== 'string' || !isLocalPointer(node.$ref)) return undefined;
+    const segs = fragmentSegments(node.$ref.slice(1));
+    const t = segs && pointerTarget(schema, segs);
+    // A boolean target needs no name: its place is `unknown` or `never` as it stands.
+    if (!t || !t.ok || t.path.length === 0 || !isObject(t.schema)) return undefined;
+    if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions')) return undefined;
+    const key = pathKey(t.path);
+    if (!out.has(key)) out.set(key, unique(owner + stepsName(t.path)));
+    return undefined;
+  });
+  return out;
+}
+
+/** Keywords whose next step is a name the type name keeps (`properties/content` → `Content`). */
+const NAMED_STEPS = new Set(['properties', '$defs', 'definitions', 'dependentSchemas']);
+
+function stepsName(path: readonly (string | number)[]): string {
+  let out = '';
+  for (let i = 0; i < path.length; i++) {
+    const step = String(path[i]);
+    const next = path[i + 1];
+    if (NAMED_STEPS.has(step) && next !== undefined) (out += typeName(String(next))), i++;
+    else if (step === 'items' && typeof next !== 'number') out += 'Item';
+    else if (typeof next === 'number') (out += `${typeName(step)}${next}`), i++;
+    else if (step === 'patternProperties' && next !== undefined) (out += 'Pattern'), i++;
+    else out += typeName(step);
+  }
+  return out;
 }

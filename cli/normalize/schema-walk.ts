@@ -30,16 +30,21 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  * Rebuild `schema`, letting `visit` replace any subschema (return undefined to keep walking into it).
  * Key order is kept exactly. Copy on write: a node none of whose subschemas changed is returned as
  * is (the result shares it with the input), so a schema without anything to rewrite costs a walk,
- * not a copy. Neither input nor result is ever mutated.
+ * not a copy. Neither input nor result is ever mutated. `path` is where the visited node sits
+ * (from `base`), valid only during the call; `recurse` walks a value as if it sat there.
  */
 export function mapSchema(
   schema: unknown,
-  visit: (node: JsonSchema, recurse: (s: unknown) => unknown) => unknown | undefined,
+  visit: (node: JsonSchema, recurse: (s: unknown) => unknown, path: readonly (string | number)[]) => unknown | undefined,
+  base: readonly (string | number)[] = [],
 ): unknown {
+  const path: (string | number)[] = [...base];
   const mapArray = (v: unknown[]): unknown[] => {
     let out: unknown[] | null = null;
     for (let i = 0; i < v.length; i++) {
+      path.push(i);
       const n = recurse(v[i]);
+      path.pop();
       if (n !== v[i] && !out) out = v.slice(0, i);
       if (out) out.push(n);
     }
@@ -50,7 +55,9 @@ export function mapSchema(
     const keys = Object.keys(v);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
+      path.push(k);
       const n = recurse(v[k]);
+      path.pop();
       if (n !== v[k] && !out) out = keys.slice(0, i).map((p) => [p, v[p]]);
       if (out) out.push([k, n]);
     }
@@ -59,7 +66,7 @@ export function mapSchema(
   };
   const recurse = (s: unknown): unknown => {
     if (!isObject(s)) return s; // boolean schemas and non-schemas pass through
-    const replaced = visit(s, recurse);
+    const replaced = visit(s, recurse, path);
     if (replaced !== undefined) return replaced;
     const keys = Object.keys(s);
     let out: [string, unknown][] | null = null;
@@ -68,11 +75,17 @@ export function mapSchema(
       const v = s[k];
       let n = v;
       if (MAP_KEYWORDS.has(k)) {
+        path.push(k);
         if (isObject(v)) n = mapRecord(v);
+        path.pop();
       } else if (ARRAY_KEYWORDS.has(k)) {
+        path.push(k);
         if (Array.isArray(v)) n = mapArray(v);
+        path.pop();
       } else if (SCHEMA_KEYWORDS.has(k)) {
+        path.push(k);
         n = Array.isArray(v) ? mapArray(v) : recurse(v);
+        path.pop();
       }
       if (n !== v && !out) out = keys.slice(0, i).map((p) => [p, s[p]]);
       if (out) out.push([k, n]);

@@ -8,6 +8,8 @@ import { isObject } from '../normalize/schema-walk.js';
 import { quickCheck } from './sample-check.js';
 import { namedRecord } from './named-record.js';
 import { serverAjv, type ServerAjv } from '../manifest/server-ajv.js';
+import { fragmentSegments } from '../manifest/json-path.js';
+import { pointerTarget } from '../validate/ref-pointer.js';
 
 
 /** The dialect the SDK's validator picks: draft-07 when declared, else 2020-12. */
@@ -48,12 +50,17 @@ function usable(schema: JsonSchema, value: unknown): boolean {
 
 /** A valid sample for the schema, or undefined when no simple guess is valid. */
 export function validSample(schema: JsonSchema): unknown {
-  const v = sampleOf(schema, 0);
+  const v = sampleOf(schema, 0, schema);
   return v !== undefined && satisfies(schema, v) ? v : undefined;
 }
 
-/** A plausible value: default, example, const or first enum member (each only if the schema accepts it), else one by type. */
-export function sampleOf(s: unknown, depth: number): unknown {
+/**
+ * A plausible value: default, example, const or first enum member (each only if the schema accepts
+ * it), else one by type. With a `root` (the schema the walk started at), a local `$ref` is followed
+ * to what it designates there, a JSON Pointer from that root (RFC 6901): validSample checks the
+ * result as a whole, where a handler-test stub (no root) keeps to what each subschema says itself.
+ */
+export function sampleOf(s: unknown, depth: number, root?: unknown): unknown {
   if (!isObject(s) || depth > 6) return undefined;
   const schema = s as JsonSchema;
   if (schema.default !== undefined && usable(schema, schema.default)) return schema.default;
@@ -64,9 +71,11 @@ export function sampleOf(s: unknown, depth: number): unknown {
   if (schema.const !== undefined) return usable(schema, schema.const) ? schema.const : undefined;
   if (Array.isArray(schema.enum)) return schema.enum.find((e) => usable(schema, e));
   for (const k of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1);
+    if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1, root);
   }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  // Its siblings are checked with the whole sample (validSample): the target says what it is.
+  if (type === undefined && typeof schema.$ref === 'string' && root !== undefined) return sampleOf(pointed(root, schema.$ref), depth + 1, root);
   switch (type) {
     case 'string': {
       if (typeof schema.format === 'string') return formatSample(schema.format);
@@ -81,12 +90,12 @@ export function sampleOf(s: unknown, depth: number): unknown {
     case 'array': {
       const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : null;
       if (tuple) {
-        const out = tuple.map((t) => sampleOf(t, depth + 1));
+        const out = tuple.map((t) => sampleOf(t, depth + 1, root));
         return out.includes(undefined) ? undefined : out;
       }
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       if (min === 0) return [];
-      const item = sampleOf(schema.items, depth + 1);
+      const item = sampleOf(schema.items, depth + 1, root);
       return item === undefined ? undefined : Array.from({ length: min }, (_, i) => (typeof item === 'number' ? item + i : item));
     }
     case 'null':
@@ -98,7 +107,7 @@ export function sampleOf(s: unknown, depth: number): unknown {
       const props = isObject(schema.properties) ? schema.properties : {};
       const required = Array.isArray(schema.required) ? schema.required : [];
       for (const key of required) {
-        const v = sampleOf(Object.hasOwn(props, key as string) ? props[key as string] : undefined, depth + 1);
+        const v = sampleOf(Object.hasOwn(props, key as string) ? props[key as string] : undefined, depth + 1, root);
         if (v === undefined) return undefined;
         out[key as string] = v;
       }
@@ -107,6 +116,13 @@ export function sampleOf(s: unknown, depth: number): unknown {
     default:
       return undefined;
   }
+}
+
+/** What a local `$ref` designates in `root`, or undefined (a shared `#/schemas/` ref is inlined before samples are made). */
+function pointed(root: unknown, ref: string): unknown {
+  const segs = ref.startsWith('#') ? fragmentSegments(ref.slice(1)) : undefined;
+  const t = segs && pointerTarget(root, segs);
+  return t && t.ok ? t.schema : undefined;
 }
 
 function formatSample(format: string): string {

@@ -1,6 +1,6 @@
 import { isRecord, type JsonPath } from '../manifest/json-path.js';
 
-/** An embedded JSON Schema root in the manifest. `$ref: '#/$defs/…'` inside it resolves against it. */
+/** An embedded JSON Schema root in the manifest. A local JSON Pointer (`$ref: '#/…'`) inside it resolves against it. */
 export interface EmbeddedSchema {
   path: JsonPath;
   schema: Record<string, unknown>;
@@ -34,9 +34,9 @@ export function recordEntries(v: unknown): [string, unknown][] {
 }
 
 /** Keywords whose value is a map of subschemas. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+export const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = [
+export const SCHEMA_ONE = [
   'additionalProperties',
   'unevaluatedProperties',
   'unevaluatedItems',
@@ -51,7 +51,7 @@ const SCHEMA_ONE = [
   'items',
 ];
 /** Keywords whose value is a list of subschemas (`items` as a list is draft-07 tuple syntax). */
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
+export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items'];
 /** Keywords that apply their subschemas to the same instance, so a `$ref` cycle through them never ends. */
 export const IN_PLACE_ONE = ['not', 'if', 'then', 'else'];
 export const IN_PLACE_LISTS = ['allOf', 'anyOf', 'oneOf'];

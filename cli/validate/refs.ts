@@ -1,16 +1,18 @@
 import { Codes } from '../manifest/codes.js';
-import { fragmentSegments, isRecord, valueAt, type JsonPath } from '../manifest/json-path.js';
+import { fragmentSegments, isRecord, toPointer, type JsonPath } from '../manifest/json-path.js';
 import type { EmbeddedSchema } from './json-schema-walk.js';
+import { pointerTarget, type PointerTarget } from './ref-pointer.js';
 import { didYouMean } from './suggest.js';
 
 export type RefResolution =
   { ok: true; path: JsonPath; schema: unknown } | { ok: false; code: string; message: string; hint?: string };
 
 /**
- * Resolve a `$ref` written inside the embedded schema `root`. Two forms exist, and nothing else:
- * `#/schemas/<Name>` (a shared schema of the manifest) and `#/$defs/…` / `#/definitions/…` (inside
- * the same embedded schema). Remote refs are refused, never fetched: generation must not depend on
- * the network, and a fetched schema could change under a committed server.
+ * Resolve a `$ref` written inside the embedded schema `root`. `#/schemas/<Name>` is a shared schema
+ * of the manifest; any other fragment is a JSON Pointer (RFC 6901, percent-decoded first: §6) from
+ * the root of `root` itself, as JSON Schema 2020-12 §8.2 resolves it against the schema's own
+ * document. Remote refs are refused, never fetched: generation must not depend on the network, and
+ * a fetched schema could change under a committed server.
  */
 export function resolveRef(ref: string, root: EmbeddedSchema, data: unknown): RefResolution {
   const shown = `\`${ref}\``;
@@ -23,16 +25,11 @@ export function resolveRef(ref: string, root: EmbeddedSchema, data: unknown): Re
     };
   }
   const segs = fragmentSegments(ref.slice(1));
-  if (segs === undefined || segs.length === 0) {
+  if (segs === undefined) {
     return {
       ok: false,
       code: Codes.REF_NOT_ALLOWED,
-      message: `\`$ref\` ${shown} is not supported: use '#/schemas/<Name>' or a local '#/$defs/<name>'`,
-      ...(segs?.length === 0
-        ? {
-            hint: "in a manifest '#' is the manifest itself; for a recursive schema, put it under `schemas:` and refer to '#/schemas/<Name>'",
-          }
-        : {}),
+      message: `\`$ref\` ${shown} is not supported: use '#/schemas/<Name>' or a JSON Pointer into this schema ('#/$defs/<name>', '#/properties/<name>')`,
     };
   }
   const [head, name] = segs;
@@ -55,22 +52,29 @@ export function resolveRef(ref: string, root: EmbeddedSchema, data: unknown): Re
     }
     return { ok: true, path: ['schemas', name!], schema: shared[name!] };
   }
-  if (head === '$defs' || head === 'definitions') {
-    const target = valueAt(root.schema, segs);
-    if (isRecord(target) || typeof target === 'boolean')
-      return { ok: true, path: [...root.path, ...segs], schema: target };
-    const defs = valueAt(root.schema, [head]);
-    const dym = segs.length === 2 && isRecord(defs) ? didYouMean(name!, Object.keys(defs)) : '';
-    return {
-      ok: false,
-      code: Codes.REF_UNRESOLVED,
-      message: `\`$ref\` ${shown}: no such definition in this schema${dym}`,
-    };
+  const target = pointerTarget(root.schema, segs);
+  if (target.ok) return { ok: true, path: [...root.path, ...target.path], schema: target.schema };
+  return unresolved(shown, segs, target);
+}
+
+/** Why a pointer does not designate a schema, with a did-you-mean for a misspelled step. */
+function unresolved(shown: string, segs: string[], t: Extract<PointerTarget, { ok: false }>): RefResolution {
+  const missing = segs[t.at] ?? '';
+  const dym = t.reason === 'missing' && missing !== '' ? didYouMean(missing, t.keys) : '';
+  if ((segs[0] === '$defs' || segs[0] === 'definitions') && t.at === 1) {
+    return { ok: false, code: Codes.REF_UNRESOLVED, message: `\`$ref\` ${shown}: no such definition in this schema${dym}` };
   }
+  const where = `\`#${toPointer(segs.slice(0, t.at + 1))}\``;
+  const message =
+    t.reason === 'missing'
+      ? `\`$ref\` ${shown}: this schema has nothing at ${where}${dym}`
+      : `\`$ref\` ${shown}: ${where} in this schema is not a schema (a local \`$ref\` must point at one, through schema keywords)`;
   return {
     ok: false,
-    code: Codes.REF_NOT_ALLOWED,
-    message: `\`$ref\` ${shown} is not supported: use '#/schemas/<Name>' or a local '#/$defs/<name>'`,
+    code: Codes.REF_UNRESOLVED,
+    message,
+    hint:
+      "a local `$ref` is a JSON Pointer from the root of the schema it is written in (`~1` for `/`, `~0` for `~`); to use a schema from elsewhere in the manifest, put it under `schemas:` and refer to '#/schemas/<Name>'",
   };
 }
 

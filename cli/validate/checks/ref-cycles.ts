@@ -3,13 +3,13 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord, toPointer, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
-import { embeddedSchemas, IN_PLACE_LISTS, IN_PLACE_ONE, inPlaceRefs, recordEntries, type EmbeddedSchema } from '../json-schema-walk.js';
+import { embeddedSchemas, IN_PLACE_LISTS, IN_PLACE_ONE, inPlaceRefs, recordEntries, walkSchema, type EmbeddedSchema } from '../json-schema-walk.js';
 import { resolveRef } from '../refs.js';
 
 interface Node {
   path: JsonPath;
   schema: unknown;
-  /** The embedded schema its local `#/$defs` refs resolve against. */
+  /** The embedded schema its local JSON Pointers resolve against. */
   root: EmbeddedSchema;
 }
 
@@ -80,6 +80,13 @@ export function checkRefCycles(m: LoadedManifest): Diagnostic[] {
       for (const [name, s] of recordEntries(root.schema[defs]))
         starts.push({ path: [...root.path, defs, name], schema: s, root });
     }
+    // A cycle among subschemas that JSON Pointers name (`#/properties/a` ↔ `#/properties/b`) is
+    // reachable from none of the above: every member is the target of a pointer, so start there too.
+    walkSchema(root.schema, root.path, (node) => {
+      if (typeof node.$ref !== 'string' || node.$ref.startsWith('#/schemas/')) return;
+      const r = resolveRef(node.$ref, root, m.data);
+      if (r.ok) starts.push({ path: r.path, schema: r.schema, root });
+    });
     for (const s of starts) {
       // A schema without in-place refs has no edges: visiting it would only mark it done (a later
       // ref to it visits it then, with the same result). Most schemas are such, and a pointer each costs.
@@ -105,10 +112,11 @@ function hasInPlaceRef(schema: unknown): boolean {
   return false;
 }
 
-/** `#/schemas/A` for shared schemas; `tools.x.input#/$defs/a` for local definitions. */
+/** `#/schemas/A` for shared schemas; `tools.x.input#/$defs/a` for subschemas of an embedded schema. */
 function label(path: JsonPath): string {
   if (path[0] === 'schemas' && path.length === 2) return `#/schemas/${String(path[1])}`;
-  const defs = path.findIndex((p) => p === '$defs' || p === 'definitions');
-  if (defs > 0) return `${path.slice(0, defs).join('.')}#${toPointer(path.slice(defs))}`;
+  // The embedded root: a shared schema, a tool's `input`/`output`, a template variable.
+  const rootLength = path[0] === 'schemas' ? 2 : path[0] === 'tools' ? 3 : path[0] === 'resourceTemplates' ? 4 : path.length;
+  if (path.length > rootLength) return `${path.slice(0, rootLength).join('.')}#${toPointer(path.slice(rootLength))}`;
   return path.join('.');
 }

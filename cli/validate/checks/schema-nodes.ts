@@ -52,7 +52,7 @@ export function checkSchemaNodesAll(m: LoadedManifest): Diagnostic[] {
   return [...r.refs, ...r.embedded, ...r.required, ...r.defaults];
 }
 
-/** Every `$ref` in an embedded schema must resolve: `#/schemas/<Name>` that exists, or a local `#/$defs/…`. */
+/** Every `$ref` in an embedded schema must resolve: `#/schemas/<Name>` that exists, or a JSON Pointer into the same schema. */
 export function checkRefs(m: LoadedManifest): Diagnostic[] {
   return checkSchemaNodes(m, { refs: true }).refs;
 }
