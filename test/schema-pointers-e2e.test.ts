@@ -44,8 +44,8 @@ const calls: Record<string, { accept: unknown[]; reject: unknown[] }> = {
     reject: [{ slash: 'ABC', tilde: 2 }, { slash: 'abc', tilde: 0 }, { slash: 'abc', tilde: 2, space: 'yes' }],
   },
   paged: {
-    accept: [{ page: { cursor: 'a', next: 'b', parent: { cursor: 'c' } }, max: 100 }],
-    reject: [{ page: { cursor: 'a', next: '' } }, { page: { cursor: 'a', parent: {} } }, { page: { cursor: 'a' }, max: 101 }],
+    accept: [{ page: { cursor: 'a', next: 'b', parent: { cursor: 'c' } }, max: 100, previous: { cursor: 'z' } }],
+    reject: [{ page: { cursor: 'a', next: '' } }, { page: { cursor: 'a', parent: {} } }, { page: { cursor: 'a' }, max: 101 }, { page: { cursor: 'a' }, previous: { cursor: '' } }],
   },
   legacy: {
     accept: [{ at: { x: 1, y: 2 }, x: 10 }],
@@ -108,7 +108,9 @@ describe('schema-local-pointers end to end', () => {
         "export const tree: TreeInput = { root: { name: 'a', children: [{ name: 'b', children: [leaf] }] }, again: { root: leaf, again: { root: leaf } } };",
         "export const escapes: EscapesInput = { slash: 'a', tilde: 1, space: true, 'a/b': 'b', 'm~n': 2, 'with space': false };",
         "const page: Page = { cursor: 'a', next: 'b', parent: { cursor: 'c' } };",
-        'export const paged: PagedInput = { page, limit: 1, max: 2 };',
+        'export const paged: PagedInput = { page, limit: 1, max: 2, previous: page };',
+        '// @ts-expect-error: `previous` is a page, as `page` is',
+        "export const badPaged: PagedInput = { page, previous: 'a' };",
         'export const legacy: LegacyInput = { at: { x: 1, y: 2 }, x: 3 };',
         '// @ts-expect-error: the assistant branch has the user branch\'s content, not a string',
         "export const wrong: ChatInput = { message: { role: 'assistant', content: 'x' } };",
@@ -148,6 +150,8 @@ describe('schema-local-pointers end to end', () => {
         parent: { $ref: '#/properties/page' },
       },
       required: ['cursor'],
+      // A sibling of the `$ref` overrides the shared schema's own key (docs/json-schema.md).
+      description: 'This page',
     };
     const { page: _p, ...rest } = manifest.tools.paged!.input.properties as Record<string, unknown>;
     expect(JSON.stringify(paged.inputSchema)).toBe(

@@ -217,14 +217,15 @@ export function rebaseForTypes(
   for (const n of Object.keys(local)) names.set(n, unique(`${owner}${typeName(n)}`));
   const localName = (n: string): string => names.get(n) ?? `${owner}${typeName(n)}`;
   const targets = pointedTargets(schema, owner, unique);
-  /** The type name a `$ref` designates, or null to leave it. */
-  const refName = (ref: string): string | null => {
+  /** The type name a `$ref` designates (a boolean target as itself), or null to leave it. */
+  const refName = (ref: string): string | boolean | null => {
     const shared = sharedRefName(ref);
     if (shared !== null) return typeName(shared);
     if (!isLocalPointer(ref)) return null;
     const segs = fragmentSegments(ref.slice(1));
     const t = segs && pointerTarget(schema, segs);
     if (!t || !t.ok) return null;
+    if (typeof t.schema === 'boolean') return t.schema;
     if (t.path.length === 0) return owner;
     if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions')) return localName(String(t.path[1]));
     return targets.get(pathKey(t.path)) ?? null;
@@ -247,9 +248,14 @@ export function rebaseForTypes(
       if (typeof node.$ref !== 'string') return undefined;
       const target = refName(node.$ref);
       if (target === null) return undefined;
-      // Siblings stay (and are rebased too): a local `description` documents the property.
+      // Siblings stay (and are rebased too): a local `description` documents the property. They
+      // sit at the node's own place, which is no second target.
       const { $ref: _r, ...siblings } = node;
-      return { $ref: `#/$defs/${target}`, ...(recurse(siblings) as object) };
+      inBody.add(siblings);
+      const rest = recurse(siblings) as object;
+      // `true` adds nothing; `false` (`never`) is kept beside the siblings.
+      if (typeof target === 'boolean') return target ? rest : { ...rest, allOf: [false] };
+      return { $ref: `#/$defs/${target}`, ...rest };
     }, base);
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
   for (const k of Object.keys(local)) {

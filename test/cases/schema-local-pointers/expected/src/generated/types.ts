@@ -65,10 +65,15 @@ export interface LegacyInputPoint {
 
 /** Input of tool `paged`. */
 export interface PagedInput {
-  page: Page;
+  /** This page */
+  page: PagedInputPage;
   limit?: PagedInputLimit;
   max?: PagedInputLimit;
+  previous?: PagedInputPage;
 }
+
+/** This page */
+export type PagedInputPage = Page;
 
 export type PagedInputLimit = number;
 
