@@ -83,7 +83,7 @@ export function checkRefCycles(m: LoadedManifest): Diagnostic[] {
     // A cycle among subschemas that JSON Pointers name (`#/properties/a` ↔ `#/properties/b`) is
     // reachable from none of the above: every member is the target of a pointer, so start there too.
     walkSchema(root.schema, root.path, (node) => {
-      if (typeof node.$ref !== 'string' || node.$ref.startsWith('#/schemas/')) return;
+      if (typeof node.$ref !== 'string' || !isPointerBeyondStarts(node.$ref)) return;
       const r = resolveRef(node.$ref, root, m.data);
       if (r.ok) starts.push({ path: r.path, schema: r.schema, root });
     });
@@ -97,6 +97,11 @@ export function checkRefCycles(m: LoadedManifest): Diagnostic[] {
     }
   }
   return out;
+}
+
+/** A local pointer to something other than a whole definition (those are starts already), `#/schemas/…` aside. */
+function isPointerBeyondStarts(ref: string): boolean {
+  return ref.startsWith('#') && !ref.startsWith('#/schemas/') && !/^#\/(?:\$defs|definitions)\/[^/]*$/.test(ref);
 }
 
 /** Whether inPlaceRefs(schema) would find any, without making the list. */
