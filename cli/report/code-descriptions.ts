@@ -36,7 +36,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG118: "list constraint: empty, or an item listed twice",
   MCPG119: "any other schema violation",
   MCPG200: "`$ref` to a schema or definition that does not exist",
-  MCPG201: "`$ref` form not allowed: remote, `#`, into a shared schema, anchors; only `#/schemas/<Name>` and local `#/$defs/…`",
+  MCPG201: "`$ref` form not allowed: remote, anchors, into a shared schema; `#/schemas/<Name>` and any local JSON Pointer are allowed",
   MCPG202: "`$ref` cycle that never reaches a schema (`A → B → A`); recursion through `properties`/`items` is fine",
   MCPG203: "embedded schema is not valid JSON Schema 2020-12 (meta-schema, regular expressions, `$schema` of another dialect)",
   MCPG204: "tool `input`/`output` root does not describe an object",
