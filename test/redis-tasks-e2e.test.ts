@@ -2,17 +2,19 @@
  * Tasks across replicas: two (and for the kill run three) processes of the generated
  * tasks project sharing a real redis-server, raw JSON-RPC 2026-07-28 over HTTP. A task created on
  * one replica is read, answered, cancelled and listened to on another; a killed runner's task
- * fails; expired tasks leave no keys; MCP_MAX_TASKS bounds the shared store. Plus RedisTaskStore
- * on its own against the same Redis.
+ * fails; expired tasks leave no keys; MCP_MAX_TASKS bounds the shared store; a caller at its
+ * quota (MCP_MAX_TASKS_PER_PRINCIPAL) is refused on every replica, racing or not, while another
+ * caller still creates tasks. Plus RedisTaskStore on its own against the same Redis.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, scratch, startHttpServer } from './helpers/project.js';
-import { buildTasksProject } from './helpers/tasks-project.js';
+import { buildTasksProject, cancelTask, getTask, startTask, tasksClient } from './helpers/tasks-project.js';
 import { answerOf, sseMessages, type Message } from './helpers/wire.js';
 
 type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
@@ -111,15 +113,15 @@ afterAll(async () => {
 // ---- Raw JSON-RPC over HTTP ---------------------------------------------------------------------
 
 
-/** 2026-07-28 requests to one replica: the envelope in the body, Mcp-Method and Mcp-Name as headers. */
+/** 2026-07-28 requests to one replica (as the caller of `token`): the envelope in the body, Mcp-Method and Mcp-Name as headers. */
 const to =
-  (replica: Replica): Send =>
+  (replica: Replica, token?: string): Send =>
   async (message) => {
     const params = message.params ?? {};
     const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
     const res = await fetch(replica.url, {
       method: 'POST',
-      headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(name ? { 'Mcp-Name': name } : {}) },
+      headers: { ...ACCEPT, ...(token ? { Authorization: `Bearer ${token}` } : {}), 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(name ? { 'Mcp-Name': name } : {}) },
       body: JSON.stringify({ jsonrpc: '2.0', ...message, params: { ...params, _meta: envelope } }),
     });
     return answerOf(res, message.id);
@@ -323,7 +325,7 @@ describe('tasks across two replicas sharing Redis', () => {
     const running = [await create(to(a), 'wait'), await create(to(b), 'wait'), await create(to(a), 'wait')];
     expect(await redis.zcard(`${PREFIX}tasks`)).toBe(3);
     const refused = await call(to(b), 'wait');
-    expect(refused.error, JSON.stringify(refused)).toMatchObject({ message: expect.stringContaining('too many tasks running (at most 3)') });
+    expect(refused.error, JSON.stringify(refused)).toEqual({ code: -32000, message: 'too many tasks running (at most 3)', data: { limit: 3, scope: 'server' } });
     await cancel(to(b), running[0]!);
     const taskId = await create(to(b), 'wait');
     // The cancelled one made room and is gone.
@@ -334,6 +336,75 @@ describe('tasks across two replicas sharing Redis', () => {
     expect(await redis.zcard(`${PREFIX}tasks:finished`)).toBe(3);
   });
 });
+
+describe('a quota of tasks per principal across two replicas (MCP_MAX_TASKS_PER_PRINCIPAL=2)', () => {
+  const QUOTA_PREFIX = 'rquota:';
+  const TOKENS = { alice: 'token-of-alice-0123456789', bob: 'token-of-bob-0123456789', carol: 'token-of-carol-0123456789' };
+  let qa: Replica;
+  let qb: Replica;
+
+  beforeAll(async () => {
+    const quotaDir = scratch('redis-tasks-e2e-quota');
+    await buildTasksProject(quotaDir, { tokensEnv: 'TASKS_TOKENS' });
+    const quotaEnv = {
+      ...env,
+      MCP_REDIS_PREFIX: QUOTA_PREFIX,
+      MCP_MAX_TASKS: '100',
+      MCP_MAX_TASKS_PER_PRINCIPAL: '2',
+      TASKS_TOKENS: Object.entries(TOKENS).map(([who, token]) => `${who}:${token}`).join(','),
+    };
+    [qa, qb] = await Promise.all([startHttpServer(quotaDir, quotaEnv), startHttpServer(quotaDir, quotaEnv)]);
+    extra.push(qa, qb);
+  }, 180_000);
+
+  /** A 2026-07-28 tools/call of `wait` on `replica` as `token`. */
+  const modernCall = async (replica: Replica, token: string): Promise<Message> => {
+    const id = next();
+    const res = await fetch(replica.url, {
+      method: 'POST',
+      headers: { ...ACCEPT, Authorization: `Bearer ${token}`, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'wait' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: envelope } }),
+    });
+    return answerOf(res, id);
+  };
+
+  it('through the SDK client: tasks on either replica count; at its quota a caller is refused (-32000) on both, while another still creates one', async () => {
+    const aliceOnA = await tasksClient(qa.url, TOKENS.alice);
+    const aliceOnB = await tasksClient(qb.url, TOKENS.alice);
+    const bobOnB = await tasksClient(qb.url, TOKENS.bob);
+    try {
+      const mine = [await startTask(aliceOnA, 'wait'), await startTask(aliceOnB, 'wait')];
+      for (const client of [aliceOnA, aliceOnB]) {
+        await expect(client.callTool({ name: 'wait', arguments: {} })).rejects.toMatchObject({
+          code: -32000,
+          message: 'too many tasks running for this caller (at most 2 at once): wait for one to finish, or cancel one',
+          data: { limit: 2, scope: 'principal' },
+        });
+      }
+      const theirs = await startTask(bobOnB, 'wait');
+      expect(await getTask(bobOnB, theirs)).toMatchObject({ status: 'working' });
+      // Cancelled on B, Alice's task on A makes room for her next one, on A.
+      await cancelTask(aliceOnB, mine[0]!);
+      const third = await startTask(aliceOnA, 'wait');
+      await expect(getTask(aliceOnA, mine[0]!)).rejects.toMatchObject({ code: -32602 });
+      for (const taskId of [mine[1]!, third]) await cancelTask(aliceOnA, taskId);
+      await cancelTask(bobOnB, theirs);
+    } finally {
+      await Promise.all([aliceOnA.close(), aliceOnB.close(), bobOnB.close()]);
+    }
+  });
+
+  it('racing on both replicas at once, a caller gets exactly its quota of tasks (Redis counts atomically)', async () => {
+    const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => modernCall(i % 2 ? qa : qb, TOKENS.carol)));
+    const created = answers.filter((answer) => answer.result?.resultType === 'task');
+    const refused = answers.filter((answer) => answer.error?.code === -32000);
+    expect([created.length, refused.length], JSON.stringify(answers)).toEqual([2, 8]);
+    expect(await redis.zcard(`${QUOTA_PREFIX}tasks:owner:${sha1('carol')}`)).toBe(2);
+    for (const answer of created) await cancel(to(qa, TOKENS.carol), answer.result!.taskId as string);
+  });
+});
+
+const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
 
 async function scan(pattern: string): Promise<string[]> {
   const keys: string[] = [];
@@ -357,6 +428,7 @@ describe('RedisTaskStore against the real Redis', () => {
     update(id: string, patch: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
     delete(id: string): Promise<void>;
   };
+  let RedisTaskStore: new (hub: unknown, limits: number | { maxTasks?: number; maxTasksPerPrincipal?: number }) => typeof store;
   const record = (taskId: string, lifeMs: number, extra: Record<string, unknown> = {}) => {
     const now = Date.now();
     return { taskId, owner: '', tool: 'wait', status: 'working', createdAt: new Date(now).toISOString(), lastUpdatedAt: new Date(now).toISOString(), ttlMs: lifeMs, pollIntervalMs: 1000, expiresAt: now + lifeMs, ...extra };
@@ -364,7 +436,7 @@ describe('RedisTaskStore against the real Redis', () => {
 
   beforeAll(async () => {
     const { connectHub } = (await import(path.join(REPO, 'packages/runtime/dist/redis.js'))) as { connectHub(o: object): Promise<typeof hub> };
-    const { RedisTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/redis-tasks.js'))) as { RedisTaskStore: new (hub: unknown, max: number) => typeof store };
+    ({ RedisTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/redis-tasks.js'))) as { RedisTaskStore: typeof RedisTaskStore });
     hub = await connectHub({ url: `redis://127.0.0.1:${port}`, prefix });
     store = new RedisTaskStore(hub, 2);
   });
@@ -413,9 +485,31 @@ describe('RedisTaskStore against the real Redis', () => {
     await store.create(record('brief', 300));
     await store.create(record('brief2', 400));
     await store.update('brief', { status: 'completed', result: { content: [] } });
-    expect((await scan(`${prefix}task*`)).sort()).toEqual([`${prefix}task:brief`, `${prefix}task:brief2`, `${prefix}tasks`, `${prefix}tasks:finished`]);
+    expect((await scan(`${prefix}task*`)).sort()).toEqual([`${prefix}task:brief`, `${prefix}task:brief2`, `${prefix}tasks`, `${prefix}tasks:finished`, `${prefix}tasks:owner:${sha1('')}`]);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await store.get('brief')).toBeUndefined();
+    expect(await scan(`${prefix}task*`)).toEqual([]);
+  });
+
+  it('bounds each principal atomically: its own finished or deleted task makes room, never another\'s; racing creates get exactly the quota', async () => {
+    const quota = new RedisTaskStore(hub, { maxTasks: 20, maxTasksPerPrincipal: 2 });
+    await quota.create(record('q-a1', 60_000, { owner: 'alice' }));
+    await quota.create(record('q-a2', 60_000, { owner: 'alice' }));
+    await expect(quota.create(record('q-a3', 60_000, { owner: 'alice' }))).rejects.toMatchObject({ name: 'TaskStoreFullError', scope: 'principal', limit: 2 });
+    await quota.create(record('q-b1', 60_000, { owner: 'bob' }));
+    await quota.update('q-b1', { status: 'completed', result: { content: [] } });
+    await quota.update('q-a1', { status: 'completed', result: { content: [] } });
+    await quota.create(record('q-a3', 60_000, { owner: 'alice' }));
+    expect(await quota.get('q-a1')).toBeUndefined();
+    expect(await quota.get('q-b1')).toMatchObject({ status: 'completed' });
+    // A deleted task leaves its principal's index.
+    await quota.delete('q-a2');
+    await quota.create(record('q-a4', 60_000, { owner: 'alice' }));
+    expect(await redis.zrange(`${prefix}tasks:owner:${sha1('alice')}`, 0, -1)).toEqual(['q-a3', 'q-a4']);
+    const race = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => quota.create(record(`q-c${i}`, 60_000, { owner: 'carol' }))));
+    expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
+    expect(race.filter((r) => r.status === 'rejected' && (r.reason as { scope?: string }).scope === 'principal')).toHaveLength(8);
+    for (const id of ['q-a3', 'q-a4', 'q-b1', ...Array.from({ length: 10 }, (_, i) => `q-c${i}`)]) await quota.delete(id);
     expect(await scan(`${prefix}task*`)).toEqual([]);
   });
 });

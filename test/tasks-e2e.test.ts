@@ -3,14 +3,16 @@
  * tools, real handlers, compiled with tsc and run as a process; raw JSON-RPC over stdio (2026-07-28
  * with the `_meta` envelope, and a 2025-11-25 initialize) and Streamable HTTP (2026-07-28 requests
  * with their headers, 2025 sessions). Create, poll, complete, tool error, failure, cancel, input
- * through tasks/update, input before the task, expiry, many at once, clients without the extension.
+ * through tasks/update, input before the task, expiry, many at once, clients without the extension;
+ * and, with bearer tokens, one caller at its quota of tasks (MCP_MAX_TASKS_PER_PRINCIPAL) while
+ * another still creates them, through the SDK's client.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { run, scratch, startHttpServer } from './helpers/project.js';
-import { buildTasksProject } from './helpers/tasks-project.js';
+import { buildTasksProject, cancelTask, getTask, startTask, tasksClient } from './helpers/tasks-project.js';
 import { answerOf, sseMessages, type Message } from './helpers/wire.js';
 
 type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
@@ -481,5 +483,66 @@ describe('2025-11-25 (extension declared at initialize)', () => {
     expect((await call(send, 'build', { project: 'plain' })).result).toMatchObject({ content: [{ text: 'built plain synchronously' }] });
     expect((await call(send, 'deploy')).error?.code).toBe(-32021);
     expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'x' } })).error?.code).toBe(-32021);
+  });
+});
+
+describe('a quota of tasks per principal (MCP_MAX_TASKS_PER_PRINCIPAL=2), in memory', () => {
+  const TOKENS = { alice: 'token-of-alice-0123456789', bob: 'token-of-bob-0123456789' };
+  let quota: Awaited<ReturnType<typeof startHttpServer>>;
+
+  beforeAll(async () => {
+    const quotaDir = scratch('tasks-e2e-quota');
+    await buildTasksProject(quotaDir, { tokensEnv: 'TASKS_TOKENS' });
+    quota = await startHttpServer(quotaDir, {
+      TASKS_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}`,
+      MCP_MAX_TASKS_PER_PRINCIPAL: '2',
+      TASKS_LOG: log,
+    });
+  }, 180_000);
+  afterAll(() => quota?.stop());
+
+  /** A 2026-07-28 tools/call of `wait` as `token`. */
+  const modernCall = async (token: string): Promise<Message> => {
+    const id = next();
+    const res = await fetch(quota.url, {
+      method: 'POST',
+      headers: { ...ACCEPT, Authorization: `Bearer ${token}`, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'wait' },
+      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: envelope(true) } }),
+    });
+    return answerOf(res, id);
+  };
+
+  it('through the SDK client: a caller holding its quota of running tasks is refused with -32000 naming it; another caller still creates tasks', async () => {
+    const alice = await tasksClient(quota.url, TOKENS.alice);
+    const bob = await tasksClient(quota.url, TOKENS.bob);
+    try {
+      const mine = [await startTask(alice, 'wait'), await startTask(alice, 'wait')];
+      const refused = alice.callTool({ name: 'wait', arguments: {} });
+      await expect(refused).rejects.toMatchObject({
+        code: -32000,
+        message: expect.stringContaining('too many tasks running for this caller (at most 2 at once)'),
+        data: { limit: 2, scope: 'principal' },
+      });
+      // Refused on 2026-07-28 too, with the same error.
+      expect((await modernCall(TOKENS.alice)).error).toEqual({
+        code: -32000,
+        message: 'too many tasks running for this caller (at most 2 at once): wait for one to finish, or cancel one',
+        data: { limit: 2, scope: 'principal' },
+      });
+      const theirs = await startTask(bob, 'wait');
+      expect(await getTask(bob, theirs)).toMatchObject({ taskId: theirs, status: 'working' });
+      const modern = await modernCall(TOKENS.bob);
+      expect(modern.result).toMatchObject({ resultType: 'task', status: 'working' });
+      // Alice's tasks run on; a cancelled one makes room again, evicted for her next one.
+      expect(await getTask(alice, mine[0]!)).toMatchObject({ status: 'working' });
+      await cancelTask(alice, mine[0]!);
+      const third = await startTask(alice, 'wait');
+      await expect(getTask(alice, mine[0]!)).rejects.toMatchObject({ code: -32602 });
+      for (const taskId of [mine[1]!, third]) await cancelTask(alice, taskId);
+      for (const taskId of [theirs, modern.result!.taskId as string]) await cancelTask(bob, taskId);
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
   });
 });

@@ -1,19 +1,30 @@
 // Tasks of replicas sharing one Redis (REDIS_URL): the store in Redis, status changes published
 // to every replica, and tasks/update and tasks/cancel forwarded to the replica running the handler.
+import { createHash } from 'node:crypto';
+
 import { ProtocolError } from '@modelcontextprotocol/server';
 import type { Redis } from 'ioredis';
 
 import type { RedisHub } from './redis.js';
-import { isTerminal, type TaskRecord, type TaskStore, TaskStoreFullError } from './task-store.js';
+import {
+  DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+  isTerminal,
+  principalFull,
+  storeFull,
+  type TaskLimits,
+  type TaskRecord,
+  type TaskStore,
+} from './task-store.js';
 import {
   cancelOnRunner,
   type DetailedTask,
   deliverStatus,
   failIfOrphaned,
   type ForwardedRequest,
-  MAX_TASKS_ENV,
   setTaskReplicas,
   setTaskStore,
+  taskLimits,
   updateOnRunner,
 } from './tasks.js';
 
@@ -25,23 +36,47 @@ const FORWARD_TIMEOUT_MS = 5000;
 const ORPHAN_SWEEP_MS = 5000;
 
 // KEYS: the task, the index of all tasks (score: expiresAt), the index of finished ones (score:
-// createdAt). Expired entries leave the indexes first; a full store evicts the oldest finished
-// task, or refuses (0). Index keys live as long as their longest-lived task.
+// createdAt), the index of the principal's tasks (score: expiresAt). Expired entries leave the
+// indexes first. A principal at its quota evicts its own oldest finished task, or is refused (-1);
+// entries of its index whose task another create evicted are pruned then. A full store evicts the
+// oldest finished task, or refuses (0). Index keys live as long as their longest-lived task.
 const CREATE = `
 local function drop(id)
   redis.call('DEL', ARGV[7] .. id)
   redis.call('ZREM', KEYS[2], id)
   redis.call('ZREM', KEYS[3], id)
+  redis.call('ZREM', KEYS[4], id)
 end
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[6])) do drop(id) end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', ARGV[6])
+local room = false
+if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[8]) then
+  local oldest, oldestAt
+  for _, id in ipairs(redis.call('ZRANGE', KEYS[4], 0, -1)) do
+    if redis.call('EXISTS', ARGV[7] .. id) == 0 then
+      redis.call('ZREM', KEYS[4], id)
+    else
+      local at = tonumber(redis.call('ZSCORE', KEYS[3], id))
+      if at and (not oldestAt or at < oldestAt) then oldest, oldestAt = id, at end
+    end
+  end
+  if redis.call('ZCARD', KEYS[4]) >= tonumber(ARGV[8]) then
+    if not oldest then return -1 end
+    drop(oldest)
+    room = true
+  end
+end
+if not room and redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[5]) then
   local oldest = redis.call('ZRANGE', KEYS[3], 0, 0)[1]
   if not oldest then return 0 end
   drop(oldest)
 end
 redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3])
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1])
-if redis.call('PTTL', KEYS[2]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[2], ARGV[3]) end
+redis.call('ZADD', KEYS[4], ARGV[4], ARGV[1])
+for i = 2, 4, 2 do
+  if redis.call('PTTL', KEYS[i]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[i], ARGV[3]) end
+end
 return 1
 `;
 
@@ -67,20 +102,34 @@ interface TaskCommands {
 
 /**
  * Tasks in Redis, for every replica to see: `task:<id>` holds the record (JSON) and expires with
- * the task; `tasks` and `tasks:finished` index them to bound the store as MemoryTaskStore does.
+ * the task; `tasks`, `tasks:finished` and `tasks:owner:<sha1 of the principal>` index them to bound
+ * the store as MemoryTaskStore does, atomically for every replica.
  */
 export class RedisTaskStore implements TaskStore {
+  readonly maxTasks: number;
+  readonly maxTasksPerPrincipal: number;
+
+  /** `limits`: the limits, or `maxTasks` alone. */
   constructor(
     private readonly hub: RedisHub,
-    readonly maxTasks = 10_000,
+    limits: TaskLimits | number = {},
     private readonly now: () => number = Date.now,
   ) {
-    hub.client.defineCommand('mcpTaskCreate', { numberOfKeys: 3, lua: CREATE });
+    const { maxTasks, maxTasksPerPrincipal } =
+      typeof limits === 'number' ? { maxTasks: limits, maxTasksPerPrincipal: undefined } : limits;
+    this.maxTasks = maxTasks ?? DEFAULT_MAX_TASKS;
+    this.maxTasksPerPrincipal = maxTasksPerPrincipal ?? DEFAULT_MAX_TASKS_PER_PRINCIPAL;
+    hub.client.defineCommand('mcpTaskCreate', { numberOfKeys: 4, lua: CREATE });
     hub.client.defineCommand('mcpTaskUpdate', { numberOfKeys: 3, lua: UPDATE });
   }
 
   #keys(taskId: string): [string, string, string] {
     return [this.hub.key('task', taskId), this.hub.key('tasks'), this.hub.key('tasks', 'finished')];
+  }
+
+  /** The index of one principal's tasks; hashed, as a principal (issuer, subject, client) may be long. */
+  #ownerKey(owner: string): string {
+    return this.hub.key('tasks', 'owner', createHash('sha1').update(owner).digest('hex'));
   }
 
   #commands(client: Redis): TaskCommands {
@@ -90,9 +139,11 @@ export class RedisTaskStore implements TaskStore {
   async create(task: TaskRecord): Promise<void> {
     const now = this.now();
     const lifetime = Math.max(1, task.expiresAt - now);
+    const owner = this.#ownerKey(task.owner);
     const stored = await this.hub.run((client) =>
       this.#commands(client).mcpTaskCreate(
         ...this.#keys(task.taskId),
+        owner,
         task.taskId,
         JSON.stringify(task),
         lifetime,
@@ -100,11 +151,11 @@ export class RedisTaskStore implements TaskStore {
         this.maxTasks,
         now,
         this.hub.key('task', ''),
+        this.maxTasksPerPrincipal,
       ),
     );
-    if (stored !== 1) {
-      throw new TaskStoreFullError(`too many tasks running (at most ${this.maxTasks})`);
-    }
+    if (stored === -1) throw principalFull(this.maxTasksPerPrincipal);
+    if (stored !== 1) throw storeFull(this.maxTasks);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -123,7 +174,8 @@ export class RedisTaskStore implements TaskStore {
     for (let attempt = 0; attempt < 20; attempt++) {
       const read = await this.#read(taskId);
       if (!read || isTerminal(read.task.status)) return read?.task;
-      const next = JSON.stringify({ ...read.task, ...patch });
+      // The owner is who created the task, whatever the patch says.
+      const next = JSON.stringify({ ...read.task, ...patch, owner: read.task.owner });
       const done = await this.hub.run((client) =>
         this.#commands(client).mcpTaskUpdate(
           ...this.#keys(taskId),
@@ -150,9 +202,12 @@ export class RedisTaskStore implements TaskStore {
 
   async delete(taskId: string): Promise<void> {
     const [task, all, finished] = this.#keys(taskId);
-    await this.hub.run((client) =>
-      client.multi().del(task).zrem(all, taskId).zrem(finished, taskId).exec(),
-    );
+    const raw = await this.hub.run((client) => client.get(task));
+    const owner = raw === null ? undefined : (JSON.parse(raw) as TaskRecord).owner;
+    await this.hub.run((client) => {
+      const batch = client.multi().del(task).zrem(all, taskId).zrem(finished, taskId);
+      return (owner === undefined ? batch : batch.zrem(this.#ownerKey(owner), taskId)).exec();
+    });
   }
 }
 
@@ -169,7 +224,7 @@ function asProtocolError(error: unknown): unknown {
  * Returns the removal (this process's tasks only again).
  */
 export function shareTasks(hub: RedisHub): () => void {
-  const store = new RedisTaskStore(hub, Number(process.env[MAX_TASKS_ENV]) || undefined);
+  const store = new RedisTaskStore(hub, taskLimits());
   setTaskStore(store);
   const unsubscribe = hub.subscribe(TOPIC, (message) => {
     const { task, owner } = message as { task: DetailedTask; owner: string };

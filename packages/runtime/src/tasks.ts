@@ -6,6 +6,7 @@
  * `tasks/cancel` aborts it through `ctx.signal`. The handler is the one a synchronous call runs.
  * @see https://modelcontextprotocol.io/seps/2663-tasks-extension
  */
+import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 
 import {
@@ -30,14 +31,25 @@ import { principalOf, verifyRequestState } from './request-state.js';
 import { TASK_CONTEXT } from './runtime.js';
 import { decorate } from './sdk-handlers.js';
 import {
+  DEFAULT_MAX_TASK_RESULT_BYTES,
+  DEFAULT_MAX_TASKS,
+  DEFAULT_MAX_TASKS_PER_PRINCIPAL,
   isTerminal,
   MemoryTaskStore,
+  type TaskLimits,
   type TaskRecord,
   type TaskStatus,
   type TaskStore,
+  TaskStoreFullError,
 } from './task-store.js';
 
-export { MemoryTaskStore, type TaskRecord, type TaskStore, TaskStoreFullError } from './task-store.js';
+export {
+  MemoryTaskStore,
+  type TaskLimits,
+  type TaskRecord,
+  type TaskStore,
+  TaskStoreFullError,
+} from './task-store.js';
 export { type TaskTransport, taskTransport } from './listen-topics.js';
 import { registeredTool } from './tools.js';
 
@@ -46,6 +58,10 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** The environment variable bounding the default store (tasks kept at once; default 10000). */
 export const MAX_TASKS_ENV = 'MCP_MAX_TASKS';
+/** The environment variable bounding the tasks one principal keeps at once (default 100). */
+export const MAX_TASKS_PER_PRINCIPAL_ENV = 'MCP_MAX_TASKS_PER_PRINCIPAL';
+/** The environment variable bounding the bytes of a task's result (default 4 MiB). */
+export const MAX_TASK_RESULT_BYTES_ENV = 'MCP_MAX_TASK_RESULT_BYTES';
 
 /** How one tool runs as a task: the manifest's `execution`, defaults resolved. */
 export interface TaskPolicy {
@@ -56,15 +72,97 @@ export interface TaskPolicy {
 }
 
 let store: TaskStore | undefined;
+let defaultStore: MemoryTaskStore | undefined;
+let configured: TaskLimits = {};
 
 /** The task store: the in-memory default unless `setTaskStore()` gave another. */
 export function taskStore(): TaskStore {
-  return (store ??= new MemoryTaskStore(Number(process.env[MAX_TASKS_ENV]) || undefined));
+  return (store ??= defaultStore = new MemoryTaskStore(taskLimits()));
 }
 
 /** Replaces the task store (before the server serves: tasks are not moved); undefined: the default. */
 export function setTaskStore(next: TaskStore | undefined): void {
   store = next;
+}
+
+/**
+ * Sets the limits of the tasks extension over the environment's (before the server serves): the
+ * default store and, with `REDIS_URL`, the shared one are made with them.
+ */
+export function setTaskLimits(limits: TaskLimits): void {
+  for (const [name, value] of Object.entries(limits)) {
+    if (value !== undefined && !(Number.isSafeInteger(value) && value > 0))
+      throw new TypeError(`setTaskLimits: ${name} must be a positive integer, not ${value}`);
+  }
+  configured = { ...limits };
+  // A default store made before has the old limits: the next use makes another.
+  if (defaultStore && store === defaultStore) {
+    defaultStore.close();
+    store = defaultStore = undefined;
+  }
+}
+
+/** The limits in force: `setTaskLimits()`, else the environment, else the defaults. */
+export function taskLimits(): Required<TaskLimits> {
+  return {
+    maxTasks: configured.maxTasks ?? fromEnv(MAX_TASKS_ENV) ?? DEFAULT_MAX_TASKS,
+    maxTasksPerPrincipal:
+      configured.maxTasksPerPrincipal ??
+      fromEnv(MAX_TASKS_PER_PRINCIPAL_ENV) ??
+      DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+    maxResultBytes:
+      configured.maxResultBytes ??
+      fromEnv(MAX_TASK_RESULT_BYTES_ENV) ??
+      DEFAULT_MAX_TASK_RESULT_BYTES,
+  };
+}
+
+const warned = new Set<string>();
+
+/** A positive integer from the environment; anything else is reported once and the default applies. */
+function fromEnv(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  if (!warned.has(name)) {
+    warned.add(name);
+    console.error(`warning: ${name}=${raw} is not a positive integer; the default applies`);
+  }
+  return undefined;
+}
+
+/**
+ * The refusal of a task the store has no room for: -32000, naming the limit (in `data` too).
+ * Neither the tasks extension (SEP-2663) nor MCP defines a code for a resource limit, and the
+ * SDK has none: -32602 would blame the request's params and -32603 report a fault of the server,
+ * where JSON-RPC keeps -32000 to -32099 for errors a server defines (this runtime answers its
+ * 503s with -32000 too).
+ */
+export const TASK_LIMIT_ERROR = -32000;
+
+function refusal(error: TaskStoreFullError): ProtocolError {
+  return new ProtocolError(TASK_LIMIT_ERROR, error.message, {
+    ...(error.limit !== undefined ? { limit: error.limit } : {}),
+    scope: error.scope,
+  });
+}
+
+/** Why the extension does not keep `value` (a result, an error, input requests), if it does not. */
+function unkept(value: unknown, what: string): string | undefined {
+  const max = taskLimits().maxResultBytes;
+  let json: string | undefined;
+  try {
+    json = JSON.stringify(value);
+  } catch (error) {
+    return `the task's ${what} is not JSON: ${error instanceof Error ? error.message : String(error)}`;
+  }
+  // A UTF-16 code unit is at most 3 bytes of UTF-8: most values need no count.
+  if (json === undefined || json.length <= max / 3) return undefined;
+  const bytes = Buffer.byteLength(json);
+  return bytes > max
+    ? `the task's ${what} is ${bytes} bytes, more than the ${max} a task keeps`
+    : undefined;
 }
 
 /**
@@ -158,10 +256,12 @@ addListenTopic(async (params, principal) => {
 
 interface Run {
   taskId: string;
+  /** The instance and the tool the rounds run on (`runnerOf`). */
   server: McpServer;
   tool: RegisteredTool;
+  name: string;
   args: unknown;
-  /** The context of the request that created the task. */
+  /** What the task keeps of the request that created it (`detach`). */
   sdk: ServerContext;
   controller: AbortController;
   /** This round's answers so far, and the keys still waiting for one. */
@@ -175,6 +275,71 @@ interface Run {
 
 const runs = new Map<string, Run>();
 const MAX_ROUNDS = 100;
+
+/** The instance a task's rounds run on, and its tool. */
+interface Runner {
+  server: McpServer;
+  tool: RegisteredTool;
+}
+
+/** Per server (its policies): the first 2026-07-28 instance that created a task of each tool. */
+const modernRunners = new WeakMap<object, Map<string, Runner>>();
+
+/**
+ * Where the rounds of a new task run. A 2026-07-28 request has an instance of its own, which a task
+ * would keep (with its handlers, tools and closures) for as long as it runs: the instances of one
+ * server register the same handler for a tool, so the tasks of a tool run on the first instance
+ * that created one. A 2025 connection's instance is the connection's, shared by its tasks.
+ */
+function runnerOf(
+  era: 'legacy' | 'modern',
+  policies: object,
+  name: string,
+  request: Runner,
+): Runner {
+  if (era !== 'modern') return request;
+  const runners = modernRunners.get(policies) ?? new Map<string, Runner>();
+  modernRunners.set(policies, runners);
+  const known = runners.get(name);
+  if (known) return known;
+  runners.set(name, request);
+  return request;
+}
+
+// Shared by every task: a closure per task is memory per task.
+const nothing = async (): Promise<void> => {};
+const noState = (): undefined => undefined;
+const answered = async (): Promise<never> => {
+  throw new Error('the request was answered with a task: a task asks the client with ctx.ask()');
+};
+
+/**
+ * What a task keeps of the request that created it: who asked, with what metadata and client
+ * capabilities. Not the request (its HTTP request, its transport, the closures of the instance
+ * that served it), answered once the task's handle is sent: nothing can be sent on it any more.
+ */
+function detach(sdk: ServerContext, signal: AbortSignal): ServerContext {
+  const { id, method, _meta, envelope } = sdk.mcpReq;
+  const mcpReq = {
+    id,
+    method,
+    _meta,
+    ...(envelope !== undefined ? { envelope } : {}),
+    requestState: noState,
+    signal,
+    send: answered,
+    notify: nothing,
+    log: nothing,
+    elicitInput: answered,
+    requestSampling: answered,
+  };
+  const authInfo = sdk.http?.authInfo;
+  return {
+    ...(sdk.sessionId !== undefined ? { sessionId: sdk.sessionId } : {}),
+    mcpReq,
+    ...(authInfo ? { http: { authInfo } } : {}),
+  } as unknown as ServerContext;
+}
 
 /** Status changes of tasks, for `notifications/tasks` (subscriptions and 2025 sessions); `owner` is the task's principal. */
 export type TaskListener = (task: DetailedTask, owner: string) => void;
@@ -263,8 +428,8 @@ function roundContext(
     signal: run.controller.signal,
     inputResponses,
     requestState: () => state,
-    notify: async () => {},
-    log: async () => {},
+    notify: nothing,
+    log: nothing,
   };
   return { ...run.sdk, mcpReq, [TASK_CONTEXT]: task } as unknown as ServerContext;
 }
@@ -352,6 +517,11 @@ async function runRounds(
     run.pending = new Set(Object.keys(requests));
     // Only state, nothing to ask: the next round runs at once (as a retry would).
     if (run.pending.size === 0) continue;
+    const problem = unkept(requests, 'input requests');
+    if (problem) {
+      await finish(run, 'failed', tooLarge(problem));
+      return;
+    }
     await change(run.taskId, { status: 'input_required', inputRequests: { ...requests } });
     return;
   }
@@ -365,13 +535,38 @@ function storeFailed(error: unknown): void {
 async function finish(run: Run, status: TaskStatus, patch: Partial<TaskRecord>): Promise<void> {
   clearTimeout(run.expiry);
   runs.delete(run.taskId);
+  const problem =
+    status === 'completed'
+      ? unkept(patch.result, 'result')
+      : status === 'failed'
+        ? unkept(patch.error, 'error')
+        : undefined;
+  if (problem) {
+    console.error(`task ${run.taskId} of tool ${run.name}: ${problem}`);
+    await change(run.taskId, tooLarge(problem));
+    return;
+  }
   await change(run.taskId, { ...patch, status, inputRequests: undefined });
 }
 
-/** Creates the task (stored before its handle is returned, so tasks/get finds it at once). */
+/** A task whose result (or error, or input requests) the extension does not keep fails: the server's fault. */
+function tooLarge(problem: string): Partial<TaskRecord> {
+  return {
+    status: 'failed',
+    error: { code: ProtocolErrorCode.InternalError, message: problem },
+    statusMessage: problem,
+    inputRequests: undefined,
+  };
+}
+
+/**
+ * Creates the task (stored before its handle is returned, so tasks/get finds it at once); a store
+ * without room for it refuses with the limit (-32000). `server` served the request; the rounds
+ * run on `runner`.
+ */
 async function createTask(
   server: McpServer,
-  tool: RegisteredTool,
+  runner: Runner,
   name: string,
   args: unknown,
   sdk: ServerContext,
@@ -392,14 +587,20 @@ async function createTask(
     expiresAt: now + policy.ttlMs,
     ...(replicas ? { runner: replicas.replica } : {}),
   };
-  await taskStore().create(task);
+  try {
+    await taskStore().create(task);
+  } catch (error) {
+    if (error instanceof TaskStoreFullError) throw refusal(error);
+    throw error;
+  }
   if (legacyInstances.has(server) && declaresTasks(sdk, server)) creators.set(task.taskId, server);
   const run: Run = {
     taskId: task.taskId,
-    server,
-    tool,
+    server: runner.server,
+    tool: runner.tool,
+    name,
     args,
-    sdk,
+    sdk: detach(sdk, controller.signal),
     controller,
     responses: {},
     pending: new Set(),
@@ -603,11 +804,13 @@ export function installTasks(
     if (policy.inputBeforeTask && era === 'modern') {
       // Loading the handler's module is no wait of the handler's own.
       await modules[name as string]?.();
-      return beforeTask(server, tool, name as string, args, sdk, policy, controller);
+      const runner = runnerOf(era, policies, name as string, { server, tool });
+      return beforeTask(server, tool, runner, name as string, args, sdk, policy, controller);
     }
+    const runner = runnerOf(era, policies, name as string, { server, tool });
     const { run, task } = await createTask(
       server,
-      tool,
+      runner,
       name as string,
       args,
       sdk,
@@ -636,6 +839,7 @@ function handleOnly(message: JSONRPCMessage): JSONRPCMessage {
 async function beforeTask(
   server: McpServer,
   tool: RegisteredTool,
+  runner: Runner,
   name: string,
   args: unknown,
   sdk: ServerContext,
@@ -650,6 +854,7 @@ async function beforeTask(
     taskId: '',
     server,
     tool,
+    name,
     args,
     sdk,
     controller,
@@ -679,7 +884,14 @@ async function beforeTask(
     new Promise<undefined>((resolve) => setImmediate(resolve, undefined)),
   ]);
   if (early && isInputRequiredResult(early.value)) return early.value;
-  const created = await createTask(server, tool, name, args, sdk, policy, controller);
+  let created: { run: Run; task: TaskRecord };
+  try {
+    created = await createTask(server, runner, name, args, sdk, policy, controller);
+  } catch (error) {
+    // No task to go on as: the round stops.
+    controller.abort(error);
+    throw error;
+  }
   task = taskContext(created.task.taskId);
   runRounds(created.run, round).catch(storeFailed);
   return taskHandle(created.task);
