@@ -3,7 +3,8 @@
  * nothing and lists nothing; which project files exist and what was read when come from the
  * caller (commands/generate.ts passes plan/existing.ts and plan/stamp.ts's recorder).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../cli/generate.js';
@@ -49,5 +50,22 @@ describe('generate() is pure', () => {
     expect(referenced.length).toBeGreaterThan(0);
     expect(seen[0]).toBe(MANIFEST);
     expect(new Set(seen)).toEqual(new Set([MANIFEST, ...referenced]));
+  });
+});
+
+describe('contract samples', () => {
+  it('a template whose only sample is a lone surrogate gets no sample URI, not a crash (fuzzer m90025)', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'mcpgen-surrogate-'));
+    try {
+      writeFileSync(
+        path.join(dir, 'mcpgen.yaml'),
+        'version: 1\nserver: { name: lone, version: 1.0.0 }\nresourceTemplates:\n  note:\n    uriTemplate: notes://{id}\n    description: One note\n    params: { id: { type: string, enum: ["\\ud800"] } }\n',
+      );
+      const result = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
+      expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+      expect(result.files.find((f) => f.path === 'test/generated/contract.test.ts')?.content).not.toMatch(/kind: 'resource', uri: 'notes:/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

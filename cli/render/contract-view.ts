@@ -52,7 +52,8 @@ function sampleUri(t: TemplateIR): string | null {
   for (const v of t.vars) {
     const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
     const sample = fromCompletion ?? validSample(v.schema);
-    if (typeof sample !== 'string') return null;
+    // A lone surrogate has no UTF-8 form, so no URI can carry it: no sample URI then.
+    if (typeof sample !== 'string' || /\p{Surrogate}/u.test(sample)) return null;
     params[v.name] = sample;
   }
   // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.
