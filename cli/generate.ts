@@ -1,9 +1,9 @@
 /**
- * The generator as a pure function (STYLE.md §1): manifest in, file set out. It reads the manifest
+ * The generator as a pure function: manifest in, file set out. It reads the manifest
  * and the files it references and writes nothing; which project files exist, the stamp and the
  * writing belong to the commands (plan/existing.ts, plan/stamp.ts, write/).
  *
- *   load → validate → normalize (IR) → render → format
+ *   load → validate → normalize (IR) → render (each file in its final layout)
  */
 import { hasErrors, type Diagnostic } from './diagnostics.js';
 import { loadManifest } from './load/load.js';

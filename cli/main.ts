@@ -1,6 +1,6 @@
 /**
  * The command line: thin commander wiring over commands that take (options, io) and return an
- * exit code, so tests run them in-process (STYLE.md §15).
+ * exit code, so tests run them in-process.
  */
 import type { Command as CommandType } from 'commander';
 import { UsageError } from './diagnostics.js';

@@ -1,5 +1,5 @@
 /**
- * Golden cases (STYLE.md §12): every `test/cases/<name>/` (not `invalid-*`) holds a manifest and
+ * Golden cases: every `test/cases/<name>/` (not `invalid-*`) holds a manifest and
  * the expected generated tree under `expected/`. Update with `npx vitest run -u`.
  */
 import { existsSync, readdirSync } from 'node:fs';

@@ -1,5 +1,5 @@
 /**
- * schemas/manifest.v1.json is a published contract (STYLE.md §14): editors use it for completion and
+ * schemas/manifest.v1.json is a published contract: editors use it for completion and
  * hover, the validator for errors, cli/manifest/types.ts for the pipeline's types. These tests keep
  * those three in step and the schema itself tidy.
  */

@@ -1,5 +1,5 @@
 /**
- * Golden cases (STYLE.md §12): each test/cases/invalid-<name>/ holds an mcpgen.yaml (and the files it
+ * Golden cases: each test/cases/invalid-<name>/ holds an mcpgen.yaml (and the files it
  * references), the exact stderr of `mcpgen validate` run in that folder, and its exit code. An optional
  * args.json gives the command's options (e.g. {"file": "other.yaml"}, {"rule": ["max-tools=error"]},
  * {"format": "json"}: then stdout.txt holds the report). `vitest -u` rewrites the expectations;

@@ -1,7 +1,7 @@
 /**
  * The intermediate representation between the manifest and the templates.
  * Every default is resolved here, every derived name computed once; templates never test for
- * undefined manifest fields and never see the raw manifest (STYLE.md §2).
+ * undefined manifest fields and never see the raw manifest.
  */
 export type JsonSchema = Record<string, unknown>;
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };

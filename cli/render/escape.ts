@@ -1,5 +1,5 @@
 /**
- * Escaping at the boundary (STYLE.md §5): manifest text reaches generated code only through these.
+ * Escaping at the boundary: manifest text reaches generated code only through these.
  */
 
 /** A TypeScript string literal. JSON is a subset of JS string syntax (ES2019+ allows U+2028/9). */

@@ -1,8 +1,8 @@
 /**
  * types.ts: every shared schema and every entry schema becomes one `$defs` member of a single
  * document (so a shared schema is one named type and `$ref`s are names), then each member is
- * printed as an exported declaration by mcpgen's own printer (cli/render/ts-types/), already in
- * prettier's layout: the file skips the format stage.
+ * printed as an exported declaration by mcpgen's own printer (cli/render/ts-types/), in its final
+ * layout.
  */
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';

@@ -1,6 +1,5 @@
 /**
- * Prints type declarations exactly as prettier (mcpgen's options) prints them, so types.ts needs no
- * prettier pass.
+ * Prints type declarations in prettier's layout (mcpgen's options): nothing formats types.ts afterwards.
  * - Most lines are fixed by construction and written directly: object types are always expanded
  *   (prettier keeps an object type expanded when it is written so), and a member or alias whose
  *   type fits on its line is printed flat, as prettier's group would be.
