@@ -4,7 +4,6 @@
  * (key order included) and that the server accepts what each schema accepts and rejects what it
  * rejects (validation by the SDK's ajv, with the schema's own draft).
  */
-import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/client';
@@ -12,6 +11,7 @@ import { generate } from '../cli/generate.js';
 import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
 import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { rawToolsList } from './helpers/raw-stdio.js';
 
 type Calls = Record<string, { accept: unknown[]; reject: unknown[] }>;
 
@@ -93,31 +93,6 @@ const projects = [
   { name: 'schema-refs-defs', calls: refsAsDefs },
 ];
 
-/** tools/list as the server writes it on stdout (2025-06-18 handshake), parsed with JSON.parse only. */
-function rawToolsList(dir: string): Promise<unknown[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => (child.kill(), reject(new Error('no tools/list answer within 15 s'))), 15_000);
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      for (const line of buf.split('\n').slice(0, -1)) {
-        const msg = JSON.parse(line) as { id?: number; result?: { tools: unknown[] } };
-        if (msg.id === 2) {
-          clearTimeout(timer);
-          child.kill();
-          resolve(msg.result!.tools);
-        }
-      }
-      buf = buf.slice(buf.lastIndexOf('\n') + 1);
-    });
-    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  });
-}
-
 /** The text of a tools/call outcome: a result, or the message of a JSON-RPC error. */
 async function call(client: Client, name: string, args: unknown): Promise<string> {
   try {
@@ -150,7 +125,7 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
 
   it('lists every schema byte for byte, key order included (raw JSON-RPC over stdio)', async () => {
     // Read the wire itself: a client parses results with zod, which puts known keys first.
-    const listed = (await rawToolsList(dir)) as { name: string; inputSchema: unknown; outputSchema?: unknown }[];
+    const listed = await rawToolsList(dir, '2025-06-18');
     expect(listed.map((t) => t.name)).toEqual(ir.tools.map((t) => t.name));
     for (const t of ir.tools) {
       const got = listed.find((l) => l.name === t.name)!;

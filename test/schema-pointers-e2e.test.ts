@@ -5,7 +5,6 @@
  * client checks that every schema is listed byte for byte as written and that the server validates
  * at the place each pointer designates.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { parse } from 'yaml';
 import type { Client } from '@modelcontextprotocol/client';
 import { runCli } from '../cli/main.js';
 import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { rawToolsList } from './helpers/raw-stdio.js';
 
 const CASE = path.join(REPO, 'test/cases/schema-local-pointers');
 
@@ -52,31 +52,6 @@ const calls: Record<string, { accept: unknown[]; reject: unknown[] }> = {
     reject: [{ at: { x: 1, y: 2 }, x: 11 }, { at: { x: 11, y: 2 } }],
   },
 };
-
-/** tools/list as the server writes it on stdout, parsed with JSON.parse only (key order kept). */
-function rawToolsList(dir: string): Promise<{ name: string; inputSchema: unknown }[]> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => (child.kill(), reject(new Error('no tools/list answer within 15 s'))), 15_000);
-    let buf = '';
-    child.stdout.on('data', (d) => {
-      buf += d;
-      for (const line of buf.split('\n').slice(0, -1)) {
-        const msg = JSON.parse(line) as { id?: number; result?: { tools: { name: string; inputSchema: unknown }[] } };
-        if (msg.id === 2) {
-          clearTimeout(timer);
-          child.kill();
-          resolve(msg.result!.tools);
-        }
-      }
-      buf = buf.slice(buf.lastIndexOf('\n') + 1);
-    });
-    const send = (m: object) => child.stdin.write(`${JSON.stringify(m)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  });
-}
 
 async function outcome(p: Promise<unknown>): Promise<string> {
   try {
@@ -133,7 +108,7 @@ describe('schema-local-pointers end to end', () => {
   }, 180_000);
 
   it('lists every schema byte for byte as written (raw JSON-RPC over stdio)', async () => {
-    const listed = await rawToolsList(dir);
+    const listed = await rawToolsList(dir, '2025-11-25');
     for (const [name, tool] of Object.entries(manifest.tools)) {
       const got = listed.find((t) => t.name === name)!;
       if (name === 'paged') continue;
