@@ -7,9 +7,7 @@ import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { validSample } from './samples.js';
 import { entryScopes, inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
-import { Code, printString } from '../format/literal.js';
-import { printAt } from './code-doc.js';
-import { atom, call, object, type Member } from './expression-doc.js';
+import { Code } from './literal.js';
 import { namedRecord } from './named-record.js';
 
 type Obj = Record<string, unknown>;
@@ -74,25 +72,6 @@ function sampleUri(t: TemplateIR): string | null {
         return vals.join(',');
     }
   });
-}
-
-/**
- * The test server's start, `http = await startHttp({ … });` inside `before`, for static bearer
- * tokens from `tokensEnv` (or none) and OAuth or not: its length depends on the name of the
- * tokens variable, so it is printed as prettier lays it out.
- */
-export function startHttpStatement(tokensEnv: string | null, oauth: boolean): string {
-  const members: Member[] = [
-    { key: 'port', value: atom('0') },
-    { key: 'redisUrl', value: atom('false') },
-    ...(tokensEnv !== null
-      ? [{ key: 'auth', value: call('staticBearerAuth', [atom('httpConfig.bearer!'), object([{ key: `[${printString(tokensEnv)}]`, value: atom('TOKEN') }])]) }]
-      : []),
-    ...(oauth && tokensEnv === null ? [{ key: 'auth', value: atom('testAuth') }] : []),
-    ...(oauth ? [{ key: 'oauth', value: object([{ key: 'issuer', value: atom('ISSUER') }]) }] : []),
-  ];
-  const start = call('startHttp', [object(members)]);
-  return printAt({ flat: `http = await ${start.flat}`, doc: () => ['http = await ', start.doc()] }, 2, ';');
 }
 
 export function contractTestView(ir: IR) {
@@ -205,7 +184,6 @@ export function contractTestView(ir: IR) {
   const strict = ir.tools.find((t) => t.execution.taskSupport !== 'required' && Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
 
   return {
-    // Data, printed in place by the literal printer (cli/render/place-literals.ts).
     expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
     staticResources,
     declarativePrompts,
@@ -235,6 +213,6 @@ export function contractTestView(ir: IR) {
     oauth: ir.transports.http?.oauth ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] } : null,
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
     auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
-    startHttp: ir.transports.http ? startHttpStatement(ir.transports.http.bearer?.tokensEnv ?? null, ir.transports.http.oauth !== null) : '',
+    tokensEnv: ir.transports.http?.bearer?.tokensEnv ?? null,
   };
 }

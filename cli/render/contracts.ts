@@ -3,7 +3,7 @@
  * its signature is generated from). The next `generate` compares it with the new one and names the
  * handlers whose contract changed, so the user knows which TypeScript errors to expect, and where.
  */
-import { printJson } from '../format/literal.js';
+import { printJson } from './literal.js';
 import { sha256hex } from '../hash.js';
 import type { IR } from '../normalize/ir.js';
 import { promptArgsSchema } from './views.js';

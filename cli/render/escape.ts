@@ -2,11 +2,6 @@
  * Escaping at the boundary: manifest text reaches generated code only through these.
  */
 
-/** A TypeScript string literal. JSON is a subset of JS string syntax (ES2019+ allows U+2028/9). */
-export function stringLiteral(value: string): string {
-  return JSON.stringify(value);
-}
-
 /** Text inside a `/** … *\/` comment: `*\/` broken up, each line prefixed. */
 export function docLines(text: string): string[] {
   return text

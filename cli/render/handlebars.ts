@@ -9,7 +9,8 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type Handlebars from 'handlebars';
-import { literalMarker } from './place-literals.js';
+import { docLines, lineComment } from './escape.js';
+import { printLiteral, printString, propertyKey } from './literal.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
 
 export const TEMPLATES_DIR = path.join(PACKAGE_ROOT, 'templates');
@@ -25,20 +26,19 @@ type Precompiled = Record<string, { sha: string; spec: Parameters<Instance['temp
 const COMPILE_OPTIONS = { noEscape: true, strict: true };
 
 function createInstance(hb: Instance): Instance {
-  // A data value printed in place once the file is rendered (cli/render/place-literals.ts).
-  hb.registerHelper('literal', (v: unknown, options: { data: { root: { __literals?: unknown[] } } }) => {
-    const values = options.data.root.__literals;
-    if (!values) throw new Error('internal: {{literal}} used in a template rendered without a literal list');
-    return literalMarker(values, v);
-  });
-  // `import [type] { a, b } from 'module';` exactly as prettier prints it.
+  // Manifest data as a literal (cli/render/literal.ts); `indent` is the column its line starts at.
+  hb.registerHelper('literal', (v: unknown, options: { hash: { indent?: number } }) => printLiteral(v, options.hash.indent ?? 0));
+  hb.registerHelper('str', (v: unknown) => printString(String(v)));
+  hb.registerHelper('strings', (v: unknown) => (v as string[]).map(printString).join(', '));
+  hb.registerHelper('key', (v: unknown) => propertyKey(String(v)));
+  // Text inside a one-line `/** … */` or `//` comment: cannot end the comment or the line.
+  hb.registerHelper('comment', (v: unknown) => docLines(lineComment(String(v))).join(' '));
+  // `import [type] { a, b } from 'module';`, one name per line when that is long.
   hb.registerHelper('importList', (names: unknown, from: unknown, options: { hash: { type?: boolean } }) => {
-    const list = (names as string[]).join(', ');
+    const list = names as string[];
     const head = `import ${options.hash.type ? 'type ' : ''}`;
-    const tail = ` from '${String(from)}';`;
-    const one = `${head}{ ${list} }${tail}`;
-    // A lone specifier never breaks.
-    return one.length <= 100 || (names as string[]).length === 1 ? one : `${head}{\n${(names as string[]).map((n) => `  ${n},`).join('\n')}\n}${tail}`;
+    const one = `${head}{ ${list.join(', ')} } from '${String(from)}';`;
+    return one.length <= 100 ? one : `${head}{\n${list.map((n) => `  ${n},`).join('\n')}\n} from '${String(from)}';`;
   });
   return hb;
 }

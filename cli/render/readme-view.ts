@@ -6,7 +6,7 @@
  */
 import type { IR } from '../normalize/ir.js';
 import { binName } from './views.js';
-import { printJson } from '../format/literal.js';
+import { printJson } from './literal.js';
 
 /** Inline code that survives backticks in the text (CommonMark: a longer fence, padded). */
 export function inlineCode(text: string): string {
@@ -24,7 +24,7 @@ export function oneLine(text: string): string {
     .replace(/[\\`*_[\]<>~#|]/g, '\\$&');
 }
 
-// prettier's JSON layout (arrays that fit on one line stay on it), so the README needs no prettier.
+// Client configuration snippets, as JSON files are written.
 const json = (value: unknown) => printJson(value).trimEnd();
 
 interface Entry {

@@ -11,20 +11,12 @@ import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from '
 import { contractTestView } from './contract-view.js';
 import { renderContracts } from './contracts.js';
 import { readmeView } from './readme-view.js';
-import { printJson } from '../format/literal.js';
+import { printJson } from './literal.js';
 import { RUNTIME_RANGE, type toolchainSpecs } from '../plan/dependencies.js';
-import { placeLiterals } from './place-literals.js';
-
-/** A template written in prettier's final layout, its `{{literal}}` values printed in place. */
-function renderPrinted(template: string, view: object): string {
-  const literals: unknown[] = [];
-  return placeLiterals(renderTemplate(template, { ...view, __literals: literals }), literals);
-}
 
 /**
- * The project's files, each rendered when it is pulled, in its final layout: templates emit
- * prettier's layout for every variant, data goes through the literal printer, width-dependent code
- * through prettier's doc builders (test/print-final*.test.ts hold every file to prettier).
+ * The project's files, each rendered when it is pulled, in mcpgen's own fixed layout: the
+ * templates' text, and the manifest's data printed by cli/render/literal.ts.
  *
  * `kept` says which user-owned files exist already: they are never rewritten, so they are listed
  * (the plan needs their paths) but not rendered — a regenerate of 1000 tools skips 2000 stubs.
@@ -35,10 +27,10 @@ export function* renderFiles(
   specs: ReturnType<typeof toolchainSpecs> = { runtime: RUNTIME_RANGE, mcpgen: RUNTIME_RANGE },
 ): Generator<OutputFile> {
   const header = headerLines(ir);
-  const gen = (path: string, view: object = {}, template = path): OutputFile => ({ path, owner: 'generated', content: renderPrinted(template, { header, ...view }) });
+  const gen = (path: string, view: object = {}, template = path): OutputFile => ({ path, owner: 'generated', content: renderTemplate(template, { header, ...view }) });
   // A user-owned file that exists is kept: listed, not rendered.
   const own = (path: string, content: () => string): OutputFile => ({ path, owner: 'user', content: kept(path) ? '' : content() });
-  const user = (path: string, template: string, view: () => object): OutputFile => own(path, () => renderPrinted(template, view()));
+  const user = (path: string, template: string, view: () => object): OutputFile => own(path, () => renderTemplate(template, view()));
   yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}` };
   const server = serverView(ir);
   const contract = contractTestView(ir);
@@ -49,21 +41,19 @@ export function* renderFiles(
   if (schemas.jsonSchemas.length) yield gen('src/generated/schemas.ts', schemas);
   // Static resource contents and declarative prompt messages: only a manifest with some has it.
   const content = contentView(ir);
-  if (content.resources || content.prompts) yield gen('src/generated/content.ts', content);
+  if (content.resources.length || content.prompts.length) yield gen('src/generated/content.ts', content);
   // The handler types: none without an entry that has a handler.
   const handlers = handlersView(ir);
-  if (handlers.tools || handlers.resources || handlers.templates || handlers.prompts) yield gen('src/generated/handlers.ts', handlers);
+  if (handlers.tools.length || handlers.resources.length || handlers.templates.length || handlers.prompts.length) yield gen('src/generated/handlers.ts', handlers);
   yield gen('src/generated/server.ts', server);
   // Entry code holds only what the manifest implies: HTTP's settings (stdio has none).
   if (ir.transports.http) yield gen('src/generated/http.ts', httpView(ir));
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) };
   yield gen('test/generated/contract.test.ts', contract);
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
-  // JSON printed as prettier prints it (cli/format/literal.ts).
   yield own('package.json', () => printJson(packageData(ir, specs)));
   yield user('tsconfig.json', 'project/tsconfig.json', () => ({}));
   yield user('.gitignore', 'project/gitignore', () => ({}));
-  // Written as prettier's markdown would print it (test/prettier-stable.test.ts).
   yield user('README.md', 'project/README.md', () => readmeView(ir));
 
   for (const t of ir.tools) {

@@ -5,24 +5,8 @@
 import type { PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { sampleOf } from './samples.js';
 import { docComment } from './escape.js';
-import { printPropertyKey, printString } from '../format/literal.js';
-import { arrowConst, objectConst } from './stub-layout.js';
-
+/** The file a stub is: what its "not implemented" error names. */
 const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
-
-/** The statement a stub answers with until the user writes it. */
-const notImplemented = (handlerPath: string) => `throw new NotImplementedError(${printString(file(handlerPath))});`;
-
-/** The two lines a read handler starts with, before it is written. */
-const NOT_FOUND_HINT = [
-  '// Nothing behind the URI? `throw notFound(uri)` (from @mcpgen/runtime): the client',
-  '// gets "resource not found". An empty array is answered the same way, as a mistake.',
-];
-
-/** `export const complete: <type> = { <name>: async (value, context) => [], … };` */
-function completeConst(type: string, names: readonly string[]): string {
-  return objectConst(`export const complete: ${type}`, names.map((n) => ({ key: printPropertyKey(n), params: ['value', 'context'], expression: '[]' })));
-}
 
 function describe(kind: string, name: string, title: string | null, description: string | null, extra: string[]): string {
   const head = `${kind} \`${name}\`${title ? ` (${title})` : ''}${description ? `: ${description}` : '.'}`;
@@ -50,10 +34,7 @@ export function toolStub(t: ToolIR) {
     'Throw to answer with an error result (isError: true) carrying the message.',
     CTX_DOC,
   ];
-  return {
-    docBlock: describe('Tool', t.name, t.title, t.description, extra),
-    handler: arrowConst(`export const handler: ToolHandlers[${printString(t.name)}]`, ['input', 'ctx'], { block: [notImplemented(t.handlerPath)] }),
-  };
+  return { docBlock: describe('Tool', t.name, t.title, t.description, extra), name: t.name, file: file(t.handlerPath) };
 }
 
 export function resourceStub(r: ResourceIR) {
@@ -61,14 +42,10 @@ export function resourceStub(r: ResourceIR) {
     `Return the contents of ${r.uri} as a string${r.mimeType ? ` (sent as ${r.mimeType})` : ''}, as bytes (sent as a base64 blob), or as a list of contents.`,
     CTX_DOC,
   ];
-  return {
-    docBlock: describe('Resource', r.name, r.title, r.description, extra),
-    read: arrowConst(`export const read: ResourceHandlers[${printString(r.name)}]`, ['uri', 'ctx'], { block: [...NOT_FOUND_HINT, notImplemented(r.handlerPath!)] }),
-  };
+  return { docBlock: describe('Resource', r.name, r.title, r.description, extra), name: r.name, file: file(r.handlerPath!) };
 }
 
 export function templateStub(t: TemplateIR) {
-  const key = printString(t.name);
   const completers = t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name);
   const extra = [
     `URI template: ${t.uriTemplate}. \`params\` is a \`${t.paramsType}\`: the URI's variables, decoded and validated.`,
@@ -78,9 +55,10 @@ export function templateStub(t: TemplateIR) {
   ];
   return {
     docBlock: describe('Resource template', t.name, t.title, t.description, extra),
-    read: arrowConst(`export const read: TemplateHandlers[${key}]['read']`, ['params', 'uri', 'ctx'], { block: [...NOT_FOUND_HINT, notImplemented(t.handlerPath)] }),
-    list: t.hasList ? arrowConst(`export const list: TemplateHandlers[${key}]['list']`, ['ctx'], { expression: '[]' }) : null,
-    complete: completers.length ? completeConst(`TemplateHandlers[${key}]['complete']`, completers) : null,
+    name: t.name,
+    file: file(t.handlerPath),
+    list: t.hasList,
+    complete: completers.length ? completers : null,
   };
 }
 
@@ -93,7 +71,6 @@ function pathDoc(t: TemplateIR): string[] {
 }
 
 export function promptStub(p: PromptIR) {
-  const key = printString(p.name);
   const completers = p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name);
   const extra = [
     p.messages === null
@@ -103,15 +80,17 @@ export function promptStub(p: PromptIR) {
   ];
   return {
     docBlock: describe('Prompt', p.name, p.title, p.description, extra),
-    get: p.messages === null ? arrowConst(`export const get: PromptHandlers[${key}]['get']`, ['args', 'ctx'], { block: [notImplemented(p.handlerPath!)] }) : null,
-    complete: completers.length ? completeConst(`PromptHandlers[${key}]['complete']`, completers) : null,
+    name: p.name,
+    file: file(p.handlerPath!),
+    get: p.messages === null,
+    complete: completers.length ? completers : null,
   };
 }
 
 export function toolTestStub(t: ToolIR) {
   return {
-    title: printString(`${t.name} handler`),
-    handlerModule: printString(`../../../src/handlers/${t.handlerPath}.js`),
+    title: `${t.name} handler`,
+    handlerModule: `../../../src/handlers/${t.handlerPath}.js`,
     sample: t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {},
   };
 }

@@ -4,13 +4,10 @@
  */
 import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_RANGE, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
-import { docComment, isInheritedName, lineComment, stringLiteral } from './escape.js';
-import { Code, printLiteral, printProperty, printString, propertyName, WIDTH } from '../format/literal.js';
-import { call, field, member, printAt, text, typeLiteral, typeRef } from './code-doc.js';
-import { isRecord } from '../manifest/json-path.js';
+import { isInheritedName, lineComment } from './escape.js';
+import { Code, printString } from './literal.js';
 import { namedRecord } from './named-record.js';
 import { guardsPaths, pathsView } from './paths-view.js';
-import { declaration, loader, promptArgsStatement, promptMember, resourceStatement, scopeMember, taskModuleMember, templateStatement, toolMember } from './server-print.js';
 
 export function headerLines(ir: IR): string {
   const by = ir.generatorVersion ? `mcpgen ${ir.generatorVersion}` : 'mcpgen';
@@ -39,31 +36,14 @@ function differsFromSdk(a: PromptArgIR): boolean {
 }
 
 /**
- * The type of a record keyed by entry names: `Record<string, T>`, or `Named<T, 'valueOf'>` when a
- * name is one an object inherits, which TypeScript would otherwise type as the inherited method
- * (its entry's literals then widen: `audience: ['user']` to `string[]`).
+ * A table keyed by entry names, as `{ type, value }` for `const x: <type> = <value>`:
+ * `Record<string, T>`, or `Named<T, 'valueOf'>` when a name is one an object inherits, which
+ * TypeScript would otherwise type as the inherited method (its entry's literals then widen:
+ * `audience: ['user']` to `string[]`).
  */
-/**
- * `const <name>: Record<string, <of>> = <value>;`, or `Named<…>` when entries are named like
- * members of Object.prototype (runtime.ts). A union too wide for the declaration's head gets a type
- * alias of its own below it (types are hoisted), so the head never breaks.
- */
-function recordDeclaration(name: string, of: string, entries: readonly { name: string }[], value: unknown): string {
+function record(of: string, entries: readonly { name: string }[], value: unknown): { type: string; value: unknown } {
   const inherited = entries.filter((e) => isInheritedName(e.name)).map((e) => printString(e.name));
-  if (!inherited.length) return fixedDeclaration(`const ${name}: Record<string, ${of}>`, value);
-  const inline = declaration(`const ${name}: Named<${of}, ${inherited.join(' | ')}>`, value);
-  if (inline !== null) return inline;
-  const alias = `${name[0]!.toUpperCase()}${name.slice(1)}Names`;
-  const oneLine = `type ${alias} = ${inherited.join(' | ')};`;
-  const union = oneLine.length <= WIDTH ? oneLine : `type ${alias} =\n${inherited.map((m) => `  | ${m}`).join('\n')};`;
-  return `${fixedDeclaration(`const ${name}: Named<${of}, ${alias}>`, value)}\n${union}`;
-}
-
-/** A declaration whose head is fixed text, short and ASCII: printed by `declaration`, which cannot refuse it. */
-function fixedDeclaration(head: string, value: unknown): string {
-  const printed = declaration(head, value);
-  if (printed === null) throw new Error(`the head of \`${head}\` does not fit on a line`);
-  return printed;
+  return { type: inherited.length ? `Named<${of}, ${inherited.join(' | ')}>` : `Record<string, ${of}>`, value };
 }
 
 /**
@@ -101,6 +81,17 @@ const RUNTIME_TYPES = new Set([
   'ToolInfo',
 ]);
 
+/** `['name']`: an entry of a table keyed by names. */
+const index = (name: string) => `[${printString(name)}]`;
+
+/**
+ * The members of the object an entry registers with: its row of `table`, then `extra`, then the
+ * scope challenge when it needs scopes (`scopes` in server.ts).
+ */
+function entryInfo(table: string, kind: string, e: { name: string; scopes: string[] }, extra = ''): string {
+  return `...${table}${index(e.name)}${extra}${e.scopes.length ? `, scopeChallenge: scopes.${kind}${index(e.name)}` : ''}`;
+}
+
 function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
   const d: Record<string, unknown> = {};
   if (e.title !== null) d.title = e.title;
@@ -127,18 +118,6 @@ export function promptArgsSchema(p: PromptIR): JsonSchema {
   const required = p.args.filter((a) => a.required).map((a) => a.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
-
-/** Object members printed as prettier prints them, one text for all of them; null when there are none. */
-function printedMembers<E>(entries: E[], print: (e: E) => string): string | null {
-  return entries.length ? entries.map(print).join('\n') : null;
-}
-
-/** A member `key: value,` whose value is the schema (`plainSchema({…})` hugs its one object argument). */
-const schemaMember = (e: { key: string; doc: string; schema: unknown; plain: boolean }) => {
-  if (!e.plain || !isRecord(e.schema)) return e.doc + printProperty(e.key, e.schema, 2).slice(0, -1);
-  const open = `${e.key}: plainSchema(`;
-  return `${e.doc}  ${open}${printLiteral(e.schema, 2, 2 + open.length, '),')}),`;
-};
 
 /**
  * Nesting (objects and arrays) beyond which a schema's literal type is not given to TypeScript: it
@@ -173,12 +152,6 @@ export function namesInherited(schema: unknown, depth = 0): boolean {
   return false;
 }
 
-/** A validator member, as prettier prints it. */
-const validatorMember = (e: { key: string; type: string; ownProperties: boolean }) => {
-  const validator = call(typeRef('compiledOnFirstUse', [text(e.type)]), [text(`jsonSchemas.${e.key}`)]);
-  return printAt(member(e.key, e.ownProperties ? call('ownProperties', [validator]) : validator), 2, ',');
-};
-
 export function schemasView(ir: IR) {
   const entries: { key: string; comment: string; schema: unknown; type: string; validator: boolean }[] = [];
   for (const t of ir.tools) {
@@ -190,18 +163,15 @@ export function schemasView(ir: IR) {
     if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: promptArgsSchema(p), type: p.argsType, validator: false });
   }
   const validators = entries.filter((e) => e.validator).map((e) => ({ ...e, ownProperties: namesInherited(e.schema) }));
-  const jsonSchemas = entries.map((e) => ({ key: e.key, doc: docComment(e.comment, '  '), schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));
+  const jsonSchemas = entries.map((e) => ({ name: e.key, comment: e.comment, schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));
   return {
     jsonSchemas,
-    validators: validators.map((e) => ({ key: e.key, type: e.type, ownProperties: e.ownProperties })),
+    validators: validators.map((e) => ({ name: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
     usesPlainSchema: jsonSchemas.some((e) => e.plain),
     sdkImports: jsonSchemas.some((e) => e.plain) ? ['type JsonSchemaType'] : [],
     runtimeImports: [...(validators.length ? ['compiledOnFirstUse'] : []), ...(validators.some((e) => e.ownProperties) ? ['ownProperties'] : [])],
     packageImports: validators.length > 0 || jsonSchemas.some((e) => e.plain),
-    // Both lists printed as prettier prints them.
-    printedSchemas: printedMembers(jsonSchemas, schemaMember),
-    printedValidators: printedMembers(validators, validatorMember),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
 }
@@ -215,7 +185,7 @@ export function contentView(ir: IR) {
       if (r.mimeType !== null) contents.mimeType = r.mimeType;
       if (c.kind === 'text') contents.text = c.text;
       if (c.kind === 'blob') contents.blob = c.base64;
-      return docComment(lineComment(r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri), '  ') + printProperty(r.ident, contents, 2);
+      return { ident: r.ident, comment: r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri, contents };
     });
   const prompts = ir.prompts
     .filter((p) => p.messages !== null)
@@ -234,13 +204,11 @@ export function contentView(ir: IR) {
         });
       // A member named like an inherited one (`toString`) is typed by that member, not the record:
       // its own `satisfies` keeps `role: 'user'` a literal.
-      return printProperty(p.ident, messages, 2, isInheritedName(p.ident) ? ' satisfies OpenMessage[]' : '');
+      return { ident: p.ident, messages, inherited: isInheritedName(p.ident) };
     });
-  // Members printed as prettier prints them.
-  const members = (m: string[]) => (m.length ? m.join('').slice(0, -1) : null);
   return {
-    resources: members(resources),
-    prompts: members(prompts),
+    resources,
+    prompts,
     sdkImports: [
       ...(resources.length ? ['BlobResourceContents'] : []),
       ...(prompts.length ? ['PromptMessage'] : []),
@@ -250,9 +218,8 @@ export function contentView(ir: IR) {
 }
 
 /**
- * Each interface's members as prettier prints them, or null when it has none (`{}`), and which
- * handler types the project uses. `completes`: some template variable or prompt argument completes
- * (completions.ts).
+ * The members of each handler interface, and which types they name. `complete` lists the names
+ * whose completion a handler provides (completions.ts).
  */
 export function handlersView(ir: IR) {
   const types = new Set<string>();
@@ -260,43 +227,26 @@ export function handlersView(ir: IR) {
   // The runtime's handler types the members name.
   const runtime = new Set<string>();
   const from = (name: string) => (runtime.add(name), name);
-  const lines = (members: string[]) => (members.length ? members.join('\n') : null);
-  const key = (name: string) => propertyName(name);
-  // `complete: { a: Completer<P>; b: Completer<P> };` for the names a handler completes.
-  const complete = (names: string[], of: string) =>
-    printAt(field('complete', typeLiteral(names.map((n) => ({ key: key(n), type: typeRef(from('Completer'), [text(of)]) })))), 4, ';');
-  const tools = ir.tools.map((t) =>
-    printAt(field(key(t.name), typeRef(from('ToolHandler'), [text(use(t.inputType) ?? from('NoInput')), text(use(t.outputType) ?? from('ToolContent'))])), 2, ';'),
-  );
-  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => printAt(field(key(r.name), text(from('ResourceHandler'))), 2, ';'));
+  const completing = (names: string[]) => (names.length ? (from('Completer'), names) : null);
+  const tools = ir.tools.map((t) => (from('ToolHandler'), { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }));
+  const resources = ir.resources.filter((r) => r.handlerPath).map((r) => (from('ResourceHandler'), { name: r.name }));
   const templates = ir.templates.map((t) => {
-    const params = use(t.paramsType)!;
-    const completers = t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name);
-    return [
-      `  ${key(t.name)}: {`,
-      printAt(field('read', typeRef(from('TemplateReader'), [text(params)])), 4, ';'),
-      ...(t.hasList ? [`    list: ${from('TemplateLister')};`] : []),
-      ...(completers.length ? [complete(completers, params)] : []),
-      '  };',
-    ].join('\n');
+    from('TemplateReader');
+    if (t.hasList) from('TemplateLister');
+    return { name: t.name, params: use(t.paramsType)!, list: t.hasList, complete: completing(t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name)) };
   });
   const prompts = ir.prompts
     .filter((p) => p.handlerPath)
     .map((p) => {
       const args = use(p.argsType) ?? from('NoInput');
-      const completers = p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name);
-      return [
-        `  ${key(p.name)}: {`,
-        ...(p.messages === null ? [printAt(field('get', typeRef(from('PromptGetter'), [text(args)])), 4, ';')] : []),
-        ...(completers.length ? [complete(completers, args)] : []),
-        '  };',
-      ].join('\n');
+      if (p.messages === null) from('PromptGetter');
+      return { name: p.name, args, get: p.messages === null, complete: completing(p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name)) };
     });
   return {
-    tools: lines(tools),
-    resources: lines(resources),
-    templates: lines(templates),
-    prompts: lines(prompts),
+    tools,
+    resources,
+    templates,
+    prompts,
     runtimeImports: [...runtime].sort(),
     typeImports: [...types].sort(),
   };
@@ -334,7 +284,7 @@ export function serverView(ir: IR) {
   // instance (an HTTP server builds one per 2026-07-28 request), looked up by name as it registers.
   const toolInfo = namedRecord<Record<string, unknown>>();
   const taskPolicies = namedRecord<Record<string, unknown>>();
-  const taskModules: { key: string; alias: string }[] = [];
+  const taskModules: { name: string; alias: string }[] = [];
   const tools = ir.tools.map((t) => {
     handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
@@ -343,7 +293,7 @@ export function serverView(ir: IR) {
     if (t.execution.taskSupport !== 'forbidden') {
       const { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask } = t.execution;
       taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
-      if (inputBeforeTask) taskModules.push({ key: t.name, alias: toolAlias(t) });
+      if (inputBeforeTask) taskModules.push({ name: t.name, alias: toolAlias(t) });
     }
     return {
       // The record's type does not reach a member named like an inherited one (`constructor`).
@@ -351,9 +301,9 @@ export function serverView(ir: IR) {
       name: t.name,
       alias: toolAlias(t),
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
+      info: t.scopes.length ? `{ ${entryInfo('toolInfo', 'tools', t)} }` : `toolInfo${index(t.name)}`,
       input: t.inputType ? inputKey(t) : null,
       output: t.outputType ? outputKey(t) : null,
-      scoped: t.scopes.length > 0,
     };
   });
 
@@ -369,10 +319,9 @@ export function serverView(ir: IR) {
     return {
       name: r.name,
       uri: r.uri,
-      handler,
       alias: handler ? resourceAlias(r) : null,
       ident: r.ident,
-      scoped: r.scopes.length > 0,
+      info: `{ ${entryInfo('resourceInfo', 'resources', r)} }`,
     };
   });
 
@@ -394,12 +343,12 @@ export function serverView(ir: IR) {
       complete: completions !== null,
       handled: completions?.handled !== undefined,
       params: paramsKey(t),
-      scoped: t.scopes.length > 0,
+      info: `{ ${entryInfo('templateInfo', 'templates', t)} }`,
       guarded: guardsPaths(t),
     };
   });
 
-  const promptArgs: { constName: string; type: string; key: string; name: string; complete: boolean; handled: boolean; alias: string; ownProperties: boolean }[] = [];
+  const promptArgs: { constName: string; type: string; schemaKey: string; name: string; complete: boolean; handled: boolean; alias: string; ownProperties: boolean }[] = [];
   const promptCompletions = namedRecord<Record<string, unknown>>();
   const promptInfo = namedRecord<Record<string, unknown>>();
   const promptDefaults = namedRecord<Record<string, unknown>>();
@@ -418,7 +367,7 @@ export function serverView(ir: IR) {
       promptArgs.push({
         constName: argsKey(p),
         type: p.argsType,
-        key: argsKey(p),
+        schemaKey: argsKey(p),
         name: p.name,
         complete: completions !== null,
         handled: completions?.handled !== undefined,
@@ -435,16 +384,18 @@ export function serverView(ir: IR) {
     if (described) need('describedPrompt');
     const defaults = Object.fromEntries(p.args.filter((a) => a.default !== null).map((a) => [a.name, a.default]));
     if (Object.keys(defaults).length) promptDefaults[p.name] = defaults;
+    const n = index(p.name);
+    const args = p.argsType ? 'args' : '{}';
+    const body = declarative
+      ? `renderPrompt(promptMessages.${p.ident}, ${args}${Object.keys(defaults).length ? `, promptDefaults${n}` : ''})`
+      : `getPrompt(${promptAlias(p)}, ${args}, ctx, server)`;
+    const argsSchema = p.argsType ? `, argsSchema: ${argsKey(p)}` : '';
     return {
       param: isInheritedName(p.name) ? 'server: McpServer' : 'server',
       name: p.name,
-      args: p.argsType ? argsKey(p) : null,
-      declarative,
-      ident: p.ident,
-      alias: p.handlerPath ? promptAlias(p) : null,
-      hasDefaults: Object.keys(defaults).length > 0,
-      scoped: p.scopes.length > 0,
-      described,
+      info: `{ ${entryInfo('promptInfo', 'prompts', p, argsSchema)} }`,
+      params: [...(p.argsType ? ['args'] : []), ...(declarative ? [] : ['ctx'])].join(', '),
+      body: described ? `describedPrompt(promptInfo${n}?.description, ${body})` : body,
     };
   });
 
@@ -503,7 +454,6 @@ export function serverView(ir: IR) {
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
   const scopeChallenges = scopeChallengesView(ir);
   const taskTools = ir.tools.filter((t) => t.execution.taskSupport !== 'forbidden');
-  const lines = (l: string[]) => l.join('\n');
   const view = {
     sdkImports: [
       'McpServer',
@@ -513,24 +463,24 @@ export function serverView(ir: IR) {
       ...(ir.templates.length ? ['ResourceTemplate'] : []),
       ...(Object.keys(handledCapabilities).length ? ['type ServerCapabilities'] : []),
     ],
-    scopeChallenges: scopeChallenges?.map((k) => ({ kind: k.kind, entries: lines(k.entries.map((e) => scopeMember(e.key, e.scopes))) })) ?? null,
-    taskPolicies: Object.keys(taskPolicies).length ? recordDeclaration('taskPolicies', 'TaskPolicy', taskTools, taskPolicies) : null,
-    taskModules: taskModules.length ? lines(taskModules.map((m) => taskModuleMember(m.key, m.alias))) : null,
-    subscribable: fixedDeclaration('const subscribableUris: string[]', subscribable),
+    scopeChallenges,
+    taskPolicies: Object.keys(taskPolicies).length ? record('TaskPolicy', taskTools, taskPolicies) : null,
+    taskModules: taskModules.length ? taskModules : null,
+    subscribable,
     installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
-    loaders: handlerImports.length ? lines(handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)).map(loader)) : null,
-    toolInfo: ir.tools.length ? recordDeclaration('toolInfo', 'ToolInfo', ir.tools, toolInfo) : null,
-    resourceInfo: ir.resources.length ? recordDeclaration('resourceInfo', 'ResourceInfo', ir.resources, resourceInfo) : null,
-    templateInfo: ir.templates.length ? recordDeclaration('templateInfo', 'ResourceInfo', ir.templates, templateInfo) : null,
+    loaders: handlerImports.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    toolInfo: ir.tools.length ? record('ToolInfo', ir.tools, toolInfo) : null,
+    resourceInfo: ir.resources.length ? record('ResourceInfo', ir.resources, resourceInfo) : null,
+    templateInfo: ir.templates.length ? record('ResourceInfo', ir.templates, templateInfo) : null,
     templateCompletions: Object.keys(templateCompletions).length
-      ? recordDeclaration('templateCompletions', 'Completions', ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)), templateCompletions)
+      ? record('Completions', ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)), templateCompletions)
       : null,
-    promptInfo: ir.prompts.length ? recordDeclaration('promptInfo', 'PromptInfo', ir.prompts, promptInfo) : null,
-    promptCompletions: Object.keys(promptCompletions).length ? fixedDeclaration('const promptCompletions: Record<string, Completions>', promptCompletions) : null,
-    promptDefaults: Object.keys(promptDefaults).length ? fixedDeclaration('const promptDefaults: Record<string, Record<string, string>>', promptDefaults) : null,
+    promptInfo: ir.prompts.length ? record('PromptInfo', ir.prompts, promptInfo) : null,
+    promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
+    promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
     declaredArgs: Object.keys(declaredArgs).length
-      ? recordDeclaration('declaredArguments', 'PromptArgumentInfo[]', ir.prompts.filter((p) => Object.hasOwn(declaredArgs, p.name)), declaredArgs)
+      ? record('PromptArgumentInfo[]', ir.prompts.filter((p) => Object.hasOwn(declaredArgs, p.name)), declaredArgs)
       : null,
     localImports: contentImports.length + schemaImports.length + types.size > 0,
     runtimeRange: RUNTIME_RANGE,
@@ -551,15 +501,16 @@ export function serverView(ir: IR) {
     contentImports,
     schemaImports,
     typeImports: [...types].sort(),
-    serverInfo: fixedDeclaration('export const serverInfo: ServerInfo', info),
-    serverOptions: fixedDeclaration('const serverOptions: McpServerOptions', { ...declared, requestState: { verify: new Code('verifyRequestState') } }),
-    handledCapabilities: Object.keys(handledCapabilities).length ? fixedDeclaration('const handledCapabilities: ServerCapabilities', handledCapabilities) : null,
-    promptArgs: promptArgs.length ? lines(promptArgs.map(promptArgsStatement)) : null,
-    tools: tools.length ? lines(tools.map(toolMember)) : null,
-    resources: hasResources ? lines([...resources.map(resourceStatement), ...templates.map(templateStatement)]) : null,
+    serverInfo: info,
+    serverOptions: { ...declared, requestState: { verify: new Code('verifyRequestState') } },
+    handledCapabilities: Object.keys(handledCapabilities).length ? handledCapabilities : null,
+    promptArgs,
+    tools,
+    resources,
+    templates,
     hasTemplates: templates.length > 0,
     pathGuards: ir.templates.some(guardsPaths) ? pathsView(ir).guards : null,
-    prompts: prompts.length ? lines(prompts.map(promptMember)) : null,
+    prompts,
   };
   return view;
 }
@@ -569,7 +520,7 @@ export function serverView(ir: IR) {
  * base ones, so a step-up asks for everything the call needs (MCP authorization, scope challenge
  * handling). Null when no entry has scopes.
  */
-function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; scopes: string[] }[] }[] | null {
+function scopeChallengesView(ir: IR): { kind: string; entries: { name: string; scopes: string[] }[] }[] | null {
   const base = baseScopes(ir);
   const kinds = [
     ['tools', ir.tools],
@@ -582,7 +533,7 @@ function scopeChallengesView(ir: IR): { kind: string; entries: { key: string; sc
       kind,
       entries: entries
         .filter((e) => e.scopes.length > 0)
-        .map((e) => ({ key: e.name, scopes: [...new Set([...e.scopes, ...base])] })),
+        .map((e) => ({ name: e.name, scopes: [...new Set([...e.scopes, ...base])] })),
     }))
     .filter((k) => k.entries.length > 0);
   return out.length ? out : null;
@@ -650,7 +601,6 @@ function oauthView(ir: IR) {
 export function projectView(ir: IR) {
   return {
     name: ir.server.packageName,
-    nameLiteral: stringLiteral(ir.server.packageName),
     hasHttp: ir.transports.http !== null,
     hasStdio: ir.transports.stdio,
   };

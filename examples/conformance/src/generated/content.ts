@@ -33,7 +33,10 @@ export const promptMessages = {
   testPromptWithArguments: [
     {
       role: 'user',
-      content: { type: 'text', text: "Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'" },
+      content: {
+        type: 'text',
+        text: "Prompt with arguments: arg1='{{arg1}}', arg2='{{arg2}}'",
+      },
     },
   ],
   testPromptWithImage: [
@@ -45,9 +48,15 @@ export const promptMessages = {
         mimeType: 'image/png',
       },
     },
-    { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+    {
+      role: 'user',
+      content: { type: 'text', text: 'Please analyze the image above.' },
+    },
   ],
   testSimplePrompt: [
-    { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+    {
+      role: 'user',
+      content: { type: 'text', text: 'This is a simple prompt for testing.' },
+    },
   ],
 } satisfies Record<string, OpenMessage[]>;

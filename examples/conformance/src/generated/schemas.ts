@@ -26,7 +26,11 @@ export const jsonSchemas = {
     required: ['filename'],
   },
   /** Input of tool `greet`. */
-  greetInput: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+  greetInput: {
+    type: 'object',
+    properties: { name: { type: 'string' } },
+    required: ['name'],
+  },
   /** Input of tool `json_schema_2020_12_tool`. */
   jsonSchema202012ToolInput: {
     $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -46,7 +50,10 @@ export const jsonSchemas = {
       email: { type: 'string' },
     },
     allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
-    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    if: {
+      properties: { contactMethod: { const: 'phone' } },
+      required: ['contactMethod'],
+    },
     then: { required: ['phone'] },
     else: { required: ['email'] },
     additionalProperties: false,
@@ -95,7 +102,9 @@ export const jsonSchemas = {
   /** Arguments of prompt `test_prompt_with_embedded_resource`. */
   testPromptWithEmbeddedResourceArgs: {
     type: 'object',
-    properties: { resourceUri: { type: 'string', description: 'URI of the resource to embed' } },
+    properties: {
+      resourceUri: { type: 'string', description: 'URI of the resource to embed' },
+    },
     required: ['resourceUri'],
   },
 } as const;
@@ -103,13 +112,9 @@ export const jsonSchemas = {
 export const schemas = {
   confirmDeleteInput: compiledOnFirstUse<ConfirmDeleteInput>(jsonSchemas.confirmDeleteInput),
   greetInput: compiledOnFirstUse<GreetInput>(jsonSchemas.greetInput),
-  jsonSchema202012ToolInput: compiledOnFirstUse<JsonSchema202012ToolInput>(
-    jsonSchemas.jsonSchema202012ToolInput,
-  ),
+  jsonSchema202012ToolInput: compiledOnFirstUse<JsonSchema202012ToolInput>(jsonSchemas.jsonSchema202012ToolInput),
   slowComputeInput: compiledOnFirstUse<SlowComputeInput>(jsonSchemas.slowComputeInput),
-  testCustomHeaderInput: compiledOnFirstUse<TestCustomHeaderInput>(
-    jsonSchemas.testCustomHeaderInput,
-  ),
+  testCustomHeaderInput: compiledOnFirstUse<TestCustomHeaderInput>(jsonSchemas.testCustomHeaderInput),
   testElicitationInput: compiledOnFirstUse<TestElicitationInput>(jsonSchemas.testElicitationInput),
   testSamplingInput: compiledOnFirstUse<TestSamplingInput>(jsonSchemas.testSamplingInput),
   templateDataParams: compiledOnFirstUse<TemplateDataParams>(jsonSchemas.templateDataParams),

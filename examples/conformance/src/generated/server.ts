@@ -55,85 +55,47 @@ export const serverInfo: ServerInfo = {
 };
 
 // Handler modules load on first use (cold start reads none of them).
-const testInputRequiredResultPromptPrompt = lazy(
-  () => import('../handlers/prompts/test_input_required_result_prompt.js'),
-);
-const testPromptWithEmbeddedResourcePrompt = lazy(
-  () => import('../handlers/prompts/test_prompt_with_embedded_resource.js'),
-);
+const testInputRequiredResultPromptPrompt = lazy(() => import('../handlers/prompts/test_input_required_result_prompt.js'));
+const testPromptWithEmbeddedResourcePrompt = lazy(() => import('../handlers/prompts/test_prompt_with_embedded_resource.js'));
 const watchedResourceResource = lazy(() => import('../handlers/resources/watched_resource.js'));
 const templateDataTemplate = lazy(() => import('../handlers/templates/template_data.js'));
 const confirmDeleteTool = lazy(() => import('../handlers/tools/confirm_delete.js'));
 const failingJobTool = lazy(() => import('../handlers/tools/failing_job.js'));
 const greetTool = lazy(() => import('../handlers/tools/greet.js'));
-const jsonSchema202012ToolTool = lazy(
-  () => import('../handlers/tools/json_schema_2020_12_tool.js'),
-);
+const jsonSchema202012ToolTool = lazy(() => import('../handlers/tools/json_schema_2020_12_tool.js'));
 const multiInputTool = lazy(() => import('../handlers/tools/multi_input.js'));
 const protocolErrorJobTool = lazy(() => import('../handlers/tools/protocol_error_job.js'));
 const slowComputeTool = lazy(() => import('../handlers/tools/slow_compute.js'));
 const testAudioContentTool = lazy(() => import('../handlers/tools/test_audio_content.js'));
 const testCustomHeaderTool = lazy(() => import('../handlers/tools/test_custom_header.js'));
 const testElicitationTool = lazy(() => import('../handlers/tools/test_elicitation.js'));
-const testElicitationSep1034DefaultsTool = lazy(
-  () => import('../handlers/tools/test_elicitation_sep1034_defaults.js'),
-);
-const testElicitationSep1330EnumsTool = lazy(
-  () => import('../handlers/tools/test_elicitation_sep1330_enums.js'),
-);
+const testElicitationSep1034DefaultsTool = lazy(() => import('../handlers/tools/test_elicitation_sep1034_defaults.js'));
+const testElicitationSep1330EnumsTool = lazy(() => import('../handlers/tools/test_elicitation_sep1330_enums.js'));
 const testEmbeddedResourceTool = lazy(() => import('../handlers/tools/test_embedded_resource.js'));
 const testErrorHandlingTool = lazy(() => import('../handlers/tools/test_error_handling.js'));
 const testImageContentTool = lazy(() => import('../handlers/tools/test_image_content.js'));
-const testInputRequiredResultCapabilitiesTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_capabilities.js'),
-);
-const testInputRequiredResultElicitationTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_elicitation.js'),
-);
-const testInputRequiredResultListRootsTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_list_roots.js'),
-);
-const testInputRequiredResultMultiRoundTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_multi_round.js'),
-);
-const testInputRequiredResultMultipleInputsTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_multiple_inputs.js'),
-);
-const testInputRequiredResultRequestStateTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_request_state.js'),
-);
-const testInputRequiredResultSamplingTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_sampling.js'),
-);
-const testInputRequiredResultTamperedStateTool = lazy(
-  () => import('../handlers/tools/test_input_required_result_tampered_state.js'),
-);
+const testInputRequiredResultCapabilitiesTool = lazy(() => import('../handlers/tools/test_input_required_result_capabilities.js'));
+const testInputRequiredResultElicitationTool = lazy(() => import('../handlers/tools/test_input_required_result_elicitation.js'));
+const testInputRequiredResultListRootsTool = lazy(() => import('../handlers/tools/test_input_required_result_list_roots.js'));
+const testInputRequiredResultMultiRoundTool = lazy(() => import('../handlers/tools/test_input_required_result_multi_round.js'));
+const testInputRequiredResultMultipleInputsTool = lazy(() => import('../handlers/tools/test_input_required_result_multiple_inputs.js'));
+const testInputRequiredResultRequestStateTool = lazy(() => import('../handlers/tools/test_input_required_result_request_state.js'));
+const testInputRequiredResultSamplingTool = lazy(() => import('../handlers/tools/test_input_required_result_sampling.js'));
+const testInputRequiredResultTamperedStateTool = lazy(() => import('../handlers/tools/test_input_required_result_tampered_state.js'));
 const testLoggingToolTool = lazy(() => import('../handlers/tools/test_logging_tool.js'));
-const testMissingCapabilityTool = lazy(
-  () => import('../handlers/tools/test_missing_capability.js'),
-);
-const testMultipleContentTypesTool = lazy(
-  () => import('../handlers/tools/test_multiple_content_types.js'),
-);
+const testMissingCapabilityTool = lazy(() => import('../handlers/tools/test_missing_capability.js'));
+const testMultipleContentTypesTool = lazy(() => import('../handlers/tools/test_multiple_content_types.js'));
 const testReconnectionTool = lazy(() => import('../handlers/tools/test_reconnection.js'));
 const testSamplingTool = lazy(() => import('../handlers/tools/test_sampling.js'));
 const testSimpleTextTool = lazy(() => import('../handlers/tools/test_simple_text.js'));
 const testSlowOperationTool = lazy(() => import('../handlers/tools/test_slow_operation.js'));
-const testStreamingElicitationTool = lazy(
-  () => import('../handlers/tools/test_streaming_elicitation.js'),
-);
+const testStreamingElicitationTool = lazy(() => import('../handlers/tools/test_streaming_elicitation.js'));
 const testToolWithLoggingTool = lazy(() => import('../handlers/tools/test_tool_with_logging.js'));
 const testToolWithProgressTool = lazy(() => import('../handlers/tools/test_tool_with_progress.js'));
 const testToolWithTaskTool = lazy(() => import('../handlers/tools/test_tool_with_task.js'));
-const testTriggerPromptChangeTool = lazy(
-  () => import('../handlers/tools/test_trigger_prompt_change.js'),
-);
-const testTriggerToolChangeTool = lazy(
-  () => import('../handlers/tools/test_trigger_tool_change.js'),
-);
-const testUpdateWatchedResourceTool = lazy(
-  () => import('../handlers/tools/test_update_watched_resource.js'),
-);
+const testTriggerPromptChangeTool = lazy(() => import('../handlers/tools/test_trigger_prompt_change.js'));
+const testTriggerToolChangeTool = lazy(() => import('../handlers/tools/test_trigger_tool_change.js'));
+const testUpdateWatchedResourceTool = lazy(() => import('../handlers/tools/test_update_watched_resource.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
@@ -162,12 +124,7 @@ const serverOptions: McpServerOptions = {
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: { subscribe: true },
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: { subscribe: true }, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = ['test://watched-resource'];
@@ -205,30 +162,16 @@ const toolInfo: Record<string, ToolInfo> = {
   test_elicitation_sep1034_defaults: {
     description: 'Tests elicitation with default values for all primitive types (SEP-1034)',
   },
-  test_elicitation_sep1330_enums: {
-    description: 'Tests elicitation with enum schema improvements (SEP-1330)',
-  },
+  test_elicitation_sep1330_enums: { description: 'Tests elicitation with enum schema improvements (SEP-1330)' },
   test_embedded_resource: { description: 'Tests embedded resource content response' },
   test_error_handling: { description: 'Tests error response handling' },
   test_image_content: { description: 'Tests image content response' },
-  test_input_required_result_capabilities: {
-    description: 'Asks only for what the client declared it can do',
-  },
-  test_input_required_result_elicitation: {
-    description: "Asks for the user's name with input_required elicitation",
-  },
-  test_input_required_result_list_roots: {
-    description: "Asks for the client's roots with input_required",
-  },
-  test_input_required_result_multi_round: {
-    description: 'Asks twice, over two rounds, with requestState',
-  },
-  test_input_required_result_multiple_inputs: {
-    description: 'Asks for elicitation, sampling and roots in one round',
-  },
-  test_input_required_result_request_state: {
-    description: 'Confirms with input_required and signed requestState',
-  },
+  test_input_required_result_capabilities: { description: 'Asks only for what the client declared it can do' },
+  test_input_required_result_elicitation: { description: "Asks for the user's name with input_required elicitation" },
+  test_input_required_result_list_roots: { description: "Asks for the client's roots with input_required" },
+  test_input_required_result_multi_round: { description: 'Asks twice, over two rounds, with requestState' },
+  test_input_required_result_multiple_inputs: { description: 'Asks for elicitation, sampling and roots in one round' },
+  test_input_required_result_request_state: { description: 'Confirms with input_required and signed requestState' },
   test_input_required_result_sampling: {
     description: "Asks the client's model a question with input_required sampling",
   },
@@ -310,282 +253,79 @@ const taskModules = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   confirm_delete: (server) =>
-    contentTool(
-      server,
-      'confirm_delete',
-      toolInfo['confirm_delete'],
-      schemas.confirmDeleteInput,
-      confirmDeleteTool,
-    ),
+    contentTool(server, 'confirm_delete', toolInfo['confirm_delete'], schemas.confirmDeleteInput, confirmDeleteTool),
   failing_job: (server) =>
     contentTool(server, 'failing_job', toolInfo['failing_job'], undefined, failingJobTool),
-  greet: (server) => contentTool(server, 'greet', toolInfo['greet'], schemas.greetInput, greetTool),
+  greet: (server) =>
+    contentTool(server, 'greet', toolInfo['greet'], schemas.greetInput, greetTool),
   json_schema_2020_12_tool: (server) =>
-    contentTool(
-      server,
-      'json_schema_2020_12_tool',
-      toolInfo['json_schema_2020_12_tool'],
-      schemas.jsonSchema202012ToolInput,
-      jsonSchema202012ToolTool,
-    ),
+    contentTool(server, 'json_schema_2020_12_tool', toolInfo['json_schema_2020_12_tool'], schemas.jsonSchema202012ToolInput, jsonSchema202012ToolTool),
   multi_input: (server) =>
     contentTool(server, 'multi_input', toolInfo['multi_input'], undefined, multiInputTool),
   protocol_error_job: (server) =>
-    contentTool(
-      server,
-      'protocol_error_job',
-      toolInfo['protocol_error_job'],
-      undefined,
-      protocolErrorJobTool,
-    ),
+    contentTool(server, 'protocol_error_job', toolInfo['protocol_error_job'], undefined, protocolErrorJobTool),
   slow_compute: (server) =>
-    contentTool(
-      server,
-      'slow_compute',
-      toolInfo['slow_compute'],
-      schemas.slowComputeInput,
-      slowComputeTool,
-    ),
+    contentTool(server, 'slow_compute', toolInfo['slow_compute'], schemas.slowComputeInput, slowComputeTool),
   test_audio_content: (server) =>
-    contentTool(
-      server,
-      'test_audio_content',
-      toolInfo['test_audio_content'],
-      undefined,
-      testAudioContentTool,
-    ),
+    contentTool(server, 'test_audio_content', toolInfo['test_audio_content'], undefined, testAudioContentTool),
   test_custom_header: (server) =>
-    contentTool(
-      server,
-      'test_custom_header',
-      toolInfo['test_custom_header'],
-      schemas.testCustomHeaderInput,
-      testCustomHeaderTool,
-    ),
+    contentTool(server, 'test_custom_header', toolInfo['test_custom_header'], schemas.testCustomHeaderInput, testCustomHeaderTool),
   test_elicitation: (server) =>
-    contentTool(
-      server,
-      'test_elicitation',
-      toolInfo['test_elicitation'],
-      schemas.testElicitationInput,
-      testElicitationTool,
-    ),
+    contentTool(server, 'test_elicitation', toolInfo['test_elicitation'], schemas.testElicitationInput, testElicitationTool),
   test_elicitation_sep1034_defaults: (server) =>
-    contentTool(
-      server,
-      'test_elicitation_sep1034_defaults',
-      toolInfo['test_elicitation_sep1034_defaults'],
-      undefined,
-      testElicitationSep1034DefaultsTool,
-    ),
+    contentTool(server, 'test_elicitation_sep1034_defaults', toolInfo['test_elicitation_sep1034_defaults'], undefined, testElicitationSep1034DefaultsTool),
   test_elicitation_sep1330_enums: (server) =>
-    contentTool(
-      server,
-      'test_elicitation_sep1330_enums',
-      toolInfo['test_elicitation_sep1330_enums'],
-      undefined,
-      testElicitationSep1330EnumsTool,
-    ),
+    contentTool(server, 'test_elicitation_sep1330_enums', toolInfo['test_elicitation_sep1330_enums'], undefined, testElicitationSep1330EnumsTool),
   test_embedded_resource: (server) =>
-    contentTool(
-      server,
-      'test_embedded_resource',
-      toolInfo['test_embedded_resource'],
-      undefined,
-      testEmbeddedResourceTool,
-    ),
+    contentTool(server, 'test_embedded_resource', toolInfo['test_embedded_resource'], undefined, testEmbeddedResourceTool),
   test_error_handling: (server) =>
-    contentTool(
-      server,
-      'test_error_handling',
-      toolInfo['test_error_handling'],
-      undefined,
-      testErrorHandlingTool,
-    ),
+    contentTool(server, 'test_error_handling', toolInfo['test_error_handling'], undefined, testErrorHandlingTool),
   test_image_content: (server) =>
-    contentTool(
-      server,
-      'test_image_content',
-      toolInfo['test_image_content'],
-      undefined,
-      testImageContentTool,
-    ),
+    contentTool(server, 'test_image_content', toolInfo['test_image_content'], undefined, testImageContentTool),
   test_input_required_result_capabilities: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_capabilities',
-      toolInfo['test_input_required_result_capabilities'],
-      undefined,
-      testInputRequiredResultCapabilitiesTool,
-    ),
+    contentTool(server, 'test_input_required_result_capabilities', toolInfo['test_input_required_result_capabilities'], undefined, testInputRequiredResultCapabilitiesTool),
   test_input_required_result_elicitation: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_elicitation',
-      toolInfo['test_input_required_result_elicitation'],
-      undefined,
-      testInputRequiredResultElicitationTool,
-    ),
+    contentTool(server, 'test_input_required_result_elicitation', toolInfo['test_input_required_result_elicitation'], undefined, testInputRequiredResultElicitationTool),
   test_input_required_result_list_roots: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_list_roots',
-      toolInfo['test_input_required_result_list_roots'],
-      undefined,
-      testInputRequiredResultListRootsTool,
-    ),
+    contentTool(server, 'test_input_required_result_list_roots', toolInfo['test_input_required_result_list_roots'], undefined, testInputRequiredResultListRootsTool),
   test_input_required_result_multi_round: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_multi_round',
-      toolInfo['test_input_required_result_multi_round'],
-      undefined,
-      testInputRequiredResultMultiRoundTool,
-    ),
+    contentTool(server, 'test_input_required_result_multi_round', toolInfo['test_input_required_result_multi_round'], undefined, testInputRequiredResultMultiRoundTool),
   test_input_required_result_multiple_inputs: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_multiple_inputs',
-      toolInfo['test_input_required_result_multiple_inputs'],
-      undefined,
-      testInputRequiredResultMultipleInputsTool,
-    ),
+    contentTool(server, 'test_input_required_result_multiple_inputs', toolInfo['test_input_required_result_multiple_inputs'], undefined, testInputRequiredResultMultipleInputsTool),
   test_input_required_result_request_state: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_request_state',
-      toolInfo['test_input_required_result_request_state'],
-      undefined,
-      testInputRequiredResultRequestStateTool,
-    ),
+    contentTool(server, 'test_input_required_result_request_state', toolInfo['test_input_required_result_request_state'], undefined, testInputRequiredResultRequestStateTool),
   test_input_required_result_sampling: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_sampling',
-      toolInfo['test_input_required_result_sampling'],
-      undefined,
-      testInputRequiredResultSamplingTool,
-    ),
+    contentTool(server, 'test_input_required_result_sampling', toolInfo['test_input_required_result_sampling'], undefined, testInputRequiredResultSamplingTool),
   test_input_required_result_tampered_state: (server) =>
-    contentTool(
-      server,
-      'test_input_required_result_tampered_state',
-      toolInfo['test_input_required_result_tampered_state'],
-      undefined,
-      testInputRequiredResultTamperedStateTool,
-    ),
+    contentTool(server, 'test_input_required_result_tampered_state', toolInfo['test_input_required_result_tampered_state'], undefined, testInputRequiredResultTamperedStateTool),
   test_logging_tool: (server) =>
-    contentTool(
-      server,
-      'test_logging_tool',
-      toolInfo['test_logging_tool'],
-      undefined,
-      testLoggingToolTool,
-    ),
+    contentTool(server, 'test_logging_tool', toolInfo['test_logging_tool'], undefined, testLoggingToolTool),
   test_missing_capability: (server) =>
-    contentTool(
-      server,
-      'test_missing_capability',
-      toolInfo['test_missing_capability'],
-      undefined,
-      testMissingCapabilityTool,
-    ),
+    contentTool(server, 'test_missing_capability', toolInfo['test_missing_capability'], undefined, testMissingCapabilityTool),
   test_multiple_content_types: (server) =>
-    contentTool(
-      server,
-      'test_multiple_content_types',
-      toolInfo['test_multiple_content_types'],
-      undefined,
-      testMultipleContentTypesTool,
-    ),
+    contentTool(server, 'test_multiple_content_types', toolInfo['test_multiple_content_types'], undefined, testMultipleContentTypesTool),
   test_reconnection: (server) =>
-    contentTool(
-      server,
-      'test_reconnection',
-      toolInfo['test_reconnection'],
-      undefined,
-      testReconnectionTool,
-    ),
+    contentTool(server, 'test_reconnection', toolInfo['test_reconnection'], undefined, testReconnectionTool),
   test_sampling: (server) =>
-    contentTool(
-      server,
-      'test_sampling',
-      toolInfo['test_sampling'],
-      schemas.testSamplingInput,
-      testSamplingTool,
-    ),
+    contentTool(server, 'test_sampling', toolInfo['test_sampling'], schemas.testSamplingInput, testSamplingTool),
   test_simple_text: (server) =>
-    contentTool(
-      server,
-      'test_simple_text',
-      toolInfo['test_simple_text'],
-      undefined,
-      testSimpleTextTool,
-    ),
+    contentTool(server, 'test_simple_text', toolInfo['test_simple_text'], undefined, testSimpleTextTool),
   test_slow_operation: (server) =>
-    contentTool(
-      server,
-      'test_slow_operation',
-      toolInfo['test_slow_operation'],
-      undefined,
-      testSlowOperationTool,
-    ),
+    contentTool(server, 'test_slow_operation', toolInfo['test_slow_operation'], undefined, testSlowOperationTool),
   test_streaming_elicitation: (server) =>
-    contentTool(
-      server,
-      'test_streaming_elicitation',
-      toolInfo['test_streaming_elicitation'],
-      undefined,
-      testStreamingElicitationTool,
-    ),
+    contentTool(server, 'test_streaming_elicitation', toolInfo['test_streaming_elicitation'], undefined, testStreamingElicitationTool),
   test_tool_with_logging: (server) =>
-    contentTool(
-      server,
-      'test_tool_with_logging',
-      toolInfo['test_tool_with_logging'],
-      undefined,
-      testToolWithLoggingTool,
-    ),
+    contentTool(server, 'test_tool_with_logging', toolInfo['test_tool_with_logging'], undefined, testToolWithLoggingTool),
   test_tool_with_progress: (server) =>
-    contentTool(
-      server,
-      'test_tool_with_progress',
-      toolInfo['test_tool_with_progress'],
-      undefined,
-      testToolWithProgressTool,
-    ),
+    contentTool(server, 'test_tool_with_progress', toolInfo['test_tool_with_progress'], undefined, testToolWithProgressTool),
   test_tool_with_task: (server) =>
-    contentTool(
-      server,
-      'test_tool_with_task',
-      toolInfo['test_tool_with_task'],
-      undefined,
-      testToolWithTaskTool,
-    ),
+    contentTool(server, 'test_tool_with_task', toolInfo['test_tool_with_task'], undefined, testToolWithTaskTool),
   test_trigger_prompt_change: (server) =>
-    contentTool(
-      server,
-      'test_trigger_prompt_change',
-      toolInfo['test_trigger_prompt_change'],
-      undefined,
-      testTriggerPromptChangeTool,
-    ),
+    contentTool(server, 'test_trigger_prompt_change', toolInfo['test_trigger_prompt_change'], undefined, testTriggerPromptChangeTool),
   test_trigger_tool_change: (server) =>
-    contentTool(
-      server,
-      'test_trigger_tool_change',
-      toolInfo['test_trigger_tool_change'],
-      undefined,
-      testTriggerToolChangeTool,
-    ),
+    contentTool(server, 'test_trigger_tool_change', toolInfo['test_trigger_tool_change'], undefined, testTriggerToolChangeTool),
   test_update_watched_resource: (server) =>
-    contentTool(
-      server,
-      'test_update_watched_resource',
-      toolInfo['test_update_watched_resource'],
-      undefined,
-      testUpdateWatchedResourceTool,
-    ),
+    contentTool(server, 'test_update_watched_resource', toolInfo['test_update_watched_resource'], undefined, testUpdateWatchedResourceTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -622,57 +362,31 @@ const guardPaths = pathGuards({ template_data: { id: { path: false, rooted: true
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'static_binary',
-    'test://static-binary',
-    { ...resourceInfo['static_binary'] },
-    () => ({ contents: [resourceContents.staticBinary] }),
-  );
-  server.registerResource(
-    'static_text',
-    'test://static-text',
-    { ...resourceInfo['static_text'] },
-    () => ({ contents: [resourceContents.staticText] }),
-  );
-  server.registerResource(
-    'watched_resource',
-    'test://watched-resource',
-    { ...resourceInfo['watched_resource'] },
-    (uri, ctx) =>
-      readResource(
-        watchedResourceResource,
-        uri,
-        ctx,
-        resourceInfo['watched_resource']?.mimeType,
-        server,
-      ),
+  server.registerResource('static_binary', 'test://static-binary', { ...resourceInfo['static_binary'] }, () => ({
+    contents: [resourceContents.staticBinary],
+  }));
+  server.registerResource('static_text', 'test://static-text', { ...resourceInfo['static_text'] }, () => ({
+    contents: [resourceContents.staticText],
+  }));
+  server.registerResource('watched_resource', 'test://watched-resource', { ...resourceInfo['watched_resource'] }, (uri, ctx) =>
+    readResource(watchedResourceResource, uri, ctx, resourceInfo['watched_resource']?.mimeType, server),
   );
   server.registerResource(
     'template_data',
-    new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+    new ResourceTemplate('test://template/{id}/data', {
+      list: undefined,
+    }),
     { ...templateInfo['template_data'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        templateDataTemplate,
-        uri,
-        guardPaths('template_data', uri, variables),
-        ctx,
-        schemas.templateDataParams,
-        templateInfo['template_data']?.mimeType,
-        server,
-      ),
+      readTemplate(templateDataTemplate, uri, guardPaths('template_data', uri, variables), ctx, schemas.templateDataParams, templateInfo['template_data']?.mimeType, server),
   );
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
 const promptInfo: Record<string, PromptInfo> = {
-  test_input_required_result_prompt: {
-    description: 'A prompt that asks for context with input_required',
-  },
+  test_input_required_result_prompt: { description: 'A prompt that asks for context with input_required' },
   test_prompt_with_arguments: { description: 'A prompt with required arguments' },
-  test_prompt_with_embedded_resource: {
-    description: 'A prompt that includes an embedded resource',
-  },
+  test_prompt_with_embedded_resource: { description: 'A prompt that includes an embedded resource' },
   test_prompt_with_image: { description: 'A prompt that includes image content' },
   test_simple_prompt: { description: 'A simple prompt without arguments' },
 };
@@ -680,54 +394,24 @@ const promptInfo: Record<string, PromptInfo> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   test_input_required_result_prompt: (server) =>
-    server.registerPrompt(
-      'test_input_required_result_prompt',
-      { ...promptInfo['test_input_required_result_prompt'] },
-      (ctx) =>
-        describedPrompt(
-          promptInfo['test_input_required_result_prompt']?.description,
-          getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server),
-        ),
+    server.registerPrompt('test_input_required_result_prompt', { ...promptInfo['test_input_required_result_prompt'] }, (ctx) =>
+      describedPrompt(promptInfo['test_input_required_result_prompt']?.description, getPrompt(testInputRequiredResultPromptPrompt, {}, ctx, server)),
     ),
   test_prompt_with_arguments: (server) =>
-    server.registerPrompt(
-      'test_prompt_with_arguments',
-      { ...promptInfo['test_prompt_with_arguments'], argsSchema: testPromptWithArgumentsArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['test_prompt_with_arguments']?.description,
-          renderPrompt(promptMessages.testPromptWithArguments, args),
-        ),
+    server.registerPrompt('test_prompt_with_arguments', { ...promptInfo['test_prompt_with_arguments'], argsSchema: testPromptWithArgumentsArgs }, (args) =>
+      describedPrompt(promptInfo['test_prompt_with_arguments']?.description, renderPrompt(promptMessages.testPromptWithArguments, args)),
     ),
   test_prompt_with_embedded_resource: (server) =>
-    server.registerPrompt(
-      'test_prompt_with_embedded_resource',
-      {
-        ...promptInfo['test_prompt_with_embedded_resource'],
-        argsSchema: testPromptWithEmbeddedResourceArgs,
-      },
-      (args, ctx) =>
-        describedPrompt(
-          promptInfo['test_prompt_with_embedded_resource']?.description,
-          getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server),
-        ),
+    server.registerPrompt('test_prompt_with_embedded_resource', { ...promptInfo['test_prompt_with_embedded_resource'], argsSchema: testPromptWithEmbeddedResourceArgs }, (args, ctx) =>
+      describedPrompt(promptInfo['test_prompt_with_embedded_resource']?.description, getPrompt(testPromptWithEmbeddedResourcePrompt, args, ctx, server)),
     ),
   test_prompt_with_image: (server) =>
-    server.registerPrompt(
-      'test_prompt_with_image',
-      { ...promptInfo['test_prompt_with_image'] },
-      () =>
-        describedPrompt(
-          promptInfo['test_prompt_with_image']?.description,
-          renderPrompt(promptMessages.testPromptWithImage, {}),
-        ),
+    server.registerPrompt('test_prompt_with_image', { ...promptInfo['test_prompt_with_image'] }, () =>
+      describedPrompt(promptInfo['test_prompt_with_image']?.description, renderPrompt(promptMessages.testPromptWithImage, {})),
     ),
   test_simple_prompt: (server) =>
     server.registerPrompt('test_simple_prompt', { ...promptInfo['test_simple_prompt'] }, () =>
-      describedPrompt(
-        promptInfo['test_simple_prompt']?.description,
-        renderPrompt(promptMessages.testSimplePrompt, {}),
-      ),
+      describedPrompt(promptInfo['test_simple_prompt']?.description, renderPrompt(promptMessages.testSimplePrompt, {})),
     ),
 };
 

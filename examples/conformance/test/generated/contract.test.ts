@@ -291,11 +291,21 @@ const expected: Expected = {
       name: 'test_prompt_with_embedded_resource',
       description: 'A prompt that includes an embedded resource',
       arguments: [
-        { name: 'resourceUri', description: 'URI of the resource to embed', required: true },
+        {
+          name: 'resourceUri',
+          description: 'URI of the resource to embed',
+          required: true,
+        },
       ],
     },
-    { name: 'test_prompt_with_image', description: 'A prompt that includes image content' },
-    { name: 'test_simple_prompt', description: 'A simple prompt without arguments' },
+    {
+      name: 'test_prompt_with_image',
+      description: 'A prompt that includes image content',
+    },
+    {
+      name: 'test_simple_prompt',
+      description: 'A simple prompt without arguments',
+    },
   ],
   invalidInputTool: 'confirm_delete',
 };
@@ -351,14 +361,20 @@ const prompts: DeclarativePrompt[] = [
           mimeType: 'image/png',
         },
       },
-      { role: 'user', content: { type: 'text', text: 'Please analyze the image above.' } },
+      {
+        role: 'user',
+        content: { type: 'text', text: 'Please analyze the image above.' },
+      },
     ],
   },
   {
     name: 'test_simple_prompt',
     arguments: {},
     messages: [
-      { role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } },
+      {
+        role: 'user',
+        content: { type: 'text', text: 'This is a simple prompt for testing.' },
+      },
     ],
   },
 ];
@@ -392,7 +408,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

@@ -37,17 +37,23 @@ export interface TemplateHandlers {
   note: {
     read: TemplateReader<NoteParams>;
     list: TemplateLister;
-    complete: { id: Completer<NoteParams> };
+    complete: {
+      id: Completer<NoteParams>;
+    };
   };
   tag: {
     read: TemplateReader<TagParams>;
-    complete: { tag: Completer<TagParams> };
+    complete: {
+      tag: Completer<TagParams>;
+    };
   };
 }
 
 export interface PromptHandlers {
   summarize_notes: {
     get: PromptGetter<SummarizeNotesArgs>;
-    complete: { tag: Completer<SummarizeNotesArgs> };
+    complete: {
+      tag: Completer<SummarizeNotesArgs>;
+    };
   };
 }

@@ -67,7 +67,10 @@ const searchNotesTool = lazy(() => import('../handlers/tools/search_notes.js'));
 const promptCompletions: Record<string, Completions> = {
   summarize_notes: { values: { style: ['bullets', 'paragraph', 'tweet'] }, handled: ['tag'] },
 };
-const quickNoteArgs = promptArguments<QuickNoteArgs>(jsonSchemas.quickNoteArgs, {});
+const quickNoteArgs = promptArguments<QuickNoteArgs>(
+  jsonSchemas.quickNoteArgs,
+  {},
+);
 const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
   jsonSchemas.summarizeNotesArgs,
   completers(promptCompletions['summarize_notes'], summarizeNotesPrompt),
@@ -75,19 +78,13 @@ const summarizeNotesArgs = promptArguments<SummarizeNotesArgs>(
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
 const serverOptions: McpServerOptions = {
-  instructions:
-    'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
+  instructions: 'Use create_note to save a note, search_notes to find notes by text or tag, and read notes://note/{id} for the full text of one note.',
   capabilities: { completions: {} },
   requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -125,31 +122,11 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   create_note: (server) =>
-    structuredTool(
-      server,
-      'create_note',
-      toolInfo['create_note'],
-      schemas.createNoteInput,
-      schemas.createNoteOutput,
-      createNoteTool,
-    ),
+    structuredTool(server, 'create_note', toolInfo['create_note'], schemas.createNoteInput, schemas.createNoteOutput, createNoteTool),
   delete_note: (server) =>
-    contentTool(
-      server,
-      'delete_note',
-      toolInfo['delete_note'],
-      schemas.deleteNoteInput,
-      deleteNoteTool,
-    ),
+    contentTool(server, 'delete_note', toolInfo['delete_note'], schemas.deleteNoteInput, deleteNoteTool),
   search_notes: (server) =>
-    structuredTool(
-      server,
-      'search_notes',
-      toolInfo['search_notes'],
-      schemas.searchNotesInput,
-      schemas.searchNotesOutput,
-      searchNotesTool,
-    ),
+    structuredTool(server, 'search_notes', toolInfo['search_notes'], schemas.searchNotesInput, schemas.searchNotesOutput, searchNotesTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -184,10 +161,7 @@ const templateInfo: Record<string, ResourceInfo> = {
     mimeType: 'application/json',
   },
 };
-const templateCompletions: Record<string, Completions> = {
-  note: { handled: ['id'] },
-  tag: { handled: ['tag'] },
-};
+const templateCompletions: Record<string, Completions> = { note: { handled: ['id'] }, tag: { handled: ['tag'] } };
 
 /** Template variables that may carry a path: checked before the handler runs (no traversal). */
 const guardPaths = pathGuards({
@@ -214,15 +188,7 @@ function registerResources(server: McpServer): void {
     }),
     { ...templateInfo['note'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        noteTemplate,
-        uri,
-        guardPaths('note', uri, variables),
-        ctx,
-        schemas.noteParams,
-        templateInfo['note']?.mimeType,
-        server,
-      ),
+      readTemplate(noteTemplate, uri, guardPaths('note', uri, variables), ctx, schemas.noteParams, templateInfo['note']?.mimeType, server),
   );
   server.registerResource(
     'tag',
@@ -232,15 +198,7 @@ function registerResources(server: McpServer): void {
     }),
     { ...templateInfo['tag'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        tagTemplate,
-        uri,
-        guardPaths('tag', uri, variables),
-        ctx,
-        schemas.tagParams,
-        templateInfo['tag']?.mimeType,
-        server,
-      ),
+      readTemplate(tagTemplate, uri, guardPaths('tag', uri, variables), ctx, schemas.tagParams, templateInfo['tag']?.mimeType, server),
   );
 }
 
@@ -264,24 +222,12 @@ const declaredArguments: Record<string, PromptArgumentInfo[]> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   quick_note: (server) =>
-    server.registerPrompt(
-      'quick_note',
-      { ...promptInfo['quick_note'], argsSchema: quickNoteArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['quick_note']?.description,
-          renderPrompt(promptMessages.quickNote, args),
-        ),
+    server.registerPrompt('quick_note', { ...promptInfo['quick_note'], argsSchema: quickNoteArgs }, (args) =>
+      describedPrompt(promptInfo['quick_note']?.description, renderPrompt(promptMessages.quickNote, args)),
     ),
   summarize_notes: (server) =>
-    server.registerPrompt(
-      'summarize_notes',
-      { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs },
-      (args, ctx) =>
-        describedPrompt(
-          promptInfo['summarize_notes']?.description,
-          getPrompt(summarizeNotesPrompt, args, ctx, server),
-        ),
+    server.registerPrompt('summarize_notes', { ...promptInfo['summarize_notes'], argsSchema: summarizeNotesArgs }, (args, ctx) =>
+      describedPrompt(promptInfo['summarize_notes']?.description, getPrompt(summarizeNotesPrompt, args, ctx, server)),
     ),
 };
 

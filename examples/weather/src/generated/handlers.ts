@@ -38,6 +38,8 @@ export interface TemplateHandlers {
 export interface PromptHandlers {
   packing_list: {
     get: PromptGetter<PackingListArgs>;
-    complete: { city: Completer<PackingListArgs> };
+    complete: {
+      city: Completer<PackingListArgs>;
+    };
   };
 }

@@ -29,8 +29,19 @@ export const jsonSchemas = {
   getForecastInput: {
     type: 'object',
     properties: {
-      city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. Paris' },
-      days: { type: 'integer', minimum: 1, maximum: 7, default: 3, description: 'Days ahead' },
+      city: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        description: 'City name, e.g. Paris',
+      },
+      days: {
+        type: 'integer',
+        minimum: 1,
+        maximum: 7,
+        default: 3,
+        description: 'Days ahead',
+      },
       units: {
         type: 'string',
         enum: ['metric', 'imperial'],
@@ -72,7 +83,12 @@ export const jsonSchemas = {
   forecastParams: {
     type: 'object',
     properties: {
-      city: { type: 'string', minLength: 1, maxLength: 100, description: 'City name, e.g. Paris' },
+      city: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 100,
+        description: 'City name, e.g. Paris',
+      },
       date: { type: 'string', format: 'date', description: 'Day, as YYYY-MM-DD' },
     },
     required: ['city', 'date'],
@@ -99,9 +115,7 @@ export const jsonSchemas = {
 } as const;
 
 export const schemas = {
-  convertTemperatureInput: compiledOnFirstUse<ConvertTemperatureInput>(
-    jsonSchemas.convertTemperatureInput,
-  ),
+  convertTemperatureInput: compiledOnFirstUse<ConvertTemperatureInput>(jsonSchemas.convertTemperatureInput),
   getForecastInput: compiledOnFirstUse<GetForecastInput>(jsonSchemas.getForecastInput),
   getForecastOutput: compiledOnFirstUse<GetForecastOutput>(jsonSchemas.getForecastOutput),
   forecastParams: compiledOnFirstUse<ForecastParams>(jsonSchemas.forecastParams),

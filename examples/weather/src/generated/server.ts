@@ -71,7 +71,9 @@ const getForecastTool = lazy(() => import('../handlers/tools/get_forecast.js'));
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
 const promptCompletions: Record<string, Completions> = {
   packing_list: { handled: ['city'] },
-  weather_report: { values: { city: ['Paris', 'London', 'Tokyo'], style: ['short', 'detailed'] } },
+  weather_report: {
+    values: { city: ['Paris', 'London', 'Tokyo'], style: ['short', 'detailed'] },
+  },
 };
 const packingListArgs = promptArguments<PackingListArgs>(
   jsonSchemas.packingListArgs,
@@ -84,19 +86,13 @@ const weatherReportArgs = promptArguments<WeatherReportArgs>(
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
 const serverOptions: McpServerOptions = {
-  instructions:
-    "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
+  instructions: "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
   capabilities: { completions: {} },
   requestState: { verify: verifyRequestState },
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -119,27 +115,18 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   convert_temperature: (server) =>
-    contentTool(
-      server,
-      'convert_temperature',
-      toolInfo['convert_temperature'],
-      schemas.convertTemperatureInput,
-      convertTemperatureTool,
-    ),
+    contentTool(server, 'convert_temperature', toolInfo['convert_temperature'], schemas.convertTemperatureInput, convertTemperatureTool),
   get_forecast: (server) =>
-    structuredTool(
-      server,
-      'get_forecast',
-      toolInfo['get_forecast'],
-      schemas.getForecastInput,
-      schemas.getForecastOutput,
-      getForecastTool,
-    ),
+    structuredTool(server, 'get_forecast', toolInfo['get_forecast'], schemas.getForecastInput, schemas.getForecastOutput, getForecastTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
-  logo: { title: 'Logo', description: "The server's logo, a PNG image", mimeType: 'image/png' },
+  logo: {
+    title: 'Logo',
+    description: "The server's logo, a PNG image",
+    mimeType: 'image/png',
+  },
   readme: {
     title: 'About the weather server',
     description: 'What this server offers and how to use it, as Markdown',
@@ -178,12 +165,8 @@ function registerResources(server: McpServer): void {
   server.registerResource('readme', 'weather://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
-  server.registerResource(
-    'stations',
-    'weather://stations',
-    { ...resourceInfo['stations'] },
-    (uri, ctx) =>
-      readResource(stationsResource, uri, ctx, resourceInfo['stations']?.mimeType, server),
+  server.registerResource('stations', 'weather://stations', { ...resourceInfo['stations'] }, (uri, ctx) =>
+    readResource(stationsResource, uri, ctx, resourceInfo['stations']?.mimeType, server),
   );
   server.registerResource(
     'forecast',
@@ -193,15 +176,7 @@ function registerResources(server: McpServer): void {
     }),
     { ...templateInfo['forecast'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        forecastTemplate,
-        uri,
-        guardPaths('forecast', uri, variables),
-        ctx,
-        schemas.forecastParams,
-        templateInfo['forecast']?.mimeType,
-        server,
-      ),
+      readTemplate(forecastTemplate, uri, guardPaths('forecast', uri, variables), ctx, schemas.forecastParams, templateInfo['forecast']?.mimeType, server),
   );
 }
 
@@ -232,24 +207,12 @@ const declaredArguments: Record<string, PromptArgumentInfo[]> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   packing_list: (server) =>
-    server.registerPrompt(
-      'packing_list',
-      { ...promptInfo['packing_list'], argsSchema: packingListArgs },
-      (args, ctx) =>
-        describedPrompt(
-          promptInfo['packing_list']?.description,
-          getPrompt(packingListPrompt, args, ctx, server),
-        ),
+    server.registerPrompt('packing_list', { ...promptInfo['packing_list'], argsSchema: packingListArgs }, (args, ctx) =>
+      describedPrompt(promptInfo['packing_list']?.description, getPrompt(packingListPrompt, args, ctx, server)),
     ),
   weather_report: (server) =>
-    server.registerPrompt(
-      'weather_report',
-      { ...promptInfo['weather_report'], argsSchema: weatherReportArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['weather_report']?.description,
-          renderPrompt(promptMessages.weatherReport, args),
-        ),
+    server.registerPrompt('weather_report', { ...promptInfo['weather_report'], argsSchema: weatherReportArgs }, (args) =>
+      describedPrompt(promptInfo['weather_report']?.description, renderPrompt(promptMessages.weatherReport, args)),
     ),
 };
 

@@ -49,8 +49,7 @@ const expected: Expected = {
       },
     ],
   },
-  instructions:
-    "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
+  instructions: "Use get_forecast for a city's forecast and read weather://forecast/{city}/{date} for one day.",
   tools: [
     {
       name: 'convert_temperature',
@@ -189,7 +188,11 @@ const completions: Completion[] = [
  * called only when annotated readOnlyHint: true, and only with input valid for their schema.
  */
 const reachable: Reachable[] = [
-  { kind: 'tool', name: 'convert_temperature', arguments: { value: 1, from: 'C' } },
+  {
+    kind: 'tool',
+    name: 'convert_temperature',
+    arguments: { value: 1, from: 'C' },
+  },
   { kind: 'tool', name: 'get_forecast', arguments: { city: 'example' } },
   { kind: 'resource', uri: 'weather://stations' },
   { kind: 'resource', uri: 'weather://forecast/Paris/2026-01-01' },
@@ -206,7 +209,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

@@ -33,18 +33,10 @@ const drawTool = lazy(() => import('../handlers/tools/draw.js'));
 const fetchDocTool = lazy(() => import('../handlers/tools/fetch_doc.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -58,24 +50,20 @@ const toolInfo: Record<string, ToolInfo> = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  draw: (server) => contentTool(server, 'draw', toolInfo['draw'], undefined, drawTool),
+  draw: (server) =>
+    contentTool(server, 'draw', toolInfo['draw'], undefined, drawTool),
   fetch_doc: (server) =>
     contentTool(server, 'fetch_doc', toolInfo['fetch_doc'], undefined, fetchDocTool),
 };
 
 /** What prompts/list shows of each prompt besides its arguments. */
-const promptInfo: Record<string, PromptInfo> = {
-  annotated: { description: 'Content blocks with annotations' },
-};
+const promptInfo: Record<string, PromptInfo> = { annotated: { description: 'Content blocks with annotations' } };
 
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   annotated: (server) =>
     server.registerPrompt('annotated', { ...promptInfo['annotated'] }, () =>
-      describedPrompt(
-        promptInfo['annotated']?.description,
-        renderPrompt(promptMessages.annotated, {}),
-      ),
+      describedPrompt(promptInfo['annotated']?.description, renderPrompt(promptMessages.annotated, {})),
     ),
 };
 

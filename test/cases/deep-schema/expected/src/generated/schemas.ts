@@ -73,412 +73,247 @@ export const jsonSchemas = {
                                                     properties: {
                                                       o38: {
                                                         type: 'object',
-                                                        description:
-                                                          'Level 37 of the nested object',
+                                                        description: 'Level 37 of the nested object',
                                                         properties: {
                                                           o37: {
                                                             type: 'object',
-                                                            description:
-                                                              'Level 36 of the nested object',
+                                                            description: 'Level 36 of the nested object',
                                                             properties: {
                                                               o36: {
                                                                 type: 'object',
-                                                                description:
-                                                                  'Level 35 of the nested object',
+                                                                description: 'Level 35 of the nested object',
                                                                 properties: {
                                                                   o35: {
                                                                     type: 'object',
-                                                                    description:
-                                                                      'Level 34 of the nested object',
+                                                                    description: 'Level 34 of the nested object',
                                                                     properties: {
                                                                       o34: {
                                                                         type: 'object',
-                                                                        description:
-                                                                          'Level 33 of the nested object',
+                                                                        description: 'Level 33 of the nested object',
                                                                         properties: {
                                                                           o33: {
                                                                             type: 'object',
-                                                                            description:
-                                                                              'Level 32 of the nested object',
+                                                                            description: 'Level 32 of the nested object',
                                                                             properties: {
                                                                               o32: {
                                                                                 type: 'object',
-                                                                                description:
-                                                                                  'Level 31 of the nested object',
+                                                                                description: 'Level 31 of the nested object',
                                                                                 properties: {
                                                                                   o31: {
                                                                                     type: 'object',
-                                                                                    description:
-                                                                                      'Level 30 of the nested object',
+                                                                                    description: 'Level 30 of the nested object',
                                                                                     properties: {
                                                                                       o30: {
                                                                                         type: 'object',
-                                                                                        description:
-                                                                                          'Level 29 of the nested object',
-                                                                                        properties:
-                                                                                          {
-                                                                                            o29: {
-                                                                                              type: 'object',
-                                                                                              description:
-                                                                                                'Level 28 of the nested object',
-                                                                                              properties:
-                                                                                                {
-                                                                                                  o28: {
+                                                                                        description: 'Level 29 of the nested object',
+                                                                                        properties: {
+                                                                                          o29: {
+                                                                                            type: 'object',
+                                                                                            description: 'Level 28 of the nested object',
+                                                                                            properties: {
+                                                                                              o28: {
+                                                                                                type: 'object',
+                                                                                                description: 'Level 27 of the nested object',
+                                                                                                properties: {
+                                                                                                  o27: {
                                                                                                     type: 'object',
-                                                                                                    description:
-                                                                                                      'Level 27 of the nested object',
-                                                                                                    properties:
-                                                                                                      {
-                                                                                                        o27: {
-                                                                                                          type: 'object',
-                                                                                                          description:
-                                                                                                            'Level 26 of the nested object',
-                                                                                                          properties:
-                                                                                                            {
-                                                                                                              o26: {
+                                                                                                    description: 'Level 26 of the nested object',
+                                                                                                    properties: {
+                                                                                                      o26: {
+                                                                                                        type: 'object',
+                                                                                                        description: 'Level 25 of the nested object',
+                                                                                                        properties: {
+                                                                                                          o25: {
+                                                                                                            type: 'object',
+                                                                                                            description: 'Level 24 of the nested object',
+                                                                                                            properties: {
+                                                                                                              o24: {
                                                                                                                 type: 'object',
-                                                                                                                description:
-                                                                                                                  'Level 25 of the nested object',
-                                                                                                                properties:
-                                                                                                                  {
-                                                                                                                    o25: {
-                                                                                                                      type: 'object',
-                                                                                                                      description:
-                                                                                                                        'Level 24 of the nested object',
-                                                                                                                      properties:
-                                                                                                                        {
-                                                                                                                          o24: {
+                                                                                                                description: 'Level 23 of the nested object',
+                                                                                                                properties: {
+                                                                                                                  o23: {
+                                                                                                                    type: 'object',
+                                                                                                                    description: 'Level 22 of the nested object',
+                                                                                                                    properties: {
+                                                                                                                      o22: {
+                                                                                                                        type: 'object',
+                                                                                                                        description: 'Level 21 of the nested object',
+                                                                                                                        properties: {
+                                                                                                                          o21: {
                                                                                                                             type: 'object',
-                                                                                                                            description:
-                                                                                                                              'Level 23 of the nested object',
-                                                                                                                            properties:
-                                                                                                                              {
-                                                                                                                                o23: {
-                                                                                                                                  type: 'object',
-                                                                                                                                  description:
-                                                                                                                                    'Level 22 of the nested object',
-                                                                                                                                  properties:
-                                                                                                                                    {
-                                                                                                                                      o22: {
+                                                                                                                            description: 'Level 20 of the nested object',
+                                                                                                                            properties: {
+                                                                                                                              o20: {
+                                                                                                                                type: 'object',
+                                                                                                                                description: 'Level 19 of the nested object',
+                                                                                                                                properties: {
+                                                                                                                                  o19: {
+                                                                                                                                    type: 'object',
+                                                                                                                                    description: 'Level 18 of the nested object',
+                                                                                                                                    properties: {
+                                                                                                                                      o18: {
                                                                                                                                         type: 'object',
-                                                                                                                                        description:
-                                                                                                                                          'Level 21 of the nested object',
-                                                                                                                                        properties:
-                                                                                                                                          {
-                                                                                                                                            o21: {
-                                                                                                                                              type: 'object',
-                                                                                                                                              description:
-                                                                                                                                                'Level 20 of the nested object',
-                                                                                                                                              properties:
-                                                                                                                                                {
-                                                                                                                                                  o20: {
+                                                                                                                                        description: 'Level 17 of the nested object',
+                                                                                                                                        properties: {
+                                                                                                                                          o17: {
+                                                                                                                                            type: 'object',
+                                                                                                                                            description: 'Level 16 of the nested object',
+                                                                                                                                            properties: {
+                                                                                                                                              o16: {
+                                                                                                                                                type: 'object',
+                                                                                                                                                description: 'Level 15 of the nested object',
+                                                                                                                                                properties: {
+                                                                                                                                                  o15: {
                                                                                                                                                     type: 'object',
-                                                                                                                                                    description:
-                                                                                                                                                      'Level 19 of the nested object',
-                                                                                                                                                    properties:
-                                                                                                                                                      {
-                                                                                                                                                        o19: {
-                                                                                                                                                          type: 'object',
-                                                                                                                                                          description:
-                                                                                                                                                            'Level 18 of the nested object',
-                                                                                                                                                          properties:
-                                                                                                                                                            {
-                                                                                                                                                              o18: {
+                                                                                                                                                    description: 'Level 14 of the nested object',
+                                                                                                                                                    properties: {
+                                                                                                                                                      o14: {
+                                                                                                                                                        type: 'object',
+                                                                                                                                                        description: 'Level 13 of the nested object',
+                                                                                                                                                        properties: {
+                                                                                                                                                          o13: {
+                                                                                                                                                            type: 'object',
+                                                                                                                                                            description: 'Level 12 of the nested object',
+                                                                                                                                                            properties: {
+                                                                                                                                                              o12: {
                                                                                                                                                                 type: 'object',
-                                                                                                                                                                description:
-                                                                                                                                                                  'Level 17 of the nested object',
-                                                                                                                                                                properties:
-                                                                                                                                                                  {
-                                                                                                                                                                    o17: {
-                                                                                                                                                                      type: 'object',
-                                                                                                                                                                      description:
-                                                                                                                                                                        'Level 16 of the nested object',
-                                                                                                                                                                      properties:
-                                                                                                                                                                        {
-                                                                                                                                                                          o16: {
+                                                                                                                                                                description: 'Level 11 of the nested object',
+                                                                                                                                                                properties: {
+                                                                                                                                                                  o11: {
+                                                                                                                                                                    type: 'object',
+                                                                                                                                                                    description: 'Level 10 of the nested object',
+                                                                                                                                                                    properties: {
+                                                                                                                                                                      o10: {
+                                                                                                                                                                        type: 'object',
+                                                                                                                                                                        description: 'Level 9 of the nested object',
+                                                                                                                                                                        properties: {
+                                                                                                                                                                          o9: {
                                                                                                                                                                             type: 'object',
-                                                                                                                                                                            description:
-                                                                                                                                                                              'Level 15 of the nested object',
-                                                                                                                                                                            properties:
-                                                                                                                                                                              {
-                                                                                                                                                                                o15: {
-                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                  description:
-                                                                                                                                                                                    'Level 14 of the nested object',
-                                                                                                                                                                                  properties:
-                                                                                                                                                                                    {
-                                                                                                                                                                                      o14: {
+                                                                                                                                                                            description: 'Level 8 of the nested object',
+                                                                                                                                                                            properties: {
+                                                                                                                                                                              o8: {
+                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                description: 'Level 7 of the nested object',
+                                                                                                                                                                                properties: {
+                                                                                                                                                                                  o7: {
+                                                                                                                                                                                    type: 'object',
+                                                                                                                                                                                    description: 'Level 6 of the nested object',
+                                                                                                                                                                                    properties: {
+                                                                                                                                                                                      o6: {
                                                                                                                                                                                         type: 'object',
-                                                                                                                                                                                        description:
-                                                                                                                                                                                          'Level 13 of the nested object',
-                                                                                                                                                                                        properties:
-                                                                                                                                                                                          {
-                                                                                                                                                                                            o13: {
-                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                              description:
-                                                                                                                                                                                                'Level 12 of the nested object',
-                                                                                                                                                                                              properties:
-                                                                                                                                                                                                {
-                                                                                                                                                                                                  o12: {
+                                                                                                                                                                                        description: 'Level 5 of the nested object',
+                                                                                                                                                                                        properties: {
+                                                                                                                                                                                          o5: {
+                                                                                                                                                                                            type: 'object',
+                                                                                                                                                                                            description: 'Level 4 of the nested object',
+                                                                                                                                                                                            properties: {
+                                                                                                                                                                                              o4: {
+                                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                                description: 'Level 3 of the nested object',
+                                                                                                                                                                                                properties: {
+                                                                                                                                                                                                  o3: {
                                                                                                                                                                                                     type: 'object',
-                                                                                                                                                                                                    description:
-                                                                                                                                                                                                      'Level 11 of the nested object',
-                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                      {
-                                                                                                                                                                                                        o11: {
-                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                          description:
-                                                                                                                                                                                                            'Level 10 of the nested object',
-                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                            {
-                                                                                                                                                                                                              o10: {
-                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                description:
-                                                                                                                                                                                                                  'Level 9 of the nested object',
-                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                    o9: {
-                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                      description:
-                                                                                                                                                                                                                        'Level 8 of the nested object',
-                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                          o8: {
-                                                                                                                                                                                                                            type: 'object',
-                                                                                                                                                                                                                            description:
-                                                                                                                                                                                                                              'Level 7 of the nested object',
-                                                                                                                                                                                                                            properties:
-                                                                                                                                                                                                                              {
-                                                                                                                                                                                                                                o7: {
-                                                                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                                                                  description:
-                                                                                                                                                                                                                                    'Level 6 of the nested object',
-                                                                                                                                                                                                                                  properties:
-                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                      o6: {
-                                                                                                                                                                                                                                        type: 'object',
-                                                                                                                                                                                                                                        description:
-                                                                                                                                                                                                                                          'Level 5 of the nested object',
-                                                                                                                                                                                                                                        properties:
-                                                                                                                                                                                                                                          {
-                                                                                                                                                                                                                                            o5: {
-                                                                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                                                                              description:
-                                                                                                                                                                                                                                                'Level 4 of the nested object',
-                                                                                                                                                                                                                                              properties:
-                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                  o4: {
-                                                                                                                                                                                                                                                    type: 'object',
-                                                                                                                                                                                                                                                    description:
-                                                                                                                                                                                                                                                      'Level 3 of the nested object',
-                                                                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                                                                      {
-                                                                                                                                                                                                                                                        o3: {
-                                                                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                                                                          description:
-                                                                                                                                                                                                                                                            'Level 2 of the nested object',
-                                                                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                              o2: {
-                                                                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                                                                description:
-                                                                                                                                                                                                                                                                  'Level 1 of the nested object',
-                                                                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                                                                    o1: {
-                                                                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                                                                      description:
-                                                                                                                                                                                                                                                                        'The innermost object',
-                                                                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                          leaf: {
-                                                                                                                                                                                                                                                                            type: 'string',
-                                                                                                                                                                                                                                                                            description:
-                                                                                                                                                                                                                                                                              'The value at the bottom',
-                                                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                          'leaf',
-                                                                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                                                                    'o1',
-                                                                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                          required:
-                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                              'o2',
-                                                                                                                                                                                                                                                            ],
-                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                                    required:
-                                                                                                                                                                                                                                                      [
-                                                                                                                                                                                                                                                        'o3',
-                                                                                                                                                                                                                                                      ],
-                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                              required:
-                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                  'o4',
-                                                                                                                                                                                                                                                ],
-                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                        required:
-                                                                                                                                                                                                                                          [
-                                                                                                                                                                                                                                            'o5',
-                                                                                                                                                                                                                                          ],
-                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                  required:
-                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                      'o6',
-                                                                                                                                                                                                                                    ],
-                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                            required:
-                                                                                                                                                                                                                              [
-                                                                                                                                                                                                                                'o7',
-                                                                                                                                                                                                                              ],
-                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                          'o8',
-                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                    'o9',
-                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                              },
-                                                                                                                                                                                                            },
-                                                                                                                                                                                                          required:
-                                                                                                                                                                                                            [
-                                                                                                                                                                                                              'o10',
-                                                                                                                                                                                                            ],
+                                                                                                                                                                                                    description: 'Level 2 of the nested object',
+                                                                                                                                                                                                    properties: {
+                                                                                                                                                                                                      o2: {
+                                                                                                                                                                                                        type: 'object',
+                                                                                                                                                                                                        description: 'Level 1 of the nested object',
+                                                                                                                                                                                                        properties: {
+                                                                                                                                                                                                          o1: {
+                                                                                                                                                                                                            type: 'object',
+                                                                                                                                                                                                            description: 'The innermost object',
+                                                                                                                                                                                                            properties: { leaf: { type: 'string', description: 'The value at the bottom' } },
+                                                                                                                                                                                                            required: ['leaf'],
+                                                                                                                                                                                                          },
                                                                                                                                                                                                         },
+                                                                                                                                                                                                        required: ['o1'],
                                                                                                                                                                                                       },
-                                                                                                                                                                                                    required:
-                                                                                                                                                                                                      [
-                                                                                                                                                                                                        'o11',
-                                                                                                                                                                                                      ],
+                                                                                                                                                                                                    },
+                                                                                                                                                                                                    required: ['o2'],
                                                                                                                                                                                                   },
                                                                                                                                                                                                 },
-                                                                                                                                                                                              required:
-                                                                                                                                                                                                [
-                                                                                                                                                                                                  'o12',
-                                                                                                                                                                                                ],
+                                                                                                                                                                                                required: ['o3'],
+                                                                                                                                                                                              },
                                                                                                                                                                                             },
+                                                                                                                                                                                            required: ['o4'],
                                                                                                                                                                                           },
-                                                                                                                                                                                        required:
-                                                                                                                                                                                          [
-                                                                                                                                                                                            'o13',
-                                                                                                                                                                                          ],
+                                                                                                                                                                                        },
+                                                                                                                                                                                        required: ['o5'],
                                                                                                                                                                                       },
                                                                                                                                                                                     },
-                                                                                                                                                                                  required:
-                                                                                                                                                                                    [
-                                                                                                                                                                                      'o14',
-                                                                                                                                                                                    ],
+                                                                                                                                                                                    required: ['o6'],
+                                                                                                                                                                                  },
                                                                                                                                                                                 },
+                                                                                                                                                                                required: ['o7'],
                                                                                                                                                                               },
-                                                                                                                                                                            required:
-                                                                                                                                                                              [
-                                                                                                                                                                                'o15',
-                                                                                                                                                                              ],
+                                                                                                                                                                            },
+                                                                                                                                                                            required: ['o8'],
                                                                                                                                                                           },
                                                                                                                                                                         },
-                                                                                                                                                                      required:
-                                                                                                                                                                        [
-                                                                                                                                                                          'o16',
-                                                                                                                                                                        ],
+                                                                                                                                                                        required: ['o9'],
+                                                                                                                                                                      },
                                                                                                                                                                     },
+                                                                                                                                                                    required: ['o10'],
                                                                                                                                                                   },
-                                                                                                                                                                required:
-                                                                                                                                                                  [
-                                                                                                                                                                    'o17',
-                                                                                                                                                                  ],
+                                                                                                                                                                },
+                                                                                                                                                                required: ['o11'],
                                                                                                                                                               },
                                                                                                                                                             },
-                                                                                                                                                          required:
-                                                                                                                                                            [
-                                                                                                                                                              'o18',
-                                                                                                                                                            ],
+                                                                                                                                                            required: ['o12'],
+                                                                                                                                                          },
                                                                                                                                                         },
+                                                                                                                                                        required: ['o13'],
                                                                                                                                                       },
-                                                                                                                                                    required:
-                                                                                                                                                      [
-                                                                                                                                                        'o19',
-                                                                                                                                                      ],
+                                                                                                                                                    },
+                                                                                                                                                    required: ['o14'],
                                                                                                                                                   },
                                                                                                                                                 },
-                                                                                                                                              required:
-                                                                                                                                                [
-                                                                                                                                                  'o20',
-                                                                                                                                                ],
+                                                                                                                                                required: ['o15'],
+                                                                                                                                              },
                                                                                                                                             },
+                                                                                                                                            required: ['o16'],
                                                                                                                                           },
-                                                                                                                                        required:
-                                                                                                                                          [
-                                                                                                                                            'o21',
-                                                                                                                                          ],
+                                                                                                                                        },
+                                                                                                                                        required: ['o17'],
                                                                                                                                       },
                                                                                                                                     },
-                                                                                                                                  required:
-                                                                                                                                    [
-                                                                                                                                      'o22',
-                                                                                                                                    ],
+                                                                                                                                    required: ['o18'],
+                                                                                                                                  },
                                                                                                                                 },
+                                                                                                                                required: ['o19'],
                                                                                                                               },
-                                                                                                                            required:
-                                                                                                                              [
-                                                                                                                                'o23',
-                                                                                                                              ],
+                                                                                                                            },
+                                                                                                                            required: ['o20'],
                                                                                                                           },
                                                                                                                         },
-                                                                                                                      required:
-                                                                                                                        [
-                                                                                                                          'o24',
-                                                                                                                        ],
+                                                                                                                        required: ['o21'],
+                                                                                                                      },
                                                                                                                     },
+                                                                                                                    required: ['o22'],
                                                                                                                   },
-                                                                                                                required:
-                                                                                                                  [
-                                                                                                                    'o25',
-                                                                                                                  ],
+                                                                                                                },
+                                                                                                                required: ['o23'],
                                                                                                               },
                                                                                                             },
-                                                                                                          required:
-                                                                                                            [
-                                                                                                              'o26',
-                                                                                                            ],
+                                                                                                            required: ['o24'],
+                                                                                                          },
                                                                                                         },
+                                                                                                        required: ['o25'],
                                                                                                       },
-                                                                                                    required:
-                                                                                                      [
-                                                                                                        'o27',
-                                                                                                      ],
+                                                                                                    },
+                                                                                                    required: ['o26'],
                                                                                                   },
                                                                                                 },
-                                                                                              required:
-                                                                                                [
-                                                                                                  'o28',
-                                                                                                ],
+                                                                                                required: ['o27'],
+                                                                                              },
                                                                                             },
+                                                                                            required: ['o28'],
                                                                                           },
-                                                                                        required: [
-                                                                                          'o29',
-                                                                                        ],
+                                                                                        },
+                                                                                        required: ['o29'],
                                                                                       },
                                                                                     },
-                                                                                    required: [
-                                                                                      'o30',
-                                                                                    ],
+                                                                                    required: ['o30'],
                                                                                   },
                                                                                 },
                                                                                 required: ['o31'],
@@ -626,54 +461,34 @@ export const jsonSchemas = {
                                                                                             type: 'array',
                                                                                             items: {
                                                                                               type: 'array',
-                                                                                              items:
-                                                                                                {
+                                                                                              items: {
+                                                                                                type: 'array',
+                                                                                                items: {
                                                                                                   type: 'array',
-                                                                                                  items:
-                                                                                                    {
+                                                                                                  items: {
+                                                                                                    type: 'array',
+                                                                                                    items: {
                                                                                                       type: 'array',
-                                                                                                      items:
-                                                                                                        {
+                                                                                                      items: {
+                                                                                                        type: 'array',
+                                                                                                        items: {
                                                                                                           type: 'array',
-                                                                                                          items:
-                                                                                                            {
+                                                                                                          items: {
+                                                                                                            type: 'array',
+                                                                                                            items: {
                                                                                                               type: 'array',
-                                                                                                              items:
-                                                                                                                {
-                                                                                                                  type: 'array',
-                                                                                                                  items:
-                                                                                                                    {
-                                                                                                                      type: 'array',
-                                                                                                                      items:
-                                                                                                                        {
-                                                                                                                          type: 'array',
-                                                                                                                          items:
-                                                                                                                            {
-                                                                                                                              type: 'array',
-                                                                                                                              items:
-                                                                                                                                {
-                                                                                                                                  type: 'array',
-                                                                                                                                  items:
-                                                                                                                                    {
-                                                                                                                                      type: 'array',
-                                                                                                                                      items:
-                                                                                                                                        {
-                                                                                                                                          type: 'array',
-                                                                                                                                          items:
-                                                                                                                                            {
-                                                                                                                                              type: 'integer',
-                                                                                                                                            },
-                                                                                                                                        },
-                                                                                                                                    },
-                                                                                                                                },
-                                                                                                                            },
-                                                                                                                        },
-                                                                                                                    },
-                                                                                                                },
+                                                                                                              items: {
+                                                                                                                type: 'array',
+                                                                                                                items: { type: 'array', items: { type: 'array', items: { type: 'integer' } } },
+                                                                                                              },
                                                                                                             },
+                                                                                                          },
                                                                                                         },
+                                                                                                      },
                                                                                                     },
+                                                                                                  },
                                                                                                 },
+                                                                                              },
                                                                                             },
                                                                                           },
                                                                                         },
@@ -775,412 +590,247 @@ export const jsonSchemas = {
                                                     properties: {
                                                       o38: {
                                                         type: 'object',
-                                                        description:
-                                                          'Level 37 of the nested object',
+                                                        description: 'Level 37 of the nested object',
                                                         properties: {
                                                           o37: {
                                                             type: 'object',
-                                                            description:
-                                                              'Level 36 of the nested object',
+                                                            description: 'Level 36 of the nested object',
                                                             properties: {
                                                               o36: {
                                                                 type: 'object',
-                                                                description:
-                                                                  'Level 35 of the nested object',
+                                                                description: 'Level 35 of the nested object',
                                                                 properties: {
                                                                   o35: {
                                                                     type: 'object',
-                                                                    description:
-                                                                      'Level 34 of the nested object',
+                                                                    description: 'Level 34 of the nested object',
                                                                     properties: {
                                                                       o34: {
                                                                         type: 'object',
-                                                                        description:
-                                                                          'Level 33 of the nested object',
+                                                                        description: 'Level 33 of the nested object',
                                                                         properties: {
                                                                           o33: {
                                                                             type: 'object',
-                                                                            description:
-                                                                              'Level 32 of the nested object',
+                                                                            description: 'Level 32 of the nested object',
                                                                             properties: {
                                                                               o32: {
                                                                                 type: 'object',
-                                                                                description:
-                                                                                  'Level 31 of the nested object',
+                                                                                description: 'Level 31 of the nested object',
                                                                                 properties: {
                                                                                   o31: {
                                                                                     type: 'object',
-                                                                                    description:
-                                                                                      'Level 30 of the nested object',
+                                                                                    description: 'Level 30 of the nested object',
                                                                                     properties: {
                                                                                       o30: {
                                                                                         type: 'object',
-                                                                                        description:
-                                                                                          'Level 29 of the nested object',
-                                                                                        properties:
-                                                                                          {
-                                                                                            o29: {
-                                                                                              type: 'object',
-                                                                                              description:
-                                                                                                'Level 28 of the nested object',
-                                                                                              properties:
-                                                                                                {
-                                                                                                  o28: {
+                                                                                        description: 'Level 29 of the nested object',
+                                                                                        properties: {
+                                                                                          o29: {
+                                                                                            type: 'object',
+                                                                                            description: 'Level 28 of the nested object',
+                                                                                            properties: {
+                                                                                              o28: {
+                                                                                                type: 'object',
+                                                                                                description: 'Level 27 of the nested object',
+                                                                                                properties: {
+                                                                                                  o27: {
                                                                                                     type: 'object',
-                                                                                                    description:
-                                                                                                      'Level 27 of the nested object',
-                                                                                                    properties:
-                                                                                                      {
-                                                                                                        o27: {
-                                                                                                          type: 'object',
-                                                                                                          description:
-                                                                                                            'Level 26 of the nested object',
-                                                                                                          properties:
-                                                                                                            {
-                                                                                                              o26: {
+                                                                                                    description: 'Level 26 of the nested object',
+                                                                                                    properties: {
+                                                                                                      o26: {
+                                                                                                        type: 'object',
+                                                                                                        description: 'Level 25 of the nested object',
+                                                                                                        properties: {
+                                                                                                          o25: {
+                                                                                                            type: 'object',
+                                                                                                            description: 'Level 24 of the nested object',
+                                                                                                            properties: {
+                                                                                                              o24: {
                                                                                                                 type: 'object',
-                                                                                                                description:
-                                                                                                                  'Level 25 of the nested object',
-                                                                                                                properties:
-                                                                                                                  {
-                                                                                                                    o25: {
-                                                                                                                      type: 'object',
-                                                                                                                      description:
-                                                                                                                        'Level 24 of the nested object',
-                                                                                                                      properties:
-                                                                                                                        {
-                                                                                                                          o24: {
+                                                                                                                description: 'Level 23 of the nested object',
+                                                                                                                properties: {
+                                                                                                                  o23: {
+                                                                                                                    type: 'object',
+                                                                                                                    description: 'Level 22 of the nested object',
+                                                                                                                    properties: {
+                                                                                                                      o22: {
+                                                                                                                        type: 'object',
+                                                                                                                        description: 'Level 21 of the nested object',
+                                                                                                                        properties: {
+                                                                                                                          o21: {
                                                                                                                             type: 'object',
-                                                                                                                            description:
-                                                                                                                              'Level 23 of the nested object',
-                                                                                                                            properties:
-                                                                                                                              {
-                                                                                                                                o23: {
-                                                                                                                                  type: 'object',
-                                                                                                                                  description:
-                                                                                                                                    'Level 22 of the nested object',
-                                                                                                                                  properties:
-                                                                                                                                    {
-                                                                                                                                      o22: {
+                                                                                                                            description: 'Level 20 of the nested object',
+                                                                                                                            properties: {
+                                                                                                                              o20: {
+                                                                                                                                type: 'object',
+                                                                                                                                description: 'Level 19 of the nested object',
+                                                                                                                                properties: {
+                                                                                                                                  o19: {
+                                                                                                                                    type: 'object',
+                                                                                                                                    description: 'Level 18 of the nested object',
+                                                                                                                                    properties: {
+                                                                                                                                      o18: {
                                                                                                                                         type: 'object',
-                                                                                                                                        description:
-                                                                                                                                          'Level 21 of the nested object',
-                                                                                                                                        properties:
-                                                                                                                                          {
-                                                                                                                                            o21: {
-                                                                                                                                              type: 'object',
-                                                                                                                                              description:
-                                                                                                                                                'Level 20 of the nested object',
-                                                                                                                                              properties:
-                                                                                                                                                {
-                                                                                                                                                  o20: {
+                                                                                                                                        description: 'Level 17 of the nested object',
+                                                                                                                                        properties: {
+                                                                                                                                          o17: {
+                                                                                                                                            type: 'object',
+                                                                                                                                            description: 'Level 16 of the nested object',
+                                                                                                                                            properties: {
+                                                                                                                                              o16: {
+                                                                                                                                                type: 'object',
+                                                                                                                                                description: 'Level 15 of the nested object',
+                                                                                                                                                properties: {
+                                                                                                                                                  o15: {
                                                                                                                                                     type: 'object',
-                                                                                                                                                    description:
-                                                                                                                                                      'Level 19 of the nested object',
-                                                                                                                                                    properties:
-                                                                                                                                                      {
-                                                                                                                                                        o19: {
-                                                                                                                                                          type: 'object',
-                                                                                                                                                          description:
-                                                                                                                                                            'Level 18 of the nested object',
-                                                                                                                                                          properties:
-                                                                                                                                                            {
-                                                                                                                                                              o18: {
+                                                                                                                                                    description: 'Level 14 of the nested object',
+                                                                                                                                                    properties: {
+                                                                                                                                                      o14: {
+                                                                                                                                                        type: 'object',
+                                                                                                                                                        description: 'Level 13 of the nested object',
+                                                                                                                                                        properties: {
+                                                                                                                                                          o13: {
+                                                                                                                                                            type: 'object',
+                                                                                                                                                            description: 'Level 12 of the nested object',
+                                                                                                                                                            properties: {
+                                                                                                                                                              o12: {
                                                                                                                                                                 type: 'object',
-                                                                                                                                                                description:
-                                                                                                                                                                  'Level 17 of the nested object',
-                                                                                                                                                                properties:
-                                                                                                                                                                  {
-                                                                                                                                                                    o17: {
-                                                                                                                                                                      type: 'object',
-                                                                                                                                                                      description:
-                                                                                                                                                                        'Level 16 of the nested object',
-                                                                                                                                                                      properties:
-                                                                                                                                                                        {
-                                                                                                                                                                          o16: {
+                                                                                                                                                                description: 'Level 11 of the nested object',
+                                                                                                                                                                properties: {
+                                                                                                                                                                  o11: {
+                                                                                                                                                                    type: 'object',
+                                                                                                                                                                    description: 'Level 10 of the nested object',
+                                                                                                                                                                    properties: {
+                                                                                                                                                                      o10: {
+                                                                                                                                                                        type: 'object',
+                                                                                                                                                                        description: 'Level 9 of the nested object',
+                                                                                                                                                                        properties: {
+                                                                                                                                                                          o9: {
                                                                                                                                                                             type: 'object',
-                                                                                                                                                                            description:
-                                                                                                                                                                              'Level 15 of the nested object',
-                                                                                                                                                                            properties:
-                                                                                                                                                                              {
-                                                                                                                                                                                o15: {
-                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                  description:
-                                                                                                                                                                                    'Level 14 of the nested object',
-                                                                                                                                                                                  properties:
-                                                                                                                                                                                    {
-                                                                                                                                                                                      o14: {
+                                                                                                                                                                            description: 'Level 8 of the nested object',
+                                                                                                                                                                            properties: {
+                                                                                                                                                                              o8: {
+                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                description: 'Level 7 of the nested object',
+                                                                                                                                                                                properties: {
+                                                                                                                                                                                  o7: {
+                                                                                                                                                                                    type: 'object',
+                                                                                                                                                                                    description: 'Level 6 of the nested object',
+                                                                                                                                                                                    properties: {
+                                                                                                                                                                                      o6: {
                                                                                                                                                                                         type: 'object',
-                                                                                                                                                                                        description:
-                                                                                                                                                                                          'Level 13 of the nested object',
-                                                                                                                                                                                        properties:
-                                                                                                                                                                                          {
-                                                                                                                                                                                            o13: {
-                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                              description:
-                                                                                                                                                                                                'Level 12 of the nested object',
-                                                                                                                                                                                              properties:
-                                                                                                                                                                                                {
-                                                                                                                                                                                                  o12: {
+                                                                                                                                                                                        description: 'Level 5 of the nested object',
+                                                                                                                                                                                        properties: {
+                                                                                                                                                                                          o5: {
+                                                                                                                                                                                            type: 'object',
+                                                                                                                                                                                            description: 'Level 4 of the nested object',
+                                                                                                                                                                                            properties: {
+                                                                                                                                                                                              o4: {
+                                                                                                                                                                                                type: 'object',
+                                                                                                                                                                                                description: 'Level 3 of the nested object',
+                                                                                                                                                                                                properties: {
+                                                                                                                                                                                                  o3: {
                                                                                                                                                                                                     type: 'object',
-                                                                                                                                                                                                    description:
-                                                                                                                                                                                                      'Level 11 of the nested object',
-                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                      {
-                                                                                                                                                                                                        o11: {
-                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                          description:
-                                                                                                                                                                                                            'Level 10 of the nested object',
-                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                            {
-                                                                                                                                                                                                              o10: {
-                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                description:
-                                                                                                                                                                                                                  'Level 9 of the nested object',
-                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                    o9: {
-                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                      description:
-                                                                                                                                                                                                                        'Level 8 of the nested object',
-                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                          o8: {
-                                                                                                                                                                                                                            type: 'object',
-                                                                                                                                                                                                                            description:
-                                                                                                                                                                                                                              'Level 7 of the nested object',
-                                                                                                                                                                                                                            properties:
-                                                                                                                                                                                                                              {
-                                                                                                                                                                                                                                o7: {
-                                                                                                                                                                                                                                  type: 'object',
-                                                                                                                                                                                                                                  description:
-                                                                                                                                                                                                                                    'Level 6 of the nested object',
-                                                                                                                                                                                                                                  properties:
-                                                                                                                                                                                                                                    {
-                                                                                                                                                                                                                                      o6: {
-                                                                                                                                                                                                                                        type: 'object',
-                                                                                                                                                                                                                                        description:
-                                                                                                                                                                                                                                          'Level 5 of the nested object',
-                                                                                                                                                                                                                                        properties:
-                                                                                                                                                                                                                                          {
-                                                                                                                                                                                                                                            o5: {
-                                                                                                                                                                                                                                              type: 'object',
-                                                                                                                                                                                                                                              description:
-                                                                                                                                                                                                                                                'Level 4 of the nested object',
-                                                                                                                                                                                                                                              properties:
-                                                                                                                                                                                                                                                {
-                                                                                                                                                                                                                                                  o4: {
-                                                                                                                                                                                                                                                    type: 'object',
-                                                                                                                                                                                                                                                    description:
-                                                                                                                                                                                                                                                      'Level 3 of the nested object',
-                                                                                                                                                                                                                                                    properties:
-                                                                                                                                                                                                                                                      {
-                                                                                                                                                                                                                                                        o3: {
-                                                                                                                                                                                                                                                          type: 'object',
-                                                                                                                                                                                                                                                          description:
-                                                                                                                                                                                                                                                            'Level 2 of the nested object',
-                                                                                                                                                                                                                                                          properties:
-                                                                                                                                                                                                                                                            {
-                                                                                                                                                                                                                                                              o2: {
-                                                                                                                                                                                                                                                                type: 'object',
-                                                                                                                                                                                                                                                                description:
-                                                                                                                                                                                                                                                                  'Level 1 of the nested object',
-                                                                                                                                                                                                                                                                properties:
-                                                                                                                                                                                                                                                                  {
-                                                                                                                                                                                                                                                                    o1: {
-                                                                                                                                                                                                                                                                      type: 'object',
-                                                                                                                                                                                                                                                                      description:
-                                                                                                                                                                                                                                                                        'The innermost object',
-                                                                                                                                                                                                                                                                      properties:
-                                                                                                                                                                                                                                                                        {
-                                                                                                                                                                                                                                                                          leaf: {
-                                                                                                                                                                                                                                                                            type: 'string',
-                                                                                                                                                                                                                                                                            description:
-                                                                                                                                                                                                                                                                              'The value at the bottom',
-                                                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                                                                          'leaf',
-                                                                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                                                                    'o1',
-                                                                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                                          required:
-                                                                                                                                                                                                                                                            [
-                                                                                                                                                                                                                                                              'o2',
-                                                                                                                                                                                                                                                            ],
-                                                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                                    required:
-                                                                                                                                                                                                                                                      [
-                                                                                                                                                                                                                                                        'o3',
-                                                                                                                                                                                                                                                      ],
-                                                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                                              required:
-                                                                                                                                                                                                                                                [
-                                                                                                                                                                                                                                                  'o4',
-                                                                                                                                                                                                                                                ],
-                                                                                                                                                                                                                                            },
-                                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                                        required:
-                                                                                                                                                                                                                                          [
-                                                                                                                                                                                                                                            'o5',
-                                                                                                                                                                                                                                          ],
-                                                                                                                                                                                                                                      },
-                                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                                  required:
-                                                                                                                                                                                                                                    [
-                                                                                                                                                                                                                                      'o6',
-                                                                                                                                                                                                                                    ],
-                                                                                                                                                                                                                                },
-                                                                                                                                                                                                                              },
-                                                                                                                                                                                                                            required:
-                                                                                                                                                                                                                              [
-                                                                                                                                                                                                                                'o7',
-                                                                                                                                                                                                                              ],
-                                                                                                                                                                                                                          },
-                                                                                                                                                                                                                        },
-                                                                                                                                                                                                                      required:
-                                                                                                                                                                                                                        [
-                                                                                                                                                                                                                          'o8',
-                                                                                                                                                                                                                        ],
-                                                                                                                                                                                                                    },
-                                                                                                                                                                                                                  },
-                                                                                                                                                                                                                required:
-                                                                                                                                                                                                                  [
-                                                                                                                                                                                                                    'o9',
-                                                                                                                                                                                                                  ],
-                                                                                                                                                                                                              },
-                                                                                                                                                                                                            },
-                                                                                                                                                                                                          required:
-                                                                                                                                                                                                            [
-                                                                                                                                                                                                              'o10',
-                                                                                                                                                                                                            ],
+                                                                                                                                                                                                    description: 'Level 2 of the nested object',
+                                                                                                                                                                                                    properties: {
+                                                                                                                                                                                                      o2: {
+                                                                                                                                                                                                        type: 'object',
+                                                                                                                                                                                                        description: 'Level 1 of the nested object',
+                                                                                                                                                                                                        properties: {
+                                                                                                                                                                                                          o1: {
+                                                                                                                                                                                                            type: 'object',
+                                                                                                                                                                                                            description: 'The innermost object',
+                                                                                                                                                                                                            properties: { leaf: { type: 'string', description: 'The value at the bottom' } },
+                                                                                                                                                                                                            required: ['leaf'],
+                                                                                                                                                                                                          },
                                                                                                                                                                                                         },
+                                                                                                                                                                                                        required: ['o1'],
                                                                                                                                                                                                       },
-                                                                                                                                                                                                    required:
-                                                                                                                                                                                                      [
-                                                                                                                                                                                                        'o11',
-                                                                                                                                                                                                      ],
+                                                                                                                                                                                                    },
+                                                                                                                                                                                                    required: ['o2'],
                                                                                                                                                                                                   },
                                                                                                                                                                                                 },
-                                                                                                                                                                                              required:
-                                                                                                                                                                                                [
-                                                                                                                                                                                                  'o12',
-                                                                                                                                                                                                ],
+                                                                                                                                                                                                required: ['o3'],
+                                                                                                                                                                                              },
                                                                                                                                                                                             },
+                                                                                                                                                                                            required: ['o4'],
                                                                                                                                                                                           },
-                                                                                                                                                                                        required:
-                                                                                                                                                                                          [
-                                                                                                                                                                                            'o13',
-                                                                                                                                                                                          ],
+                                                                                                                                                                                        },
+                                                                                                                                                                                        required: ['o5'],
                                                                                                                                                                                       },
                                                                                                                                                                                     },
-                                                                                                                                                                                  required:
-                                                                                                                                                                                    [
-                                                                                                                                                                                      'o14',
-                                                                                                                                                                                    ],
+                                                                                                                                                                                    required: ['o6'],
+                                                                                                                                                                                  },
                                                                                                                                                                                 },
+                                                                                                                                                                                required: ['o7'],
                                                                                                                                                                               },
-                                                                                                                                                                            required:
-                                                                                                                                                                              [
-                                                                                                                                                                                'o15',
-                                                                                                                                                                              ],
+                                                                                                                                                                            },
+                                                                                                                                                                            required: ['o8'],
                                                                                                                                                                           },
                                                                                                                                                                         },
-                                                                                                                                                                      required:
-                                                                                                                                                                        [
-                                                                                                                                                                          'o16',
-                                                                                                                                                                        ],
+                                                                                                                                                                        required: ['o9'],
+                                                                                                                                                                      },
                                                                                                                                                                     },
+                                                                                                                                                                    required: ['o10'],
                                                                                                                                                                   },
-                                                                                                                                                                required:
-                                                                                                                                                                  [
-                                                                                                                                                                    'o17',
-                                                                                                                                                                  ],
+                                                                                                                                                                },
+                                                                                                                                                                required: ['o11'],
                                                                                                                                                               },
                                                                                                                                                             },
-                                                                                                                                                          required:
-                                                                                                                                                            [
-                                                                                                                                                              'o18',
-                                                                                                                                                            ],
+                                                                                                                                                            required: ['o12'],
+                                                                                                                                                          },
                                                                                                                                                         },
+                                                                                                                                                        required: ['o13'],
                                                                                                                                                       },
-                                                                                                                                                    required:
-                                                                                                                                                      [
-                                                                                                                                                        'o19',
-                                                                                                                                                      ],
+                                                                                                                                                    },
+                                                                                                                                                    required: ['o14'],
                                                                                                                                                   },
                                                                                                                                                 },
-                                                                                                                                              required:
-                                                                                                                                                [
-                                                                                                                                                  'o20',
-                                                                                                                                                ],
+                                                                                                                                                required: ['o15'],
+                                                                                                                                              },
                                                                                                                                             },
+                                                                                                                                            required: ['o16'],
                                                                                                                                           },
-                                                                                                                                        required:
-                                                                                                                                          [
-                                                                                                                                            'o21',
-                                                                                                                                          ],
+                                                                                                                                        },
+                                                                                                                                        required: ['o17'],
                                                                                                                                       },
                                                                                                                                     },
-                                                                                                                                  required:
-                                                                                                                                    [
-                                                                                                                                      'o22',
-                                                                                                                                    ],
+                                                                                                                                    required: ['o18'],
+                                                                                                                                  },
                                                                                                                                 },
+                                                                                                                                required: ['o19'],
                                                                                                                               },
-                                                                                                                            required:
-                                                                                                                              [
-                                                                                                                                'o23',
-                                                                                                                              ],
+                                                                                                                            },
+                                                                                                                            required: ['o20'],
                                                                                                                           },
                                                                                                                         },
-                                                                                                                      required:
-                                                                                                                        [
-                                                                                                                          'o24',
-                                                                                                                        ],
+                                                                                                                        required: ['o21'],
+                                                                                                                      },
                                                                                                                     },
+                                                                                                                    required: ['o22'],
                                                                                                                   },
-                                                                                                                required:
-                                                                                                                  [
-                                                                                                                    'o25',
-                                                                                                                  ],
+                                                                                                                },
+                                                                                                                required: ['o23'],
                                                                                                               },
                                                                                                             },
-                                                                                                          required:
-                                                                                                            [
-                                                                                                              'o26',
-                                                                                                            ],
+                                                                                                            required: ['o24'],
+                                                                                                          },
                                                                                                         },
+                                                                                                        required: ['o25'],
                                                                                                       },
-                                                                                                    required:
-                                                                                                      [
-                                                                                                        'o27',
-                                                                                                      ],
+                                                                                                    },
+                                                                                                    required: ['o26'],
                                                                                                   },
                                                                                                 },
-                                                                                              required:
-                                                                                                [
-                                                                                                  'o28',
-                                                                                                ],
+                                                                                                required: ['o27'],
+                                                                                              },
                                                                                             },
+                                                                                            required: ['o28'],
                                                                                           },
-                                                                                        required: [
-                                                                                          'o29',
-                                                                                        ],
+                                                                                        },
+                                                                                        required: ['o29'],
                                                                                       },
                                                                                     },
-                                                                                    required: [
-                                                                                      'o30',
-                                                                                    ],
+                                                                                    required: ['o30'],
                                                                                   },
                                                                                 },
                                                                                 required: ['o31'],

@@ -31,10 +31,7 @@ export const serverInfo: ServerInfo = { name: 'deep-schema', version: '1.0.0' };
 const deepTool = lazy(() => import('../handlers/tools/deep.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
@@ -54,14 +51,7 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   deep: (server) =>
-    structuredTool(
-      server,
-      'deep',
-      toolInfo['deep'],
-      schemas.deepInput,
-      schemas.deepOutput,
-      deepTool,
-    ),
+    structuredTool(server, 'deep', toolInfo['deep'], schemas.deepInput, schemas.deepOutput, deepTool),
 };
 
 /**

@@ -23,7 +23,5 @@ const jsonSchemas = {
 } as const;
 
 export const schemas = {
-  openPullRequestsParams: compiledOnFirstUse<OpenPullRequestsParams>(
-    jsonSchemas.openPullRequestsParams,
-  ),
+  openPullRequestsParams: compiledOnFirstUse<OpenPullRequestsParams>(jsonSchemas.openPullRequestsParams),
 };

@@ -32,24 +32,25 @@ import { schemas } from './schemas.js';
 export const serverInfo: ServerInfo = {
   name: 'free-text-names',
   version: '0.1.0',
-  icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', 'x-brand': 'acme' }],
+  icons: [
+    {
+      src: 'https://example.com/icon.png',
+      mimeType: 'image/png',
+      'x-brand': 'acme',
+    },
+  ],
 };
 
 // Handler modules load on first use (cold start reads none of them).
 const applicationLogsResource = lazy(() => import('../handlers/resources/Application_logs.js'));
-const kitchenSinkOopsTickResource = lazy(
-  () => import('../handlers/resources/Kitchen__sink_______oops___tick___.js'),
-);
+const kitchenSinkOopsTickResource = lazy(() => import('../handlers/resources/Kitchen__sink_______oops___tick___.js'));
 const add784Resource = lazy(() => import('../handlers/resources/add784.js'));
 const caa53fResource = lazy(() => import('../handlers/resources/caa53f.js'));
 const openPullRequestsTemplate = lazy(() => import('../handlers/templates/Open_pull_requests.js'));
 const searchIssuesTool = lazy(() => import('../handlers/tools/search_issues.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {} };
@@ -93,8 +94,14 @@ const resourceInfo: Record<string, ResourceInfo> = {
     description: 'A name with every quote, comment and template character, served by a handler',
     mimeType: 'text/plain',
   },
-  Журнал: { description: 'Logs under a Russian name, served by a handler', mimeType: 'text/plain' },
-  日志: { description: 'Logs under a Chinese name, served by a handler', mimeType: 'text/plain' },
+  Журнал: {
+    description: 'Logs under a Russian name, served by a handler',
+    mimeType: 'text/plain',
+  },
+  日志: {
+    description: 'Logs under a Chinese name, served by a handler',
+    mimeType: 'text/plain',
+  },
 };
 
 /** What resources/templates/list shows of each template besides its name and URI template. */
@@ -107,42 +114,19 @@ const templateInfo: Record<string, ResourceInfo> = {
 
 /** Template variables that may carry a path: checked before the handler runs (no traversal). */
 const guardPaths = pathGuards({
-  'Open pull requests': {
-    owner: { path: false, rooted: false },
-    repo: { path: false, rooted: true },
-  },
+  'Open pull requests': { owner: { path: false, rooted: false }, repo: { path: false, rooted: true } },
 });
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'Application logs',
-    'logs://app',
-    { ...resourceInfo['Application logs'] },
-    (uri, ctx) =>
-      readResource(
-        applicationLogsResource,
-        uri,
-        ctx,
-        resourceInfo['Application logs']?.mimeType,
-        server,
-      ),
+  server.registerResource('Application logs', 'logs://app', { ...resourceInfo['Application logs'] }, (uri, ctx) =>
+    readResource(applicationLogsResource, uri, ctx, resourceInfo['Application logs']?.mimeType, server),
   );
   server.registerResource('Café menu', 'menu://cafe', { ...resourceInfo['Café menu'] }, () => ({
     contents: [resourceContents.cafeMenu],
   }));
-  server.registerResource(
-    'Kitchen "sink" */ ${oops} `tick` \\',
-    'sink://text',
-    { ...resourceInfo['Kitchen "sink" */ ${oops} `tick` \\'] },
-    (uri, ctx) =>
-      readResource(
-        kitchenSinkOopsTickResource,
-        uri,
-        ctx,
-        resourceInfo['Kitchen "sink" */ ${oops} `tick` \\']?.mimeType,
-        server,
-      ),
+  server.registerResource('Kitchen "sink" */ ${oops} `tick` \\', 'sink://text', { ...resourceInfo['Kitchen "sink" */ ${oops} `tick` \\'] }, (uri, ctx) =>
+    readResource(kitchenSinkOopsTickResource, uri, ctx, resourceInfo['Kitchen "sink" */ ${oops} `tick` \\']?.mimeType, server),
   );
   server.registerResource('Журнал', 'logs://ru', { ...resourceInfo['Журнал'] }, (uri, ctx) =>
     readResource(add784Resource, uri, ctx, resourceInfo['Журнал']?.mimeType, server),
@@ -152,18 +136,12 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'Open pull requests',
-    new ResourceTemplate('repo://{owner}/{repo}/pulls', { list: undefined }),
+    new ResourceTemplate('repo://{owner}/{repo}/pulls', {
+      list: undefined,
+    }),
     { ...templateInfo['Open pull requests'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        openPullRequestsTemplate,
-        uri,
-        guardPaths('Open pull requests', uri, variables),
-        ctx,
-        schemas.openPullRequestsParams,
-        templateInfo['Open pull requests']?.mimeType,
-        server,
-      ),
+      readTemplate(openPullRequestsTemplate, uri, guardPaths('Open pull requests', uri, variables), ctx, schemas.openPullRequestsParams, templateInfo['Open pull requests']?.mimeType, server),
   );
 }
 

@@ -31,7 +31,13 @@ const expected: Expected = {
   serverInfo: {
     name: 'free-text-names',
     version: '0.1.0',
-    icons: [{ src: 'https://example.com/icon.png', mimeType: 'image/png', 'x-brand': 'acme' }],
+    icons: [
+      {
+        src: 'https://example.com/icon.png',
+        mimeType: 'image/png',
+        'x-brand': 'acme',
+      },
+    ],
   },
   instructions: null,
   tools: [
@@ -125,7 +131,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

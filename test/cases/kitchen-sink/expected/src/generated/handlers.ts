@@ -40,13 +40,17 @@ export interface TemplateHandlers {
   item: {
     read: TemplateReader<ItemParams>;
     list: TemplateLister;
-    complete: { fields: Completer<ItemParams> };
+    complete: {
+      fields: Completer<ItemParams>;
+    };
   };
 }
 
 export interface PromptHandlers {
   'by-handler': {
     get: PromptGetter<ByHandlerArgs>;
-    complete: { when: Completer<ByHandlerArgs> };
+    complete: {
+      when: Completer<ByHandlerArgs>;
+    };
   };
 }

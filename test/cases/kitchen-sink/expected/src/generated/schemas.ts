@@ -42,10 +42,7 @@ export const jsonSchemas = {
       },
       tree: { $ref: '#/$defs/TreeNode' },
       mode: {
-        anyOf: [
-          { type: 'string', const: 'fast' },
-          { type: 'integer', minimum: 1 },
-        ],
+        anyOf: [{ type: 'string', const: 'fast' }, { type: 'integer', minimum: 1 }],
       },
       maybe: { type: ['string', 'null'], default: null },
     },

@@ -59,7 +59,11 @@ export const serverInfo: ServerInfo = {
       sizes: ['48x48', '96x96'],
       theme: 'light',
     },
-    { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
+    {
+      src: 'https://example.com/icon.svg',
+      mimeType: 'image/svg+xml',
+      sizes: ['any'],
+    },
   ],
 };
 
@@ -95,12 +99,7 @@ const serverOptions: McpServerOptions = {
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -114,8 +113,7 @@ const toolInfo: Record<string, ToolInfo> = {
     annotations: { destructiveHint: true, idempotentHint: true },
   },
   echo: {
-    description:
-      'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
+    description: 'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
   },
   'no-input.tool': { description: 'A tool with no input schema and a dotted name' },
   shapes: {
@@ -129,18 +127,12 @@ const toolInfo: Record<string, ToolInfo> = {
 const tools: Record<string, Register> = {
   delete: (server) =>
     contentTool(server, 'delete', toolInfo['delete'], schemas.delete_Input, delete_Tool),
-  echo: (server) => contentTool(server, 'echo', toolInfo['echo'], schemas.echoInput, echoTool),
+  echo: (server) =>
+    contentTool(server, 'echo', toolInfo['echo'], schemas.echoInput, echoTool),
   'no-input.tool': (server) =>
     contentTool(server, 'no-input.tool', toolInfo['no-input.tool'], undefined, noInputToolTool),
   shapes: (server) =>
-    structuredTool(
-      server,
-      'shapes',
-      toolInfo['shapes'],
-      schemas.shapesInput,
-      schemas.shapesOutput,
-      shapesTool,
-    ),
+    structuredTool(server, 'shapes', toolInfo['shapes'], schemas.shapesInput, schemas.shapesOutput, shapesTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -157,7 +149,11 @@ const resourceInfo: Record<string, ResourceInfo> = {
     description: 'Has */ and ${x}',
     mimeType: 'text/plain',
     size: 52,
-    annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
+    annotations: {
+      audience: ['assistant'],
+      priority: 0.5,
+      lastModified: '2026-01-01T00:00:00Z',
+    },
   },
 };
 
@@ -166,9 +162,7 @@ const templateInfo: Record<string, ResourceInfo> = {
   '2nd-template': {},
   item: { description: 'An item by id', mimeType: 'application/json' },
 };
-const templateCompletions: Record<string, Completions> = {
-  item: { values: { id: ['1', '2', '10'] }, handled: ['fields'] },
-};
+const templateCompletions: Record<string, Completions> = { item: { values: { id: ['1', '2', '10'] }, handled: ['fields'] } };
 
 /** Template variables that may carry a path: checked before the handler runs (no traversal). */
 const guardPaths = pathGuards({
@@ -178,18 +172,12 @@ const guardPaths = pathGuards({
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'binary-file',
-    'sink://pixel.png',
-    { ...resourceInfo['binary-file'] },
-    () => ({ contents: [resourceContents.binaryFile] }),
-  );
-  server.registerResource(
-    'data-file',
-    'sink://data.json',
-    { ...resourceInfo['data-file'] },
-    () => ({ contents: [resourceContents.dataFile] }),
-  );
+  server.registerResource('binary-file', 'sink://pixel.png', { ...resourceInfo['binary-file'] }, () => ({
+    contents: [resourceContents.binaryFile],
+  }));
+  server.registerResource('data-file', 'sink://data.json', { ...resourceInfo['data-file'] }, () => ({
+    contents: [resourceContents.dataFile],
+  }));
   server.registerResource('dynamic', 'sink://dynamic', { ...resourceInfo['dynamic'] }, (uri, ctx) =>
     readResource(dynamicResource, uri, ctx, resourceInfo['dynamic']?.mimeType, server),
   );
@@ -198,18 +186,12 @@ function registerResources(server: McpServer): void {
   }));
   server.registerResource(
     '2nd-template',
-    new ResourceTemplate('sink://second/{name}', { list: undefined }),
+    new ResourceTemplate('sink://second/{name}', {
+      list: undefined,
+    }),
     { ...templateInfo['2nd-template'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        _2ndTemplateTemplate,
-        uri,
-        guardPaths('2nd-template', uri, variables),
-        ctx,
-        schemas._2ndTemplateParams,
-        templateInfo['2nd-template']?.mimeType,
-        server,
-      ),
+      readTemplate(_2ndTemplateTemplate, uri, guardPaths('2nd-template', uri, variables), ctx, schemas._2ndTemplateParams, templateInfo['2nd-template']?.mimeType, server),
   );
   server.registerResource(
     'item',
@@ -219,15 +201,7 @@ function registerResources(server: McpServer): void {
     }),
     { ...templateInfo['item'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        itemTemplate,
-        uri,
-        guardPaths('item', uri, variables),
-        ctx,
-        schemas.itemParams,
-        templateInfo['item']?.mimeType,
-        server,
-      ),
+      readTemplate(itemTemplate, uri, guardPaths('item', uri, variables), ctx, schemas.itemParams, templateInfo['item']?.mimeType, server),
   );
 }
 
@@ -248,24 +222,12 @@ const declaredArguments: Record<string, PromptArgumentInfo[]> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'by-handler': (server) =>
-    server.registerPrompt(
-      'by-handler',
-      { ...promptInfo['by-handler'], argsSchema: byHandlerArgs },
-      (args, ctx) =>
-        describedPrompt(
-          promptInfo['by-handler']?.description,
-          getPrompt(byHandlerPrompt, args, ctx, server),
-        ),
+    server.registerPrompt('by-handler', { ...promptInfo['by-handler'], argsSchema: byHandlerArgs }, (args, ctx) =>
+      describedPrompt(promptInfo['by-handler']?.description, getPrompt(byHandlerPrompt, args, ctx, server)),
     ),
   declarative: (server) =>
-    server.registerPrompt(
-      'declarative',
-      { ...promptInfo['declarative'], argsSchema: declarativeArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['declarative']?.description,
-          renderPrompt(promptMessages.declarative, args),
-        ),
+    server.registerPrompt('declarative', { ...promptInfo['declarative'], argsSchema: declarativeArgs }, (args) =>
+      describedPrompt(promptInfo['declarative']?.description, renderPrompt(promptMessages.declarative, args)),
     ),
 };
 

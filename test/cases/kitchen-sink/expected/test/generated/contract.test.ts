@@ -48,7 +48,11 @@ const expected: Expected = {
         sizes: ['48x48', '96x96'],
         theme: 'light',
       },
-      { src: 'https://example.com/icon.svg', mimeType: 'image/svg+xml', sizes: ['any'] },
+      {
+        src: 'https://example.com/icon.svg',
+        mimeType: 'image/svg+xml',
+        sizes: ['any'],
+      },
     ],
   },
   instructions: 'Line one\nLine two with */ and ${injected}',
@@ -62,8 +66,7 @@ const expected: Expected = {
     },
     {
       name: 'echo',
-      description:
-        'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
+      description: 'Echo the text back. Edge cases: */ `x` ${y} \\n "q" \'); process.exit(1); (\' </script> {{handlebars}}   line-sep   para-sep \t tab /* open',
       inputSchema: declaredSchemas.echoInput,
     },
     {
@@ -97,7 +100,11 @@ const expected: Expected = {
       description: 'Has */ and ${x}',
       mimeType: 'text/plain',
       size: 52,
-      annotations: { audience: ['assistant'], priority: 0.5, lastModified: '2026-01-01T00:00:00Z' },
+      annotations: {
+        audience: ['assistant'],
+        priority: 0.5,
+        lastModified: '2026-01-01T00:00:00Z',
+      },
     },
   ],
   resourceTemplates: [
@@ -143,7 +150,11 @@ const resources: StaticResource[] = [
   {
     uri: 'sink://data.json',
     contents: [
-      { uri: 'sink://data.json', mimeType: 'application/json', text: '{"a": 1, "b": "two"}\n' },
+      {
+        uri: 'sink://data.json',
+        mimeType: 'application/json',
+        text: '{"a": 1, "b": "two"}\n',
+      },
     ],
   },
   {
@@ -231,7 +242,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

@@ -29,10 +29,7 @@ export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
@@ -51,7 +48,8 @@ const toolInfo: Record<string, ToolInfo> = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  ping: (server) => contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool),
+  ping: (server) =>
+    contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool),
 };
 
 /**

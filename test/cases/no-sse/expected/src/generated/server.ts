@@ -31,10 +31,7 @@ export const serverInfo: ServerInfo = { name: 'no-sse', version: '0.1.0' };
 const echoTool = lazy(() => import('../handlers/tools/echo.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
@@ -50,7 +47,8 @@ const toolInfo: Record<string, ToolInfo> = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  echo: (server) => contentTool(server, 'echo', toolInfo['echo'], schemas.echoInput, echoTool),
+  echo: (server) =>
+    contentTool(server, 'echo', toolInfo['echo'], schemas.echoInput, echoTool),
 };
 
 /**

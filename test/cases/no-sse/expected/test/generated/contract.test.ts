@@ -65,7 +65,10 @@ const reachable: Reachable[] = [{ kind: 'tool', name: 'echo', arguments: { text:
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

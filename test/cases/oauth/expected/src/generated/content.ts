@@ -10,7 +10,11 @@ import type {
 /** Contents of the static resources; `file:` contents are embedded at generation time. */
 export const resourceContents = {
   /** notes://readme */
-  readme: { uri: 'notes://readme', mimeType: 'text/plain', text: 'Notes kept in memory' },
+  readme: {
+    uri: 'notes://readme',
+    mimeType: 'text/plain',
+    text: 'Notes kept in memory',
+  },
   /** notes://secret */
   secret: { uri: 'notes://secret', mimeType: 'text/plain', text: 'For readers only' },
 } satisfies Record<string, BlobResourceContents | TextResourceContents>;

@@ -11,7 +11,11 @@ import type { AddNoteInput, NoteParams } from './types.js';
  */
 export const jsonSchemas = {
   /** Input of tool `add_note`. */
-  addNoteInput: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  addNoteInput: {
+    type: 'object',
+    properties: { text: { type: 'string' } },
+    required: ['text'],
+  },
   /** Variables of resource template `note`. */
   noteParams: {
     type: 'object',

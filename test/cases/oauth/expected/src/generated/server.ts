@@ -31,11 +31,7 @@ import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 import { promptMessages, resourceContents } from './content.js';
 import { schemas } from './schemas.js';
 
-export const serverInfo: ServerInfo = {
-  name: 'oauth-notes',
-  version: '1.0.0',
-  title: 'OAuth notes',
-};
+export const serverInfo: ServerInfo = { name: 'oauth-notes', version: '1.0.0', title: 'OAuth notes' };
 
 // Handler modules load on first use (cold start reads none of them).
 const noteTemplate = lazy(() => import('../handlers/templates/note.js'));
@@ -43,18 +39,10 @@ const addNoteTool = lazy(() => import('../handlers/tools/add_note.js'));
 const whoamiTool = lazy(() => import('../handlers/tools/whoami.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /**
  * OAuth scopes an entry needs over HTTP, besides those of every request: a call without them is
@@ -88,21 +76,13 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   add_note: (server) =>
-    contentTool(
-      server,
-      'add_note',
-      { ...toolInfo['add_note'], scopeChallenge: scopes.tools['add_note'] },
-      schemas.addNoteInput,
-      addNoteTool,
-    ),
-  whoami: (server) => contentTool(server, 'whoami', toolInfo['whoami'], undefined, whoamiTool),
+    contentTool(server, 'add_note', { ...toolInfo['add_note'], scopeChallenge: scopes.tools['add_note'] }, schemas.addNoteInput, addNoteTool),
+  whoami: (server) =>
+    contentTool(server, 'whoami', toolInfo['whoami'], undefined, whoamiTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
-const resourceInfo: Record<string, ResourceInfo> = {
-  readme: { mimeType: 'text/plain' },
-  secret: { mimeType: 'text/plain' },
-};
+const resourceInfo: Record<string, ResourceInfo> = { readme: { mimeType: 'text/plain' }, secret: { mimeType: 'text/plain' } };
 
 /** What resources/templates/list shows of each template besides its name and URI template. */
 const templateInfo: Record<string, ResourceInfo> = { note: { mimeType: 'text/plain' } };
@@ -115,45 +95,28 @@ function registerResources(server: McpServer): void {
   server.registerResource('readme', 'notes://readme', { ...resourceInfo['readme'] }, () => ({
     contents: [resourceContents.readme],
   }));
-  server.registerResource(
-    'secret',
-    'notes://secret',
-    { ...resourceInfo['secret'], scopeChallenge: scopes.resources['secret'] },
-    () => ({ contents: [resourceContents.secret] }),
-  );
+  server.registerResource('secret', 'notes://secret', { ...resourceInfo['secret'], scopeChallenge: scopes.resources['secret'] }, () => ({
+    contents: [resourceContents.secret],
+  }));
   server.registerResource(
     'note',
-    new ResourceTemplate('notes://note/{id}', { list: undefined }),
+    new ResourceTemplate('notes://note/{id}', {
+      list: undefined,
+    }),
     { ...templateInfo['note'], scopeChallenge: scopes.templates['note'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        noteTemplate,
-        uri,
-        guardPaths('note', uri, variables),
-        ctx,
-        schemas.noteParams,
-        templateInfo['note']?.mimeType,
-        server,
-      ),
+      readTemplate(noteTemplate, uri, guardPaths('note', uri, variables), ctx, schemas.noteParams, templateInfo['note']?.mimeType, server),
   );
 }
 
 /** What prompts/list shows of each prompt besides its arguments. */
-const promptInfo: Record<string, PromptInfo> = {
-  summarize: { description: 'Summarize the notes' },
-};
+const promptInfo: Record<string, PromptInfo> = { summarize: { description: 'Summarize the notes' } };
 
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   summarize: (server) =>
-    server.registerPrompt(
-      'summarize',
-      { ...promptInfo['summarize'], scopeChallenge: scopes.prompts['summarize'] },
-      () =>
-        describedPrompt(
-          promptInfo['summarize']?.description,
-          renderPrompt(promptMessages.summarize, {}),
-        ),
+    server.registerPrompt('summarize', { ...promptInfo['summarize'], scopeChallenge: scopes.prompts['summarize'] }, () =>
+      describedPrompt(promptInfo['summarize']?.description, renderPrompt(promptMessages.summarize, {})),
     ),
 };
 

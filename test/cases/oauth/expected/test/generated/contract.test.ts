@@ -39,7 +39,11 @@ const expected: Expected = {
   serverInfo: { name: 'oauth-notes', version: '1.0.0', title: 'OAuth notes' },
   instructions: null,
   tools: [
-    { name: 'add_note', description: 'Save a note', inputSchema: declaredSchemas.addNoteInput },
+    {
+      name: 'add_note',
+      description: 'Save a note',
+      inputSchema: declaredSchemas.addNoteInput,
+    },
     {
       name: 'whoami',
       description: 'The caller as the server sees it (ctx.authInfo)',
@@ -59,11 +63,19 @@ const expected: Expected = {
 const resources: StaticResource[] = [
   {
     uri: 'notes://readme',
-    contents: [{ uri: 'notes://readme', mimeType: 'text/plain', text: 'Notes kept in memory' }],
+    contents: [
+      {
+        uri: 'notes://readme',
+        mimeType: 'text/plain',
+        text: 'Notes kept in memory',
+      },
+    ],
   },
   {
     uri: 'notes://secret',
-    contents: [{ uri: 'notes://secret', mimeType: 'text/plain', text: 'For readers only' }],
+    contents: [
+      { uri: 'notes://secret', mimeType: 'text/plain', text: 'For readers only' },
+    ],
   },
 ];
 

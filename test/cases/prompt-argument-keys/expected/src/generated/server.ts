@@ -35,13 +35,13 @@ import type { TripReportArgs } from './types.js';
 export const serverInfo: ServerInfo = { name: 'prompt-argument-keys', version: '1.0.0' };
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
-const tripReportArgs = promptArguments<TripReportArgs>(jsonSchemas.tripReportArgs, {});
+const tripReportArgs = promptArguments<TripReportArgs>(
+  jsonSchemas.tripReportArgs,
+  {},
+);
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, prompts: {} };
@@ -51,9 +51,7 @@ const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What prompts/list shows of each prompt besides its arguments. */
-const promptInfo: Record<string, PromptInfo> = {
-  trip_report: { description: 'Write a short report on a trip to a city' },
-};
+const promptInfo: Record<string, PromptInfo> = { trip_report: { description: 'Write a short report on a trip to a city' } };
 
 /** Defaults of optional prompt arguments, applied when the client leaves them out. */
 const promptDefaults: Record<string, Record<string, string>> = { trip_report: { style: 'short' } };
@@ -80,14 +78,8 @@ const declaredArguments: Record<string, PromptArgumentInfo[]> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   trip_report: (server) =>
-    server.registerPrompt(
-      'trip_report',
-      { ...promptInfo['trip_report'], argsSchema: tripReportArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['trip_report']?.description,
-          renderPrompt(promptMessages.tripReport, args, promptDefaults['trip_report']),
-        ),
+    server.registerPrompt('trip_report', { ...promptInfo['trip_report'], argsSchema: tripReportArgs }, (args) =>
+      describedPrompt(promptInfo['trip_report']?.description, renderPrompt(promptMessages.tripReport, args, promptDefaults['trip_report'])),
     ),
 };
 

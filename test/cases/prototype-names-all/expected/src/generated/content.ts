@@ -14,25 +14,11 @@ export const promptMessages = {
   defineSetter: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }],
   lookupGetter: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }],
   lookupSetter: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }],
-  constructor: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  hasOwnProperty: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  isPrototypeOf: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  propertyIsEnumerable: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  toLocaleString: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  toString: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
-  valueOf: [
-    { role: 'user', content: { type: 'text', text: 'About {{topic}}' } },
-  ] satisfies OpenMessage[],
+  constructor: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  hasOwnProperty: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  isPrototypeOf: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  propertyIsEnumerable: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  toLocaleString: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  toString: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
+  valueOf: [{ role: 'user', content: { type: 'text', text: 'About {{topic}}' } }] satisfies OpenMessage[],
 } satisfies Record<string, OpenMessage[]>;

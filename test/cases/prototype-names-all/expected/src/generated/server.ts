@@ -65,26 +65,53 @@ const toStringTool = lazy(() => import('../handlers/tools/toString.js'));
 const valueOfTool = lazy(() => import('../handlers/tools/valueOf.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
-const defineGetterArgs = promptArguments<DefineGetterArgs>(jsonSchemas.defineGetterArgs, {});
-const defineSetterArgs = promptArguments<DefineSetterArgs>(jsonSchemas.defineSetterArgs, {});
-const lookupGetterArgs = promptArguments<LookupGetterArgs>(jsonSchemas.lookupGetterArgs, {});
-const lookupSetterArgs = promptArguments<LookupSetterArgs>(jsonSchemas.lookupSetterArgs, {});
-const constructorArgs = promptArguments<ConstructorArgs>(jsonSchemas.constructorArgs, {});
-const hasOwnPropertyArgs = promptArguments<HasOwnPropertyArgs>(jsonSchemas.hasOwnPropertyArgs, {});
-const isPrototypeOfArgs = promptArguments<IsPrototypeOfArgs>(jsonSchemas.isPrototypeOfArgs, {});
+const defineGetterArgs = promptArguments<DefineGetterArgs>(
+  jsonSchemas.defineGetterArgs,
+  {},
+);
+const defineSetterArgs = promptArguments<DefineSetterArgs>(
+  jsonSchemas.defineSetterArgs,
+  {},
+);
+const lookupGetterArgs = promptArguments<LookupGetterArgs>(
+  jsonSchemas.lookupGetterArgs,
+  {},
+);
+const lookupSetterArgs = promptArguments<LookupSetterArgs>(
+  jsonSchemas.lookupSetterArgs,
+  {},
+);
+const constructorArgs = promptArguments<ConstructorArgs>(
+  jsonSchemas.constructorArgs,
+  {},
+);
+const hasOwnPropertyArgs = promptArguments<HasOwnPropertyArgs>(
+  jsonSchemas.hasOwnPropertyArgs,
+  {},
+);
+const isPrototypeOfArgs = promptArguments<IsPrototypeOfArgs>(
+  jsonSchemas.isPrototypeOfArgs,
+  {},
+);
 const propertyIsEnumerableArgs = promptArguments<PropertyIsEnumerableArgs>(
   jsonSchemas.propertyIsEnumerableArgs,
   {},
 );
-const toLocaleStringArgs = promptArguments<ToLocaleStringArgs>(jsonSchemas.toLocaleStringArgs, {});
-const toStringArgs = promptArguments<ToStringArgs>(jsonSchemas.toStringArgs, {});
-const valueOfArgs = promptArguments<ValueOfArgs>(jsonSchemas.valueOfArgs, {});
+const toLocaleStringArgs = promptArguments<ToLocaleStringArgs>(
+  jsonSchemas.toLocaleStringArgs,
+  {},
+);
+const toStringArgs = promptArguments<ToStringArgs>(
+  jsonSchemas.toStringArgs,
+  {},
+);
+const valueOfArgs = promptArguments<ValueOfArgs>(
+  jsonSchemas.valueOfArgs,
+  {},
+);
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, prompts: {} };
@@ -94,7 +121,7 @@ const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
-const toolInfo: Named<ToolInfo, ToolInfoNames> = {
+const toolInfo: Named<ToolInfo, '__defineGetter__' | '__defineSetter__' | '__lookupGetter__' | '__lookupSetter__' | 'constructor' | 'hasOwnProperty' | 'isPrototypeOf' | 'propertyIsEnumerable' | 'toLocaleString' | 'toString' | 'valueOf'> = {
   __defineGetter__: {
     description: 'A tool named __defineGetter__',
     annotations: { readOnlyHint: true },
@@ -111,12 +138,18 @@ const toolInfo: Named<ToolInfo, ToolInfoNames> = {
     description: 'A tool named __lookupSetter__',
     annotations: { readOnlyHint: true },
   },
-  constructor: { description: 'A tool named constructor', annotations: { readOnlyHint: true } },
+  constructor: {
+    description: 'A tool named constructor',
+    annotations: { readOnlyHint: true },
+  },
   hasOwnProperty: {
     description: 'A tool named hasOwnProperty',
     annotations: { readOnlyHint: true },
   },
-  isPrototypeOf: { description: 'A tool named isPrototypeOf', annotations: { readOnlyHint: true } },
+  isPrototypeOf: {
+    description: 'A tool named isPrototypeOf',
+    annotations: { readOnlyHint: true },
+  },
   propertyIsEnumerable: {
     description: 'A tool named propertyIsEnumerable',
     annotations: { readOnlyHint: true },
@@ -128,81 +161,27 @@ const toolInfo: Named<ToolInfo, ToolInfoNames> = {
   toString: { description: 'A tool named toString', annotations: { readOnlyHint: true } },
   valueOf: { description: 'A tool named valueOf', annotations: { readOnlyHint: true } },
 };
-type ToolInfoNames =
-  | '__defineGetter__'
-  | '__defineSetter__'
-  | '__lookupGetter__'
-  | '__lookupSetter__'
-  | 'constructor'
-  | 'hasOwnProperty'
-  | 'isPrototypeOf'
-  | 'propertyIsEnumerable'
-  | 'toLocaleString'
-  | 'toString'
-  | 'valueOf';
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   __defineGetter__: (server: McpServer) =>
-    contentTool(
-      server,
-      '__defineGetter__',
-      toolInfo['__defineGetter__'],
-      undefined,
-      defineGetterTool,
-    ),
+    contentTool(server, '__defineGetter__', toolInfo['__defineGetter__'], undefined, defineGetterTool),
   __defineSetter__: (server: McpServer) =>
-    contentTool(
-      server,
-      '__defineSetter__',
-      toolInfo['__defineSetter__'],
-      undefined,
-      defineSetterTool,
-    ),
+    contentTool(server, '__defineSetter__', toolInfo['__defineSetter__'], undefined, defineSetterTool),
   __lookupGetter__: (server: McpServer) =>
-    contentTool(
-      server,
-      '__lookupGetter__',
-      toolInfo['__lookupGetter__'],
-      undefined,
-      lookupGetterTool,
-    ),
+    contentTool(server, '__lookupGetter__', toolInfo['__lookupGetter__'], undefined, lookupGetterTool),
   __lookupSetter__: (server: McpServer) =>
-    contentTool(
-      server,
-      '__lookupSetter__',
-      toolInfo['__lookupSetter__'],
-      undefined,
-      lookupSetterTool,
-    ),
+    contentTool(server, '__lookupSetter__', toolInfo['__lookupSetter__'], undefined, lookupSetterTool),
   constructor: (server: McpServer) =>
     contentTool(server, 'constructor', toolInfo['constructor'], undefined, constructorTool),
   hasOwnProperty: (server: McpServer) =>
-    contentTool(
-      server,
-      'hasOwnProperty',
-      toolInfo['hasOwnProperty'],
-      undefined,
-      hasOwnPropertyTool,
-    ),
+    contentTool(server, 'hasOwnProperty', toolInfo['hasOwnProperty'], undefined, hasOwnPropertyTool),
   isPrototypeOf: (server: McpServer) =>
     contentTool(server, 'isPrototypeOf', toolInfo['isPrototypeOf'], undefined, isPrototypeOfTool),
   propertyIsEnumerable: (server: McpServer) =>
-    contentTool(
-      server,
-      'propertyIsEnumerable',
-      toolInfo['propertyIsEnumerable'],
-      undefined,
-      propertyIsEnumerableTool,
-    ),
+    contentTool(server, 'propertyIsEnumerable', toolInfo['propertyIsEnumerable'], undefined, propertyIsEnumerableTool),
   toLocaleString: (server: McpServer) =>
-    contentTool(
-      server,
-      'toLocaleString',
-      toolInfo['toLocaleString'],
-      undefined,
-      toLocaleStringTool,
-    ),
+    contentTool(server, 'toLocaleString', toolInfo['toLocaleString'], undefined, toLocaleStringTool),
   toString: (server: McpServer) =>
     contentTool(server, 'toString', toolInfo['toString'], undefined, toStringTool),
   valueOf: (server: McpServer) =>
@@ -210,7 +189,7 @@ const tools: Record<string, Register> = {
 };
 
 /** What prompts/list shows of each prompt besides its arguments. */
-const promptInfo: Named<PromptInfo, PromptInfoNames> = {
+const promptInfo: Named<PromptInfo, '__defineGetter__' | '__defineSetter__' | '__lookupGetter__' | '__lookupSetter__' | 'constructor' | 'hasOwnProperty' | 'isPrototypeOf' | 'propertyIsEnumerable' | 'toLocaleString' | 'toString' | 'valueOf'> = {
   __defineGetter__: { description: 'A prompt named __defineGetter__' },
   __defineSetter__: { description: 'A prompt named __defineSetter__' },
   __lookupGetter__: { description: 'A prompt named __lookupGetter__' },
@@ -223,137 +202,64 @@ const promptInfo: Named<PromptInfo, PromptInfoNames> = {
   toString: { description: 'A prompt named toString' },
   valueOf: { description: 'A prompt named valueOf' },
 };
-type PromptInfoNames =
-  | '__defineGetter__'
-  | '__defineSetter__'
-  | '__lookupGetter__'
-  | '__lookupSetter__'
-  | 'constructor'
-  | 'hasOwnProperty'
-  | 'isPrototypeOf'
-  | 'propertyIsEnumerable'
-  | 'toLocaleString'
-  | 'toString'
-  | 'valueOf';
 
 /** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
 const declaredArguments: Named<PromptArgumentInfo[], 'constructor'> = {
   constructor: [
-    { name: 'topic', description: 'The topic', required: true, 'x-shown': 'to clients' },
+    {
+      name: 'topic',
+      description: 'The topic',
+      required: true,
+      'x-shown': 'to clients',
+    },
   ],
 };
 
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   __defineGetter__: (server: McpServer) =>
-    server.registerPrompt(
-      '__defineGetter__',
-      { ...promptInfo['__defineGetter__'], argsSchema: defineGetterArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['__defineGetter__']?.description,
-          renderPrompt(promptMessages.defineGetter, args),
-        ),
+    server.registerPrompt('__defineGetter__', { ...promptInfo['__defineGetter__'], argsSchema: defineGetterArgs }, (args) =>
+      describedPrompt(promptInfo['__defineGetter__']?.description, renderPrompt(promptMessages.defineGetter, args)),
     ),
   __defineSetter__: (server: McpServer) =>
-    server.registerPrompt(
-      '__defineSetter__',
-      { ...promptInfo['__defineSetter__'], argsSchema: defineSetterArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['__defineSetter__']?.description,
-          renderPrompt(promptMessages.defineSetter, args),
-        ),
+    server.registerPrompt('__defineSetter__', { ...promptInfo['__defineSetter__'], argsSchema: defineSetterArgs }, (args) =>
+      describedPrompt(promptInfo['__defineSetter__']?.description, renderPrompt(promptMessages.defineSetter, args)),
     ),
   __lookupGetter__: (server: McpServer) =>
-    server.registerPrompt(
-      '__lookupGetter__',
-      { ...promptInfo['__lookupGetter__'], argsSchema: lookupGetterArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['__lookupGetter__']?.description,
-          renderPrompt(promptMessages.lookupGetter, args),
-        ),
+    server.registerPrompt('__lookupGetter__', { ...promptInfo['__lookupGetter__'], argsSchema: lookupGetterArgs }, (args) =>
+      describedPrompt(promptInfo['__lookupGetter__']?.description, renderPrompt(promptMessages.lookupGetter, args)),
     ),
   __lookupSetter__: (server: McpServer) =>
-    server.registerPrompt(
-      '__lookupSetter__',
-      { ...promptInfo['__lookupSetter__'], argsSchema: lookupSetterArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['__lookupSetter__']?.description,
-          renderPrompt(promptMessages.lookupSetter, args),
-        ),
+    server.registerPrompt('__lookupSetter__', { ...promptInfo['__lookupSetter__'], argsSchema: lookupSetterArgs }, (args) =>
+      describedPrompt(promptInfo['__lookupSetter__']?.description, renderPrompt(promptMessages.lookupSetter, args)),
     ),
   constructor: (server: McpServer) =>
-    server.registerPrompt(
-      'constructor',
-      { ...promptInfo['constructor'], argsSchema: constructorArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['constructor']?.description,
-          renderPrompt(promptMessages.constructor, args),
-        ),
+    server.registerPrompt('constructor', { ...promptInfo['constructor'], argsSchema: constructorArgs }, (args) =>
+      describedPrompt(promptInfo['constructor']?.description, renderPrompt(promptMessages.constructor, args)),
     ),
   hasOwnProperty: (server: McpServer) =>
-    server.registerPrompt(
-      'hasOwnProperty',
-      { ...promptInfo['hasOwnProperty'], argsSchema: hasOwnPropertyArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['hasOwnProperty']?.description,
-          renderPrompt(promptMessages.hasOwnProperty, args),
-        ),
+    server.registerPrompt('hasOwnProperty', { ...promptInfo['hasOwnProperty'], argsSchema: hasOwnPropertyArgs }, (args) =>
+      describedPrompt(promptInfo['hasOwnProperty']?.description, renderPrompt(promptMessages.hasOwnProperty, args)),
     ),
   isPrototypeOf: (server: McpServer) =>
-    server.registerPrompt(
-      'isPrototypeOf',
-      { ...promptInfo['isPrototypeOf'], argsSchema: isPrototypeOfArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['isPrototypeOf']?.description,
-          renderPrompt(promptMessages.isPrototypeOf, args),
-        ),
+    server.registerPrompt('isPrototypeOf', { ...promptInfo['isPrototypeOf'], argsSchema: isPrototypeOfArgs }, (args) =>
+      describedPrompt(promptInfo['isPrototypeOf']?.description, renderPrompt(promptMessages.isPrototypeOf, args)),
     ),
   propertyIsEnumerable: (server: McpServer) =>
-    server.registerPrompt(
-      'propertyIsEnumerable',
-      { ...promptInfo['propertyIsEnumerable'], argsSchema: propertyIsEnumerableArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['propertyIsEnumerable']?.description,
-          renderPrompt(promptMessages.propertyIsEnumerable, args),
-        ),
+    server.registerPrompt('propertyIsEnumerable', { ...promptInfo['propertyIsEnumerable'], argsSchema: propertyIsEnumerableArgs }, (args) =>
+      describedPrompt(promptInfo['propertyIsEnumerable']?.description, renderPrompt(promptMessages.propertyIsEnumerable, args)),
     ),
   toLocaleString: (server: McpServer) =>
-    server.registerPrompt(
-      'toLocaleString',
-      { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['toLocaleString']?.description,
-          renderPrompt(promptMessages.toLocaleString, args),
-        ),
+    server.registerPrompt('toLocaleString', { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs }, (args) =>
+      describedPrompt(promptInfo['toLocaleString']?.description, renderPrompt(promptMessages.toLocaleString, args)),
     ),
   toString: (server: McpServer) =>
-    server.registerPrompt(
-      'toString',
-      { ...promptInfo['toString'], argsSchema: toStringArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['toString']?.description,
-          renderPrompt(promptMessages.toString, args),
-        ),
+    server.registerPrompt('toString', { ...promptInfo['toString'], argsSchema: toStringArgs }, (args) =>
+      describedPrompt(promptInfo['toString']?.description, renderPrompt(promptMessages.toString, args)),
     ),
   valueOf: (server: McpServer) =>
-    server.registerPrompt(
-      'valueOf',
-      { ...promptInfo['valueOf'], argsSchema: valueOfArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['valueOf']?.description,
-          renderPrompt(promptMessages.valueOf, args),
-        ),
+    server.registerPrompt('valueOf', { ...promptInfo['valueOf'], argsSchema: valueOfArgs }, (args) =>
+      describedPrompt(promptInfo['valueOf']?.description, renderPrompt(promptMessages.valueOf, args)),
     ),
 };
 

@@ -33,6 +33,8 @@ export interface TemplateHandlers {
 export interface PromptHandlers {
   valueOf: {
     get: PromptGetter<ValueOfArgs>;
-    complete: { hasOwnProperty: Completer<ValueOfArgs> };
+    complete: {
+      hasOwnProperty: Completer<ValueOfArgs>;
+    };
   };
 }

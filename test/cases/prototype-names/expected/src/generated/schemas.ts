@@ -64,9 +64,7 @@ export const jsonSchemas = {
 } as const;
 
 export const schemas = {
-  hasOwnPropertyInput: ownProperties(
-    compiledOnFirstUse<HasOwnPropertyInput>(jsonSchemas.hasOwnPropertyInput),
-  ),
+  hasOwnPropertyInput: ownProperties(compiledOnFirstUse<HasOwnPropertyInput>(jsonSchemas.hasOwnPropertyInput)),
   toStringOutput: ownProperties(compiledOnFirstUse<ToStringOutput>(jsonSchemas.toStringOutput)),
   valueOfParams: ownProperties(compiledOnFirstUse<ValueOfParams>(jsonSchemas.valueOfParams)),
 };

@@ -48,9 +48,7 @@ export const serverInfo: ServerInfo = { name: 'prototype-names', version: '1.0.0
 
 // Handler modules load on first use (cold start reads none of them).
 const valueOfPrompt = lazy(() => import('../handlers/prompts/valueOf.js'));
-const propertyIsEnumerableResource = lazy(
-  () => import('../handlers/resources/propertyIsEnumerable.js'),
-);
+const propertyIsEnumerableResource = lazy(() => import('../handlers/resources/propertyIsEnumerable.js'));
 const valueOfTemplate = lazy(() => import('../handlers/templates/valueOf.js'));
 const defineGetterTool = lazy(() => import('../handlers/tools/__defineGetter__.js'));
 const constructorTool = lazy(() => import('../handlers/tools/constructor.js'));
@@ -62,18 +60,14 @@ const promptCompletions: Record<string, Completions> = {
   toLocaleString: { values: { toString: ['cats', 'dogs'] } },
   valueOf: { handled: ['hasOwnProperty'] },
 };
-const toLocaleStringArgs = ownProperties(
-  promptArguments<ToLocaleStringArgs>(
-    jsonSchemas.toLocaleStringArgs,
-    completers(promptCompletions['toLocaleString']),
-  ),
-);
-const valueOfArgs = ownProperties(
-  promptArguments<ValueOfArgs>(
-    jsonSchemas.valueOfArgs,
-    completers(promptCompletions['valueOf'], valueOfPrompt),
-  ),
-);
+const toLocaleStringArgs = ownProperties(promptArguments<ToLocaleStringArgs>(
+  jsonSchemas.toLocaleStringArgs,
+  completers(promptCompletions['toLocaleString']),
+));
+const valueOfArgs = ownProperties(promptArguments<ValueOfArgs>(
+  jsonSchemas.valueOfArgs,
+  completers(promptCompletions['valueOf'], valueOfPrompt),
+));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
 const serverOptions: McpServerOptions = {
@@ -82,19 +76,14 @@ const serverOptions: McpServerOptions = {
 };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
-const toolInfo: Named<ToolInfo, ToolInfoNames> = {
+const toolInfo: Named<ToolInfo, '__defineGetter__' | 'constructor' | 'hasOwnProperty' | 'toString'> = {
   __defineGetter__: { description: 'A tool named after a legacy accessor of Object.prototype' },
   constructor: {
     description: 'A tool without input named constructor',
@@ -109,37 +98,17 @@ const toolInfo: Named<ToolInfo, ToolInfoNames> = {
     annotations: { readOnlyHint: true },
   },
 };
-type ToolInfoNames = '__defineGetter__' | 'constructor' | 'hasOwnProperty' | 'toString';
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   __defineGetter__: (server: McpServer) =>
-    contentTool(
-      server,
-      '__defineGetter__',
-      toolInfo['__defineGetter__'],
-      undefined,
-      defineGetterTool,
-    ),
+    contentTool(server, '__defineGetter__', toolInfo['__defineGetter__'], undefined, defineGetterTool),
   constructor: (server: McpServer) =>
     contentTool(server, 'constructor', toolInfo['constructor'], undefined, constructorTool),
   hasOwnProperty: (server: McpServer) =>
-    contentTool(
-      server,
-      'hasOwnProperty',
-      toolInfo['hasOwnProperty'],
-      schemas.hasOwnPropertyInput,
-      hasOwnPropertyTool,
-    ),
+    contentTool(server, 'hasOwnProperty', toolInfo['hasOwnProperty'], schemas.hasOwnPropertyInput, hasOwnPropertyTool),
   toString: (server: McpServer) =>
-    structuredTool(
-      server,
-      'toString',
-      toolInfo['toString'],
-      undefined,
-      schemas.toStringOutput,
-      toStringTool,
-    ),
+    structuredTool(server, 'toString', toolInfo['toString'], undefined, schemas.toStringOutput, toStringTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -162,35 +131,23 @@ const templateInfo: Named<ResourceInfo, 'valueOf'> = {
     mimeType: 'text/plain',
   },
 };
-const templateCompletions: Named<Completions, 'valueOf'> = {
-  valueOf: { values: { constructor: ['alpha', 'beta'] } },
-};
+const templateCompletions: Named<Completions, 'valueOf'> = { valueOf: { values: { constructor: ['alpha', 'beta'] } } };
 
 /** Template variables that may carry a path: checked before the handler runs (no traversal). */
 const guardPaths = pathGuards({
-  valueOf: { constructor: { path: false, rooted: true }, toString: { path: false, rooted: false } },
+  valueOf: {
+    constructor: { path: false, rooted: true },
+    toString: { path: false, rooted: false },
+  },
 });
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
-  server.registerResource(
-    'isPrototypeOf',
-    'proto://static',
-    { ...resourceInfo['isPrototypeOf'] },
-    () => ({ contents: [resourceContents.isPrototypeOf] }),
-  );
-  server.registerResource(
-    'propertyIsEnumerable',
-    'proto://dynamic',
-    { ...resourceInfo['propertyIsEnumerable'] },
-    (uri, ctx) =>
-      readResource(
-        propertyIsEnumerableResource,
-        uri,
-        ctx,
-        resourceInfo['propertyIsEnumerable']?.mimeType,
-        server,
-      ),
+  server.registerResource('isPrototypeOf', 'proto://static', { ...resourceInfo['isPrototypeOf'] }, () => ({
+    contents: [resourceContents.isPrototypeOf],
+  }));
+  server.registerResource('propertyIsEnumerable', 'proto://dynamic', { ...resourceInfo['propertyIsEnumerable'] }, (uri, ctx) =>
+    readResource(propertyIsEnumerableResource, uri, ctx, resourceInfo['propertyIsEnumerable']?.mimeType, server),
   );
   server.registerResource(
     'valueOf',
@@ -200,15 +157,7 @@ function registerResources(server: McpServer): void {
     }),
     { ...templateInfo['valueOf'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        valueOfTemplate,
-        uri,
-        guardPaths('valueOf', uri, variables),
-        ctx,
-        schemas.valueOfParams,
-        templateInfo['valueOf']?.mimeType,
-        server,
-      ),
+      readTemplate(valueOfTemplate, uri, guardPaths('valueOf', uri, variables), ctx, schemas.valueOfParams, templateInfo['valueOf']?.mimeType, server),
   );
 }
 
@@ -223,9 +172,7 @@ const promptInfo: Named<PromptInfo, 'toLocaleString' | 'valueOf'> = {
 };
 
 /** Defaults of optional prompt arguments, applied when the client leaves them out. */
-const promptDefaults: Record<string, Record<string, string>> = {
-  toLocaleString: { valueOf: 'plain' },
-};
+const promptDefaults: Record<string, Record<string, string>> = { toLocaleString: { valueOf: 'plain' } };
 
 /** Prompt arguments as prompts/list shows them: as declared (titles; `required` only where said). */
 const declaredArguments: Named<PromptArgumentInfo[], 'toLocaleString' | 'valueOf'> = {
@@ -237,7 +184,11 @@ const declaredArguments: Named<PromptArgumentInfo[], 'toLocaleString' | 'valueOf
       required: true,
     },
     { name: 'constructor', description: 'Optional detail with no default' },
-    { name: 'valueOf', description: 'Optional tone with a default', default: 'plain' },
+    {
+      name: 'valueOf',
+      description: 'Optional tone with a default',
+      default: 'plain',
+    },
   ],
   valueOf: [{ name: 'hasOwnProperty', description: 'Completed by the handler module' }],
 };
@@ -245,24 +196,12 @@ const declaredArguments: Named<PromptArgumentInfo[], 'toLocaleString' | 'valueOf
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   toLocaleString: (server: McpServer) =>
-    server.registerPrompt(
-      'toLocaleString',
-      { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['toLocaleString']?.description,
-          renderPrompt(promptMessages.toLocaleString, args, promptDefaults['toLocaleString']),
-        ),
+    server.registerPrompt('toLocaleString', { ...promptInfo['toLocaleString'], argsSchema: toLocaleStringArgs }, (args) =>
+      describedPrompt(promptInfo['toLocaleString']?.description, renderPrompt(promptMessages.toLocaleString, args, promptDefaults['toLocaleString'])),
     ),
   valueOf: (server: McpServer) =>
-    server.registerPrompt(
-      'valueOf',
-      { ...promptInfo['valueOf'], argsSchema: valueOfArgs },
-      (args, ctx) =>
-        describedPrompt(
-          promptInfo['valueOf']?.description,
-          getPrompt(valueOfPrompt, args, ctx, server),
-        ),
+    server.registerPrompt('valueOf', { ...promptInfo['valueOf'], argsSchema: valueOfArgs }, (args, ctx) =>
+      describedPrompt(promptInfo['valueOf']?.description, getPrompt(valueOfPrompt, args, ctx, server)),
     ),
 };
 

@@ -20,5 +20,10 @@ type OpenMessage = Omit<PromptMessage, 'content'> & {
 
 /** Messages of the declarative prompts; `{{argument}}` in text becomes the argument's value. */
 export const promptMessages = {
-  forClass: [{ role: 'user', content: { type: 'text', text: '{{class}} {{first-name}} {{2nd}}' } }],
+  forClass: [
+    {
+      role: 'user',
+      content: { type: 'text', text: '{{class}} {{first-name}} {{2nd}}' },
+    },
+  ],
 } satisfies Record<string, OpenMessage[]>;

@@ -52,7 +52,11 @@ export const jsonSchemas = {
         minItems: 1,
         uniqueItems: true,
       },
-      pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'boolean' }], items: false },
+      pair: {
+        type: 'array',
+        prefixItems: [{ type: 'string' }, { type: 'boolean' }],
+        items: false,
+      },
     },
     required: ['rows'],
   },
@@ -61,18 +65,27 @@ export const jsonSchemas = {
     type: 'object',
     properties: {
       id: {
-        anyOf: [
-          { type: 'string', format: 'uuid' },
-          { type: 'integer', minimum: 0 },
-        ],
+        anyOf: [{ type: 'string', format: 'uuid' }, { type: 'integer', minimum: 0 }],
       },
       size: {
-        oneOf: [{ const: 'small' }, { const: 'large' }, { type: 'integer', multipleOf: 10 }],
+        oneOf: [
+          { const: 'small' },
+          { const: 'large' },
+          { type: 'integer', multipleOf: 10 },
+        ],
       },
       named: {
         allOf: [
-          { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
-          { type: 'object', properties: { age: { type: 'integer' } }, required: ['age'] },
+          {
+            type: 'object',
+            properties: { name: { type: 'string' } },
+            required: ['name'],
+          },
+          {
+            type: 'object',
+            properties: { age: { type: 'integer' } },
+            required: ['age'],
+          },
         ],
       },
       version: { const: 2 },
@@ -180,7 +193,11 @@ export const jsonSchemas = {
         properties: { x: { type: 'integer' } },
         additionalProperties: false,
       },
-      open: { type: 'object', properties: { x: { type: 'integer' } }, additionalProperties: true },
+      open: {
+        type: 'object',
+        properties: { x: { type: 'integer' } },
+        additionalProperties: true,
+      },
       counts: { type: 'object', additionalProperties: { type: 'integer' } },
       named: {
         type: 'object',

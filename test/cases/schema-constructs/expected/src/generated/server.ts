@@ -63,21 +63,16 @@ const typelessFreeTool = lazy(() => import('../handlers/tools/typeless_free.js')
 const typelessRootTool = lazy(() => import('../handlers/tools/typeless_root.js'));
 
 // Prompt arguments carry their completers, so they are built here, once, like the schemas.
-const forClassArgs = promptArguments<ForClassArgs>(jsonSchemas.forClassArgs, {});
+const forClassArgs = promptArguments<ForClassArgs>(
+  jsonSchemas.forClassArgs,
+  {},
+);
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -102,17 +97,17 @@ const toolInfo: Record<string, ToolInfo> = {
     description: 'Properties named after keywords and with characters that are not identifiers',
   },
   maps: {
-    description:
-      'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
+    description: 'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
   },
   no_dialect: { description: 'No $schema at all, a root with no properties' },
   nullable: { description: 'Nullable fields, type lists and enums of mixed types' },
   numbers: { description: 'Bounds, including the largest safe integer' },
-  shared: { description: 'Shared schemas (inlined), and a recursive one (kept as $defs)' },
+  shared: {
+    description: 'Shared schemas (inlined), and a recursive one (kept as $defs)',
+  },
   tagged_union: { description: 'A tagged union of objects' },
   typeless_free: {
-    description:
-      'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+    description: 'A root with neither `type` nor `properties`, and an object-shaped typeless output',
   },
   typeless_root: {
     description: 'Roots without `type` (the SDK advertises them with type object first)',
@@ -122,24 +117,13 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   '2fa_verify': (server) =>
-    contentTool(
-      server,
-      '2fa_verify',
-      toolInfo['2fa_verify'],
-      schemas._2faVerifyInput,
-      _2faVerifyTool,
-    ),
+    contentTool(server, '2fa_verify', toolInfo['2fa_verify'], schemas._2faVerifyInput, _2faVerifyTool),
   arrays: (server) =>
     contentTool(server, 'arrays', toolInfo['arrays'], schemas.arraysInput, arraysTool),
-  class: (server) => contentTool(server, 'class', toolInfo['class'], undefined, class_Tool),
+  class: (server) =>
+    contentTool(server, 'class', toolInfo['class'], undefined, class_Tool),
   combinators: (server) =>
-    contentTool(
-      server,
-      'combinators',
-      toolInfo['combinators'],
-      schemas.combinatorsInput,
-      combinatorsTool,
-    ),
+    contentTool(server, 'combinators', toolInfo['combinators'], schemas.combinatorsInput, combinatorsTool),
   defaults: (server) =>
     contentTool(server, 'defaults', toolInfo['defaults'], schemas.defaultsInput, defaultsTool),
   draft07: (server) =>
@@ -149,63 +133,25 @@ const tools: Record<string, Register> = {
   formats: (server) =>
     contentTool(server, 'formats', toolInfo['formats'], schemas.formatsInput, formatsTool),
   'get-user.v2': (server) =>
-    contentTool(
-      server,
-      'get-user.v2',
-      toolInfo['get-user.v2'],
-      schemas.getUserV2Input,
-      getUserV2Tool,
-    ),
+    contentTool(server, 'get-user.v2', toolInfo['get-user.v2'], schemas.getUserV2Input, getUserV2Tool),
   keywords: (server) =>
     contentTool(server, 'keywords', toolInfo['keywords'], schemas.keywordsInput, keywordsTool),
-  maps: (server) => contentTool(server, 'maps', toolInfo['maps'], schemas.mapsInput, mapsTool),
+  maps: (server) =>
+    contentTool(server, 'maps', toolInfo['maps'], schemas.mapsInput, mapsTool),
   no_dialect: (server) =>
-    contentTool(
-      server,
-      'no_dialect',
-      toolInfo['no_dialect'],
-      schemas.noDialectInput,
-      noDialectTool,
-    ),
+    contentTool(server, 'no_dialect', toolInfo['no_dialect'], schemas.noDialectInput, noDialectTool),
   nullable: (server) =>
     contentTool(server, 'nullable', toolInfo['nullable'], schemas.nullableInput, nullableTool),
   numbers: (server) =>
     contentTool(server, 'numbers', toolInfo['numbers'], schemas.numbersInput, numbersTool),
   shared: (server) =>
-    structuredTool(
-      server,
-      'shared',
-      toolInfo['shared'],
-      schemas.sharedInput,
-      schemas.sharedOutput,
-      sharedTool,
-    ),
+    structuredTool(server, 'shared', toolInfo['shared'], schemas.sharedInput, schemas.sharedOutput, sharedTool),
   tagged_union: (server) =>
-    contentTool(
-      server,
-      'tagged_union',
-      toolInfo['tagged_union'],
-      schemas.taggedUnionInput,
-      taggedUnionTool,
-    ),
+    contentTool(server, 'tagged_union', toolInfo['tagged_union'], schemas.taggedUnionInput, taggedUnionTool),
   typeless_free: (server) =>
-    structuredTool(
-      server,
-      'typeless_free',
-      toolInfo['typeless_free'],
-      schemas.typelessFreeInput,
-      schemas.typelessFreeOutput,
-      typelessFreeTool,
-    ),
+    structuredTool(server, 'typeless_free', toolInfo['typeless_free'], schemas.typelessFreeInput, schemas.typelessFreeOutput, typelessFreeTool),
   typeless_root: (server) =>
-    structuredTool(
-      server,
-      'typeless_root',
-      toolInfo['typeless_root'],
-      schemas.typelessRootInput,
-      schemas.typelessRootOutput,
-      typelessRootTool,
-    ),
+    structuredTool(server, 'typeless_root', toolInfo['typeless_root'], schemas.typelessRootInput, schemas.typelessRootOutput, typelessRootTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -229,18 +175,12 @@ function registerResources(server: McpServer): void {
   }));
   server.registerResource(
     'user-file.v2',
-    new ResourceTemplate('cs://users/{user_id}/files/{file.name}', { list: undefined }),
+    new ResourceTemplate('cs://users/{user_id}/files/{file.name}', {
+      list: undefined,
+    }),
     { ...templateInfo['user-file.v2'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        userFileV2Template,
-        uri,
-        guardPaths('user-file.v2', uri, variables),
-        ctx,
-        schemas.userFileV2Params,
-        templateInfo['user-file.v2']?.mimeType,
-        server,
-      ),
+      readTemplate(userFileV2Template, uri, guardPaths('user-file.v2', uri, variables), ctx, schemas.userFileV2Params, templateInfo['user-file.v2']?.mimeType, server),
   );
 }
 
@@ -257,14 +197,8 @@ const declaredArguments: Record<string, PromptArgumentInfo[]> = {
 /** Every prompt, by name. */
 const prompts: Record<string, Register> = {
   'for-class': (server) =>
-    server.registerPrompt(
-      'for-class',
-      { ...promptInfo['for-class'], argsSchema: forClassArgs },
-      (args) =>
-        describedPrompt(
-          promptInfo['for-class']?.description,
-          renderPrompt(promptMessages.forClass, args),
-        ),
+    server.registerPrompt('for-class', { ...promptInfo['for-class'], argsSchema: forClassArgs }, (args) =>
+      describedPrompt(promptInfo['for-class']?.description, renderPrompt(promptMessages.forClass, args)),
     ),
 };
 

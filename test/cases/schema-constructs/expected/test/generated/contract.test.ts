@@ -70,8 +70,7 @@ const expected: Expected = {
     },
     {
       name: 'draft2020',
-      description:
-        'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
+      description: 'A 2020-12 schema with $defs that refer to each other, an unused one, and a tuple',
       inputSchema: declaredSchemas.draft2020Input,
     },
     {
@@ -91,8 +90,7 @@ const expected: Expected = {
     },
     {
       name: 'maps',
-      description:
-        'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
+      description: 'additionalProperties false, true and a schema; propertyNames; patternProperties; free-form objects',
       inputSchema: declaredSchemas.mapsInput,
     },
     {
@@ -123,8 +121,7 @@ const expected: Expected = {
     },
     {
       name: 'typeless_free',
-      description:
-        'A root with neither `type` nor `properties`, and an object-shaped typeless output',
+      description: 'A root with neither `type` nor `properties`, and an object-shaped typeless output',
       inputSchema: { type: 'object', description: 'Anything goes' },
       outputSchema: { type: 'object', additionalProperties: { type: 'number' } },
     },
@@ -137,7 +134,10 @@ const expected: Expected = {
   ],
   resources: [{ name: 'readme', uri: 'cs://readme', mimeType: 'text/plain' }],
   resourceTemplates: [
-    { name: 'user-file.v2', uriTemplate: 'cs://users/{user_id}/files/{file.name}' },
+    {
+      name: 'user-file.v2',
+      uriTemplate: 'cs://users/{user_id}/files/{file.name}',
+    },
   ],
   prompts: [
     {
@@ -163,7 +163,10 @@ const prompts: DeclarativePrompt[] = [
     name: 'for-class',
     arguments: { class: 'class-value', 'first-name': 'first-name-value', '2nd': '2nd-value' },
     messages: [
-      { role: 'user', content: { type: 'text', text: 'class-value first-name-value 2nd-value' } },
+      {
+        role: 'user',
+        content: { type: 'text', text: 'class-value first-name-value 2nd-value' },
+      },
     ],
   },
 ];
@@ -182,7 +185,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

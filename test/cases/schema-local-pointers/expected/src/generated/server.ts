@@ -41,18 +41,10 @@ const pagedTool = lazy(() => import('../handlers/tools/paged.js'));
 const treeTool = lazy(() => import('../handlers/tools/tree.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
-const handledCapabilities: ServerCapabilities = {
-  logging: {},
-  tools: {},
-  resources: {},
-  prompts: {},
-};
+const handledCapabilities: ServerCapabilities = { logging: {}, tools: {}, resources: {}, prompts: {} };
 
 /** Resources declared with `subscribe: true` (resources/subscribe, subscriptions/listen). */
 const subscribableUris: string[] = [];
@@ -61,17 +53,17 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
   chat: {
-    description:
-      "A union whose second branch reuses the first one's content, a list of messages and a pointer into items",
+    description: "A union whose second branch reuses the first one's content, a list of messages and a pointer into items",
     annotations: { readOnlyHint: true },
   },
   escapes: {
-    description:
-      'Property names that need RFC 6901 escapes (~1 for /, ~0 for ~) and percent-encoding',
+    description: 'Property names that need RFC 6901 escapes (~1 for /, ~0 for ~) and percent-encoding',
     annotations: { readOnlyHint: true },
   },
   legacy: { description: 'A draft-07 schema pointing into one of its definitions' },
-  paged: { description: 'A shared schema with pointers of its own, inlined where it is used' },
+  paged: {
+    description: 'A shared schema with pointers of its own, inlined where it is used',
+  },
   tree: {
     description: 'Pointers to an ancestor (a node whose children are nodes) and to the root',
     annotations: { readOnlyHint: true },
@@ -80,13 +72,16 @@ const toolInfo: Record<string, ToolInfo> = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  chat: (server) => contentTool(server, 'chat', toolInfo['chat'], schemas.chatInput, chatTool),
+  chat: (server) =>
+    contentTool(server, 'chat', toolInfo['chat'], schemas.chatInput, chatTool),
   escapes: (server) =>
     contentTool(server, 'escapes', toolInfo['escapes'], schemas.escapesInput, escapesTool),
   legacy: (server) =>
     contentTool(server, 'legacy', toolInfo['legacy'], schemas.legacyInput, legacyTool),
-  paged: (server) => contentTool(server, 'paged', toolInfo['paged'], schemas.pagedInput, pagedTool),
-  tree: (server) => contentTool(server, 'tree', toolInfo['tree'], schemas.treeInput, treeTool),
+  paged: (server) =>
+    contentTool(server, 'paged', toolInfo['paged'], schemas.pagedInput, pagedTool),
+  tree: (server) =>
+    contentTool(server, 'tree', toolInfo['tree'], schemas.treeInput, treeTool),
 };
 
 /** What resources/templates/list shows of each template besides its name and URI template. */
@@ -99,18 +94,12 @@ const guardPaths = pathGuards({ doc: { id: { path: false, rooted: false } } });
 function registerResources(server: McpServer): void {
   server.registerResource(
     'doc',
-    new ResourceTemplate('doc://{id}', { list: undefined }),
+    new ResourceTemplate('doc://{id}', {
+      list: undefined,
+    }),
     { ...templateInfo['doc'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        docTemplate,
-        uri,
-        guardPaths('doc', uri, variables),
-        ctx,
-        schemas.docParams,
-        templateInfo['doc']?.mimeType,
-        server,
-      ),
+      readTemplate(docTemplate, uri, guardPaths('doc', uri, variables), ctx, schemas.docParams, templateInfo['doc']?.mimeType, server),
   );
 }
 

@@ -40,15 +40,13 @@ const expected: Expected = {
   tools: [
     {
       name: 'chat',
-      description:
-        "A union whose second branch reuses the first one's content, a list of messages and a pointer into items",
+      description: "A union whose second branch reuses the first one's content, a list of messages and a pointer into items",
       inputSchema: declaredSchemas.chatInput,
       annotations: { readOnlyHint: true },
     },
     {
       name: 'escapes',
-      description:
-        'Property names that need RFC 6901 escapes (~1 for /, ~0 for ~) and percent-encoding',
+      description: 'Property names that need RFC 6901 escapes (~1 for /, ~0 for ~) and percent-encoding',
       inputSchema: declaredSchemas.escapesInput,
       annotations: { readOnlyHint: true },
     },
@@ -110,7 +108,10 @@ const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);
 const sseClient = () => new SSEClientTransport(new URL(httpConfig.sse!.path, http.url));
 let http: HttpServerHandle;
 before(async () => {
-  http = await startHttp({ port: 0, redisUrl: false });
+  http = await startHttp({
+    port: 0,
+    redisUrl: false,
+  });
 });
 after(() => http.close());
 

@@ -35,10 +35,7 @@ export const serverInfo: ServerInfo = {
 const shoutTool = lazy(() => import('../handlers/tools/shout.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
@@ -52,7 +49,8 @@ const toolInfo: Record<string, ToolInfo> = { shout: { description: 'Repeat a tex
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  shout: (server) => contentTool(server, 'shout', toolInfo['shout'], schemas.shoutInput, shoutTool),
+  shout: (server) =>
+    contentTool(server, 'shout', toolInfo['shout'], schemas.shoutInput, shoutTool),
 };
 
 /**

@@ -31,7 +31,11 @@ const declaredSchemas: { readonly [K in keyof typeof jsonSchemas]: object } = js
 
 /** What clients must see in the lists, exactly. */
 const expected: Expected = {
-  serverInfo: { name: 'stdio-only', version: '1.0.0', description: 'One tool for desktop clients' },
+  serverInfo: {
+    name: 'stdio-only',
+    version: '1.0.0',
+    description: 'One tool for desktop clients',
+  },
   instructions: null,
   tools: [
     {

@@ -17,7 +17,11 @@ export const jsonSchemas = {
     required: ['project'],
   },
   /** Output of tool `report`. */
-  reportOutput: { type: 'object', properties: { pages: { type: 'integer' } }, required: ['pages'] },
+  reportOutput: {
+    type: 'object',
+    properties: { pages: { type: 'integer' } },
+    required: ['pages'],
+  },
 } as const;
 
 export const schemas = {

@@ -36,10 +36,7 @@ const quickTool = lazy(() => import('../handlers/tools/quick.js'));
 const reportTool = lazy(() => import('../handlers/tools/report.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, tools: {} };
@@ -50,17 +47,38 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
-  build: { description: 'Builds a project; takes minutes', execution: { taskSupport: 'optional' } },
-  deploy: { description: 'Deploys after a confirmation', execution: { taskSupport: 'required' } },
+  build: {
+    description: 'Builds a project; takes minutes',
+    execution: { taskSupport: 'optional' },
+  },
+  deploy: {
+    description: 'Deploys after a confirmation',
+    execution: { taskSupport: 'required' },
+  },
   quick: { description: 'Answers at once' },
   report: { description: 'Writes a report', execution: { taskSupport: 'optional' } },
 };
 
 /** The tools that run as tasks (tasks extension, SEP-2663): `execution` in the manifest. */
 const taskPolicies: Record<string, TaskPolicy> = {
-  build: { taskSupport: 'optional', ttlMs: 600000, pollIntervalMs: 2000, inputBeforeTask: false },
-  deploy: { taskSupport: 'required', ttlMs: 3600000, pollIntervalMs: 1000, inputBeforeTask: true },
-  report: { taskSupport: 'optional', ttlMs: 3600000, pollIntervalMs: 1000, inputBeforeTask: false },
+  build: {
+    taskSupport: 'optional',
+    ttlMs: 600000,
+    pollIntervalMs: 2000,
+    inputBeforeTask: false,
+  },
+  deploy: {
+    taskSupport: 'required',
+    ttlMs: 3600000,
+    pollIntervalMs: 1000,
+    inputBeforeTask: true,
+  },
+  report: {
+    taskSupport: 'optional',
+    ttlMs: 3600000,
+    pollIntervalMs: 1000,
+    inputBeforeTask: false,
+  },
 };
 
 /** The handler modules of tools that gather input before their task: loaded before the round. */
@@ -70,18 +88,14 @@ const taskModules = {
 
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
-  build: (server) => contentTool(server, 'build', toolInfo['build'], schemas.buildInput, buildTool),
-  deploy: (server) => contentTool(server, 'deploy', toolInfo['deploy'], undefined, deployTool),
-  quick: (server) => contentTool(server, 'quick', toolInfo['quick'], undefined, quickTool),
+  build: (server) =>
+    contentTool(server, 'build', toolInfo['build'], schemas.buildInput, buildTool),
+  deploy: (server) =>
+    contentTool(server, 'deploy', toolInfo['deploy'], undefined, deployTool),
+  quick: (server) =>
+    contentTool(server, 'quick', toolInfo['quick'], undefined, quickTool),
   report: (server) =>
-    structuredTool(
-      server,
-      'report',
-      toolInfo['report'],
-      undefined,
-      schemas.reportOutput,
-      reportTool,
-    ),
+    structuredTool(server, 'report', toolInfo['report'], undefined, schemas.reportOutput, reportTool),
 };
 
 /**

@@ -34,10 +34,7 @@ const rawTemplate = lazy(() => import('../handlers/templates/raw.js'));
 const sourcesTemplate = lazy(() => import('../handlers/templates/sources.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
-const serverOptions: McpServerOptions = {
-  capabilities: {},
-  requestState: { verify: verifyRequestState },
-};
+const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
 
 /** The capabilities whose handlers the SDK installs: declared by createServer, after decorators. */
 const handledCapabilities: ServerCapabilities = { logging: {}, resources: {} };
@@ -48,10 +45,16 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
 /** What resources/templates/list shows of each template besides its name and URI template. */
 const templateInfo: Record<string, ResourceInfo> = {
-  docs: { description: 'A document by name; a name never holds `/`', mimeType: 'text/plain' },
+  docs: {
+    description: 'A document by name; a name never holds `/`',
+    mimeType: 'text/plain',
+  },
   files: { description: 'A file under the served root', mimeType: 'text/plain' },
   notes: { description: 'A note addressed by its segments', mimeType: 'text/plain' },
-  raw: { description: 'Paths as sent; the handler checks them itself', mimeType: 'text/plain' },
+  raw: {
+    description: 'Paths as sent; the handler checks them itself',
+    mimeType: 'text/plain',
+  },
   sources: {
     description: 'A source file in an opaque URI, whose path the URL parser leaves as sent',
     mimeType: 'text/plain',
@@ -70,78 +73,48 @@ const guardPaths = pathGuards({
 function registerResources(server: McpServer): void {
   server.registerResource(
     'docs',
-    new ResourceTemplate('docs://library/{name}', { list: undefined }),
+    new ResourceTemplate('docs://library/{name}', {
+      list: undefined,
+    }),
     { ...templateInfo['docs'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        docsTemplate,
-        uri,
-        guardPaths('docs', uri, variables),
-        ctx,
-        schemas.docsParams,
-        templateInfo['docs']?.mimeType,
-        server,
-      ),
+      readTemplate(docsTemplate, uri, guardPaths('docs', uri, variables), ctx, schemas.docsParams, templateInfo['docs']?.mimeType, server),
   );
   server.registerResource(
     'files',
-    new ResourceTemplate('file:///{+path}', { list: undefined }),
+    new ResourceTemplate('file:///{+path}', {
+      list: undefined,
+    }),
     { ...templateInfo['files'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        filesTemplate,
-        uri,
-        guardPaths('files', uri, variables),
-        ctx,
-        schemas.filesParams,
-        templateInfo['files']?.mimeType,
-        server,
-      ),
+      readTemplate(filesTemplate, uri, guardPaths('files', uri, variables), ctx, schemas.filesParams, templateInfo['files']?.mimeType, server),
   );
   server.registerResource(
     'notes',
-    new ResourceTemplate('notes://book{/chapter}{/page}', { list: undefined }),
+    new ResourceTemplate('notes://book{/chapter}{/page}', {
+      list: undefined,
+    }),
     { ...templateInfo['notes'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        notesTemplate,
-        uri,
-        guardPaths('notes', uri, variables),
-        ctx,
-        schemas.notesParams,
-        templateInfo['notes']?.mimeType,
-        server,
-      ),
+      readTemplate(notesTemplate, uri, guardPaths('notes', uri, variables), ctx, schemas.notesParams, templateInfo['notes']?.mimeType, server),
   );
   server.registerResource(
     'raw',
-    new ResourceTemplate('raw:///{+path}', { list: undefined }),
+    new ResourceTemplate('raw:///{+path}', {
+      list: undefined,
+    }),
     { ...templateInfo['raw'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        rawTemplate,
-        uri,
-        variables,
-        ctx,
-        schemas.rawParams,
-        templateInfo['raw']?.mimeType,
-        server,
-      ),
+      readTemplate(rawTemplate, uri, variables, ctx, schemas.rawParams, templateInfo['raw']?.mimeType, server),
   );
   server.registerResource(
     'sources',
-    new ResourceTemplate('repo:{+path}', { list: undefined }),
+    new ResourceTemplate('repo:{+path}', {
+      list: undefined,
+    }),
     { ...templateInfo['sources'] },
     (uri, variables, ctx) =>
-      readTemplate(
-        sourcesTemplate,
-        uri,
-        guardPaths('sources', uri, variables),
-        ctx,
-        schemas.sourcesParams,
-        templateInfo['sources']?.mimeType,
-        server,
-      ),
+      readTemplate(sourcesTemplate, uri, guardPaths('sources', uri, variables), ctx, schemas.sourcesParams, templateInfo['sources']?.mimeType, server),
   );
 }
 

@@ -12,9 +12,7 @@ type Input = Parameters<typeof handler>[0];
 
 test('chat handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
-  const input = {
-    message: { role: 'user', content: [{ type: 'text', text: 'example' }] },
-  } as Input;
+  const input = { message: { role: 'user', content: [{ type: 'text', text: 'example' }] } } as Input;
   try {
     const result = await handler(input, testContext());
     assert.ok(result !== undefined);
