@@ -1,6 +1,7 @@
 /**
  * Types: for each JSON Schema construct of test/cases/schema-constructs, the generated
- * type is exactly the one a TypeScript engineer would write by hand. Checked by the compiler:
+ * type is exactly the one a TypeScript engineer would write by hand for what the server's validator
+ * accepts (an object without `additionalProperties: false` takes other keys: `[k: string]: unknown`). Checked by the compiler:
  * a file of `Equals<Generated, HandWritten>` assertions is compiled against the generated types.ts
  * with tsc --strict (`any` where `unknown` is expected fails, as does a missing `| null`).
  */
@@ -17,21 +18,21 @@ const DIR = path.join(REPO, '.tmp/schema-types');
 const expectations: Record<string, [string, string]> = {
   'draft-07 tuple (items list, additionalItems: false) and definitions': [
     'Draft07Input',
-    '{ pair: [] | [string] | [string, number]; count?: number; big?: number }',
+    '{ pair: [] | [string] | [string, number]; count?: number; big?: number; [k: string]: unknown }',
   ],
-  '2020-12 prefixItems tuple via $defs that refer to $defs': ['Draft2020Input', '{ at: [number, number]; path?: [number, number][] }'],
+  '2020-12 prefixItems tuple via $defs that refer to $defs': ['Draft2020Input', '{ at: [number, number]; path?: [number, number][]; [k: string]: unknown }'],
   'root with no properties is free-form': ['NoDialectInput', '{ [k: string]: unknown }'],
-  'root without type': ['TypelessRootInput', '{ q: string }'],
+  'root without type': ['TypelessRootInput', '{ q: string; [k: string]: unknown }'],
   'root without type or properties is free-form': ['TypelessFreeInput', '{ [k: string]: unknown }'],
   'typeless object-shaped output': ['TypelessFreeOutput', '{ [k: string]: number }'],
   'anyOf / oneOf of consts / allOf / const': [
     'CombinatorsInput',
-    "{ id: string | number; size?: 'small' | 'large' | number; named?: { name: string } & { age: number }; version: 2 }",
+    "{ id: string | number; size?: 'small' | 'large' | number; named?: { name: string; [k: string]: unknown } & { age: number; [k: string]: unknown }; version: 2; [k: string]: unknown }",
   ],
-  'tagged union of objects': ['TaggedUnionInput', "{ shape: { kind: 'circle'; radius: number } | { kind: 'square'; side: number } }"],
+  'tagged union of objects': ['TaggedUnionInput', "{ shape: { kind: 'circle'; radius: number } | { kind: 'square'; side: number }; [k: string]: unknown }"],
   'nullable (type list and anyOf null), type list, mixed enum': [
     'NullableInput',
-    "{ a: string | null; b?: number | null; flag?: boolean | string; mixed?: 1 | 'one' | true | null }",
+    "{ a: string | null; b?: number | null; flag?: boolean | string; mixed?: 1 | 'one' | true | null; [k: string]: unknown }",
   ],
   'additionalProperties false / true / schema, propertyNames, patternProperties, free-form': [
     'MapsInput',
@@ -39,27 +40,27 @@ const expectations: Record<string, [string, string]> = {
   ],
   'arrays of objects (minItems does not make tuples) and tuples': [
     'ArraysInput',
-    '{ rows: { id: number; label?: string }[]; pair?: [] | [string] | [string, boolean] }',
+    '{ rows: { id: number; label?: string; [k: string]: unknown }[]; pair?: [] | [string] | [string, boolean]; [k: string]: unknown }',
   ],
   'formats are strings (int32 a number)': [
     'FormatsInput',
-    '{ uri?: string; uuid?: string; when?: string; day?: string; email?: string; small?: number; json?: string }',
+    '{ uri?: string; uuid?: string; when?: string; day?: string; email?: string; small?: number; json?: string; [k: string]: unknown }',
   ],
-  'integers up to 2^53 - 1 are number': ['NumbersInput', '{ id: number; big?: number; ratio?: number }'],
+  'integers up to 2^53 - 1 are number': ['NumbersInput', '{ id: number; big?: number; ratio?: number; [k: string]: unknown }'],
   'defaults of every type, annotations and vendor keys do not change types': [
     'DefaultsInput',
-    '{ s?: string; i?: number; n?: number; b?: boolean; z?: null; arr?: string[]; obj?: { k?: string }; old?: string }',
+    '{ s?: string; i?: number; n?: number; b?: boolean; z?: null; arr?: string[]; obj?: { k?: string; [k: string]: unknown }; old?: string; [k: string]: unknown }',
   ],
   'keyword and non-identifier property names are quoted keys': [
     'KeywordsInput',
-    "{ type: string; function?: string; class?: string; default?: string; 'dash-ed': string; 'dot.ted'?: string; 'with space'?: string; '9lives'?: number }",
+    "{ type: string; function?: string; class?: string; default?: string; 'dash-ed': string; 'dot.ted'?: string; 'with space'?: string; '9lives'?: number; [k: string]: unknown }",
   ],
-  'shared schemas are named types': ['SharedInput', '{ home: Address; work?: Address; category?: Category }'],
-  'a shared schema that refers to another one': ['Address', '{ street: string; city: string }'],
-  'a recursive shared schema': ['Category', '{ name: string; parent?: Category; subcategories?: Category[] }'],
-  'shared schemas in an output': ['SharedOutput', '{ addresses: Address[] }'],
-  'tool name with hyphen and dot': ['GetUserV2Input', "{ 'user-id': string }"],
-  'tool name with a leading digit': ['_2FaVerifyInput', '{ code: string }'],
+  'shared schemas are named types': ['SharedInput', '{ home: Address; work?: Address; category?: Category; [k: string]: unknown }'],
+  'a shared schema that refers to another one': ['Address', '{ street: string; city: string; [k: string]: unknown }'],
+  'a recursive shared schema': ['Category', '{ name: string; parent?: Category; subcategories?: Category[]; [k: string]: unknown }'],
+  'shared schemas in an output': ['SharedOutput', '{ addresses: Address[]; [k: string]: unknown }'],
+  'tool name with hyphen and dot': ['GetUserV2Input', "{ 'user-id': string; [k: string]: unknown }"],
+  'tool name with a leading digit': ['_2FaVerifyInput', '{ code: string; [k: string]: unknown }'],
   'template variables with dots keep their wire names': ['UserFileV2Params', "{ user_id: string; 'file.name': string }"],
   'prompt arguments named after reserved words': ['ForClassArgs', "{ class: string; 'first-name'?: string; '2nd'?: string }"],
 };

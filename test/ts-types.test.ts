@@ -1,22 +1,18 @@
 /**
- * mcpgen's JSON Schema → TypeScript printer (cli/render/ts-types/): the types it derives, and
- * its output is exactly what prettier prints (types.ts skips prettier). The fuzz part prints
- * thousands of random schemas — every construct, long names and unions past the print width,
- * nesting, weird keys, descriptions with `*\/`, unicode and newlines — and requires
- * prettier.format(printed) === printed.
+ * mcpgen's JSON Schema → TypeScript printer (cli/render/ts-types/): the types it derives, and its
+ * fixed layout. The fuzz part prints thousands of random schemas — every construct, long names and
+ * unions, nesting, weird keys, descriptions with `*\/`, unicode and newlines — and requires the
+ * same text from a second print and a clean tsc --strict.
  */
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import * as prettier from 'prettier';
 import { describe, expect, it } from 'vitest';
-import { PRETTIER_OPTIONS } from '../cli/format/style.js';
 import { printDeclaration, type Declaration } from '../cli/render/ts-types/print.js';
 import { schemaDoc, schemaType } from '../cli/render/ts-types/schema-type.js';
 import { REPO, run, TSC } from './helpers/project.js';
 
 /** The declarations, a blank line apart, as types.ts holds them. */
 const printDeclarations = (decls: Declaration[]) => decls.map(printDeclaration).join('\n\n') + '\n';
-const fmt = (src: string) => prettier.format(src, { ...PRETTIER_OPTIONS, parser: 'typescript' });
 const print = (schema: unknown, name = 'T') => printDeclarations([{ name, doc: schemaDoc(schema), type: schemaType(schema) }]);
 
 function rng(seed: number) {
@@ -101,19 +97,24 @@ describe('schemaType', () => {
     expect(t({ items: { type: 'string' }, minItems: 2, maxItems: 3 })).toBe('export type T = string[];\n');
   });
 
-  it('index signatures cover the listed properties; free-form objects and values are unknown', () => {
+  it('index signatures cover the listed properties; other keys are unknown unless additionalProperties says otherwise', () => {
     expect(print({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: { type: 'number' } })).toBe(
       'export interface T {\n  a?: string;\n  [k: string]: number | string | undefined;\n}\n',
     );
-    expect(print({ type: 'object', patternProperties: { '^a': { type: 'string' }, '^b': { type: 'number' } } })).toBe(
+    expect(print({ type: 'object', patternProperties: { '^a': { type: 'string' }, '^b': { type: 'number' } }, additionalProperties: false })).toBe(
       'export interface T {\n  [k: string]: string | number;\n}\n',
     );
+    // Without additionalProperties the validator lets any other key through.
+    expect(print({ type: 'object', patternProperties: { '^a': { type: 'string' } } })).toBe('export interface T {\n  [k: string]: unknown;\n}\n');
+    expect(print({ type: 'object', properties: { a: { type: 'string' } } })).toBe('export interface T {\n  a?: string;\n  [k: string]: unknown;\n}\n');
+    expect(print({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false })).toBe('export interface T {\n  a?: string;\n}\n');
+    expect(print({ type: 'object', properties: { a: { type: 'string' } }, unevaluatedProperties: false })).toBe('export interface T {\n  a?: string;\n}\n');
     expect(print({ type: 'object' })).toBe('export interface T {\n  [k: string]: unknown;\n}\n');
     expect(print({ minLength: 3 })).toBe('export type T = unknown;\n');
   });
 
   it('keywords that only constrain values add nothing to the type', () => {
-    const s = { type: 'object', properties: { phone: { type: 'string' } }, anyOf: [{ required: ['phone'] }, { required: ['email'] }] };
+    const s = { type: 'object', properties: { phone: { type: 'string' } }, anyOf: [{ required: ['phone'] }, { required: ['email'] }], additionalProperties: false };
     expect(print(s)).toBe('export interface T {\n  phone?: string;\n}\n');
     expect(print({ type: 'object', oneOf: [{ $ref: '#/$defs/A' }, { $ref: '#/$defs/B' }] })).toBe('export type T = A | B;\n');
     expect(print({ $ref: '#/$defs/A', description: 'An A' })).toBe('/** An A */\nexport type T = A;\n');
@@ -121,7 +122,7 @@ describe('schemaType', () => {
 
   it('nullable forms, literal unions, JSDoc', () => {
     expect(print({ type: ['string', 'null'] })).toBe('export type T = string | null;\n');
-    expect(print({ anyOf: [{ type: 'object', properties: { a: { type: 'integer' } } }, { type: 'null' }] })).toBe(
+    expect(print({ anyOf: [{ type: 'object', properties: { a: { type: 'integer' } }, additionalProperties: false }, { type: 'null' }] })).toBe(
       'export type T = {\n  a?: number;\n} | null;\n',
     );
     expect(print({ enum: ['a', "it's", 1, true, null] })).toBe(`export type T = 'a' | "it's" | 1 | true | null;\n`);
@@ -131,7 +132,32 @@ describe('schemaType', () => {
   });
 });
 
-describe('printed declarations are prettier-stable and compile', () => {
+describe('the fixed layout', () => {
+  it('unions stay on one line, objects are expanded two spaces deeper, keys quoted only when needed', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        'odd key': { anyOf: [{ type: 'object', properties: { x: { type: 'array', items: { type: ['string', 'null'] } } }, required: ['x'], additionalProperties: false }, { enum: ['a'.repeat(60), 'b'.repeat(60)] }] },
+        ['__proto__']: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'number' }, minItems: 1 },
+      },
+      required: ['odd key'],
+      additionalProperties: false,
+    };
+    expect(print(schema)).toBe(
+      [
+        'export interface T {',
+        "  'odd key': {",
+        '    x: (string | null)[];',
+        `  } | '${'a'.repeat(60)}' | '${'b'.repeat(60)}';`,
+        '  __proto__?: [string, ...number[]];',
+        '}',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('printed declarations are deterministic and compile', () => {
   const files: string[] = [];
 
   it('random schemas', async () => {
@@ -147,8 +173,8 @@ describe('printed declarations are prettier-stable and compile', () => {
         decls.push({ name: `${pick(r, NAMES)}${i + j}`, doc: schemaDoc(schema), type: schemaType(schema) });
       }
       const printed = printDeclarations(decls);
-      const formatted = await fmt(printed);
-      if (formatted !== printed) expect({ schemas, printed }).toEqual({ schemas, printed: formatted });
+      const again = printDeclarations(schemas.map((schema, j) => ({ name: decls[j]!.name, doc: schemaDoc(schema), type: schemaType(schema) })));
+      if (again !== printed) expect({ schemas, printed }).toEqual({ schemas, printed: again });
       files.push(printed);
     }
   }, 120_000);

@@ -1,8 +1,8 @@
 /**
  * types.ts: every shared schema and every entry schema becomes one `$defs` member of a single
  * document (so a shared schema is one named type and `$ref`s are names), then each member is
- * printed as an exported declaration by mcpgen's own printer (cli/render/ts-types/), in its final
- * layout.
+ * printed as an exported declaration by mcpgen's own printer (cli/render/ts-types/), in its fixed
+ * layout. Why not json-schema-to-typescript: docs/types.md.
  */
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
@@ -15,8 +15,9 @@ import { schemaDoc, schemaType } from './ts-types/schema-type.js';
  * Every exported type in output order: each shared schema and entry schema as one `$defs` member of
  * a combined document (its local definitions hoisted right after it), handed to `emit` one by one
  * so a caller can print each and let it go (the schemas of 1000 tools are not all kept rebased).
+ * Exported for bench/types-compare.mjs, which hands the same document to json-schema-to-typescript.
  */
-function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): void {
+export function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): void {
   // Every named type is reserved first, so a hoisted local definition never takes one's name.
   const taken = new Set<string>([
     ...ir.sharedSchemas.map((s) => s.typeName),
@@ -49,7 +50,7 @@ function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): voi
 }
 
 /**
- * The body of src/generated/types.ts (after the header), prettier-clean as printed. Each type is
+ * The body of src/generated/types.ts (after the header), in its final layout. Each type is
  * printed as soon as it is rebased: its schema and type tree die young instead of all 2000 being
  * kept (and copied by the garbage collector) until the last is built.
  */
@@ -62,3 +63,4 @@ export function renderTypes(ir: IR): string {
   });
   return texts.size === 0 ? 'export {};\n' : [...texts.values()].join('\n\n') + '\n';
 }
+

@@ -6,8 +6,8 @@
  * - `type` lists, `anyOf`/`oneOf` and `enum` are unions, `allOf` an intersection, `const`/`enum`
  *   members literal types; `integer` is `number`;
  * - an object lists its properties (`?` unless required); `additionalProperties` true or a schema and
- *   `patternProperties` add an index signature; an object that says nothing about its keys is
- *   `{ [k: string]: unknown }`; one that lists properties is closed otherwise;
+ *   `patternProperties` add an index signature; without `additionalProperties` any other key is
+ *   valid, so the signature is `[k: string]: unknown`; only `additionalProperties: false` closes it;
  * - tuples (`prefixItems`, draft-07 `items: [...]`) are a union of the lengths `minItems`,
  *   `maxItems` and the rest (`items`/`additionalItems`) allow;
  * - keywords that only constrain values (`minLength`, `required` alone, `if`, `not`, `format`, …)
@@ -163,8 +163,9 @@ function objectType(schema: JsonSchema): TypeNode {
   if (isObject(schema.patternProperties)) index.push(...Object.values(schema.patternProperties).map(schemaType));
   const extra = schema.additionalProperties;
   if (extra === true || isObject(extra)) index.push(schemaType(extra));
-  // Nothing said about the keys at all: any key, any value.
-  if (extra === undefined && members.length === 0 && index.length === 0) index.push(UNKNOWN);
+  // No `additionalProperties` (nor `unevaluatedProperties: false`): the validator lets any other
+  // key through with any value, so the type does too.
+  if (extra === undefined && schema.unevaluatedProperties !== false) index.push(UNKNOWN);
   if (index.length > 0) {
     // A property's type must fit the index signature (TS2411), `undefined` of an optional one
     // included: the signature widens to cover them.
