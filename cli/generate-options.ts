@@ -17,11 +17,13 @@ export interface GenerateOptions {
   specs?: { runtime: string; mcpgen: string };
   /** Called with each input file (the manifest, then each file it references) just before it is read. */
   beforeRead?: (abs: string) => void;
+  /** The layout of generated files (`--format`); default: the manifest's `options.format`. */
+  format?: 'mcpgen' | 'prettier';
 }
 
 /** The generate options that change the output, as recorded in the stamp (kept light: fast path). */
-export function optionsKey(opts: { generatorVersion?: string | null }): string {
-  return `headerVersion=${opts.generatorVersion === null ? 'off' : 'on'}`;
+export function optionsKey(opts: { generatorVersion?: string | null; format?: 'mcpgen' | 'prettier' }): string {
+  return `headerVersion=${opts.generatorVersion === null ? 'off' : 'on'}${opts.format === 'prettier' ? ' format=prettier' : ''}`;
 }
 
 /** How many warnings generate prints in full; past that, a count and a pointer to `mcpgen validate`. */

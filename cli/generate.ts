@@ -15,6 +15,10 @@ import { type GenerateOptions, SHOWN_WARNINGS } from './generate-options.js';
 
 export type { GenerateOptions };
 import { mark } from './timings.js';
+import type { LoadedManifest } from './load/types.js';
+import type { Manifest } from './manifest/types.js';
+import { diagAt } from './validate/diagnostic.js';
+import { Codes } from './manifest/codes.js';
 
 export interface GenerateResult {
   files: OutputFile[];
@@ -22,6 +26,8 @@ export interface GenerateResult {
   ir?: IR;
   /** Lint warnings found but not in `diagnostics`: past SHOWN_WARNINGS generate only counts them. */
   warningsNotListed?: number;
+  /** True when the files went through the project's prettier (`options.format: prettier`). */
+  prettier?: boolean;
 }
 
 export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
@@ -48,5 +54,20 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   const built = await (await import('./build.js')).buildFiles(manifest, opts);
   diagnostics.push(...built.diagnostics);
   if (!built.files || !built.ir) return { files: [], diagnostics, ...counted };
-  return { files: built.files, diagnostics, ir: built.ir, ...counted };
+  if (formatOf(manifest, opts) === 'mcpgen') return { files: built.files, diagnostics, ir: built.ir, ...counted };
+  const { formatWithPrettier, FormatError } = await import('./format/prettier.js');
+  try {
+    return { files: await formatWithPrettier(built.files, opts.outDir), diagnostics, ir: built.ir, prettier: true, ...counted };
+  } catch (err) {
+    if (!(err instanceof FormatError)) throw err;
+    // Where the choice was made: the manifest's `options.format`, else (`--format`) the manifest's top.
+    const set = (manifest.data as Manifest).options?.format !== undefined;
+    const at = set ? diagAt(manifest, ['options', 'format'], Codes.FORMAT_FAILED, err.message) : { ...diagAt(manifest, [], Codes.FORMAT_FAILED, err.message), line: 1, column: 1 };
+    return { files: [], diagnostics: [...diagnostics, at], ...counted };
+  }
+}
+
+/** How the files are laid out: `--format` first, then the manifest's `options.format`. */
+export function formatOf(manifest: LoadedManifest, opts: GenerateOptions): 'mcpgen' | 'prettier' {
+  return opts.format ?? (manifest.data as Manifest).options?.format ?? 'mcpgen';
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Last step of `npm run build`: writes dist/generator-id, a hash of the contents of every file that
 // makes mcpgen's output what it is (cli/plan/stamp.ts generatorFiles: compiled code, templates,
-// schemas, prettier's package.json). A stamp records it, so a rebuild that changes any of them
+// schemas). A stamp records it, so a rebuild that changes any of them
 // makes the next generate take the full path; one that changes nothing keeps stamps valid.
 import { createHash } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,8 +19,8 @@ if (process.argv[2] === '--clear') {
 const { generatorFiles, GENERATOR_ID_FILE } = await import(path.join(repo, 'dist/plan/stamp.js'));
 const h = createHash('sha256');
 for (const f of generatorFiles()) {
-  // Names relative to the package (or to node_modules for prettier): the id does not depend on where mcpgen is installed.
-  const rel = f.startsWith(repo + path.sep) ? path.relative(repo, f) : f.slice(f.lastIndexOf(`node_modules${path.sep}`));
+  // Names relative to the package: the id does not depend on where mcpgen is installed.
+  const rel = path.relative(repo, f);
   h.update(`${rel.split(path.sep).join('/')}\0`).update(readFileSync(f)).update('\0');
 }
 writeFileSync(path.join(repo, 'dist', GENERATOR_ID_FILE), `${h.digest('hex').slice(0, 16)}\n`);

@@ -2,9 +2,9 @@
  * The built command (bin/mcpgen.js → dist, where generate is bundled into a few chunks, see
  * scripts/bundle-commands.mjs) writes exactly the golden tree of every test/cases/ case, as the
  * in-process runs of generate-cases.test.ts produce it: the bundle finds its templates and
- * precompiled templates as the modules tsc wrote do. It runs from a copy of the package whose
- * prettier holds only its doc printer, so a file that would still need prettier's formatter fails
- * to generate. Needs `npm run build`.
+ * precompiled templates as the modules tsc wrote do. It runs from a copy of the package without
+ * prettier: generated files are printed in mcpgen's own layout, and only `options.format: prettier`
+ * uses one, the project's. Needs `npm run build`.
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
@@ -45,10 +45,7 @@ function copyPackage(pkg: string): void {
   for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
 }
 
-/**
- * A copy of the built package whose node_modules links every dependency but prettier, of which it
- * has only the doc printer (`prettier/doc`): importing `prettier` itself fails.
- */
+/** A copy of the built package whose node_modules links every dependency but prettier. */
 function packageWithoutFormatter(): string {
   const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-no-formatter-'));
   copyPackage(pkg);
@@ -57,8 +54,6 @@ function packageWithoutFormatter(): string {
   for (const name of fs.readdirSync(path.join(root, 'node_modules'))) {
     if (name !== 'prettier') fs.symlinkSync(path.join(root, 'node_modules', name), path.join(modules, name));
   }
-  fs.mkdirSync(path.join(modules, 'prettier'));
-  for (const f of ['package.json', 'doc.js', 'doc.mjs', 'doc.d.ts']) fs.symlinkSync(path.join(root, 'node_modules/prettier', f), path.join(modules, 'prettier', f));
   return pkg;
 }
 

@@ -18,7 +18,6 @@ import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
 import { missingDependencies } from '../plan/dependencies.js';
 import { mark } from '../timings.js';
-import { tuneTiering } from '../tiering.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
 
@@ -29,6 +28,8 @@ export interface GenerateCommandOptions {
   check?: boolean;
   /** Omit mcpgen's version from headers (golden files). */
   headerVersion?: boolean;
+  /** The layout of generated files, over the manifest's `options.format`. */
+  format?: 'mcpgen' | 'prettier';
   quiet?: boolean;
   /** false: always run the full pipeline (watch needs the IR). */
   fastPath?: boolean;
@@ -38,14 +39,13 @@ export interface GenerateCommandOptions {
 
 /** Shared by generate, diff and init: find the manifest, generate, plan. Prints diagnostics. */
 export async function planProject(
-  opts: { file?: string; out?: string; headerVersion?: boolean; onIR?: (ir: IR) => void; writes?: boolean },
+  opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier'; onIR?: (ir: IR) => void; writes?: boolean },
   io: CliIO,
 ): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number; stamp?: Stamp }> {
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const display = path.relative(io.cwd, manifest) || path.basename(manifest);
   // Loaded on demand: the up-to-date fast path must not pay for prettier, ajv and friends.
-  tuneTiering();
   const { generate } = await import('../generate.js');
   const reads = inputStats();
   const result = await generate({
@@ -55,6 +55,7 @@ export async function planProject(
     exists: existingFiles(outDir),
     beforeRead: reads.beforeRead,
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
+    ...(opts.format ? { format: opts.format } : {}),
   });
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
@@ -70,7 +71,9 @@ export async function planProject(
   }
   const plan = planFiles(outDir, result.files);
   mark('plan');
-  const options = optionsKey({ generatorVersion: opts.headerVersion === false ? null : VERSION });
+  // Formatted by the project's prettier: its configuration is an input the stamp does not track,
+  // so a stamp marked so never proves a later run up to date (provenUpToDate).
+  const options = optionsKey({ generatorVersion: opts.headerVersion === false ? null : VERSION, format: result.prettier ? 'prettier' : 'mcpgen' });
   const made = stampOf({ projectDir: outDir, manifest, options, referenced: result.ir?.referencedFiles ?? [], before: reads.before }, result.files);
   mark('stamp');
   // The stamp keeps the warnings for the up-to-date path to print (files relative to the project).
@@ -99,7 +102,8 @@ function printWarnings(listed: Diagnostic[], count: number, display: string, io:
  * The fast path: the stamp proves nothing changed since the last generate. The warnings that
  * generate printed are printed again (the manifest and mcpgen are the same, so lint would find them again).
  */
-export function provenUpToDate(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): { outDir: string; stamp: Stamp } | null {
+export function provenUpToDate(opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' }, io: CliIO): { outDir: string; stamp: Stamp } | null {
+  if (opts.format === 'prettier') return null;
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const hit = upToDate({

@@ -13,11 +13,10 @@ import { packageAdvice, printFragment, readPackage, schemaRef } from './init-pac
 import { tsconfigAdvice } from './init-tsconfig.js';
 import { VERSION } from '../version.js';
 import { generate } from '../generate.js';
+import { PROJECT_FILES } from '../write/owned.js';
 import { packageData } from '../render/views.js';
 import { dependencyProblems, toolchainSpecs } from '../plan/dependencies.js';
 
-/** Files init creates only when missing: those already there are the user's and stay as they are. */
-const USER_FILES = ['package.json', 'tsconfig.json', 'src/main.ts', '.gitignore', 'README.md'];
 
 export interface InitOptions {
   dir?: string;
@@ -47,7 +46,8 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
   if (!/^[a-z0-9-~][a-z0-9-._~]*$/.test(name) || name.length > 214)
     throw new UsageError(`"${name}" is not a valid npm package name for the server; pass --name with lowercase letters, digits and -`);
   mkdirSync(dir, { recursive: true });
-  const existing = USER_FILES.filter((f) => existsSync(path.join(dir, f)));
+  // Files created only when missing: those already there are the user's and stay as they are.
+  const existing = PROJECT_FILES.filter((f) => existsSync(path.join(dir, f)));
   const manifest = path.join(dir, 'mcpgen.yaml');
   writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, schemaRef: schemaRef(dir, pkg, VERSION) }));
   io.stdout(`  create    ${path.relative(io.cwd, manifest)}\n`);

@@ -107,6 +107,9 @@ export const Codes = {
   WRITE_RECOVERY_FAILED: 'MCPG914', // finishing an interrupted generate failed; its journal is kept for the next run
   WRITE_UNDO_FAILED: 'MCPG915', // a failed write could not be undone; its journal is kept for the next run to finish it
   WRITE_JOURNAL_REFUSED: 'MCPG916', // a recovery journal this project's interrupted generate did not write, or that would touch what mcpgen may not: not replayed
+
+  // Formatting with the project's prettier (options.format: prettier).
+  FORMAT_FAILED: 'MCPG920', // prettier is not installed in the project, its configuration is invalid, or it refused a file
 } as const;
 
 export type Code = (typeof Codes)[keyof typeof Codes];

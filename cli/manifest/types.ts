@@ -357,6 +357,10 @@ export interface Options {
    */
   headerVersion?: boolean;
   /**
+   * How generated files are laid out. `mcpgen` (default): mcpgen's own fixed layout, which needs no formatter; the project's `.prettierignore` skips the generated folders. `prettier`: each generate also runs the project's own prettier, with its configuration, on the files it writes, for teams that want one style everywhere (prettier must be installed in the project; `mcpgen generate --format` overrides this).
+   */
+  format?: "mcpgen" | "prettier";
+  /**
    * How `$ref`s to shared `schemas:` reach the advertised schemas. `inline` copies each referenced schema in place (many clients drop or reject `$ref`); `defs` keeps one copy under the schema's own `$defs` (or `definitions` for a draft-07 schema) and points there. A recursive schema is always kept under `$defs` (warning MCPG207 with `inline`).
    */
   refs?: "inline" | "defs";

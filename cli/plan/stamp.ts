@@ -103,12 +103,11 @@ export const GENERATOR_ID_FILE = 'generator-id';
 const BUILD_OUTPUTS = ['main.js', 'render/templates.precompiled.cjs', 'commands/generate.build.js'];
 
 /**
- * mcpgen's version plus what identifies its code, templates, schemas and prettier (whose doc
- * printer lays out what depends on width): any rebuild that changes one of them invalidates stamps. A built package
+ * mcpgen's version plus what identifies its code, templates and schemas: any rebuild that changes one of them invalidates stamps. A built package
  * reads that from dist/generator-id, one small file, and adds the name, size and mtime of its
  * templates and schemas, which are also read at run time (a template edited since the build is
  * compiled from source). Without the id (run from sources, in tests) the stats of every file count
- * instead; that walk of ~140 files, with resolving prettier, cost ≈ 18 ms of every run, a tenth of
+ * instead; that walk of ~140 files cost ≈ 18 ms of every run, a tenth of
  * a no-op generate.
  */
 export function generatorFingerprint(version: string): string {
@@ -142,7 +141,7 @@ function fnv64(s: string): string {
 
 /**
  * The files that make mcpgen's output what it is, as absolute paths in a fixed order: compiled
- * code (dist/, or cli/ when run from sources), templates, schemas and prettier's package.json; or
+ * code (dist/, or cli/ when run from sources), templates and schemas; or
  * only templates and schemas, the files read at run time.
  */
 export function generatorFiles(which: 'all' | 'read at run time' = 'all'): string[] {
@@ -163,12 +162,6 @@ export function generatorFiles(which: 'all' | 'read at run time' = 'all'): strin
   if (which === 'all') walk(CODE_DIR);
   walk(path.join(PACKAGE_ROOT, 'templates'));
   walk(path.join(PACKAGE_ROOT, 'schemas'));
-  if (which === 'read at run time') return out;
-  try {
-    out.push(createRequire(import.meta.url).resolve('prettier/package.json'));
-  } catch {
-    /* not resolvable: the fingerprint just does not track it */
-  }
   return out;
 }
 

@@ -54,6 +54,9 @@ export function* renderFiles(
   yield own('package.json', () => printJson(packageData(ir, specs)));
   yield user('tsconfig.json', 'project/tsconfig.json', () => ({}));
   yield user('.gitignore', 'project/gitignore', () => ({}));
+  // Generated files keep mcpgen's layout: the project's formatter and diffs leave them alone.
+  yield user('.gitattributes', 'project/gitattributes', () => ({}));
+  yield user('.prettierignore', 'project/prettierignore', () => ({}));
   yield user('README.md', 'project/README.md', () => readmeView(ir));
 
   for (const t of ir.tools) {

@@ -15,6 +15,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG914: "an interrupted generate could not be finished (an I/O error); its journal is kept and the next generate tries again",
   MCPG915: "a failed write could not be undone (an I/O error); its journal is kept and the next generate finishes the switch",
   MCPG916: "a recovery journal in `.mcpgen-staging/` is not replayed: this project's interrupted generate did not write it, or it would go through a symlink, touch a user-owned file or the manifest; nothing was written, the folder is kept to inspect, then delete",
+  MCPG920: "`options.format: prettier` (or `--format prettier`) could not run: prettier is not installed in the project, its configuration is invalid, or it refused a generated file; nothing was written",
   MCPG100: "not UTF-8 text: invalid UTF-8, UTF-16, or binary (NUL bytes)",
   MCPG101: "YAML syntax error; more than one document; alias without anchor, or inside its own anchor; bad `<<` merge",
   MCPG102: "YAML warning from the parser",

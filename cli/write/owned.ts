@@ -1,15 +1,16 @@
 /**
  * owned: which project paths a replayed journal may touch, whoever wrote it. mcpgen's own files
  * (src/generated/, test/generated/) may be created, replaced and removed; the user's files that
- * mcpgen creates once (package.json, tsconfig.json, README.md, .gitignore, src/main.ts, handlers
- * and their tests) may only be created where nothing is; nothing else, the manifest included, is
+ * mcpgen creates once (PROJECT_FILES, handlers and their tests) may only be created where nothing is; nothing else, the manifest included, is
  * ever named. The same split as the plan's (cli/plan/plan.ts).
  */
 import path from 'node:path';
 import { GENERATED_DIRS } from '../plan/plan.js';
 import { isTempName } from './temps.js';
 
-const USER_FILES = new Set(['package.json', 'tsconfig.json', 'README.md', '.gitignore', 'src/main.ts']);
+/** The project files mcpgen creates when missing; once they exist they are the user's. */
+export const PROJECT_FILES = ['package.json', 'tsconfig.json', 'src/main.ts', '.gitignore', '.gitattributes', '.prettierignore', 'README.md'] as const;
+const USER_FILES = new Set<string>(PROJECT_FILES);
 const USER_DIRS = ['src/handlers', 'test/handlers'];
 
 const under = (dirs: readonly string[], p: string) => dirs.some((d) => p.startsWith(`${d}/`));

@@ -4,11 +4,13 @@
 /** Input of tool `confirm_delete`. */
 export interface ConfirmDeleteInput {
   filename: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `greet`. */
 export interface GreetInput {
   name: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `json_schema_2020_12_tool`. */
@@ -23,30 +25,35 @@ export interface JsonSchema202012ToolInput {
 export interface JsonSchema202012ToolInputAddress {
   street?: string;
   city?: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `slow_compute`. */
 export interface SlowComputeInput {
   seconds: number;
   label?: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `test_custom_header`. */
 export interface TestCustomHeaderInput {
   /** Region to use */
   region?: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `test_elicitation`. */
 export interface TestElicitationInput {
   /** The message to show the user */
   message: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `test_sampling`. */
 export interface TestSamplingInput {
   /** The prompt to send to the LLM */
   prompt: string;
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `template_data` (test://template/{id}/data). */

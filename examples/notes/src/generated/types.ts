@@ -11,6 +11,7 @@ export interface Note {
   tags: Tag[];
   /** Creation time */
   createdAt: string;
+  [k: string]: unknown;
 }
 
 /** Note identifier, e.g. n1 */
@@ -52,6 +53,7 @@ export interface SearchNotesOutput {
   notes: Note[];
   /** Matches before the limit */
   total: number;
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `note` (notes://note/{id}). */

@@ -37,7 +37,9 @@ export interface GetForecastOutput {
     low: number;
     /** One-line summary */
     summary: string;
+    [k: string]: unknown;
   }[];
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `forecast` (weather://forecast/{city}/{date}). */

@@ -5,251 +5,301 @@
 export interface O0 {
   /** The value at the bottom */
   leaf: string;
+  [k: string]: unknown;
 }
 
 /** Level 1 of the nested object */
 export interface O1 {
   o1: O0;
+  [k: string]: unknown;
 }
 
 /** Level 10 of the nested object */
 export interface O10 {
   o10: O9;
+  [k: string]: unknown;
 }
 
 /** Level 11 of the nested object */
 export interface O11 {
   o11: O10;
+  [k: string]: unknown;
 }
 
 /** Level 12 of the nested object */
 export interface O12 {
   o12: O11;
+  [k: string]: unknown;
 }
 
 /** Level 13 of the nested object */
 export interface O13 {
   o13: O12;
+  [k: string]: unknown;
 }
 
 /** Level 14 of the nested object */
 export interface O14 {
   o14: O13;
+  [k: string]: unknown;
 }
 
 /** Level 15 of the nested object */
 export interface O15 {
   o15: O14;
+  [k: string]: unknown;
 }
 
 /** Level 16 of the nested object */
 export interface O16 {
   o16: O15;
+  [k: string]: unknown;
 }
 
 /** Level 17 of the nested object */
 export interface O17 {
   o17: O16;
+  [k: string]: unknown;
 }
 
 /** Level 18 of the nested object */
 export interface O18 {
   o18: O17;
+  [k: string]: unknown;
 }
 
 /** Level 19 of the nested object */
 export interface O19 {
   o19: O18;
+  [k: string]: unknown;
 }
 
 /** Level 2 of the nested object */
 export interface O2 {
   o2: O1;
+  [k: string]: unknown;
 }
 
 /** Level 20 of the nested object */
 export interface O20 {
   o20: O19;
+  [k: string]: unknown;
 }
 
 /** Level 21 of the nested object */
 export interface O21 {
   o21: O20;
+  [k: string]: unknown;
 }
 
 /** Level 22 of the nested object */
 export interface O22 {
   o22: O21;
+  [k: string]: unknown;
 }
 
 /** Level 23 of the nested object */
 export interface O23 {
   o23: O22;
+  [k: string]: unknown;
 }
 
 /** Level 24 of the nested object */
 export interface O24 {
   o24: O23;
+  [k: string]: unknown;
 }
 
 /** Level 25 of the nested object */
 export interface O25 {
   o25: O24;
+  [k: string]: unknown;
 }
 
 /** Level 26 of the nested object */
 export interface O26 {
   o26: O25;
+  [k: string]: unknown;
 }
 
 /** Level 27 of the nested object */
 export interface O27 {
   o27: O26;
+  [k: string]: unknown;
 }
 
 /** Level 28 of the nested object */
 export interface O28 {
   o28: O27;
+  [k: string]: unknown;
 }
 
 /** Level 29 of the nested object */
 export interface O29 {
   o29: O28;
+  [k: string]: unknown;
 }
 
 /** Level 3 of the nested object */
 export interface O3 {
   o3: O2;
+  [k: string]: unknown;
 }
 
 /** Level 30 of the nested object */
 export interface O30 {
   o30: O29;
+  [k: string]: unknown;
 }
 
 /** Level 31 of the nested object */
 export interface O31 {
   o31: O30;
+  [k: string]: unknown;
 }
 
 /** Level 32 of the nested object */
 export interface O32 {
   o32: O31;
+  [k: string]: unknown;
 }
 
 /** Level 33 of the nested object */
 export interface O33 {
   o33: O32;
+  [k: string]: unknown;
 }
 
 /** Level 34 of the nested object */
 export interface O34 {
   o34: O33;
+  [k: string]: unknown;
 }
 
 /** Level 35 of the nested object */
 export interface O35 {
   o35: O34;
+  [k: string]: unknown;
 }
 
 /** Level 36 of the nested object */
 export interface O36 {
   o36: O35;
+  [k: string]: unknown;
 }
 
 /** Level 37 of the nested object */
 export interface O37 {
   o37: O36;
+  [k: string]: unknown;
 }
 
 /** Level 38 of the nested object */
 export interface O38 {
   o38: O37;
+  [k: string]: unknown;
 }
 
 /** Level 39 of the nested object */
 export interface O39 {
   o39: O38;
+  [k: string]: unknown;
 }
 
 /** Level 4 of the nested object */
 export interface O4 {
   o4: O3;
+  [k: string]: unknown;
 }
 
 /** Level 40 of the nested object */
 export interface O40 {
   o40: O39;
+  [k: string]: unknown;
 }
 
 /** Level 41 of the nested object */
 export interface O41 {
   o41: O40;
+  [k: string]: unknown;
 }
 
 /** Level 42 of the nested object */
 export interface O42 {
   o42: O41;
+  [k: string]: unknown;
 }
 
 /** Level 43 of the nested object */
 export interface O43 {
   o43: O42;
+  [k: string]: unknown;
 }
 
 /** Level 44 of the nested object */
 export interface O44 {
   o44: O43;
+  [k: string]: unknown;
 }
 
 /** Level 45 of the nested object */
 export interface O45 {
   o45: O44;
+  [k: string]: unknown;
 }
 
 /** Level 46 of the nested object */
 export interface O46 {
   o46: O45;
+  [k: string]: unknown;
 }
 
 /** Level 47 of the nested object */
 export interface O47 {
   o47: O46;
+  [k: string]: unknown;
 }
 
 /** Level 48 of the nested object */
 export interface O48 {
   o48: O47;
+  [k: string]: unknown;
 }
 
 /** Level 49 of the nested object */
 export interface O49 {
   o49: O48;
+  [k: string]: unknown;
 }
 
 /** Level 5 of the nested object */
 export interface O5 {
   o5: O4;
+  [k: string]: unknown;
 }
 
 /** Level 6 of the nested object */
 export interface O6 {
   o6: O5;
+  [k: string]: unknown;
 }
 
 /** Level 7 of the nested object */
 export interface O7 {
   o7: O6;
+  [k: string]: unknown;
 }
 
 /** Level 8 of the nested object */
 export interface O8 {
   o8: O7;
+  [k: string]: unknown;
 }
 
 /** Level 9 of the nested object */
 export interface O9 {
   o9: O8;
+  [k: string]: unknown;
 }
 
 /** Input of tool `deep`. */
@@ -257,9 +307,11 @@ export interface DeepInput {
   o50: O49;
   /** Arrays of arrays, 55 levels */
   grid: number[][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][][];
+  [k: string]: unknown;
 }
 
 /** Output of tool `deep`. */
 export interface DeepOutput {
   o50?: O49;
+  [k: string]: unknown;
 }

@@ -4,17 +4,20 @@
 export interface Point {
   x: number;
   y: number;
+  [k: string]: unknown;
 }
 
 /** A recursive tree */
 export interface TreeNode {
   label: string;
   children?: TreeNode[];
+  [k: string]: unknown;
 }
 
 /** Input of tool `delete`. */
 export interface DeleteInput {
   id: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `echo`. */
@@ -27,6 +30,7 @@ export interface EchoInput {
   '1st'?: number;
   /** A reserved word */
   class?: 'a' | 'b';
+  [k: string]: unknown;
 }
 
 /** Input of tool `shapes`. */
@@ -42,6 +46,7 @@ export interface ShapesInput {
 export interface ShapesOutput {
   area: number;
   points?: Point[];
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `2nd-template` (sink://second/{name}). */

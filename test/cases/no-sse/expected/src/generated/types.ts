@@ -5,4 +5,5 @@
 export interface EchoInput {
   /** What to echo */
   text: string;
+  [k: string]: unknown;
 }

@@ -4,6 +4,7 @@
 /** Input of tool `add_note`. */
 export interface AddNoteInput {
   text: string;
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `note` (notes://note/{id}). */

@@ -17,6 +17,7 @@ export interface ToStringOutput {
   valueOf: string;
   /** A flag named isPrototypeOf */
   isPrototypeOf: boolean;
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `valueOf` (proto://items/{constructor}{?toString}). */

@@ -5,12 +5,14 @@
 export interface Address {
   street: string;
   city: City;
+  [k: string]: unknown;
 }
 
 export interface Category {
   name: string;
   parent?: Category;
   subcategories?: Category[];
+  [k: string]: unknown;
 }
 
 /** City name */
@@ -19,6 +21,7 @@ export type City = string;
 /** Input of tool `2fa_verify`. */
 export interface _2FaVerifyInput {
   code: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `arrays`. */
@@ -26,8 +29,10 @@ export interface ArraysInput {
   rows: {
     id: number;
     label?: string;
+    [k: string]: unknown;
   }[];
   pair?: [] | [string] | [string, boolean];
+  [k: string]: unknown;
 }
 
 /** Input of tool `combinators`. */
@@ -36,10 +41,13 @@ export interface CombinatorsInput {
   size?: 'small' | 'large' | number;
   named?: {
     name: string;
+    [k: string]: unknown;
   } & {
     age: number;
+    [k: string]: unknown;
   };
   version: 2;
+  [k: string]: unknown;
 }
 
 /** Input of tool `defaults`. */
@@ -52,12 +60,14 @@ export interface DefaultsInput {
   arr?: string[];
   obj?: {
     k?: string;
+    [k: string]: unknown;
   };
   /**
    * Do not use
    * @deprecated
    */
   old?: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `draft07`. */
@@ -65,6 +75,7 @@ export interface Draft07Input {
   pair: [] | [string] | [string, Draft07InputPos];
   count?: Draft07InputPos;
   big?: number;
+  [k: string]: unknown;
 }
 
 export type Draft07InputPos = number;
@@ -73,6 +84,7 @@ export type Draft07InputPos = number;
 export interface Draft2020Input {
   at: Draft2020InputPoint;
   path?: Draft2020InputPoint[];
+  [k: string]: unknown;
 }
 
 export type Draft2020InputCoord = number;
@@ -91,11 +103,13 @@ export interface FormatsInput {
   email?: string;
   small?: number;
   json?: string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `get-user.v2`. */
 export interface GetUserV2Input {
   'user-id': string;
+  [k: string]: unknown;
 }
 
 /** Input of tool `keywords`. */
@@ -108,6 +122,7 @@ export interface KeywordsInput {
   'dot.ted'?: string;
   'with space'?: string;
   '9lives'?: number;
+  [k: string]: unknown;
 }
 
 /** Input of tool `maps`. */
@@ -145,6 +160,7 @@ export interface NullableInput {
   b?: number | null;
   flag?: boolean | string;
   mixed?: 1 | 'one' | true | null;
+  [k: string]: unknown;
 }
 
 /** Input of tool `numbers`. */
@@ -152,6 +168,7 @@ export interface NumbersInput {
   id: number;
   big?: number;
   ratio?: number;
+  [k: string]: unknown;
 }
 
 /** Input of tool `shared`. */
@@ -160,24 +177,25 @@ export interface SharedInput {
   /** Office */
   work?: Address;
   category?: Category;
+  [k: string]: unknown;
 }
 
 /** Output of tool `shared`. */
 export interface SharedOutput {
   addresses: Address[];
+  [k: string]: unknown;
 }
 
 /** Input of tool `tagged_union`. */
 export interface TaggedUnionInput {
-  shape:
-    | {
-        kind: 'circle';
-        radius: number;
-      }
-    | {
-        kind: 'square';
-        side: number;
-      };
+  shape: {
+    kind: 'circle';
+    radius: number;
+  } | {
+    kind: 'square';
+    side: number;
+  };
+  [k: string]: unknown;
 }
 
 /** Anything goes */
@@ -193,11 +211,13 @@ export interface TypelessFreeOutput {
 /** Input of tool `typeless_root`. */
 export interface TypelessRootInput {
   q: string;
+  [k: string]: unknown;
 }
 
 /** Output of tool `typeless_root`. */
 export interface TypelessRootOutput {
   hits?: number;
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `user-file.v2` (cs://users/{user_id}/files/{file.name}). */

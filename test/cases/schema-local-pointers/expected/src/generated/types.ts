@@ -6,6 +6,7 @@ export interface Page {
   /** The cursor of the next page */
   next?: PageCursor;
   parent?: Page;
+  [k: string]: unknown;
 }
 
 export type PageCursor = string;
@@ -17,15 +18,13 @@ export interface ChatInput {
   first?: ChatInputMessageAnyOf0ContentItem;
 }
 
-export type ChatInputMessage =
-  | {
-      role: 'user';
-      content: ChatInputMessageAnyOf0Content;
-    }
-  | {
-      role: 'assistant';
-      content: ChatInputMessageAnyOf0Content;
-    };
+export type ChatInputMessage = {
+  role: 'user';
+  content: ChatInputMessageAnyOf0Content;
+} | {
+  role: 'assistant';
+  content: ChatInputMessageAnyOf0Content;
+};
 
 export type ChatInputMessageAnyOf0Content = ChatInputMessageAnyOf0ContentItem[];
 
@@ -42,6 +41,7 @@ export interface EscapesInput {
   slash: EscapesInputAB;
   tilde: EscapesInputMN;
   space?: EscapesInputWithSpace;
+  [k: string]: unknown;
 }
 
 export type EscapesInputAB = string;
@@ -54,6 +54,7 @@ export type EscapesInputWithSpace = boolean;
 export interface LegacyInput {
   at: LegacyInputPoint;
   x?: LegacyInputPointX;
+  [k: string]: unknown;
 }
 
 export type LegacyInputPointX = number;
@@ -61,6 +62,7 @@ export type LegacyInputPointX = number;
 export interface LegacyInputPoint {
   x: LegacyInputPointX;
   y: number;
+  [k: string]: unknown;
 }
 
 /** Input of tool `paged`. */
@@ -70,6 +72,7 @@ export interface PagedInput {
   limit?: PagedInputLimit;
   max?: PagedInputLimit;
   previous?: PagedInputPage;
+  [k: string]: unknown;
 }
 
 /** This page */
@@ -81,11 +84,13 @@ export type PagedInputLimit = number;
 export interface TreeInput {
   root: TreeInputRoot;
   again?: TreeInput;
+  [k: string]: unknown;
 }
 
 export interface TreeInputRoot {
   name: string;
   children?: TreeInputRoot[];
+  [k: string]: unknown;
 }
 
 /** Variables of resource template `doc` (doc://{id}). */

@@ -6,16 +6,19 @@ export type Currency = 'EUR' | 'USD';
 export interface Money {
   amount: number;
   currency: Currency;
+  [k: string]: unknown;
 }
 
 export interface Node {
   value: number;
   next?: Node;
+  [k: string]: unknown;
 }
 
 /** Input of tool `legacy`. */
 export interface LegacyInput {
   price: Money;
+  [k: string]: unknown;
 }
 
 /** Input of tool `pay`. */
@@ -24,6 +27,7 @@ export interface PayInput {
   price: Money;
   list?: Node;
   note?: PayInputNote;
+  [k: string]: unknown;
 }
 
 export type PayInputNote = string;
@@ -31,4 +35,5 @@ export type PayInputNote = string;
 /** Output of tool `pay`. */
 export interface PayOutput {
   paid: Money;
+  [k: string]: unknown;
 }

@@ -5,4 +5,5 @@
 export interface ShoutInput {
   /** The text to shout */
   text: string;
+  [k: string]: unknown;
 }

@@ -5,9 +5,11 @@
 export interface BuildInput {
   /** Project to build */
   project: string;
+  [k: string]: unknown;
 }
 
 /** Output of tool `report`. */
 export interface ReportOutput {
   pages: number;
+  [k: string]: unknown;
 }
