@@ -10,8 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { generate } from '../cli/generate.js';
 import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
-import { validSample } from '../cli/render/samples.js';
-import { promptArgsSchema } from '../cli/render/views.js';
+import { validSample } from '../cli/normalize/samples.js';
 import { connectHttp, connectStdio, memoryIO, REPO, run, SCRATCH, scratch, startHttpServer, TSC } from './helpers/project.js';
 
 const projects = [
@@ -43,7 +42,7 @@ async function exercise(client: Client, ir: IR): Promise<void> {
   expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(ir.templates.map((t) => t.name));
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(ir.prompts.map((p) => p.name));
   for (const p of ir.prompts) {
-    const args = validSample(promptArgsSchema(p)) as Record<string, string> | undefined;
+    const args = validSample(p.argsSchema) as Record<string, string> | undefined;
     const got = await client.getPrompt({ name: p.name, arguments: args ?? {} }).catch((e: Error) => e);
     if (got instanceof Error) expect(got.message).toMatch(/not implemented/);
     else expect(got.messages.length).toBeGreaterThan(0);

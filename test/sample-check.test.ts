@@ -4,7 +4,7 @@
  */
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { quickCheck } from '../cli/render/sample-check.js';
+import { quickCheck } from '../cli/manifest/sample-check.js';
 
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -69,10 +69,10 @@ describe('quick sample check agrees with ajv', () => {
 describe('samples fall back to ajv where the quick check cannot decide', () => {
   // ajv is loaded on demand; the built CLI (dist, what users run) must load it too.
   it.each([
-    ['sources', '../cli/render/samples.js'],
-    ['the build', '../dist/render/samples.js'],
+    ['sources', '../cli/normalize/samples.js'],
+    ['the build', '../dist/normalize/samples.js'],
   ])('in %s', async (_label, module) => {
-    const { satisfies } = (await import(module)) as typeof import('../cli/render/samples.js');
+    const { satisfies } = (await import(module)) as typeof import('../cli/normalize/samples.js');
     const pattern = { type: 'string', pattern: '^n[0-9]+$' };
     expect(quickCheck(pattern, 'n1')).toBeUndefined();
     expect(satisfies(pattern, 'n1')).toBe(true);
@@ -88,7 +88,7 @@ describe('samples fall back to ajv where the quick check cannot decide', () => {
 // cannot be checked here) broke compilation.
 describe('handler-test samples use only values their schema accepts', () => {
   it('skips invalid or uncheckable defaults, consts and enum members', async () => {
-    const { sampleOf } = await import('../cli/render/samples.js');
+    const { sampleOf } = await import('../cli/normalize/samples.js');
     const input = {
       type: 'object',
       $defs: { point: { type: 'array', prefixItems: [{ type: 'number' }, { type: 'number' }], items: false } },

@@ -126,6 +126,13 @@ export interface ToolIR extends EntryIR {
   execution: ToolExecutionIR;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
+  /**
+   * Arguments valid for the input schema that the contract test calls the tool with: only for
+   * tools annotated `readOnlyHint: true` (others may change the world), null when none is found.
+   */
+  callArguments: Json | null;
+  /** Where the handler's test stub starts: a plausible input, completed by the user. */
+  stubInput: Json;
 }
 
 /** `execution` with every default resolved. */
@@ -190,6 +197,8 @@ export interface TemplateIR extends EntryIR {
   handlerPath: string;
   /** Path-like variable values reach the handler unchecked (`allowPathTraversal: true`). */
   allowPathTraversal: boolean;
+  /** A URI of the template from valid values of its variables (the contract test reads it), or null. */
+  sampleUri: string | null;
 }
 
 export interface PromptArgIR {
@@ -227,6 +236,10 @@ export interface PromptIR extends EntryIR {
   hasCompletionHandler: boolean;
   /** Handler file when the prompt has a `get` handler or a completion handler, else null. */
   handlerPath: string | null;
+  /** The JSON Schema of its arguments (all strings, as MCP prompt arguments are). */
+  argsSchema: JsonSchema;
+  /** Arguments valid for `argsSchema` that the contract test gets a handler prompt with, or null. */
+  callArguments: Json | null;
 }
 
 export interface IR {

@@ -30,6 +30,7 @@ import { parseUriTemplate } from '../manifest/uri-template.js';
 import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
 import { Codes } from '../manifest/codes.js';
+import { promptArgsSchema, sampleOf, sampleUri, validInput, validSample } from './samples.js';
 
 export interface NormalizeOptions {
   /** The manifest's path relative to the output project root (for headers and watch). */
@@ -114,6 +115,8 @@ export function normalize(
         inputBeforeTask: t.execution?.inputBeforeTask ?? false,
       },
       handlerPath: `tools/${e.fileBase}`,
+      callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
+      stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},
     };
   });
 
@@ -174,6 +177,7 @@ export function normalize(
       hasCompletionHandler: vars.some((v) => v.completion?.kind === 'handler'),
       handlerPath: `templates/${e.fileBase}`,
       allowPathTraversal: t.allowPathTraversal === true,
+      sampleUri: sampleUri(t.uriTemplate, vars),
     };
   });
 
@@ -197,6 +201,7 @@ export function normalize(
         }))
       : null;
     const hasCompletionHandler = args.some((a) => a.completion?.kind === 'handler');
+    const argsSchema = promptArgsSchema(args);
     return {
       ...e,
       kind: 'prompt',
@@ -205,6 +210,8 @@ export function normalize(
       messages,
       hasCompletionHandler,
       handlerPath: messages === null || hasCompletionHandler ? `prompts/${e.fileBase}` : null,
+      argsSchema,
+      callArguments: messages === null ? ((validSample(argsSchema) as Json | undefined) ?? null) : null,
     };
   });
 

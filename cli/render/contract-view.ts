@@ -5,10 +5,9 @@
 import { findPlaceholders } from '../manifest/placeholders.js';
 import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
-import { validSample } from './samples.js';
-import { entryScopes, inputKey, listedArgument, outputKey, promptArgsSchema } from './views.js';
+import { entryScopes, inputKey, listedArgument, outputKey } from './views.js';
 import { Code } from './literal.js';
-import { namedRecord } from './named-record.js';
+import { namedRecord } from '../manifest/named-record.js';
 
 type Obj = Record<string, unknown>;
 
@@ -41,36 +40,6 @@ function renderedMessages(p: PromptIR, values: Record<string, string>): unknown[
     if (c.text !== null) resource.text = fill(c.text, values);
     else resource.blob = c.blob ?? '';
     return { role: m.role, content: { type: 'resource', resource } };
-  });
-}
-
-/** A concrete URI of a template from valid samples of its variables, or null. */
-function sampleUri(t: TemplateIR): string | null {
-  const params = namedRecord<unknown>();
-  for (const v of t.vars) {
-    const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
-    const sample = fromCompletion ?? validSample(v.schema);
-    // A lone surrogate has no UTF-8 form, so no URI can carry it: no sample URI then.
-    if (typeof sample !== 'string' || /\p{Surrogate}/u.test(sample)) return null;
-    params[v.name] = sample;
-  }
-  // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.
-  return t.uriTemplate.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_m, op: string, list: string) => {
-    const names = list.split(',').map((n) => n.replace(/\*$|:\d+$/, ''));
-    const vals = names.map((n) => encodeURIComponent(String(params[n])));
-    switch (op) {
-      case '?':
-      case '&':
-        return op + names.map((n, i) => `${n}=${vals[i]}`).join('&');
-      case ';':
-        return names.map((n, i) => `;${n}=${vals[i]}`).join('');
-      case '#':
-      case '.':
-      case '/':
-        return op + vals.join(op === '#' ? ',' : op);
-      default:
-        return vals.join(',');
-    }
   });
 }
 
@@ -155,23 +124,13 @@ export function contractTestView(ir: IR) {
 
   // Every handler must be reachable: a result, or an error that is not -32602 (e.g. not implemented).
   const reachable: Obj[] = [];
-  for (const t of ir.tools) {
-    // Only tools that promise to be read-only are called: others may change the world (send mail,
-    // delete data), and a contract test must be safe to run against real handlers.
-    if (t.annotations?.readOnlyHint !== true) continue;
-    const args = t.inputSchema ? validSample(t.inputSchema) : {};
-    if (args !== undefined) reachable.push({ kind: 'tool', name: t.name, arguments: args });
-  }
+  // Only tools that promise to be read-only are called (normalize gives them arguments): others
+  // may change the world (send mail, delete data), and a contract test must be safe to run.
+  for (const t of ir.tools) if (t.callArguments !== null) reachable.push({ kind: 'tool', name: t.name, arguments: t.callArguments });
   for (const r of ir.resources) if (r.content.kind === 'handler') reachable.push({ kind: 'resource', uri: r.uri });
-  for (const t of ir.templates) {
-    const uri = sampleUri(t);
-    if (uri !== null) reachable.push({ kind: 'resource', uri });
-  }
+  for (const t of ir.templates) if (t.sampleUri !== null) reachable.push({ kind: 'resource', uri: t.sampleUri });
   for (const p of ir.prompts) {
-    if (p.messages === null) {
-      const args = validSample(promptArgsSchema(p));
-      if (args !== undefined) reachable.push({ kind: 'prompt', name: p.name, arguments: args });
-    }
+    if (p.callArguments !== null) reachable.push({ kind: 'prompt', name: p.name, arguments: p.callArguments });
     for (const a of p.args)
       if (a.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
   }

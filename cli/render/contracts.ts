@@ -6,7 +6,6 @@
 import { printJson } from './literal.js';
 import { sha256hex } from '../hash.js';
 import type { IR } from '../normalize/ir.js';
-import { promptArgsSchema } from './views.js';
 
 export interface ContractEntry {
   /** The user-owned file whose code implements the contract. */
@@ -45,7 +44,7 @@ export function contractsOf(ir: IR): Contracts {
     c[`prompt ${p.name}`] = {
       handler: `src/handlers/${p.handlerPath}.ts`,
       parts: {
-        arguments: hash(promptArgsSchema(p)),
+        arguments: hash(p.argsSchema),
         get: hash(p.messages === null),
         complete: hash(p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name)),
       },

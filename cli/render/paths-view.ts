@@ -3,7 +3,7 @@
  * Rendered only for servers with templates (the handlers' safeJoin lives there too).
  */
 import type { IR, TemplateIR } from '../normalize/ir.js';
-import { namedRecord } from './named-record.js';
+import { namedRecord } from '../manifest/named-record.js';
 
 /** The template's reads pass through guardPaths: it has variables and does not allow traversal. */
 export function guardsPaths(t: TemplateIR): boolean {

@@ -3,7 +3,6 @@
  * compiles as is and answers "not implemented: edit <file>" until the user writes it.
  */
 import type { PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { sampleOf } from './samples.js';
 import { docComment } from './escape.js';
 /** The file a stub is: what its "not implemented" error names. */
 const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
@@ -91,6 +90,6 @@ export function toolTestStub(t: ToolIR) {
   return {
     title: `${t.name} handler`,
     handlerModule: `../../../src/handlers/${t.handlerPath}.js`,
-    sample: t.inputSchema ? (sampleOf(t.inputSchema, 0) ?? {}) : {},
+    sample: t.stubInput,
   };
 }

@@ -7,7 +7,7 @@
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { rebaseForTypes } from '../normalize/refs.js';
-import { namedRecord } from './named-record.js';
+import { namedRecord } from '../manifest/named-record.js';
 import { printDeclaration } from './ts-types/print.js';
 import { schemaDoc, schemaType } from './ts-types/schema-type.js';
 

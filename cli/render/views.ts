@@ -6,7 +6,7 @@ import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, Too
 import { DEV_DEPENDENCIES, RUNTIME_RANGE, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
 import { isInheritedName, lineComment } from './escape.js';
 import { Code, printString } from './literal.js';
-import { namedRecord } from './named-record.js';
+import { namedRecord } from '../manifest/named-record.js';
 import { guardsPaths, pathsView } from './paths-view.js';
 
 export function headerLines(ir: IR): string {
@@ -111,14 +111,6 @@ const resourceAlias = (r: ResourceIR) => `${r.ident}Resource`;
 const templateAlias = (t: TemplateIR) => `${t.ident}Template`;
 const promptAlias = (p: PromptIR) => `${p.ident}Prompt`;
 
-/** The JSON Schema of a prompt's arguments (all strings, as MCP prompt arguments are). */
-export function promptArgsSchema(p: PromptIR): JsonSchema {
-  const properties = namedRecord<unknown>();
-  for (const a of p.args) properties[a.name] = a.description !== null ? { type: 'string', description: a.description } : { type: 'string' };
-  const required = p.args.filter((a) => a.required).map((a) => a.name);
-  return { type: 'object', properties, ...(required.length ? { required } : {}) };
-}
-
 /**
  * Nesting (objects and arrays) beyond which a schema's literal type is not given to TypeScript: it
  * compares the types of nested literals to a depth of about 100 and then fails with TS2321
@@ -160,7 +152,7 @@ export function schemasView(ir: IR) {
   }
   for (const t of ir.templates) entries.push({ key: paramsKey(t), comment: `Variables of resource template \`${t.name}\`.`, schema: t.paramsSchema, type: t.paramsType, validator: true });
   for (const p of ir.prompts) {
-    if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: promptArgsSchema(p), type: p.argsType, validator: false });
+    if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: p.argsSchema, type: p.argsType, validator: false });
   }
   const validators = entries.filter((e) => e.validator).map((e) => ({ ...e, ownProperties: namesInherited(e.schema) }));
   const jsonSchemas = entries.map((e) => ({ name: e.key, comment: e.comment, schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));

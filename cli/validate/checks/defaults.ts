@@ -3,7 +3,7 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import type { JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
-import { ANNOTATIONS, typeOk } from '../../render/sample-check.js';
+import { ANNOTATIONS, typeOk } from '../../manifest/sample-check.js';
 import { checkValue } from '../schema/instance-check.js';
 
 /**

@@ -6,7 +6,7 @@
  */
 import type { ErrorObject } from 'ajv/dist/2020.js';
 import { serverAjv } from '../../manifest/server-ajv.js';
-import { quickCheck } from '../../render/sample-check.js';
+import { quickCheck } from '../../manifest/sample-check.js';
 
 /** What checking a value found: valid, invalid (with ajv's first complaint), or undecidable. */
 export type ValueCheck = { valid: true } | { valid: false; problem: string } | { valid: undefined };

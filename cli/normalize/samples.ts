@@ -3,10 +3,10 @@
  * handler. A sample is only used when it really is valid for its schema (checked with ajv here, at
  * generation time), so a generated project never fails its own tests because of a poor guess.
  */
-import type { JsonSchema } from '../normalize/ir.js';
+import type { Json, JsonSchema, PromptArgIR, TemplateVarIR } from './ir.js';
 import { isObject } from '../normalize/schema-walk.js';
-import { quickCheck } from './sample-check.js';
-import { namedRecord } from './named-record.js';
+import { quickCheck } from '../manifest/sample-check.js';
+import { namedRecord } from '../manifest/named-record.js';
 import { serverAjv, type ServerAjv } from '../manifest/server-ajv.js';
 import { fragmentSegments } from '../manifest/json-path.js';
 import { pointerTarget } from '../validate/ref-pointer.js';
@@ -46,6 +46,50 @@ function usable(schema: JsonSchema, value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** Arguments valid for a tool's input schema (none for a tool without input), or null. */
+export function validInput(schema: JsonSchema | null): Json | null {
+  if (schema === null) return {};
+  return (validSample(schema) as Json | undefined) ?? null;
+}
+
+/** The JSON Schema of a prompt's arguments (all strings, as MCP prompt arguments are). */
+export function promptArgsSchema(args: readonly PromptArgIR[]): JsonSchema {
+  const properties = namedRecord<unknown>();
+  for (const a of args) properties[a.name] = a.description !== null ? { type: 'string', description: a.description } : { type: 'string' };
+  const required = args.filter((a) => a.required).map((a) => a.name);
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+/** A concrete URI of a template from valid samples of its variables, or null. */
+export function sampleUri(uriTemplate: string, vars: readonly TemplateVarIR[]): string | null {
+  const params = namedRecord<unknown>();
+  for (const v of vars) {
+    const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
+    const sample = fromCompletion ?? validSample(v.schema);
+    // A lone surrogate has no UTF-8 form, so no URI can carry it: no sample URI then.
+    if (typeof sample !== 'string' || /\p{Surrogate}/u.test(sample)) return null;
+    params[v.name] = sample;
+  }
+  // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.
+  return uriTemplate.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_m, op: string, list: string) => {
+    const names = list.split(',').map((n) => n.replace(/\*$|:\d+$/, ''));
+    const vals = names.map((n) => encodeURIComponent(String(params[n])));
+    switch (op) {
+      case '?':
+      case '&':
+        return op + names.map((n, i) => `${n}=${vals[i]}`).join('&');
+      case ';':
+        return names.map((n, i) => `;${n}=${vals[i]}`).join('');
+      case '#':
+      case '.':
+      case '/':
+        return op + vals.join(op === '#' ? ',' : op);
+      default:
+        return vals.join(',');
+    }
+  });
 }
 
 /** A valid sample for the schema, or undefined when no simple guess is valid. */

@@ -6,7 +6,7 @@
  * with ajv on random schemas and values.
  */
 
-import { isRecord as isObject } from '../manifest/json-path.js';
+import { isRecord as isObject } from './json-path.js';
 
 type Schema = Record<string, unknown>;
 
