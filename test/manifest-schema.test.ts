@@ -11,6 +11,7 @@ import addFormatsImport from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { loadManifest } from '../cli/load/load.js';
 import { Codes } from '../cli/manifest/codes.js';
+import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../cli/manifest/defaults.js';
 import { PATTERN_WORDS } from '../cli/validate/schema/messages.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { renderManifestTypes, typesFile } from '../scripts/manifest-types.mjs';
@@ -176,4 +177,21 @@ test('docs/manifest-diagnostics.md lists every diagnostic code, each once in the
   const codes = Object.values(Codes);
   expect(new Set(codes).size).toBe(codes.length);
   expect(codes.filter((c) => !doc.includes(`| ${c} |`))).toEqual([]);
+});
+
+describe('defaults', () => {
+  test("cli/manifest/defaults.ts says what the schema's `default`s say", () => {
+    const defs = (schema as { $defs: Record<string, { properties: Record<string, { default?: unknown }> }> }).$defs;
+    const http = defs.HttpTransport!.properties;
+    expect({
+      host: http.host!.default,
+      port: http.port!.default,
+      path: http.path!.default,
+      maxBodyBytes: http.maxBodyBytes!.default,
+      tokensEnv: (http.auth as unknown as { properties: { bearer: { properties: { tokensEnv: { default: unknown } } } } }).properties.bearer.properties.tokensEnv.default,
+      sse: { path: defs.SseTransport!.properties.path!.default, messagesPath: defs.SseTransport!.properties.messagesPath!.default },
+    }).toEqual(HTTP_DEFAULTS);
+    const execution = defs.ToolExecution!.properties;
+    expect({ ttlMs: execution.ttlMs!.default, pollIntervalMs: execution.pollIntervalMs!.default }).toEqual(TASK_DEFAULTS);
+  });
 });

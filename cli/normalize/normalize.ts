@@ -30,6 +30,7 @@ import { parseUriTemplate } from '../manifest/uri-template.js';
 import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
 import { Codes } from '../manifest/codes.js';
+import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../manifest/defaults.js';
 import { promptArgsSchema, sampleOf, sampleUri, validInput, validSample } from './samples.js';
 
 export interface NormalizeOptions {
@@ -110,8 +111,8 @@ export function normalize(
       execution: {
         listed: t.execution?.taskSupport !== undefined,
         taskSupport: t.execution?.taskSupport ?? 'forbidden',
-        ttlMs: t.execution?.ttlMs ?? 3_600_000,
-        pollIntervalMs: t.execution?.pollIntervalMs ?? 1000,
+        ttlMs: t.execution?.ttlMs ?? TASK_DEFAULTS.ttlMs,
+        pollIntervalMs: t.execution?.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
         inputBeforeTask: t.execution?.inputBeforeTask ?? false,
       },
       handlerPath: `tools/${e.fileBase}`,
@@ -236,15 +237,15 @@ export function normalize(
         m.transports && (http === undefined || http === false)
           ? null
           : {
-              host: (http && http.host) || '127.0.0.1',
-              port: http && http.port !== undefined ? http.port : 3000,
-              path: (http && http.path) || '/mcp',
+              host: (http && http.host) || HTTP_DEFAULTS.host,
+              port: http && http.port !== undefined ? http.port : HTTP_DEFAULTS.port,
+              path: (http && http.path) || HTTP_DEFAULTS.path,
               allowedHosts: (http && http.allowedHosts) || [],
               allowedOrigins: (http && http.allowedOrigins) || [],
-              maxBodyBytes: (http && http.maxBodyBytes) || 1_048_576,
+              maxBodyBytes: (http && http.maxBodyBytes) || HTTP_DEFAULTS.maxBodyBytes,
               bearer:
                 http && http.auth && http.auth.bearer
-                  ? { tokensEnv: http.auth.bearer.tokensEnv ?? 'MCP_TOKENS', requiredScopes: http.auth.bearer.requiredScopes ?? [] }
+                  ? { tokensEnv: http.auth.bearer.tokensEnv ?? HTTP_DEFAULTS.tokensEnv, requiredScopes: http.auth.bearer.requiredScopes ?? [] }
                   : null,
               oauth: http && http.auth && http.auth.oauth ? oauth(http.auth.oauth) : null,
               sse: sse(http ? http.sse : undefined),
@@ -306,7 +307,7 @@ function oauth(o: NonNullable<NonNullable<M.HttpTransport['auth']>['oauth']>): O
 function sse(s: M.HttpTransport['sse']): HttpIR['sse'] {
   if (s === false) return null;
   const o = s === undefined || s === true ? {} : s;
-  return { path: o.path ?? '/sse', messagesPath: o.messagesPath ?? '/messages' };
+  return { path: o.path ?? HTTP_DEFAULTS.sse.path, messagesPath: o.messagesPath ?? HTTP_DEFAULTS.sse.messagesPath };
 }
 
 function icons(list: M.Icon[] | undefined): IconIR[] {

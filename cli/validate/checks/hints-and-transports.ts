@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
+import { HTTP_DEFAULTS } from '../../manifest/defaults.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
@@ -69,13 +70,13 @@ function checkHttpPaths(m: LoadedManifest, http: unknown): Diagnostic[] {
   const text = (v: unknown, fallback: string) => (typeof v === 'string' ? v : fallback);
   const taken = new Map<string, string>([['/health', 'the health check']]);
   const endpoints: { at: (string | number)[]; path: string; what: string }[] = [
-    { at: ['transports', 'http', 'path'], path: text(h.path, '/mcp'), what: 'the MCP endpoint' },
+    { at: ['transports', 'http', 'path'], path: text(h.path, HTTP_DEFAULTS.path), what: 'the MCP endpoint' },
   ];
   if (h.sse !== false) {
     const sse = isRecord(h.sse) ? h.sse : {};
     endpoints.push(
-      { at: ['transports', 'http', 'sse', 'path'], path: text(sse.path, '/sse'), what: 'the HTTP+SSE stream' },
-      { at: ['transports', 'http', 'sse', 'messagesPath'], path: text(sse.messagesPath, '/messages'), what: 'the HTTP+SSE message endpoint' },
+      { at: ['transports', 'http', 'sse', 'path'], path: text(sse.path, HTTP_DEFAULTS.sse.path), what: 'the HTTP+SSE stream' },
+      { at: ['transports', 'http', 'sse', 'messagesPath'], path: text(sse.messagesPath, HTTP_DEFAULTS.sse.messagesPath), what: 'the HTTP+SSE message endpoint' },
     );
   }
   const out: Diagnostic[] = [];
