@@ -124,6 +124,8 @@ export interface ToolIR extends EntryIR {
   content: ToolContentKind[] | null;
   /** How the tool runs: in the request, or as a task (tasks extension, SEP-2663). */
   execution: ToolExecutionIR;
+  /** How long a call may run (`timeoutMs`), or null for no limit. */
+  timeoutMs: number | null;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
   /**

@@ -115,6 +115,7 @@ export function normalize(
         pollIntervalMs: t.execution?.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
         inputBeforeTask: t.execution?.inputBeforeTask ?? false,
       },
+      timeoutMs: t.timeoutMs ?? null,
       handlerPath: `tools/${e.fileBase}`,
       callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
       stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},

@@ -287,10 +287,11 @@ export function serverView(ir: IR) {
       taskPolicies[t.name] = { taskSupport, ttlMs, pollIntervalMs, inputBeforeTask };
       if (inputBeforeTask) taskModules.push({ name: t.name, alias: toolAlias(t) });
     }
+    // The tool as the IR has it (a field the manifest adds reaches the template as is), and how it registers.
     return {
+      ...t,
       // The record's type does not reach a member named like an inherited one (`constructor`).
       param: isInheritedName(t.name) ? 'server: McpServer' : 'server',
-      name: t.name,
       alias: toolAlias(t),
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       info: t.scopes.length ? `{ ${entryInfo('toolInfo', 'tools', t)} }` : `toolInfo${index(t.name)}`,

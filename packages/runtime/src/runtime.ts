@@ -280,10 +280,12 @@ class RequestContext implements HandlerContext {
     private readonly server: McpServer | undefined,
     // Input requests of the previous round that failed (2025 connections, fulfilled here).
     private readonly errors: InputErrors = {},
+    // Aborts with the request, or sooner: a tool's `timeoutMs`.
+    private readonly limit?: AbortSignal,
   ) {}
 
   get signal(): AbortSignal {
-    return this.sdk.mcpReq.signal;
+    return this.limit ?? this.sdk.mcpReq.signal;
   }
 
   get authInfo(): AuthInfo | undefined {
@@ -469,6 +471,8 @@ function askedOrThrow(error: unknown): InputRequiredResult {
 interface Call {
   sdk: ServerContext;
   server: McpServer | undefined;
+  /** What the handler's `ctx.signal` is, when not the request's own (a time limit). */
+  signal?: AbortSignal;
 }
 
 /**
@@ -498,8 +502,8 @@ export function invoke<M, T, R>(
     return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
   };
   const rerun = (sdk: ServerContext, errors: InputErrors) =>
-    attempt(new RequestContext(sdk, at.server, errors));
-  const answer = attempt(new RequestContext(at.sdk, at.server));
+    attempt(new RequestContext(sdk, at.server, errors, at.signal));
+  const answer = attempt(new RequestContext(at.sdk, at.server, {}, at.signal));
   // A task's rounds are the task's: its input requests wait in tasks/get for tasks/update.
   const next = (value: R | InputRequiredResult) =>
     isInputRequiredResult(value) && !(TASK_CONTEXT in at.sdk)

@@ -22,6 +22,12 @@ export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution
     scopeChallenge?: ScopeChallengeHandler;
   };
 
+/** How a call of a tool is limited, as the manifest says. */
+export interface ToolLimits {
+  /** Past this many milliseconds the handler's `ctx.signal` aborts and the caller gets an error result. */
+  timeoutMs?: number;
+}
+
 /**
  * Registers a tool with `output`: its return value is sent as structuredContent and as JSON text.
  * One generic call per tool with plain parameter types: the SDK's overloaded, conditional
@@ -34,13 +40,16 @@ export function structuredTool<I, O>(
   input: StandardSchemaWithJSON<I> | undefined,
   output: StandardSchemaWithJSON<O>,
   module: Loader<{ handler: ToolHandler<I, O> }>,
+  limits: ToolLimits = {},
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(
-      module,
-      { sdk, server },
-      (m, ctx) => m.handler(args, ctx),
-      (value) => checkEmbeds(server, name, structuredResult(value)),
+    withinTime(name, limits.timeoutMs, sdk, (signal) =>
+      invoke(
+        module,
+        { sdk, server, signal },
+        (m, ctx) => m.handler(args, ctx),
+        (value) => checkEmbeds(server, name, structuredResult(value)),
+      ),
     );
   const tool = server.registerTool(
     name,
@@ -66,13 +75,16 @@ export function contentTool<I>(
   info: ToolInfo | undefined,
   input: StandardSchemaWithJSON<I> | undefined,
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
+  limits: ToolLimits = {},
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    invoke(
-      module,
-      { sdk, server },
-      (m, ctx) => m.handler(args, ctx),
-      (value) => checkEmbeds(server, name, contentResult(value)),
+    withinTime(name, limits.timeoutMs, sdk, (signal) =>
+      invoke(
+        module,
+        { sdk, server, signal },
+        (m, ctx) => m.handler(args, ctx),
+        (value) => checkEmbeds(server, name, contentResult(value)),
+      ),
     );
   const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
   registered(server, name, tool, info);
@@ -82,6 +94,37 @@ function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolRe
   if (typeof value === 'string') return { content: [{ type: 'text', text: value }] };
   if (Array.isArray(value)) return { content: value };
   return value as CallToolResult;
+}
+
+/**
+ * Runs a call within the tool's `timeoutMs`: past it, the handler's `ctx.signal` aborts and the
+ * caller gets an error result naming the limit (a handler that ignores the signal runs on, and
+ * what it returns is dropped). The client cancelling aborts the signal too. Without a limit the
+ * call runs as is, with the request's own signal.
+ */
+function withinTime<R>(
+  name: string,
+  timeoutMs: number | undefined,
+  sdk: ServerContext,
+  run: (signal?: AbortSignal) => R,
+): R | Promise<Awaited<R> | CallToolResult> {
+  if (timeoutMs === undefined) return run();
+  const limit = new AbortController();
+  const request = sdk.mcpReq.signal;
+  const cancelled = () => limit.abort(request.reason);
+  request.addEventListener('abort', cancelled, { once: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<CallToolResult>((resolve) => {
+    timer = setTimeout(() => {
+      const message = `tool ${name} did not finish within ${timeoutMs} ms`;
+      limit.abort(new DOMException(message, 'TimeoutError'));
+      resolve({ isError: true, content: [{ type: 'text', text: message }] });
+    }, timeoutMs);
+  });
+  return Promise.race([Promise.resolve().then(() => run(limit.signal)), expired]).finally(() => {
+    clearTimeout(timer);
+    request.removeEventListener('abort', cancelled);
+  });
 }
 
 const registeredTools = new WeakMap<McpServer, Map<string, RegisteredTool>>();
