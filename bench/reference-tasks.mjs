@@ -38,7 +38,6 @@ if (mode === 'yaml') {
   console.log((performance.now() - t0).toFixed(1), files.length);
 } else if (mode === 'warm') {
   const dist = new URL('../dist/', import.meta.url);
-  (await import(new URL('tiering.js', dist).href)).tuneTiering(); // as the generate command does before loading generate.js
   const { generate } = await import(new URL('generate.js', dist).href);
   const times = [];
   for (let i = 0; i < 3; i++) {

@@ -5,14 +5,10 @@
 import type { Command as CommandType } from 'commander';
 import { UsageError } from './diagnostics.js';
 import { EXIT_USAGE, processIO, type CliIO } from './io.js';
-import { tuneTiering } from './tiering.js';
 import { VERSION } from './version.js';
 
 // Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or prettier.
-const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) => {
-  tuneTiering(); // before the validator's modules load
-  return (await import('./commands/validate.js')).validateCommand(...a);
-};
+const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) => (await import('./commands/validate.js')).validateCommand(...a);
 const generateCommand: typeof import('./commands/generate.js').generateCommand = async (...a) => (await import('./commands/generate.js')).generateCommand(...a);
 const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) => (await import('./commands/diff.js')).diffCommand(...a);
 const initCommand: typeof import('./commands/init.js').initCommand = async (...a) => (await import('./commands/init.js')).initCommand(...a);
