@@ -23,7 +23,7 @@ export interface Actions {
   validate(o: ValidateFlags): Promise<number>;
   generate(o: GenerateFlags): Promise<number>;
   watch(o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }): Promise<number>;
-  diff(o: { file?: string; out?: string; headerVersion?: boolean }): Promise<number>;
+  diff(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }): Promise<number>;
   schema(): Promise<number>;
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
@@ -68,7 +68,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
 
 /** The commander program (every command, its options, the action each runs) and the exit code of the one that ran. */
 export async function buildProgram(io: CliIO, actions: Actions): Promise<{ program: CommandType; exitCode: () => number }> {
-  const { Command } = await import('commander');
+  const { Command, Option } = await import('commander');
   let exit = 0;
   const run = async (fn: () => Promise<number>) => {
     exit = await fn();
@@ -104,6 +104,7 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .option('--dry-run', 'print the plan and write nothing')
     .option('--check', 'exit 1 if generated files are out of date; write nothing')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary')
     .action((o: GenerateFlags) => run(() => actions.generate(o)));
 
@@ -142,7 +143,8 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
     .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean }) => run(() => actions.diff(o)));
+    .addOption(formatOption(Option))
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }) => run(() => actions.diff(o)));
 
   program
     .command('schema')
@@ -228,7 +230,15 @@ export function quickValidateOptions(argv: readonly string[]): ValidateFlags | u
   return o;
 }
 
-type GenerateFlags = { file?: string; out?: string; dryRun?: boolean; check?: boolean; headerVersion?: boolean; quiet?: boolean };
+type GenerateFlags = { file?: string; out?: string; dryRun?: boolean; check?: boolean; headerVersion?: boolean; format?: Layout; quiet?: boolean };
+
+/** How generated files are laid out: mcpgen's own layout, or the project's prettier. */
+type Layout = 'mcpgen' | 'prettier';
+
+/** `--format`, over the manifest's `options.format`. */
+function formatOption(Option: typeof import('commander').Option) {
+  return new Option('--format <layout>', 'lay generated files out as mcpgen does, or with the project\'s prettier (default: options.format)').choices(['mcpgen', 'prettier']);
+}
 
 /**
  * The options commander would pass to the generate action, when argv is `generate` followed only

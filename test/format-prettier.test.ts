@@ -98,3 +98,28 @@ describe('options.format: prettier', () => {
     expect(different).toContain('src/handlers/tools/add.ts');
   });
 });
+
+describe('--format', () => {
+  it("prettier formats with the project's prettier over the manifest's mcpgen layout; mcpgen goes back; --check and diff see the difference", async () => {
+    const dir = project('format-flag', null);
+    expect((await generate(dir, '-q')).code).toBe(0);
+    const ours = readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8');
+    expect((await generate(dir, '--check', '--format', 'prettier')).code).toBe(1);
+    const io = memoryIO(dir);
+    expect(await runCli(['diff', '--format', 'prettier'], io)).toBe(1);
+    expect(io.out).toMatch(/^-} from '@modelcontextprotocol\/server';\n\+} from "@modelcontextprotocol\/server"$/m);
+    expect((await generate(dir, '-q', '--format', 'prettier')).code).toBe(0);
+    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toMatch(/from "@modelcontextprotocol\/server"\n/);
+    // A second prettier run changes nothing, and is never taken for up to date from the stamp.
+    expect((await generate(dir, '--check', '--format', 'prettier')).code).toBe(0);
+    expect((await generate(dir, '-q', '--format', 'mcpgen')).code).toBe(0);
+    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toBe(ours);
+  });
+
+  it('refuses a layout it does not know, with the choices (exit 2)', async () => {
+    const dir = project('format-flag-bad', null);
+    const r = await generate(dir, '--format', 'biome');
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/argument 'biome' is invalid\. Allowed choices are mcpgen, prettier/);
+  });
+});

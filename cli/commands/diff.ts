@@ -7,7 +7,7 @@ import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
 import { planProject, provenUpToDate, settleInterrupted } from './generate.js';
 
-export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean }, io: CliIO): Promise<number> {
+export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' }, io: CliIO): Promise<number> {
   const settled = settleInterrupted(opts, io, false);
   if (settled !== undefined) return settled;
   if (provenUpToDate(opts, io)) {
