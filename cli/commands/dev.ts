@@ -10,8 +10,8 @@
  * A failed generation or build leaves the running server alone: it keeps serving the last good
  * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
 import { UsageError } from '../diagnostics.js';
 import { build, findTsc } from '../dev/build.js';
 import { startServer, type RunningServer } from '../dev/server-process.js';
@@ -118,18 +118,20 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
 
   // Handler and other source edits: src/generated/ is written by the generation, which schedules its own build.
   // Started after a generation: in a folder holding only a manifest, src/ does not exist before.
+  // The debounce covers chokidar's 50 ms throttle of changes to one file, as in watch.ts.
   let srcWatcher: FSWatcher | undefined;
+  const SOURCE = /\.(ts|mts|cts|json)$/;
   const watchSources = () => {
     if (srcWatcher || stopping) return;
-    try {
-      srcWatcher = watch(path.join(projectDir, 'src'), { recursive: true }, (_e, name) => {
-        const rel = name?.toString() ?? '';
-        if (rel.split(path.sep)[0] === 'generated' || !/\.(ts|mts|cts|json)$/.test(rel)) return;
-        schedule();
-      });
-    } catch {
-      io.stderr(`! cannot watch src/: only manifest changes rebuild\n`);
-    }
+    const generated = path.join(projectDir, 'src', 'generated');
+    srcWatcher = watch(path.join(projectDir, 'src'), {
+      ignoreInitial: true,
+      ignored: (p, stats) => p === generated || p.startsWith(`${generated}${path.sep}`) || (stats?.isFile() === true && !SOURCE.test(p)),
+    });
+    srcWatcher.on('all', (_event, p) => {
+      if (SOURCE.test(p)) schedule();
+    });
+    srcWatcher.on('error', (err) => io.stderr(`! cannot watch src/ (${(err as Error).message}): only manifest changes rebuild\n`));
   };
 
   io.stdout(`mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`);
@@ -154,7 +156,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   await stopped;
   stopping = true;
   clearTimeout(timer);
-  srcWatcher?.close();
+  await srcWatcher?.close();
   (killBuild as (() => void) | null)?.();
   await watching;
   await queue;

@@ -2,18 +2,18 @@
  * `mcpgen watch`: generate, then regenerate whenever the manifest or a file it references changes
  * (debounced). Errors are printed and watching goes on; Ctrl-C stops cleanly.
  *
- * Folders are watched rather than files: editors often save by writing a new file and renaming it
- * over the old one, which ends a watch on the old file.
+ * chokidar watches the files: it follows an editor that saves by writing a new file and renaming
+ * it over the old one (its `atomic` handling), which ends a plain fs.watch on the old file.
  */
-import { watch, type FSWatcher } from 'node:fs';
 import path from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
 import { generateCommand, type GenerateCommandOptions } from './generate.js';
 
 export interface WatchOptions extends GenerateCommandOptions {
-  /** Debounce delay in ms. */
+  /** Debounce delay in ms; longer than chokidar's 50 ms throttle of changes to one file. */
   debounceMs?: number;
   /** Resolves when watching should stop (tests); default: SIGINT/SIGTERM. */
   until?: Promise<void>;
@@ -25,34 +25,26 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   const manifest = findManifest(io.cwd, opts.file);
   let lastIR: IR | undefined;
   const genOpts: GenerateCommandOptions = { ...opts, file: manifest, fastPath: false, onIR: (ir) => (lastIR = ir) };
-  const watchers = new Map<string, FSWatcher>();
   let watched = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  let watcher: FSWatcher | undefined;
+  let stopping = false;
 
   /** The files to react to: the manifest and what it references (known after a successful load). */
-  const refresh = (ir: IR | undefined) => {
+  const refresh = async (ir: IR | undefined) => {
+    const before = watched;
     // Keep the previous set on errors: a broken manifest must not stop the watch on its files.
     if (ir) watched = new Set([manifest, ...ir.referencedFiles.map((f) => path.resolve(path.dirname(manifest), f))]);
     watched.add(manifest);
-    const dirs = new Set([...watched].map((f) => path.dirname(f)));
-    for (const [dir, w] of watchers) {
-      if (!dirs.has(dir)) {
-        w.close();
-        watchers.delete(dir);
-      }
-    }
-    for (const dir of dirs) {
-      if (watchers.has(dir)) continue;
-      try {
-        const w = watch(dir, (_event, name) => {
-          if (name && watched.has(path.join(dir, name.toString()))) schedule();
-        });
-        watchers.set(dir, w);
-      } catch {
-        io.stderr(`! cannot watch ${path.relative(io.cwd, dir) || '.'}\n`);
-      }
-    }
+    if (watcher && watched.size === before.size && [...watched].every((f) => before.has(f))) return;
+    // A new watcher, ready before "watching" is printed: a save right after it is seen.
+    const next = watch([...watched], { ignoreInitial: true });
+    next.on('all', () => schedule());
+    next.on('error', (err) => io.stderr(`! cannot watch: ${(err as Error).message}\n`));
+    await new Promise<void>((resolve) => next.once('ready', () => resolve()));
+    await watcher?.close();
+    watcher = next;
   };
 
   const run = async (first: boolean) => {
@@ -69,12 +61,15 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       // A usage problem (the manifest was deleted, say) must not end the watch.
       io.stderr(`mcpgen: ${(err as Error).message}\n`);
     }
-    refresh(lastIR);
+    await refresh(lastIR);
     opts.onGenerated?.({ ok, first, startedAt: t0, ir: lastIR });
     io.stdout(`watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`);
   };
 
+  // chokidar drops a second change to a file within 50 ms of the first; the debounce, longer than
+  // that, runs the generation after the dropped write, so it reads the file as last saved.
   const schedule = () => {
+    if (stopping) return;
     clearTimeout(timer);
     timer = setTimeout(() => {
       running = running.then(() => run(false));
@@ -87,9 +82,10 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       process.once('SIGINT', resolve);
       process.once('SIGTERM', resolve);
     }));
+  stopping = true;
   clearTimeout(timer);
-  for (const w of watchers.values()) w.close();
   await running;
+  await watcher?.close();
   io.stdout('stopped watching\n');
   return EXIT_OK;
 }
