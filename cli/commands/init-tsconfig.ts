@@ -3,6 +3,10 @@
  * This reads it as tsc would (comments and trailing commas allowed, `extends` followed) and says
  * what the generated project needs that it lacks, as compilerOptions to set and files to include,
  * so that `npm run build`, `npm test` and `npm start` work once they are set.
+ *
+ * Read by hand: get-tsconfig reads a file that is not JSON as an empty config, which would be
+ * advised on as if it were one; tsconfck's optional peer `typescript@^5` stops `npm install` beside
+ * TypeScript 7 (docs/developing.md, "Hand-written parts").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
