@@ -22,14 +22,14 @@ export interface Actions {
   init(o: { dir?: string; name?: string }): Promise<number>;
   validate(o: ValidateFlags): Promise<number>;
   generate(o: GenerateFlags): Promise<number>;
-  watch(o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }): Promise<number>;
+  watch(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }): Promise<number>;
   diff(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }): Promise<number>;
   schema(): Promise<number>;
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
 }
 
-type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean };
+type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean; format?: Layout };
 type PackFlags = { file?: string; out?: string; bundle?: string; build?: boolean; registryName?: string };
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
@@ -114,8 +114,9 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
     .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean; quiet?: boolean }) => run(() => actions.watch(o)));
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }) => run(() => actions.watch(o)));
 
   program
     .command('dev')
@@ -125,6 +126,7 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .option('--port <n>', 'port to serve on (default: transports.http.port; 0 = any free port, kept across restarts)')
     .option('--host <host>', 'interface to listen on (default: transports.http.host)')
     .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .addOption(formatOption(Option))
     .action((o: DevFlags) => run(() => actions.dev(o)));
 
   program

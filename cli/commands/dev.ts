@@ -27,6 +27,8 @@ export interface DevOptions {
   port?: string;
   host?: string;
   headerVersion?: boolean;
+  /** How generated files are laid out, over the manifest's `options.format`. */
+  format?: 'mcpgen' | 'prettier';
   debounceMs?: number;
   /** Resolves when the loop should stop (tests); default: SIGINT/SIGTERM. */
   until?: Promise<void>;
@@ -140,6 +142,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       file: manifest,
       ...(opts.out ? { out: opts.out } : {}),
       ...(opts.headerVersion === false ? { headerVersion: false } : {}),
+      ...(opts.format ? { format: opts.format } : {}),
       quiet: true,
       debounceMs: debounce,
       until: stopped,
