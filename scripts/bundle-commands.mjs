@@ -81,7 +81,7 @@ for (const command of ['validate', 'generate']) {
       groups: [
         { name: 'core', tags: ['$initial'], test: (id) => id !== entry, priority: 3 },
         // The manifest stage: what dist/generate.js imports statically, so a manifest that fails
-        // to load, validate or lint never loads the build (or prettier's doc printer with it).
+        // to load, validate or lint never loads the build.
         { name: 'manifest', test: (id) => manifestStage.has(id), priority: 2 },
         { name: 'build', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
       ],
