@@ -5,11 +5,44 @@ import { defineConfig } from 'vitest/config';
 // tsc over generated projects, Redis and haproxy, kill and robustness runs, the differential fuzzers.
 // Chosen by measured file durations; a new test file is in `full` until it is listed here.
 const FAST = [
-  'cli', 'docs', 'embedded-size', 'environment-errors', 'generate-bin', 'generate-cases', 'generate-pure', 'generated-modules', 'import-cycles', 'init-tsconfig', 'lint-schema-keys', 'lint',
-  'format-prettier', 'literal', 'load', 'manifest-schema', 'nesting', 'normalize', 'package-contents', 'plan',
-  'proto-keys', 'report', 'sample-check', 'schema-refs', 'schema-types', 'stamp', 'ts-types', 'unified-diff',
-  'validate-bin', 'validate-cases', 'validate', 'watch', 'write-errors', 'write-outside', 'write-recovery',
-].map((name) => `test/${name}.test.ts`).concat('packages/runtime/test/*.test.ts');
+  'cli',
+  'docs',
+  'embedded-size',
+  'environment-errors',
+  'generate-bin',
+  'generate-cases',
+  'generate-pure',
+  'generated-modules',
+  'import-cycles',
+  'init-tsconfig',
+  'lint-schema-keys',
+  'lint',
+  'format-prettier',
+  'literal',
+  'load',
+  'manifest-schema',
+  'nesting',
+  'normalize',
+  'package-contents',
+  'plan',
+  'proto-keys',
+  'report',
+  'sample-check',
+  'schema-refs',
+  'schema-types',
+  'stamp',
+  'ts-types',
+  'unified-diff',
+  'validate-bin',
+  'validate-cases',
+  'validate',
+  'watch',
+  'write-errors',
+  'write-outside',
+  'write-recovery',
+]
+  .map((name) => `test/${name}.test.ts`)
+  .concat('packages/runtime/test/*.test.ts');
 
 // Only mcpgen's own tests: generated projects (examples/, test/cases/*/expected) carry node:test suites of their own.
 export default defineConfig({

@@ -14,7 +14,10 @@ export async function devReloadBench({ repo, tools = 50, runs = 5 }) {
   mkdirSync(dir, { recursive: true });
   const manifest = path.join(dir, 'mcpgen.yaml');
   writeFileSync(manifest, syntheticManifest(tools, { clean: true }));
-  const child = spawn(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'dev', '--port', '0'], {
+    cwd: dir,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));
@@ -50,7 +53,10 @@ export async function devReloadBench({ repo, tools = 50, runs = 5 }) {
       writeFileSync(manifest, syntheticManifest(tools, { clean: true, variant: i }));
       await served(mark);
       manifestMs.push(performance.now() - start);
-      const desc = await withClient(url, async (c) => (await c.listTools()).tools.find((t) => t.name === 'tool_0')?.description);
+      const desc = await withClient(
+        url,
+        async (c) => (await c.listTools()).tools.find((t) => t.name === 'tool_0')?.description,
+      );
       if (!desc?.includes(`(variant ${i})`)) throw new Error(`tool_0 after edit ${i}: ${desc}`);
 
       const handler = path.join(dir, 'src/handlers/tools/tool_1.ts');
@@ -66,7 +72,14 @@ export async function devReloadBench({ repo, tools = 50, runs = 5 }) {
       '',
       'Measured from the write of the file to the `✔ serving at` line of the restarted server (then checked through a real client). Cold: start of `mcpgen dev` (generate, full build, start).',
       '',
-      table(['cold start', 'manifest edit (regenerate + tsc --incremental + restart)', 'handler edit (tsc --incremental + restart)'], [[`${cold.toFixed(0)} ms`, fmt(manifestMs), fmt(handlerMs)]]),
+      table(
+        [
+          'cold start',
+          'manifest edit (regenerate + tsc --incremental + restart)',
+          'handler edit (tsc --incremental + restart)',
+        ],
+        [[`${cold.toFixed(0)} ms`, fmt(manifestMs), fmt(handlerMs)]],
+      ),
     ].join('\n');
     return { md, cold, manifestMs, handlerMs };
   } finally {

@@ -44,7 +44,14 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
       if (tools.openapi) {
         const oaDir = `${oaBase}-${i}`;
         rmSync(oaDir, { recursive: true, force: true });
-        r.openapi.push((await timeProcess(process.execPath, [tools.openapi, '-i', spec, '-o', oaDir, '--force'], { cwd: work, allowFail: true })).ms);
+        r.openapi.push(
+          (
+            await timeProcess(process.execPath, [tools.openapi, '-i', spec, '-o', oaDir, '--force'], {
+              cwd: work,
+              allowFail: true,
+            })
+          ).ms,
+        );
       }
       // A': a project generated once, then regenerated unchanged and with one tool changed.
       const warm = path.join(base, `warm-${i}`);
@@ -58,8 +65,18 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
       lastDir = warm;
     }
     results[n] = r;
-    const ratio = (xs) => (tools.openapi && r.openapi.length ? (median(xs) / median(r.openapi)).toFixed(2) + '×' : 'n/a');
-    rows.push([String(n), fmt(r.cold), tools.openapi ? fmt(r.openapi) : 'not installed', ratio(r.cold), fmt(r.noop), fmt(r.changed), fmt(r.validate), fmt(r.validateClean)]);
+    const ratio = (xs) =>
+      tools.openapi && r.openapi.length ? `${(median(xs) / median(r.openapi)).toFixed(2)}×` : 'n/a';
+    rows.push([
+      String(n),
+      fmt(r.cold),
+      tools.openapi ? fmt(r.openapi) : 'not installed',
+      ratio(r.cold),
+      fmt(r.noop),
+      fmt(r.changed),
+      fmt(r.validate),
+      fmt(r.validateClean),
+    ]);
   }
 
   // tsc --noEmit on the largest generated project, and on openapi-mcp-generator's output.
@@ -68,26 +85,51 @@ export async function generatorBench({ repo, sizes, runs, tools }) {
   const tscMs = [];
   // One run: tsc on a 1000-tool project is the slow part of the whole suite.
   for (let i = 0; i < 1; i++) {
-    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], { cwd: lastDir, allowFail: true, timeoutMs: 120_000 });
+    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], {
+      cwd: lastDir,
+      allowFail: true,
+      timeoutMs: 120_000,
+    });
     tscMs.push(t.ms);
   }
   tscRows.push([`mcpgen, ${largest} tools`, fmt(tscMs)]);
   let oaTsc = 'not installed';
   if (tools.openapi) {
     const oaDir = path.join(tools.openapiHome ?? work, `out-${largest}-0`);
-    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], { cwd: oaDir, allowFail: true, timeoutMs: 60_000 });
+    const t = await timeProcess(tsc, ['-p', 'tsconfig.json', '--noEmit'], {
+      cwd: oaDir,
+      allowFail: true,
+      timeoutMs: 60_000,
+    });
     oaTsc = t.timedOut ? 'did not finish in 60 s' : `${t.ms.toFixed(0)} ms (exit ${t.code})`;
   }
   tscRows.push([`openapi-mcp-generator, ${largest} operations`, oaTsc]);
 
   // Reference points on the largest manifest: what its parts cost done the plainest way.
-  const refs = await referencePoints({ work, manifest: path.join(work, `mcpgen-${largest}`, 'cold-0', 'mcpgen.yaml'), tree: path.join(work, `mcpgen-${largest}`, 'cold-0'), runs: Math.max(3, runs) });
+  const refs = await referencePoints({
+    work,
+    manifest: path.join(work, `mcpgen-${largest}`, 'cold-0', 'mcpgen.yaml'),
+    tree: path.join(work, `mcpgen-${largest}`, 'cold-0'),
+    runs: Math.max(3, runs),
+  });
   rmSync(work, { recursive: true, force: true });
 
   const md = [
-    '### Generator (whole process, median (min–max) of ' + runs + ' interleaved runs)',
+    `### Generator (whole process, median (min–max) of ${runs} interleaved runs)`,
     '',
-    table(['tools', 'mcpgen cold', 'openapi-mcp-generator cold', 'ratio (mcpgen / openapi)', 'mcpgen no-op generate', 'one tool changed', 'validate (noisy: lint warnings)', 'validate (lint-clean)'], rows),
+    table(
+      [
+        'tools',
+        'mcpgen cold',
+        'openapi-mcp-generator cold',
+        'ratio (mcpgen / openapi)',
+        'mcpgen no-op generate',
+        'one tool changed',
+        'validate (noisy: lint warnings)',
+        'validate (lint-clean)',
+      ],
+      rows,
+    ),
     '',
     '### `tsc --noEmit` (TypeScript 7) on the generated project',
     '',
@@ -113,10 +155,17 @@ async function referencePoints({ work, manifest, tree, runs }) {
     r.node.push((await timeProcess(process.execPath, ['-e', ''])).ms);
     r.yaml.push(Number((await timeProcess(process.execPath, [script, 'yaml', manifest])).out.trim()));
     r.json.push(Number((await timeProcess(process.execPath, [script, 'json', manifest])).out.trim()));
-    const [ms, files] = (await timeProcess(process.execPath, [script, 'write', tree, path.join(work, `rewrite-${i}`)])).out.trim().split(' ');
+    const [ms, files] = (
+      await timeProcess(process.execPath, [script, 'write', tree, path.join(work, `rewrite-${i}`)])
+    ).out
+      .trim()
+      .split(' ');
     r.write.push(Number(ms));
     r.files = Number(files);
-    const [first, , third] = (await timeProcess(process.execPath, [script, 'warm', manifest])).out.trim().split(' ').map(Number);
+    const [first, , third] = (await timeProcess(process.execPath, [script, 'warm', manifest])).out
+      .trim()
+      .split(' ')
+      .map(Number);
     r.first.push(first);
     r.third.push(third);
   }
@@ -125,7 +174,10 @@ async function referencePoints({ work, manifest, tree, runs }) {
     ['the `yaml` library loaded and the manifest parsed (in process)', fmt(r.yaml)],
     ['the same data as JSON text, `JSON.parse` (in process)', fmt(r.json)],
     [`the generated project's ${r.files} files written by \`writeFileSync\` (in process)`, fmt(r.write)],
-    ["mcpgen's own generate (load → formatted files, nothing written), in process: first run (cold code)", fmt(r.first)],
+    [
+      "mcpgen's own generate (load → formatted files, nothing written), in process: first run (cold code)",
+      fmt(r.first),
+    ],
     ['the same, third run in that process (optimized code; V8 had compiled the hot paths)', fmt(r.third)],
   ];
   return { rows, results: r };
@@ -137,9 +189,22 @@ export async function ensureOpenApiGenerator(repo) {
   const bin = path.join(home, 'node_modules/openapi-mcp-generator/bin/openapi-mcp-generator.js');
   if (!existsSync(bin)) {
     mkdirSync(home, { recursive: true });
-    if (!existsSync(path.join(home, 'package.json'))) writeFileSync(path.join(home, 'package.json'), '{ "private": true }\n');
-    const pkgs = ['openapi-mcp-generator@4.0.1', '@modelcontextprotocol/sdk@1.32.2', 'axios@1.9.0', 'dotenv@16.4.5', 'zod@3.25.76', 'json-schema-to-zod@2.6.1', '@types/node@20.19.25'];
-    const r = await timeProcess('npm', ['install', '--no-audit', '--no-fund', '-E', ...pkgs], { cwd: home, allowFail: true, timeoutMs: 300_000 });
+    if (!existsSync(path.join(home, 'package.json')))
+      writeFileSync(path.join(home, 'package.json'), '{ "private": true }\n');
+    const pkgs = [
+      'openapi-mcp-generator@4.0.1',
+      '@modelcontextprotocol/sdk@1.32.2',
+      'axios@1.9.0',
+      'dotenv@16.4.5',
+      'zod@3.25.76',
+      'json-schema-to-zod@2.6.1',
+      '@types/node@20.19.25',
+    ];
+    const r = await timeProcess('npm', ['install', '--no-audit', '--no-fund', '-E', ...pkgs], {
+      cwd: home,
+      allowFail: true,
+      timeoutMs: 300_000,
+    });
     if (r.code !== 0 || !existsSync(bin)) return null;
   }
   return { bin, home };

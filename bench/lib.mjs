@@ -10,7 +10,12 @@ export function timeProcess(cmd, args, { cwd, timeoutMs = 600_000, allowFail = f
     const t0 = process.hrtime.bigint();
     // Its own process group, so a timeout also ends what it started (npm's tsc shim runs the
     // native compiler as a child, which a kill of the shim alone would leave running).
-    const child = spawn(cmd, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(cmd, args, {
+      cwd,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -27,7 +32,8 @@ export function timeProcess(cmd, args, { cwd, timeoutMs = 600_000, allowFail = f
       clearTimeout(timer);
       const ms = Number(process.hrtime.bigint() - t0) / 1e6;
       if (timedOut) return resolve({ ms, timedOut: true, code, out });
-      if (code !== 0 && !allowFail) return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${out.slice(-2000)}`));
+      if (code !== 0 && !allowFail)
+        return reject(new Error(`${cmd} ${args.join(' ')} exited ${code}\n${out.slice(-2000)}`));
       resolve({ ms, code, out, timedOut: false });
     });
   });
@@ -66,5 +72,9 @@ export function procStats(pid) {
 }
 
 export function table(headers, rows) {
-  return [`| ${headers.join(' | ')} |`, `| ${headers.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+  return [
+    `| ${headers.join(' | ')} |`,
+    `| ${headers.map(() => '---').join(' | ')} |`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+  ].join('\n');
 }

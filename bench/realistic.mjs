@@ -7,7 +7,18 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const NOUNS = ['invoice', 'customer', 'order', 'shipment', 'ticket', 'project', 'report', 'payment', 'product', 'contract'];
+const NOUNS = [
+  'invoice',
+  'customer',
+  'order',
+  'shipment',
+  'ticket',
+  'project',
+  'report',
+  'payment',
+  'product',
+  'contract',
+];
 const VERBS = ['get', 'list', 'create', 'update', 'archive'];
 
 const SHARED = `schemas:
@@ -49,8 +60,12 @@ function input(verb, noun, i) {
   const lines = ['    input:', '      type: object', '      properties:'];
   if (verb === 'list') {
     lines.push(`        page: { $ref: '#/schemas/Page' }`);
-    lines.push(`        status: { type: string, enum: [open, pending, closed, archived], default: open, description: Only ${noun}s in this status }`);
-    lines.push(`        since: { type: string, format: date, description: Only ${noun}s changed on or after this day }`);
+    lines.push(
+      `        status: { type: string, enum: [open, pending, closed, archived], default: open, description: Only ${noun}s in this status }`,
+    );
+    lines.push(
+      `        since: { type: string, format: date, description: Only ${noun}s changed on or after this day }`,
+    );
   } else {
     lines.push(`        id: { $ref: '#/schemas/Id' }`);
   }
@@ -59,7 +74,9 @@ function input(verb, noun, i) {
     lines.push('          type: object');
     lines.push(`          description: The ${noun}'s fields`);
     lines.push('          properties:');
-    lines.push(`            title: { type: string, minLength: 1, maxLength: 120, description: Short title of the ${noun} }`);
+    lines.push(
+      `            title: { type: string, minLength: 1, maxLength: 120, description: Short title of the ${noun} }`,
+    );
     lines.push(`            total: { $ref: '#/schemas/Money' }`);
     if (i % 3 === 0) lines.push(`            address: { $ref: '#/schemas/Address' }`);
     lines.push('            lines:');
@@ -73,12 +90,19 @@ function input(verb, noun, i) {
     lines.push(`                  unitPrice: { $ref: '#/schemas/Money' }`);
     lines.push('                required: [sku, quantity]');
     lines.push('                additionalProperties: false');
-    lines.push(`            tags: { type: array, items: { type: string, maxLength: 30 }, maxItems: 10, default: [], description: Free labels }`);
+    lines.push(
+      `            tags: { type: array, items: { type: string, maxLength: 30 }, maxItems: 10, default: [], description: Free labels }`,
+    );
     lines.push('          required: [title]');
     lines.push('          additionalProperties: false');
-    lines.push(`        notify: { type: boolean, default: false, description: Whether to e-mail the owner of the ${noun} }`);
+    lines.push(
+      `        notify: { type: boolean, default: false, description: Whether to e-mail the owner of the ${noun} }`,
+    );
   }
-  if (verb === 'archive') lines.push(`        reason: { type: string, enum: [duplicate, obsolete, requested], description: Why the ${noun} is archived }`);
+  if (verb === 'archive')
+    lines.push(
+      `        reason: { type: string, enum: [duplicate, obsolete, requested], description: Why the ${noun} is archived }`,
+    );
   lines.push(`      required: [${verb === 'list' ? '' : verb === 'create' ? `id, ${noun}` : 'id'}]`);
   lines.push('      additionalProperties: false');
   return lines;
@@ -108,7 +132,14 @@ function output(verb, noun) {
       `      required: [${noun}s]`,
     ];
   }
-  return ['    output:', '      type: object', '      properties:', `        ${noun}:`, ...record, `      required: [${noun}]`];
+  return [
+    '    output:',
+    '      type: object',
+    '      properties:',
+    `        ${noun}:`,
+    ...record,
+    `      required: [${noun}]`,
+  ];
 }
 
 export function realisticManifest(tools = 50) {
@@ -136,10 +167,14 @@ export function realisticManifest(tools = 50) {
     const name = `${verb}_${noun}${round ? `_${round + 1}` : ''}`;
     out.push(`  ${name}:`);
     out.push(`    title: ${verb[0].toUpperCase()}${verb.slice(1)} ${noun}${verb === 'list' ? 's' : ''}`);
-    out.push(`    description: ${verb === 'list' ? `List ${noun}s, newest first, a page at a time` : `${verb[0].toUpperCase()}${verb.slice(1)} one ${noun} by its id`}`);
+    out.push(
+      `    description: ${verb === 'list' ? `List ${noun}s, newest first, a page at a time` : `${verb[0].toUpperCase()}${verb.slice(1)} one ${noun} by its id`}`,
+    );
     out.push(...input(verb, noun, i));
     if (i % 2 === 0) out.push(...output(verb, noun));
-    out.push(`    annotations: { readOnlyHint: ${verb === 'get' || verb === 'list'}, openWorldHint: false${verb === 'archive' ? ', destructiveHint: true' : ''} }`);
+    out.push(
+      `    annotations: { readOnlyHint: ${verb === 'get' || verb === 'list'}, openWorldHint: false${verb === 'archive' ? ', destructiveHint: true' : ''} }`,
+    );
   }
   out.push(
     '',

@@ -42,7 +42,10 @@ if (mode === 'yaml') {
   const times = [];
   for (let i = 0; i < 3; i++) {
     const t0 = performance.now();
-    const r = await generate({ manifest: path.resolve(from), outDir: path.resolve(path.dirname(from), `warm-out-${i}`) });
+    const r = await generate({
+      manifest: path.resolve(from),
+      outDir: path.resolve(path.dirname(from), `warm-out-${i}`),
+    });
     if (r.files.length === 0) throw new Error('reference-tasks: generate made no files');
     times.push((performance.now() - t0).toFixed(1));
   }

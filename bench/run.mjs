@@ -29,7 +29,6 @@ process.on('warning', (w) => {
   else console.error(w);
 });
 
-
 const openapi = quick ? null : await ensureOpenApiGenerator(repo);
 if (!quick && !openapi) log('openapi-mcp-generator could not be installed; its column is left empty');
 
@@ -37,7 +36,9 @@ if (!quick && !openapi) log('openapi-mcp-generator could not be installed; its c
 // Node 20 reads that CA bundle at every start, before any code runs — 40–50 ms per process on
 // the VM that set it — and no process timed here makes a TLS connection. Both sides of every
 // comparison start the same way.
-const caNote = process.env.NODE_EXTRA_CA_CERTS ? ' NODE_EXTRA_CA_CERTS was unset for the timed processes (Node reads that bundle at every start; nothing timed uses TLS).' : '';
+const caNote = process.env.NODE_EXTRA_CA_CERTS
+  ? ' NODE_EXTRA_CA_CERTS was unset for the timed processes (Node reads that bundle at every start; nothing timed uses TLS).'
+  : '';
 delete process.env.NODE_EXTRA_CA_CERTS;
 
 log('generator benchmarks');
@@ -52,7 +53,14 @@ const shortcuts = await shortcutsBench({ repo, runs: quick ? 1 : 21, log });
 log('schema-heavy scale');
 const scale = await schemaScaleBench({ repo, tools: quick ? 20 : 500, runs: 1 });
 log('server benchmarks');
-const servers = await serverBench({ repo, toolCounts: quick ? [1] : [1, 1000], runs: quick ? 1 : 3, calls: quick ? 100 : 2000, log, ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}) });
+const servers = await serverBench({
+  repo,
+  toolCounts: quick ? [1] : [1, 1000],
+  runs: quick ? 1 : 3,
+  calls: quick ? 100 : 2000,
+  log,
+  ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}),
+});
 log('stdio under load');
 const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
 log('dev-reload');
@@ -96,4 +104,7 @@ const out = path.join(repo, quick ? '.tmp/bench/RESULTS-quick.md' : 'bench/RESUL
 writeFileSync(out, md);
 console.log(md);
 log(`wrote ${path.relative(process.cwd(), out)}`);
-if (listenerWarnings) log(`the SDK client warned ${listenerWarnings} times of abort listeners piling up on its HTTP connections (a leak in the client, see above)`);
+if (listenerWarnings)
+  log(
+    `the SDK client warned ${listenerWarnings} times of abort listeners piling up on its HTTP connections (a leak in the client, see above)`,
+  );

@@ -36,13 +36,21 @@ const ENVELOPE = {
 /** One POST over a keep-alive agent; resolves with status, headers and the whole body. */
 function post(agent, url, headers, body) {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (d) => (text += d));
-      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(10_000, () => req.destroy(new Error(`no answer from ${url} within 10 s`)));
     req.on('error', reject);
     req.end(JSON.stringify(body));
@@ -56,18 +64,50 @@ function client(url, era) {
   return {
     async open() {
       if (era !== LEGACY) return;
-      const init = await post(agent, url, {}, { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'mcpgen-bench-scale', version: '1.0.0' } } });
+      const init = await post(
+        agent,
+        url,
+        {},
+        {
+          jsonrpc: '2.0',
+          id: 0,
+          method: 'initialize',
+          params: {
+            protocolVersion: LEGACY,
+            capabilities: {},
+            clientInfo: { name: 'mcpgen-bench-scale', version: '1.0.0' },
+          },
+        },
+      );
       session = init.headers['mcp-session-id'];
-      if (init.status !== 200 || !session) throw new Error(`initialize at ${url}: ${init.status} ${init.text.slice(0, 200)}`);
-      const ack = await post(agent, url, { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }, { jsonrpc: '2.0', method: 'notifications/initialized' });
-      if (ack.status !== 202) throw new Error(`notifications/initialized at ${url}: ${ack.status} ${ack.text.slice(0, 200)}`);
+      if (init.status !== 200 || !session)
+        throw new Error(`initialize at ${url}: ${init.status} ${init.text.slice(0, 200)}`);
+      const ack = await post(
+        agent,
+        url,
+        { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
+        { jsonrpc: '2.0', method: 'notifications/initialized' },
+      );
+      if (ack.status !== 202)
+        throw new Error(`notifications/initialized at ${url}: ${ack.status} ${ack.text.slice(0, 200)}`);
     },
     async call(id) {
       const res =
         era === LEGACY
-          ? await post(agent, url, { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY }, { jsonrpc: '2.0', id, method: 'tools/call', params: CALL })
-          : await post(agent, url, { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': CALL.name }, { jsonrpc: '2.0', id, method: 'tools/call', params: { ...CALL, _meta: ENVELOPE } });
-      if (res.status !== 200 || !res.text.includes(EXPECTED)) throw new Error(`tools/call at ${url}: ${res.status} ${res.text.slice(0, 200)}`);
+          ? await post(
+              agent,
+              url,
+              { 'mcp-session-id': session, 'mcp-protocol-version': LEGACY },
+              { jsonrpc: '2.0', id, method: 'tools/call', params: CALL },
+            )
+          : await post(
+              agent,
+              url,
+              { 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': CALL.name },
+              { jsonrpc: '2.0', id, method: 'tools/call', params: { ...CALL, _meta: ENVELOPE } },
+            );
+      if (res.status !== 200 || !res.text.includes(EXPECTED))
+        throw new Error(`tools/call at ${url}: ${res.status} ${res.text.slice(0, 200)}`);
     },
     close: () => agent.destroy(),
   };
@@ -113,7 +153,14 @@ async function load({ url, era, clients, ms, warmMs, pids }) {
   const sec = (performance.now() - t0) / 1000;
   const cpu = pids.reduce((sum, p, i) => sum + (procStats(p).cpuMs - cpu0[i]), 0);
   loops.forEach((c) => c.close());
-  return { callsPerSec: lat.length / sec, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), cpuPerCall: cpu / Math.max(1, lat.length), errors: errors.n, firstError };
+  return {
+    callsPerSec: lat.length / sec,
+    p50: quantile(lat, 0.5),
+    p99: quantile(lat, 0.99),
+    cpuPerCall: cpu / Math.max(1, lat.length),
+    errors: errors.n,
+    firstError,
+  };
 }
 
 /** Builds the example, starts Redis, four replicas (three on Redis, one in memory) and two balancers; runs every case. */
@@ -138,14 +185,62 @@ export async function scaleBench({ repo, quick = false, log = () => {} }) {
     const lb3 = await startBalancer(shared.map((r) => r.port));
     const mcp = (base) => `${base}/mcp`;
     const cases = [
-      { id: 'lb1', era: MODERN, label: '2026-07-28 through haproxy, 1 replica (Redis)', url: mcp(lb1.url), pids: [lb1.pid, shared[0].pid, redis.pid] },
-      { id: 'lb3', era: MODERN, label: '2026-07-28 through haproxy, 3 replicas (Redis)', url: mcp(lb3.url), pids: [lb3.pid, ...shared.map((r) => r.pid), redis.pid] },
-      { id: 'mem', era: MODERN, label: '2026-07-28, 1 replica directly, memory mode', url: alone.url.href, pids: [alone.pid] },
-      { id: 'red', era: MODERN, label: '2026-07-28, 1 replica directly, Redis mode', url: shared[0].url.href, pids: [shared[0].pid, redis.pid] },
-      { id: 'smem', era: LEGACY, label: '2025 session, 1 replica directly, memory mode', url: alone.url.href, pids: [alone.pid] },
-      { id: 'sred', era: LEGACY, label: '2025 session, 1 replica directly, Redis mode', url: shared[0].url.href, pids: [shared[0].pid, redis.pid] },
-      { id: 'slb1', era: LEGACY, label: '2025 session through haproxy, 1 replica (Redis)', url: mcp(lb1.url), pids: [lb1.pid, shared[0].pid, redis.pid] },
-      { id: 'slb3', era: LEGACY, label: '2025 session through haproxy, 3 replicas (Redis)', url: mcp(lb3.url), pids: [lb3.pid, ...shared.map((r) => r.pid), redis.pid] },
+      {
+        id: 'lb1',
+        era: MODERN,
+        label: '2026-07-28 through haproxy, 1 replica (Redis)',
+        url: mcp(lb1.url),
+        pids: [lb1.pid, shared[0].pid, redis.pid],
+      },
+      {
+        id: 'lb3',
+        era: MODERN,
+        label: '2026-07-28 through haproxy, 3 replicas (Redis)',
+        url: mcp(lb3.url),
+        pids: [lb3.pid, ...shared.map((r) => r.pid), redis.pid],
+      },
+      {
+        id: 'mem',
+        era: MODERN,
+        label: '2026-07-28, 1 replica directly, memory mode',
+        url: alone.url.href,
+        pids: [alone.pid],
+      },
+      {
+        id: 'red',
+        era: MODERN,
+        label: '2026-07-28, 1 replica directly, Redis mode',
+        url: shared[0].url.href,
+        pids: [shared[0].pid, redis.pid],
+      },
+      {
+        id: 'smem',
+        era: LEGACY,
+        label: '2025 session, 1 replica directly, memory mode',
+        url: alone.url.href,
+        pids: [alone.pid],
+      },
+      {
+        id: 'sred',
+        era: LEGACY,
+        label: '2025 session, 1 replica directly, Redis mode',
+        url: shared[0].url.href,
+        pids: [shared[0].pid, redis.pid],
+      },
+      {
+        id: 'slb1',
+        era: LEGACY,
+        label: '2025 session through haproxy, 1 replica (Redis)',
+        url: mcp(lb1.url),
+        pids: [lb1.pid, shared[0].pid, redis.pid],
+      },
+      {
+        id: 'slb3',
+        era: LEGACY,
+        label: '2025 session through haproxy, 3 replicas (Redis)',
+        url: mcp(lb3.url),
+        pids: [lb3.pid, ...shared.map((r) => r.pid), redis.pid],
+      },
     ];
     const results = Object.fromEntries(cases.map((c) => [c.id, []]));
     for (let round = 0; round < rounds; round++) {
@@ -189,7 +284,14 @@ function report(cases, results, { clients, ms, rounds, spread, quick, versions }
   const rows = cases.map((c) => {
     const r = s[c.id];
     if (r.failed) return [c.label, 'failed', '', '', '', r.failed.slice(0, 120)];
-    return [c.label, f(r.callsPerSec), f(r.p50, 1), f(r.p99, 1), f(r.cpuPerCall, 3), r.errors ? `${r.errors} (${(r.firstError ?? '').slice(0, 100)})` : '0'];
+    return [
+      c.label,
+      f(r.callsPerSec),
+      f(r.p50, 1),
+      f(r.p99, 1),
+      f(r.cpuPerCall, 3),
+      r.errors ? `${r.errors} (${(r.firstError ?? '').slice(0, 100)})` : '0',
+    ];
   });
   // Per round (both cases ran in the same round), then the median and range over the rounds.
   const ratio = (a, b, key = 'callsPerSec') => {
@@ -210,10 +312,30 @@ function report(cases, results, { clients, ms, rounds, spread, quick, versions }
     table(
       ['ratio, per round (median (min–max))', 'calls/s', 'p99', 'server CPU/call'],
       [
-        ['3 replicas / 1 replica through haproxy, 2026-07-28', ratio('lb3', 'lb1'), ratio('lb3', 'lb1', 'p99'), ratio('lb3', 'lb1', 'cpuPerCall')],
-        ['Redis mode / memory mode, 1 replica, 2026-07-28', ratio('red', 'mem'), ratio('red', 'mem', 'p99'), ratio('red', 'mem', 'cpuPerCall')],
-        ['Redis mode / memory mode, 1 replica, 2025 session', ratio('sred', 'smem'), ratio('sred', 'smem', 'p99'), ratio('sred', 'smem', 'cpuPerCall')],
-        ['3 replicas / 1 replica through haproxy, 2025 session', ratio('slb3', 'slb1'), ratio('slb3', 'slb1', 'p99'), ratio('slb3', 'slb1', 'cpuPerCall')],
+        [
+          '3 replicas / 1 replica through haproxy, 2026-07-28',
+          ratio('lb3', 'lb1'),
+          ratio('lb3', 'lb1', 'p99'),
+          ratio('lb3', 'lb1', 'cpuPerCall'),
+        ],
+        [
+          'Redis mode / memory mode, 1 replica, 2026-07-28',
+          ratio('red', 'mem'),
+          ratio('red', 'mem', 'p99'),
+          ratio('red', 'mem', 'cpuPerCall'),
+        ],
+        [
+          'Redis mode / memory mode, 1 replica, 2025 session',
+          ratio('sred', 'smem'),
+          ratio('sred', 'smem', 'p99'),
+          ratio('sred', 'smem', 'cpuPerCall'),
+        ],
+        [
+          '3 replicas / 1 replica through haproxy, 2025 session',
+          ratio('slb3', 'slb1'),
+          ratio('slb3', 'slb1', 'p99'),
+          ratio('slb3', 'slb1', 'cpuPerCall'),
+        ],
       ],
     ),
     '',
@@ -232,7 +354,10 @@ export function writeScaleSection(file, md) {
   const old = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n';
   const a = old.indexOf(START);
   const b = old.indexOf(END);
-  const next = a >= 0 && b > a ? `${old.slice(0, a)}${scaleSection(md)}${old.slice(b + END.length)}` : `${old.trimEnd()}\n\n${scaleSection(md)}\n`;
+  const next =
+    a >= 0 && b > a
+      ? `${old.slice(0, a)}${scaleSection(md)}${old.slice(b + END.length)}`
+      : `${old.trimEnd()}\n\n${scaleSection(md)}\n`;
   writeFileSync(file, next);
 }
 

@@ -22,7 +22,10 @@ function serve(dir, toolCount, timeoutMs = 120_000) {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
     const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: dir, stdio: ['pipe', 'pipe', 'pipe'] });
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error('schema-scale server did not answer in time'))), timeoutMs);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error('schema-scale server did not answer in time'))),
+      timeoutMs,
+    );
     let buf = '';
     const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
     const times = {};
@@ -45,7 +48,13 @@ function serve(dir, toolCount, timeoutMs = 120_000) {
           tools = msg.result.tools;
           const t1 = performance.now();
           times.callsStart = t1;
-          for (const [i, t] of tools.entries()) send({ jsonrpc: '2.0', id: 100 + i, method: 'tools/call', params: { name: t.name, arguments: { __not_a_property__: 1 } } });
+          for (const [i, t] of tools.entries())
+            send({
+              jsonrpc: '2.0',
+              id: 100 + i,
+              method: 'tools/call',
+              params: { name: t.name, arguments: { __not_a_property__: 1 } },
+            });
         } else if (msg.id >= 100 && ++answered === tools.length) {
           times.calls = performance.now() - times.callsStart;
           clearTimeout(timer);
@@ -55,7 +64,12 @@ function serve(dir, toolCount, timeoutMs = 120_000) {
       }
     });
     child.on('error', reject);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'bench', version: '0' } },
+    });
   });
 }
 
@@ -76,7 +90,8 @@ export async function schemaScaleBench({ repo, tools, runs }) {
     r.rss.push(g.rssMiB);
     r.tsc.push((await timeProcess(tsc, ['-p', 'tsconfig.json'], { cwd: dir, timeoutMs: 300_000 })).ms);
     served = await serve(dir, tools);
-    if (served.tools !== tools) throw new Error(`schema-scale: tools/list gave ${served.tools} tools, expected ${tools}`);
+    if (served.tools !== tools)
+      throw new Error(`schema-scale: tools/list gave ${served.tools} tools, expected ${tools}`);
     r.list.push(served.listMs);
     r.calls.push(served.callsMs);
   }
@@ -89,7 +104,10 @@ export async function schemaScaleBench({ repo, tools, runs }) {
     '',
     '| cold generate | peak RSS of generate | `tsc` (build) | spawn → tools/list | one invalid call per tool (every validator compiled) |',
     '| --- | --- | --- | --- | --- |',
-    `| ${fmt(r.generate)} | ${fmt(r.rss.filter((x) => !Number.isNaN(x)), 'MiB')} | ${fmt(r.tsc)} | ${fmt(r.list)} | ${fmt(r.calls)} |`,
+    `| ${fmt(r.generate)} | ${fmt(
+      r.rss.filter((x) => !Number.isNaN(x)),
+      'MiB',
+    )} | ${fmt(r.tsc)} | ${fmt(r.list)} | ${fmt(r.calls)} |`,
   ].join('\n');
   return { md, results: r };
 }

@@ -10,7 +10,12 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { median, procStats, quantile, table, timeProcess } from './lib.mjs';
 
-const FILLER = { type: 'object', properties: { q: { type: 'string', maxLength: 100, description: 'Query' }, n: { type: 'integer', minimum: 0 } }, required: ['q'], additionalProperties: false };
+const FILLER = {
+  type: 'object',
+  properties: { q: { type: 'string', maxLength: 100, description: 'Query' }, n: { type: 'integer', minimum: 0 } },
+  required: ['q'],
+  additionalProperties: false,
+};
 
 function benchManifest(tools) {
   const lines = [
@@ -22,9 +27,10 @@ function benchManifest(tools) {
     '    input: { type: object, properties: { text: { type: string, maxLength: 1000, description: Text to echo } }, required: [text], additionalProperties: false }',
     '    annotations: { readOnlyHint: true }',
   ];
-  for (let i = 1; i < tools; i++) lines.push(`  filler_${i}:`, `    description: Filler tool ${i}`, `    input: ${JSON.stringify(FILLER)}`);
+  for (let i = 1; i < tools; i++)
+    lines.push(`  filler_${i}:`, `    description: Filler tool ${i}`, `    input: ${JSON.stringify(FILLER)}`);
   lines.push('resources:', '  doc: { uri: "bench://doc", mimeType: text/plain, text: hello }');
-  return lines.join('\n') + '\n';
+  return `${lines.join('\n')}\n`;
 }
 
 /** Generates and builds the benchmark project for `tools` tools; returns the entry script. */
@@ -47,13 +53,24 @@ export async function buildGenerated(repo, tools) {
 }
 
 async function connect(target, transport, modern) {
-  const client = new Client({ name: 'mcpgen-bench', version: '1.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'mcpgen-bench', version: '1.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   if (transport === 'stdio') {
-    const t = new StdioClientTransport({ command: process.execPath, args: [target.script], env: { ...process.env, BENCH_TOOLS: String(target.tools) }, stderr: 'ignore' });
+    const t = new StdioClientTransport({
+      command: process.execPath,
+      args: [target.script],
+      env: { ...process.env, BENCH_TOOLS: String(target.tools) },
+      stderr: 'ignore',
+    });
     await client.connect(t);
     return { client, pid: t.pid, stop: () => client.close() };
   }
-  const child = spawn(process.execPath, [target.script, '--http', '--port', '0'], { env: { ...process.env, BENCH_TOOLS: String(target.tools) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [target.script, '--http', '--port', '0'], {
+    env: { ...process.env, BENCH_TOOLS: String(target.tools) },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   const url = await new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`no URL from ${target.script}: ${err}`)), 20_000);
@@ -116,7 +133,15 @@ async function measure(target, transport, modern, calls, warmUp, seqOnly = false
     for (let i = 0; i < reads; i++) await client.readResource({ uri: 'bench://doc' });
     const readSec = (performance.now() - t0) / 1000;
     const { peakRssMiB } = procStats(pid);
-    return { seq: calls / seqSec, conc: concCalls / concSec, p50: quantile(lat, 0.5), p99: quantile(lat, 0.99), cpuPerCall, rss: peakRssMiB, reads: reads / readSec };
+    return {
+      seq: calls / seqSec,
+      conc: concCalls / concSec,
+      p50: quantile(lat, 0.5),
+      p99: quantile(lat, 0.99),
+      cpuPerCall,
+      rss: peakRssMiB,
+      reads: reads / readSec,
+    };
   } finally {
     await stop();
   }
@@ -139,7 +164,10 @@ async function coldStart(target) {
  */
 async function coldStartServerOnly(target) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [target.script], { env: { ...process.env, BENCH_TOOLS: String(target.tools) }, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(process.execPath, [target.script], {
+    env: { ...process.env, BENCH_TOOLS: String(target.tools) },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
   const send = (m) => child.stdin.write(`${JSON.stringify(m)}\n`);
   const answered = (id) =>
     new Promise((resolve, reject) => {
@@ -163,12 +191,22 @@ async function coldStartServerOnly(target) {
       child.stdout.on('data', onData);
     });
   try {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpgen-bench-raw', version: '1.0.0' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'mcpgen-bench-raw', version: '1.0.0' },
+      },
+    });
     await answered(1);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
     const list = await answered(2);
-    if (!list.includes('"tools":[')) throw new Error(`tools/list from ${target.script} did not list tools: ${list.slice(0, 200)}`);
+    if (!list.includes('"tools":['))
+      throw new Error(`tools/list from ${target.script} did not list tools: ${list.slice(0, 200)}`);
     return performance.now() - t0;
   } finally {
     await new Promise((r) => {
@@ -221,7 +259,9 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
   // paired within a round too — measured size after size, the host's drift between them (a
   // 1000-tool tsc build in between) moved it by up to 0.4. With the SDK client and a bare one.
   log('servers: cold start');
-  const all = Object.fromEntries(toolCounts.flatMap((tools) => Object.entries(targetsOf[tools]).map(([k, t]) => [`${k}|${tools}`, t])));
+  const all = Object.fromEntries(
+    toolCounts.flatMap((tools) => Object.entries(targetsOf[tools]).map(([k, t]) => [`${k}|${tools}`, t])),
+  );
   const cold = Object.fromEntries(toolCounts.map((tools) => [tools, { sdk: {}, bare: {} }]));
   for (let i = 0; i < runs * 2; i++)
     for (const [key, t] of rotated(all, i)) {
@@ -237,7 +277,10 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
       // Over HTTP the generated many-tool server must keep ≥ 0.8× of the one-tool server's calls/s:
       // the one-tool server runs in the same rounds (sequential calls only), so that ratio is
       // paired too — taken from sections minutes apart, the host's drift moved it by up to 0.4.
-      const targets = transport === 'http' && tools > few ? { ...targetsOf[tools], [ONE_TOOL]: targetsOf[few].generated } : targetsOf[tools];
+      const targets =
+        transport === 'http' && tools > few
+          ? { ...targetsOf[tools], [ONE_TOOL]: targetsOf[few].generated }
+          : targetsOf[tools];
       for (const modern of [false, true]) {
         const label = `${transport}, ${modern ? '2026-07-28' : '2025-11-25'} client, ${tools} tool${tools === 1 ? '' : 's'}`;
         log(`servers: ${label}`);
@@ -248,7 +291,9 @@ export async function serverBench({ repo, toolCounts, runs, calls, log, warmUp =
         // tools as at 1, so their 1000-vs-1 ratio compares like with like (warm-up weighs the same).
         const n = (k) => (transport === 'http' && tools > 1 && k === 'handwritten' ? Math.max(30, calls >> 6) : calls);
         const warm = (k) => (n(k) < calls ? Math.min(warmUp[transport], n(k) >> 2) : warmUp[transport]);
-        for (let r = 0; r < runs; r++) for (const [k, t] of rotated(targets, r)) m[k].push(await measure(t, transport, modern, n(k), warm(k), k === ONE_TOOL));
+        for (let r = 0; r < runs; r++)
+          for (const [k, t] of rotated(targets, r))
+            m[k].push(await measure(t, transport, modern, n(k), warm(k), k === ONE_TOOL));
         raw[label] = m;
         out.push({ label, tools, transport, modern, m });
       }
@@ -284,14 +329,22 @@ export function serverReport(result) {
   }
   const coldRows = [];
   const pair = (a, b) => median(a.map((x, i) => x / b[i]));
-  const band = (a, b) => `${Math.min(...a.map((x, i) => x / b[i])).toFixed(2)}–${Math.max(...a.map((x, i) => x / b[i])).toFixed(2)}`;
+  const band = (a, b) =>
+    `${Math.min(...a.map((x, i) => x / b[i])).toFixed(2)}–${Math.max(...a.map((x, i) => x / b[i])).toFixed(2)}`;
   const coldOf = (tools) => result.raw[`cold-${tools}`];
   for (const tools of result.toolCounts) {
     for (const client of ['sdk', 'bare']) {
       const c = coldOf(tools)[client];
       const g = c.generated;
       const h = c.handwritten;
-      coldRows.push([`${tools}`, client === 'sdk' ? 'SDK client' : 'bare client (server only)', `${median(g).toFixed(0)} ms`, `${median(h).toFixed(0)} ms`, `${pair(g, h).toFixed(2)}×`, band(g, c['generated (A/A copy)'])]);
+      coldRows.push([
+        `${tools}`,
+        client === 'sdk' ? 'SDK client' : 'bare client (server only)',
+        `${median(g).toFixed(0)} ms`,
+        `${median(h).toFixed(0)} ms`,
+        `${pair(g, h).toFixed(2)}×`,
+        band(g, c['generated (A/A copy)']),
+      ]);
     }
   }
   // HTTP, many tools vs one (generated), paired within each round.
@@ -300,7 +353,12 @@ export function serverReport(result) {
     .map(({ label, m }) => {
       const rs = m.generated.map((x, i) => x.seq / m[ONE_TOOL][i].seq);
       const copy = m['generated (A/A copy)'].map((x, i) => x.seq / m[ONE_TOOL][i].seq);
-      return [label, `${m.generated.map((x) => x.seq.toFixed(0)).join(', ')} / ${m[ONE_TOOL].map((x) => x.seq.toFixed(0)).join(', ')}`, `${median(rs).toFixed(2)}× (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`, `${median(copy).toFixed(2)}×`];
+      return [
+        label,
+        `${m.generated.map((x) => x.seq.toFixed(0)).join(', ')} / ${m[ONE_TOOL].map((x) => x.seq.toFixed(0)).join(', ')}`,
+        `${median(rs).toFixed(2)}× (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`,
+        `${median(copy).toFixed(2)}×`,
+      ];
     });
   // Many tools vs one, paired within each round (same position in the run).
   const scaleRows = [];
@@ -322,7 +380,19 @@ export function serverReport(result) {
     '',
     'Ratios are generated / hand-written, median of paired runs; "A/A" is the range of generated / an identical copy of it (the noise band).',
     '',
-    table(['case', 'calls/s sequential (gen / hand)', 'sequential ratio', 'concurrent (16) ratio', 'latency p50 / p99 ms (gen vs hand)', 'server CPU per call', 'peak RSS (gen / hand)', 'resources/read ratio'], rows),
+    table(
+      [
+        'case',
+        'calls/s sequential (gen / hand)',
+        'sequential ratio',
+        'concurrent (16) ratio',
+        'latency p50 / p99 ms (gen vs hand)',
+        'server CPU per call',
+        'peak RSS (gen / hand)',
+        'resources/read ratio',
+      ],
+      rows,
+    ),
     ...(httpScaleRows.length
       ? [
           '',
@@ -334,11 +404,16 @@ export function serverReport(result) {
     '',
     '### Cold start over stdio (spawn → initialize → tools/list)',
     '',
-    'Each round starts every target of every size once, rotated, with the SDK client and then with a bare one (JSON-RPC lines on the pipe, the tools/list answer timed unparsed: the server\'s own share).',
+    "Each round starts every target of every size once, rotated, with the SDK client and then with a bare one (JSON-RPC lines on the pipe, the tools/list answer timed unparsed: the server's own share).",
     '',
     table(['tools', 'client', 'generated', 'hand-written', 'ratio', 'A/A'], coldRows),
     ...(scaleRows.length
-      ? ['', `${many} tools vs ${few}, paired per round (median, range):`, '', table(['client', 'generated', 'generated (A/A copy)', 'hand-written'], scaleRows)]
+      ? [
+          '',
+          `${many} tools vs ${few}, paired per round (median, range):`,
+          '',
+          table(['client', 'generated', 'generated (A/A copy)', 'hand-written'], scaleRows),
+        ]
       : []),
   ].join('\n');
 }

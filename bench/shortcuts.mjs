@@ -47,10 +47,15 @@ function timed(cmd, args, { cwd, env }) {
       const wallMs = Number(process.hrtime.bigint() - t0) / 1e6;
       if (error && error.code !== 1) return reject(new Error(`${cmd} ${args.join(' ')} in ${cwd}: exit ${error.code}`));
       // The second line of `times`: the children's user and system time, e.g. `0m0.250000s 0m0.030000s`.
-      const [user, sys] = stdout.trim().split('\n').at(-1).split(' ').map((t) => {
-        const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(t);
-        return Number(m) * 60_000 + Number(sec) * 1000;
-      });
+      const [user, sys] = stdout
+        .trim()
+        .split('\n')
+        .at(-1)
+        .split(' ')
+        .map((t) => {
+          const [, m, sec] = /^(\d+)m([\d.]+)s$/.exec(t);
+          return Number(m) * 60_000 + Number(sec) * 1000;
+        });
       resolve({ wallMs, cpuMs: user + sys });
     });
   });
@@ -76,7 +81,9 @@ export async function shortcutsBench({ repo, runs = 21, log = () => {} }) {
     const validateDir = path.join(work, `validate-${fresh++}`);
     mkdirSync(validateDir, { recursive: true });
     write(validateDir);
-    const r = (results[label] = Object.fromEntries(VARIANTS.map((v) => [v.name, { generate: [], noop: [], validate: [] }])));
+    const r = (results[label] = Object.fromEntries(
+      VARIANTS.map((v) => [v.name, { generate: [], noop: [], validate: [] }]),
+    ));
     for (let i = 0; i < runs; i++) {
       // Rotated each round, so no variant always runs first (or right after the same one).
       for (const v of VARIANTS.map((_, k) => VARIANTS[(k + i) % VARIANTS.length])) {
@@ -88,7 +95,9 @@ export async function shortcutsBench({ repo, runs = 21, log = () => {} }) {
         r[v.name].generate.push(await generate());
         // The same again: nothing to write (a regenerate after a handler edit, what CI's check costs).
         r[v.name].noop.push(await generate());
-        r[v.name].validate.push(await timed(process.execPath, [mcpgen, 'validate', ...v.args], { cwd: validateDir, env: v.env }));
+        r[v.name].validate.push(
+          await timed(process.execPath, [mcpgen, 'validate', ...v.args], { cwd: validateDir, env: v.env }),
+        );
       }
     }
     load.push(os.loadavg()[0]);
@@ -130,8 +139,10 @@ function report(results, runs, load) {
     rows.push([`**${label}**: every shortcut on`, ...COMMANDS.map(cost), '']);
     for (const v of VARIANTS.slice(1)) {
       const off = r[v.name];
-      const ratio = (cmd) => `**${wallRatio(on[cmd], off[cmd]).toFixed(2)}×** (${(cpu(off[cmd]) / cpu(on[cmd])).toFixed(2)}× CPU)`;
-      const verdict = label === DECIDING ? (worst(on, off) >= 1.1 ? 'stays (≥ 1.10× wall)' : 'goes (< 1.10× wall)') : '';
+      const ratio = (cmd) =>
+        `**${wallRatio(on[cmd], off[cmd]).toFixed(2)}×** (${(cpu(off[cmd]) / cpu(on[cmd])).toFixed(2)}× CPU)`;
+      const verdict =
+        label === DECIDING ? (worst(on, off) >= 1.1 ? 'stays (≥ 1.10× wall)' : 'goes (< 1.10× wall)') : '';
       rows.push([`${label}: ${v.name}`, ...COMMANDS.map(ratio), verdict]);
     }
   }

@@ -21,7 +21,9 @@ async function burst(script, n, pauseMs) {
     }
   });
   const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
-  child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpgen-bench-raw', version: '1.0.0' } } })}\n`);
+  child.stdin.write(
+    `${JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'mcpgen-bench-raw', version: '1.0.0' } } })}\n`,
+  );
   while (lines < 1) await sleep(10);
   const cpu0 = procStats(child.pid).cpuMs;
   let body = '';
@@ -63,7 +65,7 @@ export async function stdioLoadBench(script) {
   return [
     '### stdio under load (raw JSON-RPC lines, one run)',
     '',
-    'A burst of pings written at once after initialize; the server\'s CPU from /proc. With the SDK\'s own stdio transport in place of the generated `stdio-transport.ts`, 20,000 took 3.9 s on this machine, and 100,000 were still unanswered after 10 minutes at ~90 % CPU.',
+    "A burst of pings written at once after initialize; the server's CPU from /proc. With the SDK's own stdio transport in place of the generated `stdio-transport.ts`, 20,000 took 3.9 s on this machine, and 100,000 were still unanswered after 10 minutes at ~90 % CPU.",
     '',
     table(['case', 'answered', 'all answered after', 'after reading resumed', 'server CPU', 'server peak RSS'], rows),
   ].join('\n');

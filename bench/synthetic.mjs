@@ -8,21 +8,47 @@ import { Document, isCollection, stringify, visit } from 'yaml';
 
 function rng(seed) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const WORDS = ['city', 'date', 'limit', 'query', 'user', 'account', 'region', 'amount', 'currency', 'status', 'label', 'owner', 'priority', 'tags', 'note', 'start', 'end', 'unit'];
+const WORDS = [
+  'city',
+  'date',
+  'limit',
+  'query',
+  'user',
+  'account',
+  'region',
+  'amount',
+  'currency',
+  'status',
+  'label',
+  'owner',
+  'priority',
+  'tags',
+  'note',
+  'start',
+  'end',
+  'unit',
+];
 
 function property(r, depth) {
   const kind = Math.floor(r() * (depth > 0 ? 6 : 7));
   switch (kind) {
-    case 0: return { type: 'string', minLength: 1, maxLength: 200, description: 'A text value' };
-    case 1: return { type: 'integer', minimum: 0, maximum: 1000, default: 10, description: 'A count' };
-    case 2: return { type: 'number', minimum: 0, description: 'An amount' };
-    case 3: return { type: 'boolean', default: false, description: 'A switch' };
-    case 4: return { type: 'string', enum: ['low', 'medium', 'high'], description: 'A level' };
-    case 5: return { type: 'array', items: { type: 'string', maxLength: 50 }, maxItems: 20, description: 'A list' };
-    default: return objectSchema(r, depth + 1, 'A nested object');
+    case 0:
+      return { type: 'string', minLength: 1, maxLength: 200, description: 'A text value' };
+    case 1:
+      return { type: 'integer', minimum: 0, maximum: 1000, default: 10, description: 'A count' };
+    case 2:
+      return { type: 'number', minimum: 0, description: 'An amount' };
+    case 3:
+      return { type: 'boolean', default: false, description: 'A switch' };
+    case 4:
+      return { type: 'string', enum: ['low', 'medium', 'high'], description: 'A level' };
+    case 5:
+      return { type: 'array', items: { type: 'string', maxLength: 50 }, maxItems: 20, description: 'A list' };
+    default:
+      return objectSchema(r, depth + 1, 'A nested object');
   }
 }
 
@@ -31,18 +57,42 @@ function objectSchema(r, depth, description) {
   const properties = {};
   for (let i = 0; i < n; i++) properties[`${WORDS[Math.floor(r() * WORDS.length)]}_${i}`] = property(r, depth);
   const keys = Object.keys(properties);
-  return { type: 'object', description, properties, required: keys.slice(0, 1 + Math.floor(r() * 2)), additionalProperties: false };
+  return {
+    type: 'object',
+    description,
+    properties,
+    required: keys.slice(0, 1 + Math.floor(r() * 2)),
+    additionalProperties: false,
+  };
 }
 
 // The lint-clean manifest: the same structure, with descriptions of at least 10 characters and a
 // `default` for every optional property (object-valued properties are required instead).
 const CLEAN = [
-  (d) => ({ type: 'string', minLength: 1, maxLength: 200, default: 'any', description: `Free text for the ${d}, at most 200 characters` }),
-  (d) => ({ type: 'integer', minimum: 0, maximum: 1000, default: 10, description: `How many ${d} entries to take into account` }),
+  (d) => ({
+    type: 'string',
+    minLength: 1,
+    maxLength: 200,
+    default: 'any',
+    description: `Free text for the ${d}, at most 200 characters`,
+  }),
+  (d) => ({
+    type: 'integer',
+    minimum: 0,
+    maximum: 1000,
+    default: 10,
+    description: `How many ${d} entries to take into account`,
+  }),
   (d) => ({ type: 'number', minimum: 0, default: 0, description: `Amount of ${d}, in the account's currency` }),
   (d) => ({ type: 'boolean', default: false, description: `Whether to include archived ${d} entries` }),
   (d) => ({ type: 'string', enum: ['low', 'medium', 'high'], default: 'medium', description: `Urgency of the ${d}` }),
-  (d) => ({ type: 'array', items: { type: 'string', maxLength: 50 }, maxItems: 20, default: [], description: `Labels for the ${d}, at most 20` }),
+  (d) => ({
+    type: 'array',
+    items: { type: 'string', maxLength: 50 },
+    maxItems: 20,
+    default: [],
+    description: `Labels for the ${d}, at most 20`,
+  }),
 ];
 
 function cleanProperty(r, depth, word) {
@@ -67,7 +117,12 @@ function flowLeaves(data) {
   const doc = new Document(data);
   visit(doc, {
     Node(_k, node) {
-      if (isCollection(node) && node.items.length > 0 && node.items.every((it) => !isCollection(it.value ?? it) && !isCollection(it))) node.flow = true;
+      if (
+        isCollection(node) &&
+        node.items.length > 0 &&
+        node.items.every((it) => !isCollection(it.value ?? it) && !isCollection(it))
+      )
+        node.flow = true;
     },
   });
   return doc.toString({ lineWidth: 0 });
@@ -97,13 +152,26 @@ export function syntheticManifest(tools, { seed = 1, variant = 0, clean = false 
     };
   }
   for (let i = 0; i < Math.max(1, tools / 10); i++) {
-    m.resources[`res_${i}`] = i % 2 ? { uri: `bench://res/${i}`, mimeType: 'text/plain', text: `Resource ${i}` } : { uri: `bench://dyn/${i}`, mimeType: 'application/json', description: `Dynamic resource ${i}` };
+    m.resources[`res_${i}`] =
+      i % 2
+        ? { uri: `bench://res/${i}`, mimeType: 'text/plain', text: `Resource ${i}` }
+        : { uri: `bench://dyn/${i}`, mimeType: 'application/json', description: `Dynamic resource ${i}` };
   }
   for (let i = 0; i < Math.max(1, tools / 20); i++) {
-    m.resourceTemplates[`tpl_${i}`] = { uriTemplate: `bench://t${i}/{id}`, mimeType: 'application/json', description: `Template ${i}`, params: { id: { type: 'string' } }, complete: { id: ['a', 'b', 'c'] } };
+    m.resourceTemplates[`tpl_${i}`] = {
+      uriTemplate: `bench://t${i}/{id}`,
+      mimeType: 'application/json',
+      description: `Template ${i}`,
+      params: { id: { type: 'string' } },
+      complete: { id: ['a', 'b', 'c'] },
+    };
   }
   for (let i = 0; i < Math.max(1, tools / 10); i++) {
-    m.prompts[`prompt_${i}`] = { description: `Prompt ${i}`, arguments: { topic: { description: 'Topic', required: true } }, messages: [{ role: 'user', text: `Write about {{topic}} (${i})` }] };
+    m.prompts[`prompt_${i}`] = {
+      description: `Prompt ${i}`,
+      arguments: { topic: { description: 'Topic', required: true } },
+      messages: [{ role: 'user', text: `Write about {{topic}} (${i})` }],
+    };
   }
   return stringify(m, { lineWidth: 0 });
 }
@@ -129,15 +197,31 @@ function cleanManifest(tools, { seed, variant }) {
     };
   }
   for (let i = 0; i < Math.max(1, tools / 10); i++) {
-    m.resources[`res_${i}`] = i % 2
-      ? { uri: `bench://res/${i}`, mimeType: 'text/plain', description: `Static resource number ${i}`, text: `Resource ${i}` }
-      : { uri: `bench://dyn/${i}`, mimeType: 'application/json', description: `Dynamic resource ${i}` };
+    m.resources[`res_${i}`] =
+      i % 2
+        ? {
+            uri: `bench://res/${i}`,
+            mimeType: 'text/plain',
+            description: `Static resource number ${i}`,
+            text: `Resource ${i}`,
+          }
+        : { uri: `bench://dyn/${i}`, mimeType: 'application/json', description: `Dynamic resource ${i}` };
   }
   for (let i = 0; i < Math.max(1, tools / 20); i++) {
-    m.resourceTemplates[`tpl_${i}`] = { uriTemplate: `bench://t${i}/{id}`, mimeType: 'application/json', description: `Template number ${i}`, params: { id: { type: 'string', maxLength: 40 } }, complete: { id: ['a', 'b', 'c'] } };
+    m.resourceTemplates[`tpl_${i}`] = {
+      uriTemplate: `bench://t${i}/{id}`,
+      mimeType: 'application/json',
+      description: `Template number ${i}`,
+      params: { id: { type: 'string', maxLength: 40 } },
+      complete: { id: ['a', 'b', 'c'] },
+    };
   }
   for (let i = 0; i < Math.max(1, tools / 10); i++) {
-    m.prompts[`prompt_${i}`] = { description: `Prompt number ${i}: an essay on a topic`, arguments: { topic: { description: 'The topic to write about', required: true } }, messages: [{ role: 'user', text: `Write about {{topic}} (${i})` }] };
+    m.prompts[`prompt_${i}`] = {
+      description: `Prompt number ${i}: an essay on a topic`,
+      arguments: { topic: { description: 'The topic to write about', required: true } },
+      messages: [{ role: 'user', text: `Write about {{topic}} (${i})` }],
+    };
   }
   return flowLeaves(m);
 }
@@ -158,5 +242,10 @@ export function syntheticOpenApi(tools, { seed = 1 } = {}) {
       },
     };
   }
-  return JSON.stringify({ openapi: '3.0.3', info: { title: `bench-${tools}`, version: '1.0.0' }, servers: [{ url: 'http://127.0.0.1:9' }], paths });
+  return JSON.stringify({
+    openapi: '3.0.3',
+    info: { title: `bench-${tools}`, version: '1.0.0' },
+    servers: [{ url: 'http://127.0.0.1:9' }],
+    paths,
+  });
 }

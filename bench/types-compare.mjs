@@ -24,7 +24,8 @@ function forJ2t(schema) {
   if (Array.isArray(schema)) return schema.map(forJ2t);
   if (schema === null || typeof schema !== 'object') return schema;
   const out = {};
-  const set = (o, k, v) => Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  const set = (o, k, v) =>
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   for (const [k, v] of Object.entries(schema)) if (!J2T_KEYWORDS.has(k)) set(out, k, v);
   for (const k of ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']) {
     const m = out[k];
@@ -34,7 +35,21 @@ function forJ2t(schema) {
       out[k] = copy;
     }
   }
-  for (const k of ['items', 'prefixItems', 'additionalItems', 'additionalProperties', 'anyOf', 'oneOf', 'allOf', 'not', 'if', 'then', 'else', 'contains', 'propertyNames']) {
+  for (const k of [
+    'items',
+    'prefixItems',
+    'additionalItems',
+    'additionalProperties',
+    'anyOf',
+    'oneOf',
+    'allOf',
+    'not',
+    'if',
+    'then',
+    'else',
+    'contains',
+    'propertyNames',
+  ]) {
     if (k in out) out[k] = forJ2t(out[k]);
   }
   return out;
@@ -47,7 +62,9 @@ function forJ2t(schema) {
  */
 async function renderTypesJ2t(ir) {
   const defs = {};
-  forEachType(ir, (name, schema) => Object.defineProperty(defs, name, { value: forJ2t(schema), enumerable: true, writable: true, configurable: true }));
+  forEachType(ir, (name, schema) =>
+    Object.defineProperty(defs, name, { value: forJ2t(schema), enumerable: true, writable: true, configurable: true }),
+  );
   if (Object.keys(defs).length === 0) return 'export {};\n';
   const text = await compile({ $defs: defs, type: 'object', additionalProperties: false }, 'McpgenTypesRoot', {
     bannerComment: '',
@@ -67,7 +84,10 @@ const realistic = path.join(OUT, 'realistic-50/mcpgen.yaml');
 mkdirSync(path.dirname(realistic), { recursive: true });
 writeFileSync(realistic, realisticManifest(50));
 
-const list = (dir) => readdirSync(path.join(REPO, dir)).filter((n) => !n.startsWith('invalid-')).map((n) => [n, path.join(REPO, dir, n, 'mcpgen.yaml')]);
+const list = (dir) =>
+  readdirSync(path.join(REPO, dir))
+    .filter((n) => !n.startsWith('invalid-'))
+    .map((n) => [n, path.join(REPO, dir, n, 'mcpgen.yaml')]);
 const corpora = {
   'golden cases': list('test/cases'),
   examples: list('examples').filter(([n]) => n !== 'notes' || true),
@@ -80,7 +100,6 @@ const printers = {
   j2t: (ir) => renderTypesJ2t(ir),
 };
 
-const results = {};
 for (const [corpus, manifests] of Object.entries(corpora)) {
   for (const [name, file] of manifests) {
     let loaded;
@@ -108,7 +127,15 @@ for (const [corpus, manifests] of Object.entries(corpora)) {
 }
 
 // tsc --strict over each printer's files; errors counted per file.
-const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: [] };
+const compilerOptions = {
+  strict: true,
+  noEmit: true,
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  target: 'es2022',
+  skipLibCheck: true,
+  types: [],
+};
 const table = [];
 for (const printer of Object.keys(printers)) {
   const dir = path.join(OUT, printer);
@@ -128,8 +155,17 @@ for (const printer of Object.keys(printers)) {
     const sub = corpus.replace(/\W+/g, '-');
     const files = readdirSync(path.join(dir, sub));
     const failed = files.filter((f) => bad.has(`${sub}/${f}`));
-    const crashed = files.filter((f) => /^\/\/ FAILED/.test(String(execFileSync('head', ['-c', '12', path.join(dir, sub, f)]))));
-    table.push({ printer, corpus, files: files.length, compile: files.length - failed.length - crashed.length, crashed: crashed.length, failed: failed.join(' ') });
+    const crashed = files.filter((f) =>
+      /^\/\/ FAILED/.test(String(execFileSync('head', ['-c', '12', path.join(dir, sub, f)]))),
+    );
+    table.push({
+      printer,
+      corpus,
+      files: files.length,
+      compile: files.length - failed.length - crashed.length,
+      crashed: crashed.length,
+      failed: failed.join(' '),
+    });
   }
 }
 console.table(table);

@@ -26,7 +26,11 @@ for (let i = 0; i < runs + 1; i++) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path.join(dir, 'mcpgen.yaml'), manifest);
     const t0 = performance.now();
-    execFileSync(process.execPath, [v.bin, 'generate', '-q'], { cwd: dir, env: { ...process.env, ...v.env }, stdio: 'ignore' });
+    execFileSync(process.execPath, [v.bin, 'generate', '-q'], {
+      cwd: dir,
+      env: { ...process.env, ...v.env },
+      stdio: 'ignore',
+    });
     const ms = performance.now() - t0;
     if (i > 0) times[v.label].push(ms); // the first round warms the file system cache
   }
@@ -35,6 +39,8 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const first = median(times[variants[0].label]);
 for (const v of variants) {
   const m = median(times[v.label]);
-  console.log(`${v.label.padEnd(8)} median ${m.toFixed(0)} ms  (×${(m / first).toFixed(2)})  runs ${times[v.label].map((t) => t.toFixed(0)).join(' ')}`);
+  console.log(
+    `${v.label.padEnd(8)} median ${m.toFixed(0)} ms  (×${(m / first).toFixed(2)})  runs ${times[v.label].map((t) => t.toFixed(0)).join(' ')}`,
+  );
 }
 rmSync(base, { recursive: true, force: true });

@@ -57,12 +57,20 @@ export async function generate(opts: GenerateOptions): Promise<GenerateResult> {
   if (formatOf(manifest, opts) === 'mcpgen') return { files: built.files, diagnostics, ir: built.ir, ...counted };
   const { formatWithPrettier, FormatError } = await import('./format/prettier.js');
   try {
-    return { files: await formatWithPrettier(built.files, opts.outDir), diagnostics, ir: built.ir, prettier: true, ...counted };
+    return {
+      files: await formatWithPrettier(built.files, opts.outDir),
+      diagnostics,
+      ir: built.ir,
+      prettier: true,
+      ...counted,
+    };
   } catch (err) {
     if (!(err instanceof FormatError)) throw err;
     // Where the choice was made: the manifest's `options.format`, else (`--format`) the manifest's top.
     const set = (manifest.data as Manifest).options?.format !== undefined;
-    const at = set ? diagAt(manifest, ['options', 'format'], Codes.FORMAT_FAILED, err.message) : { ...diagAt(manifest, [], Codes.FORMAT_FAILED, err.message), line: 1, column: 1 };
+    const at = set
+      ? diagAt(manifest, ['options', 'format'], Codes.FORMAT_FAILED, err.message)
+      : { ...diagAt(manifest, [], Codes.FORMAT_FAILED, err.message), line: 1, column: 1 };
     return { files: [], diagnostics: [...diagnostics, at], ...counted };
   }
 }

@@ -8,14 +8,21 @@ import { EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
 
 // Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or prettier.
-const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) => (await import('./commands/validate.js')).validateCommand(...a);
-const generateCommand: typeof import('./commands/generate.js').generateCommand = async (...a) => (await import('./commands/generate.js')).generateCommand(...a);
-const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) => (await import('./commands/diff.js')).diffCommand(...a);
-const initCommand: typeof import('./commands/init.js').initCommand = async (...a) => (await import('./commands/init.js')).initCommand(...a);
+const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) =>
+  (await import('./commands/validate.js')).validateCommand(...a);
+const generateCommand: typeof import('./commands/generate.js').generateCommand = async (...a) =>
+  (await import('./commands/generate.js')).generateCommand(...a);
+const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) =>
+  (await import('./commands/diff.js')).diffCommand(...a);
+const initCommand: typeof import('./commands/init.js').initCommand = async (...a) =>
+  (await import('./commands/init.js')).initCommand(...a);
 const schemaCommand = async (io: CliIO) => (await import('./commands/schema.js')).schemaCommand(io);
-const watchCommand: typeof import('./commands/watch.js').watchCommand = async (...a) => (await import('./commands/watch.js')).watchCommand(...a);
-const devCommand: typeof import('./commands/dev.js').devCommand = async (...a) => (await import('./commands/dev.js')).devCommand(...a);
-const packCommand: typeof import('./commands/pack.js').packCommand = async (...a) => (await import('./commands/pack.js')).packCommand(...a);
+const watchCommand: typeof import('./commands/watch.js').watchCommand = async (...a) =>
+  (await import('./commands/watch.js')).watchCommand(...a);
+const devCommand: typeof import('./commands/dev.js').devCommand = async (...a) =>
+  (await import('./commands/dev.js')).devCommand(...a);
+const packCommand: typeof import('./commands/pack.js').packCommand = async (...a) =>
+  (await import('./commands/pack.js')).packCommand(...a);
 
 /** What each command is run with: the commands themselves, or (tests) something that records the options. */
 export interface Actions {
@@ -67,7 +74,10 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
 }
 
 /** The commander program (every command, its options, the action each runs) and the exit code of the one that ran. */
-export async function buildProgram(io: CliIO, actions: Actions): Promise<{ program: CommandType; exitCode: () => number }> {
+export async function buildProgram(
+  io: CliIO,
+  actions: Actions,
+): Promise<{ program: CommandType; exitCode: () => number }> {
   const { Command, Option } = await import('commander');
   let exit = 0;
   const run = async (fn: () => Promise<number>) => {
@@ -85,14 +95,20 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .command('init [dir]')
     .description('write a starter mcpgen.yaml and generate its project')
     .option('--name <name>', 'server (and npm package) name; default: the folder name')
-    .action((dir: string | undefined, o: { name?: string }) => run(() => actions.init({ ...(dir ? { dir } : {}), ...o })));
+    .action((dir: string | undefined, o: { name?: string }) =>
+      run(() => actions.init({ ...(dir ? { dir } : {}), ...o })),
+    );
 
   program
     .command('validate')
     .description('check the manifest: YAML, schema, semantic and lint rules')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
     .option('--format <format>', 'stylish (default, stderr), json, github or sarif (stdout)')
-    .option('--rule <id=off|warn|error>', 'set a lint rule (repeatable; wins over the manifest)', (v: string, acc: string[] = []) => [...acc, v])
+    .option(
+      '--rule <id=off|warn|error>',
+      'set a lint rule (repeatable; wins over the manifest)',
+      (v: string, acc: string[] = []) => [...acc, v],
+    )
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
     .action((o: ValidateFlags) => run(() => actions.validate(o)));
 
@@ -100,10 +116,10 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .command('generate')
     .description('generate (or update) the project described by the manifest')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--dry-run', 'print the plan and write nothing')
     .option('--check', 'exit 1 if generated files are out of date; write nothing')
-    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary')
     .action((o: GenerateFlags) => run(() => actions.generate(o)));
@@ -112,28 +128,30 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .command('watch')
     .description('generate, then regenerate whenever the manifest or a file it references changes')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
-    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
+    .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }) => run(() => actions.watch(o)));
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }) =>
+      run(() => actions.watch(o)),
+    );
 
   program
     .command('dev')
     .description('regenerate, rebuild and restart the server over HTTP on every change; prints the URL')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--port <n>', 'port to serve on (default: transports.http.port; 0 = any free port, kept across restarts)')
     .option('--host <host>', 'interface to listen on (default: transports.http.host)')
-    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
     .action((o: DevFlags) => run(() => actions.dev(o)));
 
   program
     .command('pack')
-    .description('build an MCP Bundle (.mcpb) of the built server and write the MCP Registry\'s server.json')
+    .description("build an MCP Bundle (.mcpb) of the built server and write the MCP Registry's server.json")
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--bundle <path>', 'bundle file (default: <project>/<name>-<version>.mcpb)')
     .option('--build', 'run npm run build first')
     .option('--registry-name <name>', 'server.json name, e.g. io.github.you/weather (default: package.json mcpName)')
@@ -143,10 +161,12 @@ export async function buildProgram(io: CliIO, actions: Actions): Promise<{ progr
     .command('diff')
     .description('print a unified diff of what generate would change; exit 1 if anything would')
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
-    .option('-o, --out <dir>', 'project folder (default: the manifest\'s folder)')
-    .option('--no-header-version', 'leave mcpgen\'s version out of file headers')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
+    .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
-    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }) => run(() => actions.diff(o)));
+    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }) =>
+      run(() => actions.diff(o)),
+    );
 
   program
     .command('schema')
@@ -170,7 +190,11 @@ function failed(err: unknown, debug: boolean, io: CliIO): number {
     return EXIT_USAGE;
   }
   io.stderr(`mcpgen: internal error: ${e?.message ?? String(err)}\n`);
-  io.stderr(debug ? `${e?.stack ?? ''}\n` : 'This is a bug in mcpgen. Run again with --debug to see the stack trace, and report it.\n');
+  io.stderr(
+    debug
+      ? `${e?.stack ?? ''}\n`
+      : 'This is a bug in mcpgen. Run again with --debug to see the stack trace, and report it.\n',
+  );
   return EXIT_USAGE;
 }
 
@@ -223,7 +247,7 @@ export function quickValidateOptions(argv: readonly string[]): ValidateFlags | u
   for (let i = 1; i < argv.length; i++) {
     const { flag, value, next } = optionAt(argv, i);
     i = next;
-    const key = Object.prototype.hasOwnProperty.call(names, flag) ? names[flag] : undefined;
+    const key = Object.hasOwn(names, flag) ? names[flag] : undefined;
     if (key === undefined || !isPlainValue(value)) return undefined;
     if (key === 'rule') o.rule = [...(o.rule ?? []), value];
     else if (o[key] !== undefined) return undefined;
@@ -232,14 +256,25 @@ export function quickValidateOptions(argv: readonly string[]): ValidateFlags | u
   return o;
 }
 
-type GenerateFlags = { file?: string; out?: string; dryRun?: boolean; check?: boolean; headerVersion?: boolean; format?: Layout; quiet?: boolean };
+type GenerateFlags = {
+  file?: string;
+  out?: string;
+  dryRun?: boolean;
+  check?: boolean;
+  headerVersion?: boolean;
+  format?: Layout;
+  quiet?: boolean;
+};
 
 /** How generated files are laid out: mcpgen's own layout, or the project's prettier. */
 type Layout = 'mcpgen' | 'prettier';
 
 /** `--format`, over the manifest's `options.format`. */
 function formatOption(Option: typeof import('commander').Option) {
-  return new Option('--format <layout>', 'lay generated files out as mcpgen does, or with the project\'s prettier (default: options.format)').choices(['mcpgen', 'prettier']);
+  return new Option(
+    '--format <layout>',
+    "lay generated files out as mcpgen does, or with the project's prettier (default: options.format)",
+  ).choices(['mcpgen', 'prettier']);
 }
 
 /**
@@ -263,7 +298,7 @@ export function quickGenerateOptions(argv: readonly string[]): GenerateFlags | u
   };
   const seen = new Set<string>();
   for (let i = 1; i < argv.length; i++) {
-    if (Object.prototype.hasOwnProperty.call(switches, argv[i]!)) {
+    if (Object.hasOwn(switches, argv[i]!)) {
       const [key, value] = switches[argv[i]!]!;
       if (seen.has(key)) return undefined;
       seen.add(key);
@@ -272,7 +307,7 @@ export function quickGenerateOptions(argv: readonly string[]): GenerateFlags | u
     }
     const { flag, value, next } = optionAt(argv, i);
     i = next;
-    if (!Object.prototype.hasOwnProperty.call(values, flag) || !isPlainValue(value)) return undefined;
+    if (!Object.hasOwn(values, flag) || !isPlainValue(value)) return undefined;
     const key = values[flag]!;
     if (seen.has(key)) return undefined;
     seen.add(key);
@@ -285,7 +320,9 @@ export function quickGenerateOptions(argv: readonly string[]): GenerateFlags | u
 function optionAt(argv: readonly string[], i: number): { flag: string; value: string | undefined; next: number } {
   const arg = argv[i]!;
   const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-  return eq >= 0 ? { flag: arg.slice(0, eq), value: arg.slice(eq + 1), next: i } : { flag: arg, value: argv[i + 1], next: i + 1 };
+  return eq >= 0
+    ? { flag: arg.slice(0, eq), value: arg.slice(eq + 1), next: i }
+    : { flag: arg, value: argv[i + 1], next: i + 1 };
 }
 
 /** A value the quick paths take as commander would: present, not empty, not an option. */

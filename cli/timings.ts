@@ -24,13 +24,16 @@ if (enabled) {
   }).observe({ entryTypes: ['gc'] });
   process.on('exit', () => {
     mark('(rest)');
-    const gcIn = (end: number, took: number) => pauses.reduce((sum, [at, d]) => (at >= end - took && at < end ? sum + d : sum), 0);
+    const gcIn = (end: number, took: number) =>
+      pauses.reduce((sum, [at, d]) => (at >= end - took && at < end ? sum + d : sum), 0);
     const rows = stages.map(([name, end, ms]) => {
       const gc = gcIn(end, ms);
       return `  ${name.padEnd(12)} ${ms.toFixed(0).padStart(6)} ms${gc >= 0.5 ? ` (gc ${gc.toFixed(0)})` : ''}`;
     });
     for (const [what, ms] of parts) if (ms >= 1) rows.push(`    ${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms`);
-    process.stderr.write(`mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n`);
+    process.stderr.write(
+      `mcpgen timings (${performance.now().toFixed(0)} ms since the process started; gc ${gcTotal.toFixed(0)} ms in all):\n${rows.join('\n')}\n`,
+    );
   });
 }
 

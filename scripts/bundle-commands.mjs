@@ -18,7 +18,8 @@ const SHARED = ['diagnostics.js', 'io.js', 'version.js', 'paths.js'].map((f) => 
 // loader's CommonJS translation, they cost more time to resolve, read and compile than they hold.
 const INLINED = /^(?:ajv\/dist\/runtime\/(?:equal|ucs2length)|ajv-formats\/dist\/formats|fast-deep-equal)(?:\.js)?$/;
 const COMPILED = /[\\/]validate[\\/]schema[\\/]compiled-[^\\/]+\.js$/;
-const CREATE_REQUIRE = "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
+const CREATE_REQUIRE =
+  "import { createRequire } from 'node:module';\nconst require = createRequire(import.meta.url);\n";
 
 let rolldown;
 try {
@@ -35,7 +36,8 @@ function staticClosure(from) {
     if (seen.has(file) || SHARED.includes(file)) return;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    for (const m of text.matchAll(/^(?:import|export)\s(?:[^;]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), m[1]));
+    for (const m of text.matchAll(/^(?:import|export)\s(?:[^;]*?\sfrom\s)?['"](\.{1,2}\/[^'"]+)['"]/gm))
+      visit(path.resolve(path.dirname(file), m[1]));
   };
   visit(from);
   return seen;
@@ -45,7 +47,8 @@ const manifestStage = staticClosure(path.join(root, 'dist/generate.js'));
 for (const command of ['validate', 'generate']) {
   const entry = path.join(root, `dist/commands/${command}.js`);
   if (!existsSync(entry)) throw new Error(`bundle-commands: ${path.relative(root, entry)} is missing: run tsc first`);
-  if (readFileSync(entry, 'utf8').startsWith('// Bundled')) throw new Error('bundle-commands: already bundled; run tsc again first');
+  if (readFileSync(entry, 'utf8').startsWith('// Bundled'))
+    throw new Error('bundle-commands: already bundled; run tsc again first');
   const bundle = await rolldown({
     input: entry,
     platform: 'node',
@@ -64,7 +67,8 @@ for (const command of ['validate', 'generate']) {
         name: 'inline-validator-requires',
         transform(code, id) {
           if (!COMPILED.test(id)) return null;
-          if (!code.includes(CREATE_REQUIRE)) throw new Error(`bundle-commands: ${id} no longer starts with createRequire; update the plugin`);
+          if (!code.includes(CREATE_REQUIRE))
+            throw new Error(`bundle-commands: ${id} no longer starts with createRequire; update the plugin`);
           return { code: code.replace(CREATE_REQUIRE, ''), map: null };
         },
       },
@@ -77,15 +81,18 @@ for (const command of ['validate', 'generate']) {
     // What generate imports on demand stays on demand, in two chunks beside it: a no-op generate
     // loads neither, an invalid manifest does not load the build (normalize, render, format).
     // Without groups, every module shared by two of them became a chunk of its own.
-    codeSplitting: command === 'validate' ? false : {
-      groups: [
-        { name: 'core', tags: ['$initial'], test: (id) => id !== entry, priority: 3 },
-        // The manifest stage: what dist/generate.js imports statically, so a manifest that fails
-        // to load, validate or lint never loads the build.
-        { name: 'manifest', test: (id) => manifestStage.has(id), priority: 2 },
-        { name: 'build', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
-      ],
-    },
+    codeSplitting:
+      command === 'validate'
+        ? false
+        : {
+            groups: [
+              { name: 'core', tags: ['$initial'], test: (id) => id !== entry, priority: 3 },
+              // The manifest stage: what dist/generate.js imports statically, so a manifest that fails
+              // to load, validate or lint never loads the build.
+              { name: 'manifest', test: (id) => manifestStage.has(id), priority: 2 },
+              { name: 'build', test: (id) => id !== entry && /[\\/]dist[\\/]/.test(id), priority: 1 },
+            ],
+          },
     format: 'esm',
     // Source text Node decodes and V8 parses at every start: without the JSDoc (the sources and
     // the source maps keep it) and in ASCII (a single non-ASCII character, a `—` in a comment,

@@ -35,7 +35,7 @@ const STATE_KEY = 'conformance-run-key-0123456789abcdef0123';
 
 const RUNNERS = {
   '0.1.16': { dir: 'conformance-0.1.16', version: '0.1.16' },
-  '0.2': { dir: 'conformance-0.2', version: '0.2.0-alpha.12' },
+  0.2: { dir: 'conformance-0.2', version: '0.2.0-alpha.12' },
 };
 const SUITES = [
   { id: '0.1.16 --suite all', runner: '0.1.16', args: ['--suite', 'all'] },
@@ -97,10 +97,18 @@ function buildExample() {
     recursive: true,
     filter: (src) => !/[\\/](node_modules|dist)$/.test(src),
   });
-  run(process.execPath, [path.join(ROOT, 'bin', 'mcpgen.js'), 'generate', '-q', '-f', path.join(project, 'mcpgen.yaml')]);
+  run(process.execPath, [
+    path.join(ROOT, 'bin', 'mcpgen.js'),
+    'generate',
+    '-q',
+    '-f',
+    path.join(project, 'mcpgen.yaml'),
+  ]);
   rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-  run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project });
+  run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
+    cwd: project,
+  });
   return project;
 }
 
@@ -133,7 +141,15 @@ function startServer(project) {
 /** Runs one suite; resolves with its parsed summary. */
 function runSuite(node, suite, url) {
   const runner = RUNNERS[suite.runner];
-  const entry = path.join(TOOLS, runner.dir, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+  const entry = path.join(
+    TOOLS,
+    runner.dir,
+    'node_modules',
+    '@modelcontextprotocol',
+    'conformance',
+    'dist',
+    'index.js',
+  );
   const out = path.join(SCRATCH, 'results', suite.id.replace(/[^a-z0-9.-]+/gi, '_'));
   log(`running ${suite.id}`);
   return new Promise((resolve, reject) => {
@@ -178,14 +194,19 @@ function parseSummary(text) {
 }
 
 function table(results) {
-  const lines = ['| suite | scenarios | checks passed | checks failed | scored failures | unscored failing scenarios |', '| --- | ---: | ---: | ---: | ---: | --- |'];
+  const lines = [
+    '| suite | scenarios | checks passed | checks failed | scored failures | unscored failing scenarios |',
+    '| --- | ---: | ---: | ---: | ---: | --- |',
+  ];
   for (const [id, scenarios] of Object.entries(results)) {
     const list = Object.entries(scenarios);
     const passed = list.reduce((n, [, s]) => n + s.passed, 0);
     const failed = list.reduce((n, [, s]) => n + s.failed, 0);
     const scoredFailures = list.filter(([, s]) => s.failed > 0 && s.scored !== false).length;
     const unscored = list.filter(([, s]) => s.failed > 0 && s.scored === false).map(([n]) => n);
-    lines.push(`| ${id} | ${list.length} | ${passed} | ${failed} | ${scoredFailures} | ${unscored.join(', ') || '—'} |`);
+    lines.push(
+      `| ${id} | ${list.length} | ${passed} | ${failed} | ${scoredFailures} | ${unscored.join(', ') || '—'} |`,
+    );
   }
   return lines.join('\n');
 }
@@ -197,7 +218,9 @@ function compare(results, baseline) {
       if (s.failed > 0 && s.scored !== false) problems.push(`${id}: ${name} failed ${s.failed} check(s)`);
       const before = baseline?.[id]?.[name];
       if (before && (s.passed < before.passed || s.failed > before.failed)) {
-        problems.push(`${id}: ${name} regressed: ${before.passed} passed/${before.failed} failed → ${s.passed}/${s.failed}`);
+        problems.push(
+          `${id}: ${name} regressed: ${before.passed} passed/${before.failed} failed → ${s.passed}/${s.failed}`,
+        );
       }
     }
     for (const name of Object.keys(baseline?.[id] ?? {})) {

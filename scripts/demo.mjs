@@ -17,7 +17,9 @@ function step(title) {
   console.log(`\n\x1b[1m▶ ${title}\x1b[0m`);
 }
 function sh(cmd, args, cwd) {
-  console.log(`  $ ${[cmd === process.execPath ? 'node' : path.relative(repo, cmd), ...args.map((a) => (a.startsWith(repo) ? path.relative(dir, a) : a))].join(' ')}`);
+  console.log(
+    `  $ ${[cmd === process.execPath ? 'node' : path.relative(repo, cmd), ...args.map((a) => (a.startsWith(repo) ? path.relative(dir, a) : a))].join(' ')}`,
+  );
   const r = spawnSync(cmd, args, { cwd, stdio: 'inherit' });
   if (r.status !== 0) {
     console.error(`\n✖ ${cmd} ${args.join(' ')} failed (exit ${r.status})`);
@@ -51,7 +53,9 @@ sh(process.execPath, ['--test', '--test-reporter=dot'], path.join(dir, 'dist'));
 
 step('start it over stdio and ask it what it serves (real MCP client)');
 const client = new Client({ name: 'mcpgen-demo', version: '1.0.0' });
-await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')] }));
+await client.connect(
+  new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')] }),
+);
 const info = client.getServerVersion();
 console.log(`  server: ${info.name} ${info.version} — ${info.description ?? ''}`);
 const show = (label, items, fmt) => {
@@ -61,14 +65,25 @@ const show = (label, items, fmt) => {
 show('tools', (await client.listTools()).tools, (t) => `${t.name} — ${t.description}`);
 show('resources', (await client.listResources()).resources, (r) => `${r.uri} (${r.mimeType ?? '?'})`);
 show('resource templates', (await client.listResourceTemplates()).resourceTemplates, (t) => t.uriTemplate);
-show('prompts', (await client.listPrompts()).prompts, (p) => `${p.name}(${(p.arguments ?? []).map((a) => a.name + (a.required ? '' : '?')).join(', ')})`);
+show(
+  'prompts',
+  (await client.listPrompts()).prompts,
+  (p) => `${p.name}(${(p.arguments ?? []).map((a) => a.name + (a.required ? '' : '?')).join(', ')})`,
+);
 
 const call = await client.callTool({ name: 'get_forecast', arguments: { city: 'Paris', days: 2 } });
-console.log(`  tools/call get_forecast {city: Paris, days: 2} →\n    ${call.isError ? call.content[0].text : JSON.stringify(call.structuredContent)}`);
-const done = await client.complete({ ref: { type: 'ref/resource', uri: 'weather://forecast/{city}/{date}' }, argument: { name: 'city', value: 'T' } });
+console.log(
+  `  tools/call get_forecast {city: Paris, days: 2} →\n    ${call.isError ? call.content[0].text : JSON.stringify(call.structuredContent)}`,
+);
+const done = await client.complete({
+  ref: { type: 'ref/resource', uri: 'weather://forecast/{city}/{date}' },
+  argument: { name: 'city', value: 'T' },
+});
 console.log(`  completion/complete city "T" → ${JSON.stringify(done.completion.values)}`);
 const prompt = await client.getPrompt({ name: 'weather_report', arguments: { city: 'Tokyo', style: 'short' } });
 console.log(`  prompts/get weather_report → ${JSON.stringify(prompt.messages[0].content.text)}`);
 await client.close();
 
-console.log(`\n✔ demo done. The generated project is in ${path.relative(process.cwd(), dir)}; try: node ${path.relative(process.cwd(), path.join(dir, 'dist/src/main.js'))} --http`);
+console.log(
+  `\n✔ demo done. The generated project is in ${path.relative(process.cwd(), dir)}; try: node ${path.relative(process.cwd(), path.join(dir, 'dist/src/main.js'))} --http`,
+);

@@ -17,7 +17,22 @@ for (let i = 0; i < args.length; i++) {
   const m = /^--([\w-]+)(?:=(.*))?$/.exec(a);
   if (!m) usage(`unexpected argument ${a}`);
   const key = /** @type {string} */ (m[1]);
-  if (!['count', 'seed', 'jobs', 'typecheck-every', 'typecheck-max', 'bin-every', 'timeout', 'replay', 'minutes', 'summary', 'help'].includes(key)) usage(`unknown option --${key}`);
+  if (
+    ![
+      'count',
+      'seed',
+      'jobs',
+      'typecheck-every',
+      'typecheck-max',
+      'bin-every',
+      'timeout',
+      'replay',
+      'minutes',
+      'summary',
+      'help',
+    ].includes(key)
+  )
+    usage(`unknown option --${key}`);
   if (key === 'help') usage();
   if (key === 'summary') {
     o.summary = 'yes';
@@ -28,7 +43,9 @@ for (let i = 0; i < args.length; i++) {
 
 function usage(problem) {
   if (problem) process.stderr.write(`fuzz: ${problem}\n`);
-  process.stderr.write('usage: npm run fuzz -- [--count N] [--seed S] [--jobs 1-4] [--typecheck-every N] [--typecheck-max N] [--bin-every N] [--timeout ms] [--minutes M] | --replay <id>[,<id>…] | --summary\n');
+  process.stderr.write(
+    'usage: npm run fuzz -- [--count N] [--seed S] [--jobs 1-4] [--typecheck-every N] [--typecheck-max N] [--bin-every N] [--timeout ms] [--minutes M] | --replay <id>[,<id>…] | --summary\n',
+  );
   process.exit(problem ? 2 : 0);
 }
 
@@ -54,10 +71,19 @@ const opts = {
   binEvery: int('bin-every', 10),
   timeoutMs: int('timeout', 20_000),
   ...(o.minutes !== undefined ? { minutes: int('minutes', 0) } : {}),
-  ...(o.replay ? { replay: o.replay.split(',').map((s) => s.trim()).filter(Boolean) } : {}),
+  ...(o.replay
+    ? {
+        replay: o.replay
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      }
+    : {}),
 };
 const what = opts.replay ? `replaying ${opts.replay.join(', ')}` : `mutants ${opts.seed}…${opts.seed + opts.count - 1}`;
-process.stderr.write(`fuzz: ${what} on ${opts.jobs} job(s), bin every ${opts.binEvery}, tsc every ${opts.typecheckEvery}, timeout ${opts.timeoutMs} ms\n`);
+process.stderr.write(
+  `fuzz: ${what} on ${opts.jobs} job(s), bin every ${opts.binEvery}, tsc every ${opts.typecheckEvery}, timeout ${opts.timeoutMs} ms\n`,
+);
 /** @type {Awaited<ReturnType<typeof runFuzz>>} */
 let result;
 try {
@@ -67,10 +93,17 @@ try {
   process.exit(2);
 }
 const { findings, stats } = result;
-const steps = Object.entries(stats.steps).map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`).join(', ');
-const exits = Object.entries(stats.validateExits).map(([k, v]) => `${k}: ${v}`).join(', ');
+const steps = Object.entries(stats.steps)
+  .map(([k, v]) => `${k} ${(v / 1000).toFixed(0)} s`)
+  .join(', ');
+const exits = Object.entries(stats.validateExits)
+  .map(([k, v]) => `${k}: ${v}`)
+  .join(', ');
 process.stdout.write(
   `\n${stats.mutants} mutants in ${(stats.ms / 1000).toFixed(0)} s (validate exits ${exits}; ${stats.generated} generated, ${stats.typechecked} type-checked, ${stats.bin} through bin/mcpgen.js${stats.unmade ? `; ${stats.unmade} could not be made (a fuzzer bug)` : ''})\ntime in commands: ${steps}\n\n${summarize(findings)}\n`,
 );
-if (findings.length) process.stdout.write(`\nfindings saved under ${path.relative(process.cwd(), path.join(process.cwd(), '.tmp/fuzz-findings'))}/\n`);
+if (findings.length)
+  process.stdout.write(
+    `\nfindings saved under ${path.relative(process.cwd(), path.join(process.cwd(), '.tmp/fuzz-findings'))}/\n`,
+  );
 process.exitCode = findings.length ? 1 : 0;

@@ -21,6 +21,8 @@ const h = createHash('sha256');
 for (const f of generatorFiles()) {
   // Names relative to the package: the id does not depend on where mcpgen is installed.
   const rel = path.relative(repo, f);
-  h.update(`${rel.split(path.sep).join('/')}\0`).update(readFileSync(f)).update('\0');
+  h.update(`${rel.split(path.sep).join('/')}\0`)
+    .update(readFileSync(f))
+    .update('\0');
 }
 writeFileSync(path.join(repo, 'dist', GENERATOR_ID_FILE), `${h.digest('hex').slice(0, 16)}\n`);

@@ -29,7 +29,10 @@ function typeOf(s, path) {
   return s.type ?? 'any';
 }
 
-const cell = (text) => String(text ?? '').replace(/\|/g, '\\|').replace(/\n+/g, ' ');
+const cell = (text) =>
+  String(text ?? '')
+    .replace(/\|/g, '\\|')
+    .replace(/\n+/g, ' ');
 
 function table(s, required = [], path = '') {
   const rows = Object.entries(s.properties ?? {}).map(([key, p]) => {

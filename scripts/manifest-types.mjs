@@ -60,7 +60,7 @@ export async function renderManifestTypes() {
     format: true,
     cwd: path.dirname(schemaFile),
   });
-  return HEADER + '\n' + body;
+  return `${HEADER}\n${body}`;
 }
 
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);

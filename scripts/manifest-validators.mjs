@@ -39,8 +39,11 @@ export async function renderManifestValidators() {
   ajv.addSchema(schema, 'manifest');
   const draft07 = new Ajv({ allErrors: true, verbose: true, strict: false, code, logger: false });
   return {
-    v2020: HEADER + standaloneCode(ajv, { manifest: 'manifest', meta2020: 'https://json-schema.org/draft/2020-12/schema' }) + '\n',
-    draft07: HEADER + standaloneCode(draft07, { meta07: 'http://json-schema.org/draft-07/schema' }) + '\n',
+    v2020:
+      HEADER +
+      standaloneCode(ajv, { manifest: 'manifest', meta2020: 'https://json-schema.org/draft/2020-12/schema' }) +
+      '\n',
+    draft07: `${HEADER + standaloneCode(draft07, { meta07: 'http://json-schema.org/draft-07/schema' })}\n`,
   };
 }
 

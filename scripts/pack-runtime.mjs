@@ -18,7 +18,12 @@ if (!source.includes(`RUNTIME_VERSION = '${version}'`)) {
   process.exit(1);
 }
 rmSync(path.join(runtime, 'dist'), { recursive: true, force: true });
-execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', runtime], { stdio: 'inherit' });
+execFileSync(process.execPath, [path.join(root, 'node_modules/typescript/bin/tsc'), '-p', runtime], {
+  stdio: 'inherit',
+});
 mkdirSync(path.join(root, 'dist'), { recursive: true });
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', path.join(root, 'dist')], { cwd: runtime, stdio: ['ignore', 'ignore', 'inherit'] });
+execFileSync(npm, ['pack', '--ignore-scripts', '--silent', '--pack-destination', path.join(root, 'dist')], {
+  cwd: runtime,
+  stdio: ['ignore', 'ignore', 'inherit'],
+});

@@ -20,10 +20,16 @@ const walk = (dir) => {
     const p = path.join(dir, ent.name);
     if (ent.isDirectory()) walk(p);
     else if (ent.name.endsWith('.hbs')) {
-      const key = path.relative(root, p).split(path.sep).join('/').replace(/\.hbs$/, '');
+      const key = path
+        .relative(root, p)
+        .split(path.sep)
+        .join('/')
+        .replace(/\.hbs$/, '');
       const source = readFileSync(p, 'utf8');
       const sha = createHash('sha256').update(source).digest('hex');
-      entries.push(`  ${JSON.stringify(key)}: { sha: ${JSON.stringify(sha)}, spec: ${Handlebars.precompile(source, OPTIONS)} },`);
+      entries.push(
+        `  ${JSON.stringify(key)}: { sha: ${JSON.stringify(sha)}, spec: ${Handlebars.precompile(source, OPTIONS)} },`,
+      );
     }
   }
 };

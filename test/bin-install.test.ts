@@ -56,10 +56,18 @@ describe.skipIf(skip)('the generated server as an installed command', () => {
     expect(build.code, build.stdout + build.stderr).toBe(0);
     const pack = await run('npm', ['pack', '--json', '--silent', '--pack-destination', dir], dir, 180_000);
     expect(pack.code, pack.stderr).toBe(0);
-    const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     tarball = path.join(dir, packed[0]!.filename);
     prefix = mkdtempSync(path.join(tmpdir(), 'mcpgen-prefix-'));
-    const install = await run('npm', ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', tarball], dir, 300_000);
+    const install = await run(
+      'npm',
+      ['install', '-g', '--prefix', prefix, '--no-audit', '--no-fund', '--loglevel=error', tarball],
+      dir,
+      300_000,
+    );
     expect(install.code, install.stderr).toBe(0);
   }, 600_000);
 
@@ -76,7 +84,9 @@ describe.skipIf(skip)('the generated server as an installed command', () => {
 
   it('packs the built server, not its sources or tests', async () => {
     const pack = await run('npm', ['pack', '--dry-run', '--json', '--silent'], dir, 180_000);
-    const files = (JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { files: { path: string }[] }[])[0]!.files.map((f) => f.path);
+    const files = (
+      JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { files: { path: string }[] }[]
+    )[0]!.files.map((f) => f.path);
     expect(files).toContain('dist/src/main.js');
     expect(files).toContain('package.json');
     expect(files).toContain('README.md');
@@ -95,7 +105,12 @@ describe.skipIf(skip)('the generated server as an installed command', () => {
   it('a global install of the project folder itself (a link to it) runs as a command too', async () => {
     const linked = mkdtempSync(path.join(tmpdir(), 'mcpgen-prefix-'));
     try {
-      const install = await run('npm', ['install', '-g', '--prefix', linked, '--no-audit', '--no-fund', '--loglevel=error', dir], dir, 120_000);
+      const install = await run(
+        'npm',
+        ['install', '-g', '--prefix', linked, '--no-audit', '--no-fund', '--loglevel=error', dir],
+        dir,
+        120_000,
+      );
       expect(install.code, install.stderr).toBe(0);
       const bin = process.platform === 'win32' ? path.join(linked, `${BIN}.cmd`) : path.join(linked, 'bin', BIN);
       expect(await listToolsVia(bin)).toEqual(['ping']);

@@ -12,7 +12,8 @@ const WEATHER = path.join(REPO, 'examples/weather');
 
 function seed(name: string): string {
   const dir = scratch(name);
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs']) cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+    cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
   return dir;
 }
 
@@ -61,7 +62,10 @@ describe('exit codes and usage', () => {
 
   it('a broken manifest exits 1 with file:line:col diagnostics and writes nothing', async () => {
     const dir = seed('cli-broken');
-    writeFileSync(path.join(dir, 'mcpgen.yaml'), readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').replace('  version: 0.1.0', '  version: 1'));
+    writeFileSync(
+      path.join(dir, 'mcpgen.yaml'),
+      readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').replace('  version: 0.1.0', '  version: 1'),
+    );
     const before = snapshot(dir);
     const r = await cli(dir, 'generate');
     expect(r.code).toBe(1);
@@ -75,7 +79,16 @@ describe('exit codes and usage', () => {
 async function commanderOptions(argv: string[]): Promise<{ command: string; options: unknown } | undefined> {
   let seen: { command: string; options: unknown } | undefined;
   const record = (command: string) => async (o: unknown) => ((seen = { command, options: { ...(o as object) } }), 0);
-  const actions = { init: record('init'), validate: record('validate'), generate: record('generate'), watch: record('watch'), diff: record('diff'), schema: record('schema'), dev: record('dev'), pack: record('pack') } as unknown as Actions;
+  const actions = {
+    init: record('init'),
+    validate: record('validate'),
+    generate: record('generate'),
+    watch: record('watch'),
+    diff: record('diff'),
+    schema: record('schema'),
+    dev: record('dev'),
+    pack: record('pack'),
+  } as unknown as Actions;
   const { program } = await buildProgram(memoryIO(REPO), actions);
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -111,15 +124,31 @@ describe('the quick paths past commander', () => {
     ['validate', '-f', 'a', '-f', 'b'],
     ['validate', '--rule', '-x'],
   ];
-  it.each(lines.map((l) => [l.join(' '), l] as const))('%s: what commander would run, or commander', async (_name, argv) => {
-    const quick = quickValidateOptions(argv) ?? quickGenerateOptions(argv);
-    if (quick === undefined) return; // commander parses it, as before
-    expect(await commanderOptions(argv)).toEqual({ command: argv[0], options: quick });
-  });
+  it.each(lines.map((l) => [l.join(' '), l] as const))(
+    '%s: what commander would run, or commander',
+    async (_name, argv) => {
+      const quick = quickValidateOptions(argv) ?? quickGenerateOptions(argv);
+      if (quick === undefined) return; // commander parses it, as before
+      expect(await commanderOptions(argv)).toEqual({ command: argv[0], options: quick });
+    },
+  );
   it('takes the plain command lines, leaves the rest to commander', () => {
     expect(quickGenerateOptions(['generate', '-q'])).toEqual({ headerVersion: true, quiet: true });
-    expect(quickGenerateOptions(['generate', '-o', 'out dir', '--check', '--no-header-version', '-q'])).toEqual({ out: 'out dir', check: true, headerVersion: false, quiet: true });
-    for (const argv of [['generate', '-f', 'a', '-f', 'b'], ['generate', '-qf', 'a'], ['generate', '-f=a'], ['generate', 'extra'], ['generate', '--help'], ['generate', '--bogus'], ['init']]) {
+    expect(quickGenerateOptions(['generate', '-o', 'out dir', '--check', '--no-header-version', '-q'])).toEqual({
+      out: 'out dir',
+      check: true,
+      headerVersion: false,
+      quiet: true,
+    });
+    for (const argv of [
+      ['generate', '-f', 'a', '-f', 'b'],
+      ['generate', '-qf', 'a'],
+      ['generate', '-f=a'],
+      ['generate', 'extra'],
+      ['generate', '--help'],
+      ['generate', '--bogus'],
+      ['init'],
+    ]) {
       expect(quickGenerateOptions(argv), argv.join(' ')).toBeUndefined();
     }
   });
@@ -150,9 +179,18 @@ describe('generate, regenerate, diff, check', () => {
     const dir = seed('cli-evolve');
     await cli(dir, 'generate');
     const handler = path.join(dir, 'src/handlers/tools/get_forecast.ts');
-    writeFileSync(handler, '// my own code\nexport const handler = async () => ({ city: "x", units: "metric" as const, days: [] });\n');
+    writeFileSync(
+      handler,
+      '// my own code\nexport const handler = async () => ({ city: "x", units: "metric" as const, days: [] });\n',
+    );
     const manifest = path.join(dir, 'mcpgen.yaml');
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('description: Daily forecast for a city, up to 7 days ahead', 'description: Forecast for a city'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace(
+        'description: Daily forecast for a city, up to 7 days ahead',
+        'description: Forecast for a city',
+      ),
+    );
 
     const check = await cli(dir, 'generate', '--check');
     expect(check.code).toBe(1);
@@ -207,7 +245,9 @@ describe('generate, regenerate, diff, check', () => {
     const r = await cli(dir, 'generate');
     expect(r.code).toBe(0);
     // The runtime from the tarball this mcpgen ships (dist/), named relative to the project.
-    expect(r.err).toContain('npm install @mcpgen/runtime@file:../../../dist/mcpgen-runtime-0.1.0.tgz @modelcontextprotocol/server@"~2.4.0"');
+    expect(r.err).toContain(
+      'npm install @mcpgen/runtime@file:../../../dist/mcpgen-runtime-0.1.0.tgz @modelcontextprotocol/server@"~2.4.0"',
+    );
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe('{ "name": "weather", "dependencies": {} }\n');
   });
 
@@ -240,15 +280,27 @@ describe('generate, regenerate, diff, check', () => {
     const r = await cli(src, 'generate', '-o', out, '-q');
     expect(r.code, r.err).toBe(0);
     expect(existsSync(path.join(out, 'src/generated/server.ts'))).toBe(true);
-    expect(readFileSync(path.join(out, 'src/generated/content.ts'), 'utf8')).toContain('This server gives daily forecasts');
-    expect(readFileSync(path.join(out, 'src/generated/server.ts'), 'utf8')).toMatch(/^\/\/ Code generated by mcpgen \S+ from \.\.\/cli-out-src\/mcpgen\.yaml\. DO NOT EDIT\./);
+    expect(readFileSync(path.join(out, 'src/generated/content.ts'), 'utf8')).toContain(
+      'This server gives daily forecasts',
+    );
+    expect(readFileSync(path.join(out, 'src/generated/server.ts'), 'utf8')).toMatch(
+      /^\/\/ Code generated by mcpgen \S+ from \.\.\/cli-out-src\/mcpgen\.yaml\. DO NOT EDIT\./,
+    );
     expect(existsSync(path.join(src, 'src'))).toBe(false);
   });
 });
 
 describe('warnings during generate', () => {
   const manifest = (tools: number) =>
-    ['version: 1', 'server: { name: warn-count, version: 1.0.0 }', 'tools:', ...Array.from({ length: tools }, (_, i) => `  tool_${i}:\n    input: { type: object, properties: { q: { type: string } } }`)].join('\n') + '\n';
+    `${[
+      'version: 1',
+      'server: { name: warn-count, version: 1.0.0 }',
+      'tools:',
+      ...Array.from(
+        { length: tools },
+        (_, i) => `  tool_${i}:\n    input: { type: object, properties: { q: { type: string } } }`,
+      ),
+    ].join('\n')}\n`;
 
   it('a few are listed with their positions; many are counted, as many as validate reports', async () => {
     const few = scratch('cli-warn-few');

@@ -72,20 +72,46 @@ const SECRET =
   "import type { ResourceHandlers } from '../../generated/handlers.js';\nimport { inputRequired } from '@mcpgen/runtime';\n\n" +
   "export const read: ResourceHandlers['secret'] = async (_uri, ctx) => {\n" +
   "  const who = ctx.accepted<{ name: string }>('who');\n" +
-  "  if (who) return `for ${who.name}`;\n" +
+  '  if (who) return `for ${who.name}`;\n' +
   "  return ctx.ask({ inputRequests: { who: inputRequired.elicit({ message: 'Who?', requestedSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] } }) } });\n};\n";
 
 const EMBEDDED = { type: 'resource', resource: { uri: 'docs://guide', mimeType: 'text/plain', text: 'The guide' } };
 const ANNOTATED = [
-  { role: 'user', content: { type: 'text', text: 'Read the guide', annotations: { audience: ['user'], priority: 0.5 } } },
   {
     role: 'user',
-    content: { type: 'resource', resource: { uri: 'docs://guide', mimeType: 'text/plain', text: 'The guide' }, annotations: { audience: ['assistant'], priority: 1, lastModified: '2025-01-12T15:00:58Z' } },
+    content: { type: 'text', text: 'Read the guide', annotations: { audience: ['user'], priority: 0.5 } },
   },
-  { role: 'user', content: { type: 'resource', resource: { uri: 'docs://logo', mimeType: 'image/png', blob: 'iVBORw0KGgo=' }, annotations: { priority: 0 } } },
-  { role: 'assistant', content: { type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png', annotations: { audience: ['user', 'assistant'] } } },
+  {
+    role: 'user',
+    content: {
+      type: 'resource',
+      resource: { uri: 'docs://guide', mimeType: 'text/plain', text: 'The guide' },
+      annotations: { audience: ['assistant'], priority: 1, lastModified: '2025-01-12T15:00:58Z' },
+    },
+  },
+  {
+    role: 'user',
+    content: {
+      type: 'resource',
+      resource: { uri: 'docs://logo', mimeType: 'image/png', blob: 'iVBORw0KGgo=' },
+      annotations: { priority: 0 },
+    },
+  },
+  {
+    role: 'assistant',
+    content: {
+      type: 'image',
+      data: 'iVBORw0KGgo=',
+      mimeType: 'image/png',
+      annotations: { audience: ['user', 'assistant'] },
+    },
+  },
 ];
-const NOT_SUBSCRIBABLE = (id: number, uri: string) => ({ jsonrpc: '2.0', id, error: { code: -32602, message: `Resource ${uri} does not support subscriptions` } });
+const NOT_SUBSCRIBABLE = (id: number, uri: string) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32602, message: `Resource ${uri} does not support subscriptions` },
+});
 
 /** Generates the manifest with `files` as handlers into a scratch project and compiles it. */
 async function project(name: string, manifest: string, files: Record<string, string>): Promise<string> {
@@ -107,9 +133,13 @@ const children: ChildProcessWithoutNullStreams[] = [];
 
 beforeAll(async () => {
   toolsDir = await project('content-caps-tools', TOOLS_MANIFEST, { 'src/handlers/tools/fetch_doc.ts': FETCH_DOC });
-  resourcesDir = await project('content-caps-resources', RESOURCES_MANIFEST, { 'src/handlers/resources/secret.ts': SECRET });
+  resourcesDir = await project('content-caps-resources', RESOURCES_MANIFEST, {
+    'src/handlers/resources/secret.ts': SECRET,
+  });
   // The same tool without `content`: the manifest does not say it embeds resources.
-  bareDir = await project('content-caps-bare', TOOLS_MANIFEST.replace('    content: [text, resource]\n', ''), { 'src/handlers/tools/fetch_doc.ts': FETCH_DOC });
+  bareDir = await project('content-caps-bare', TOOLS_MANIFEST.replace('    content: [text, resource]\n', ''), {
+    'src/handlers/tools/fetch_doc.ts': FETCH_DOC,
+  });
 }, 240_000);
 
 afterAll(async () => {
@@ -126,7 +156,10 @@ class StdioWire {
   #buffer = '';
 
   constructor(dir: string) {
-    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' } });
+    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     children.push(this.#child);
     this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       this.#buffer += chunk;
@@ -157,7 +190,11 @@ class StdioWire {
   }
 
   async initialize(version: string): Promise<Message> {
-    const init = await this.request({ id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } } });
+    const init = await this.request({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+    });
     this.#child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
     return init;
   }
@@ -167,7 +204,6 @@ class StdioWire {
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-
 class HttpWire {
   constructor(readonly url: URL) {}
 
@@ -175,14 +211,27 @@ class HttpWire {
     const res = await fetch(this.url, {
       method: 'POST',
       headers: ACCEPT,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+      }),
     });
     const id = res.headers.get('mcp-session-id')!;
     const init = await answerOf(res, 0);
     const headers = { ...ACCEPT, 'mcp-session-id': id, 'mcp-protocol-version': version };
-    const initialized = await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+    const initialized = await fetch(this.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    });
     await initialized.body?.cancel();
-    const send = async (message: Request) => answerOf(await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }), message.id);
+    const send = async (message: Request) =>
+      answerOf(
+        await fetch(this.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }),
+        message.id,
+      );
     return { init, send };
   }
 
@@ -192,7 +241,12 @@ class HttpWire {
     const name = message.method === 'resources/read' ? params.uri : params.name;
     return fetch(this.url, {
       method: 'POST',
-      headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}) },
+      headers: {
+        ...ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': message.method!,
+        ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', ...modern(message) }),
       ...(signal ? { signal } : {}),
     });
@@ -206,7 +260,8 @@ class HttpWire {
   async listen(message: Request): Promise<{ status: number; first: Message }> {
     const abort = new AbortController();
     const res = await this.post(message, abort.signal);
-    if (!res.headers.get('content-type')?.includes('text/event-stream')) return { status: res.status, first: (await res.json()) as Message };
+    if (!res.headers.get('content-type')?.includes('text/event-stream'))
+      return { status: res.status, first: (await res.json()) as Message };
     const reader = res.body!.getReader();
     let text = '';
     const deadline = Date.now() + 10_000;
@@ -242,7 +297,12 @@ describe('a tools-only server whose tools embed resources declares resources', (
     it(`stdio ${version}: initialize declares it, the lists answer empty, the tool embeds`, async () => {
       const wire = new StdioWire(toolsDir);
       const init = await wire.initialize(version);
-      expect(init.result!.capabilities).toEqual({ logging: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } });
+      expect(init.result!.capabilities).toEqual({
+        logging: {},
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+      });
       const { resources, templates, call } = await lists((m) => wire.request(m));
       expect(resources).toEqual({ jsonrpc: '2.0', id: 2, result: { resources: [] } });
       expect(templates).toEqual({ jsonrpc: '2.0', id: 3, result: { resourceTemplates: [] } });
@@ -251,7 +311,12 @@ describe('a tools-only server whose tools embed resources declares resources', (
 
     it(`http ${version}: the same in a session`, async () => {
       const session = await (await http(toolsDir)).session(version);
-      expect(session.init.result!.capabilities).toEqual({ logging: {}, tools: { listChanged: true }, resources: { listChanged: true }, prompts: { listChanged: true } });
+      expect(session.init.result!.capabilities).toEqual({
+        logging: {},
+        tools: { listChanged: true },
+        resources: { listChanged: true },
+        prompts: { listChanged: true },
+      });
       const { resources, templates, call } = await lists(session.send);
       expect(resources).toEqual({ jsonrpc: '2.0', id: 2, result: { resources: [] } });
       expect(templates).toEqual({ jsonrpc: '2.0', id: 3, result: { resourceTemplates: [] } });
@@ -281,9 +346,21 @@ describe('a tools-only server whose tools embed resources declares resources', (
   it('without `content: [resource]`, nothing is declared and the embedding is reported on stderr once', async () => {
     const wire = new StdioWire(bareDir);
     const init = await wire.initialize('2025-11-25');
-    expect(init.result!.capabilities).toEqual({ logging: {}, tools: { listChanged: true }, prompts: { listChanged: true } });
-    expect(await wire.request({ id: 4, method: 'tools/call', params: { name: 'fetch_doc' } })).toEqual({ jsonrpc: '2.0', id: 4, result: { content: [EMBEDDED] } });
-    expect(await wire.request({ id: 5, method: 'tools/call', params: { name: 'fetch_doc' } })).toEqual({ jsonrpc: '2.0', id: 5, result: { content: [EMBEDDED] } });
+    expect(init.result!.capabilities).toEqual({
+      logging: {},
+      tools: { listChanged: true },
+      prompts: { listChanged: true },
+    });
+    expect(await wire.request({ id: 4, method: 'tools/call', params: { name: 'fetch_doc' } })).toEqual({
+      jsonrpc: '2.0',
+      id: 4,
+      result: { content: [EMBEDDED] },
+    });
+    expect(await wire.request({ id: 5, method: 'tools/call', params: { name: 'fetch_doc' } })).toEqual({
+      jsonrpc: '2.0',
+      id: 5,
+      result: { content: [EMBEDDED] },
+    });
     const warning =
       'warning: tool fetch_doc returned an embedded resource, but the server does not declare the resources capability; add `content: [resource]` to tools.fetch_doc in the manifest';
     expect(wire.stderr.split('\n').filter((line) => line === warning)).toHaveLength(1);
@@ -297,7 +374,11 @@ describe('prompt content carries its annotations verbatim', () => {
     it(`stdio and http ${version}`, async () => {
       const wire = new StdioWire(toolsDir);
       await wire.initialize(version);
-      const expected = { jsonrpc: '2.0', id: 6, result: { description: 'Content blocks with annotations', messages: ANNOTATED } };
+      const expected = {
+        jsonrpc: '2.0',
+        id: 6,
+        result: { description: 'Content blocks with annotations', messages: ANNOTATED },
+      };
       expect(await wire.request({ id: 6, method: 'prompts/get', params: { name: 'annotated' } })).toEqual(expected);
       const session = await (await http(toolsDir)).session(version);
       expect(await session.send({ id: 6, method: 'prompts/get', params: { name: 'annotated' } })).toEqual(expected);
@@ -308,7 +389,11 @@ describe('prompt content carries its annotations verbatim', () => {
     const wire = new StdioWire(toolsDir);
     const stdio = await wire.request(modern({ id: 6, method: 'prompts/get', params: { name: 'annotated' } }));
     expect(stdio.result!.messages).toEqual(ANNOTATED);
-    const overHttp = await (await http(toolsDir)).modern({ id: 6, method: 'prompts/get', params: { name: 'annotated' } });
+    const overHttp = await (await http(toolsDir)).modern({
+      id: 6,
+      method: 'prompts/get',
+      params: { name: 'annotated' },
+    });
     expect(overHttp.result!.messages).toEqual(ANNOTATED);
   });
 });
@@ -319,9 +404,16 @@ describe('2026-07-28: a result answered after input_required is not cacheable', 
   const rounds = async (send: (m: Request) => Promise<Message>) => {
     // Without an input round the configured hint applies.
     const plain = await send(modern({ id: 1, method: 'resources/read', params: { uri: 'app://status' } }));
-    expect(plain.result).toMatchObject({ contents: [{ uri: 'app://status', mimeType: 'text/plain', text: 'ok' }], ttlMs: 60000, cacheScope: 'public' });
+    expect(plain.result).toMatchObject({
+      contents: [{ uri: 'app://status', mimeType: 'text/plain', text: 'ok' }],
+      ttlMs: 60000,
+      cacheScope: 'public',
+    });
     const first = await send(modern({ id: 2, method: 'resources/read', params: { uri: 'app://secret' } }));
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { who: { method: 'elicitation/create' } } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { who: { method: 'elicitation/create' } },
+    });
     expect(first.result).not.toHaveProperty('ttlMs');
     const retry = await send(
       modern({
@@ -334,7 +426,12 @@ describe('2026-07-28: a result answered after input_required is not cacheable', 
         },
       }),
     );
-    expect(retry.result).toMatchObject({ resultType: 'complete', contents: [{ uri: 'app://secret', mimeType: 'text/plain', text: 'for Ada' }], ttlMs: 0, cacheScope: 'private' });
+    expect(retry.result).toMatchObject({
+      resultType: 'complete',
+      contents: [{ uri: 'app://secret', mimeType: 'text/plain', text: 'for Ada' }],
+      ttlMs: 0,
+      cacheScope: 'private',
+    });
     // The next plain read is cacheable again.
     const again = await send(modern({ id: 4, method: 'resources/read', params: { uri: 'app://status' } }));
     expect(again.result).toMatchObject({ ttlMs: 60000, cacheScope: 'public' });
@@ -355,8 +452,14 @@ describe('2026-07-28: a result answered after input_required is not cacheable', 
 
 describe('subscribing to a resource that is not subscribable is -32602 in every era', () => {
   const legacy = async (send: (m: Request) => Promise<Message>) => {
-    expect(await send({ id: 7, method: 'resources/subscribe', params: { uri: 'app://secret' } })).toEqual(NOT_SUBSCRIBABLE(7, 'app://secret'));
-    expect(await send({ id: 8, method: 'resources/subscribe', params: { uri: 'app://status' } })).toEqual({ jsonrpc: '2.0', id: 8, result: {} });
+    expect(await send({ id: 7, method: 'resources/subscribe', params: { uri: 'app://secret' } })).toEqual(
+      NOT_SUBSCRIBABLE(7, 'app://secret'),
+    );
+    expect(await send({ id: 8, method: 'resources/subscribe', params: { uri: 'app://status' } })).toEqual({
+      jsonrpc: '2.0',
+      id: 8,
+      result: {},
+    });
   };
 
   for (const version of LEGACY) {
@@ -372,7 +475,8 @@ describe('subscribing to a resource that is not subscribable is -32602 in every 
     });
   }
 
-  const listen = (id: number, uris: string[]) => modern({ id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris } } });
+  const listen = (id: number, uris: string[]) =>
+    modern({ id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris } } });
   const ACK = (uris: string[]) => ({ notifications: { resourceSubscriptions: uris } });
 
   it('stdio 2026-07-28: subscriptions/listen', async () => {
@@ -390,9 +494,15 @@ describe('subscribing to a resource that is not subscribable is -32602 in every 
 
   it('http 2026-07-28: subscriptions/listen', async () => {
     const wire = await http(resourcesDir);
-    expect(await wire.listen(listen(9, ['app://secret']))).toEqual({ status: 200, first: NOT_SUBSCRIBABLE(9, 'app://secret') });
+    expect(await wire.listen(listen(9, ['app://secret']))).toEqual({
+      status: 200,
+      first: NOT_SUBSCRIBABLE(9, 'app://secret'),
+    });
     const ok = await wire.listen(listen(11, ['app://status']));
     expect(ok.status).toBe(200);
-    expect(ok.first).toMatchObject({ method: 'notifications/subscriptions/acknowledged', params: ACK(['app://status']) });
+    expect(ok.first).toMatchObject({
+      method: 'notifications/subscriptions/acknowledged',
+      params: ACK(['app://status']),
+    });
   });
 });

@@ -57,7 +57,9 @@ describe('deep-schema end to end', () => {
     // Valid input reaches the stub.
     expect(JSON.stringify(ok)).toMatch(/not implemented/);
     expect(JSON.stringify(await call(nestedValue(50, 1)))).toMatch(/validation/i);
-    expect(JSON.stringify(await call({ ...nestedValue(50, 'x'), grid: nestedArray(55, 'one') }))).toMatch(/validation/i);
+    expect(JSON.stringify(await call({ ...nestedValue(50, 'x'), grid: nestedArray(55, 'one') }))).toMatch(
+      /validation/i,
+    );
   });
 });
 
@@ -74,7 +76,11 @@ describe('generated code compiles', () => {
       transports: { stdio: {} },
       tools: { deep: { description: 'Deep input and output', input: schema, output: schema } },
     };
-    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
+    const built = await buildFiles(manifest!, {
+      manifest: path.join(dir, 'mcpgen.yaml'),
+      outDir: dir,
+      generatorVersion: null,
+    });
     expect(built.diagnostics).toEqual([]);
     for (const f of built.files!) {
       mkdirSync(path.dirname(path.join(dir, f.path)), { recursive: true });

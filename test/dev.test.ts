@@ -4,7 +4,7 @@
  * error is reported while the last good server keeps serving, and SIGTERM stops everything.
  */
 import { spawn } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { connectHttp, REPO, scratch } from './helpers/project.js';
@@ -73,7 +73,10 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     expect(withShout).not.toBe(original);
     let mark = out.length;
     writeFileSync(manifest, withShout);
-    let served = await waitFor(/regenerated in [\s\S]*built in [\s\S]*restarted in \d+\.\d\d s\n✔ serving at (\S+) \(\d+\.\d\d s after the change\)/, mark);
+    const served = await waitFor(
+      /regenerated in [\s\S]*built in [\s\S]*restarted in \d+\.\d\d s\n✔ serving at (\S+) \(\d+\.\d\d s after the change\)/,
+      mark,
+    );
     expect(served[1]).toBe(url.href);
     expect(await toolNames(url)).toEqual(['convert_temperature', 'get_forecast', 'shout']);
 
@@ -103,13 +106,19 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     // A type error in a handler: tsc's message, no restart, the old behaviour still served.
     errMark = err.length;
     writeFileSync(handler, good.replace('`${text.toUpperCase()}!`', 'text.length'));
-    await waitFor(/shout\.ts\(\d+,\d+\): error TS\d+[\s\S]*✖ build failed in \d+\.\d\d s; still serving the last good build/, errMark, 'err');
+    await waitFor(
+      /shout\.ts\(\d+,\d+\): error TS\d+[\s\S]*✖ build failed in \d+\.\d\d s; still serving the last good build/,
+      errMark,
+      'err',
+    );
     expect(await call(url, 'shout', { text: 'ok' })).toBe('OK!');
     expect(child.exitCode).toBeNull();
   } finally {
     child.kill('SIGTERM');
   }
-  const code = await new Promise<number | null>((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  const code = await new Promise<number | null>((resolve) =>
+    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
+  );
   expect(code).toBe(0);
   expect(out).toContain('mcpgen dev: stopped');
   // The server it started is gone with it.

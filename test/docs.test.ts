@@ -6,5 +6,7 @@ import { expect, it } from 'vitest';
 const REPO = path.resolve(import.meta.dirname, '..');
 
 it('docs/manifest-reference.md is up to date with the schema', () => {
-  expect(() => execFileSync(process.execPath, ['scripts/manifest-reference.mjs', '--check'], { cwd: REPO, stdio: 'pipe' })).not.toThrow();
+  expect(() =>
+    execFileSync(process.execPath, ['scripts/manifest-reference.mjs', '--check'], { cwd: REPO, stdio: 'pipe' }),
+  ).not.toThrow();
 });

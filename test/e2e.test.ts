@@ -11,7 +11,17 @@ import { generate } from '../cli/generate.js';
 import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
 import { validSample } from '../cli/normalize/samples.js';
-import { connectHttp, connectStdio, memoryIO, REPO, run, SCRATCH, scratch, startHttpServer, TSC } from './helpers/project.js';
+import {
+  connectHttp,
+  connectStdio,
+  memoryIO,
+  REPO,
+  run,
+  SCRATCH,
+  scratch,
+  startHttpServer,
+  TSC,
+} from './helpers/project.js';
 
 const projects = [
   { name: 'weather', from: path.join(REPO, 'examples/weather') },
@@ -39,7 +49,9 @@ async function exercise(client: Client, ir: IR): Promise<void> {
     if (read instanceof Error) expect(read.message).toMatch(/not implemented/);
     else expect(read.contents[0]?.uri).toBe(r.uri);
   }
-  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(ir.templates.map((t) => t.name));
+  expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(
+    ir.templates.map((t) => t.name),
+  );
   expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(ir.prompts.map((p) => p.name));
   for (const p of ir.prompts) {
     const args = validSample(p.argsSchema) as Record<string, string> | undefined;
@@ -49,7 +61,10 @@ async function exercise(client: Client, ir: IR): Promise<void> {
   }
   const completable = ir.prompts.flatMap((p) => p.args.filter((a) => a.completion).map((a) => ({ p, a })))[0];
   if (completable) {
-    const c = await client.complete({ ref: { type: 'ref/prompt', name: completable.p.name }, argument: { name: completable.a.name, value: '' } });
+    const c = await client.complete({
+      ref: { type: 'ref/prompt', name: completable.p.name },
+      argument: { name: completable.a.name, value: '' },
+    });
     expect(Array.isArray(c.completion.values)).toBe(true);
   }
 }
@@ -74,7 +89,7 @@ describe.each(projects)('project $name', ({ name, from, stdioOnly }) => {
     expect(existsSync(path.join(dir, 'dist/src/main.js'))).toBe(true);
   });
 
-  it("passes its own tests (node --test)", async () => {
+  it('passes its own tests (node --test)', async () => {
     const r = await run(process.execPath, ['--test'], path.join(dir, 'dist'));
     expect(r.code, r.stdout.slice(-4000)).toBe(0);
     expect(r.stdout).toMatch(/# fail 0/);
@@ -93,6 +108,7 @@ describe.each(projects)('project $name', ({ name, from, stdioOnly }) => {
 
   describe.skipIf(stdioOnly)('over HTTP on 127.0.0.1', () => {
     let server: Awaited<ReturnType<typeof startHttpServer>>;
+    // biome-ignore lint/suspicious/noDuplicateTestHooks: this describe's own server, after the project's build above
     beforeAll(async () => {
       server = await startHttpServer(dir);
     });
@@ -119,17 +135,25 @@ describe('a stdio-only server', () => {
     const generated = readdirSync(path.join(dir(), 'src/generated')).sort();
     expect(generated).toEqual(['contracts.json', 'handlers.ts', 'schemas.ts', 'server.ts', 'types.ts']);
     expect(readdirSync(path.join(dir(), 'test/generated'))).toEqual(['contract.test.ts']);
-    const pkg = JSON.parse(readFileSync(path.join(dir(), 'package.json'), 'utf8')) as { dependencies: object; scripts: object };
+    const pkg = JSON.parse(readFileSync(path.join(dir(), 'package.json'), 'utf8')) as {
+      dependencies: object;
+      scripts: object;
+    };
     expect(Object.keys(pkg.dependencies).sort()).toEqual(['@mcpgen/runtime', '@modelcontextprotocol/server']);
     expect(Object.keys(pkg.scripts)).not.toContain('start:http');
     const code = ['src/main.ts', ...generated.map((f) => `src/generated/${f}`), 'test/generated/contract.test.ts'];
-    for (const file of code) expect(readFileSync(path.join(dir(), file), 'utf8'), file).not.toMatch(/runtime\/http|generated\/http|node:http|--http|StreamableHTTP/);
+    for (const file of code)
+      expect(readFileSync(path.join(dir(), file), 'utf8'), file).not.toMatch(
+        /runtime\/http|generated\/http|node:http|--http|StreamableHTTP/,
+      );
   });
 
   it('refuses --http with its usage, exit 2', async () => {
     const r = await run(process.execPath, ['dist/src/main.js', '--http'], dir());
     expect(r.code).toBe(2);
-    expect(r.stderr).toBe('stdio-only: unknown argument --http\nusage: stdio-only   (speaks MCP over stdin and stdout)\n');
+    expect(r.stderr).toBe(
+      'stdio-only: unknown argument --http\nusage: stdio-only   (speaks MCP over stdin and stdout)\n',
+    );
   });
 });
 

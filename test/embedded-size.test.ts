@@ -42,22 +42,27 @@ function validate(dir: string) {
 
 const run = (cwd: string, args: string[]) =>
   new Promise<{ code: number; stderr: string }>((resolve) => {
-    execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 }, (err, _o, stderr) =>
-      resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+    execFile(
+      process.execPath,
+      [bin, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 },
+      (err, _o, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
     );
   });
 
 describe('embedded content limits', () => {
   test('a 5 GiB file: validate and generate (built bin) stop fast with MCPG245 at its `file:`, reading nothing', async () => {
     const dir = project(
-      HEAD + 'resources:\n  dump:\n    uri: big://dump\n    mimeType: application/octet-stream\n    file: dump.bin\n',
+      `${HEAD}resources:\n  dump:\n    uri: big://dump\n    mimeType: application/octet-stream\n    file: dump.bin\n`,
       { 'dump.bin': 5 * 1024 * MiB },
     );
     for (const args of [['validate'], ['generate']]) {
       const t = performance.now();
       const r = await run(dir, args);
       expect(r.code, r.stderr).toBe(1);
-      expect(r.stderr).toContain('mcpgen.yaml:11:11: error MCPG245 file `dump.bin` is 5 GiB; embedded files are limited to 4 MiB');
+      expect(r.stderr).toContain(
+        'mcpgen.yaml:11:11: error MCPG245 file `dump.bin` is 5 GiB; embedded files are limited to 4 MiB',
+      );
       expect(r.stderr).toContain('hint: serve it from a dynamic resource: remove `file:`');
       expect(r.stderr).not.toMatch(/internal error|RangeError/);
       expect(performance.now() - t).toBeLessThan(10_000);
@@ -68,7 +73,9 @@ describe('embedded content limits', () => {
   test('`encoding: text` on a huge file: the size is reported, the file is not read to check its text', () => {
     const line = '  log: { uri: big://log, file: app.log, encoding: text }';
     const dir = project(`${HEAD}resources:\n${line}\n`, { 'app.log': 3 * 1024 * MiB });
-    expect(validate(dir).map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual([`8:${line.indexOf('app.log') + 1} MCPG245`]);
+    expect(validate(dir).map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual([
+      `8:${line.indexOf('app.log') + 1} MCPG245`,
+    ]);
   });
 
   test('exactly the limit is fine; a byte more is not; prompt media get the prompt handler hint', () => {
@@ -87,9 +94,12 @@ describe('embedded content limits', () => {
   test('the total over files and inline text: one MCPG246, where it is passed', () => {
     const count = Math.floor(MAX_EMBEDDED_TOTAL_BYTES / (3 * MiB)); // 5 files of 3 MiB: 15 MiB
     const files = Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}.bin`, 3 * MiB]));
-    const resources = Array.from({ length: count }, (_, i) => `  f${i}: { uri: big://f${i}, file: f${i}.bin }\n`).join('');
+    const resources = Array.from({ length: count }, (_, i) => `  f${i}: { uri: big://f${i}, file: f${i}.bin }\n`).join(
+      '',
+    );
     const text = 'x'.repeat(MAX_EMBEDDED_TOTAL_BYTES - count * 3 * MiB); // exactly the rest
-    const manifest = (extra: string) => `${HEAD}resources:\n  inline: { uri: big://inline, text: ${text}${extra} }\n${resources}`;
+    const manifest = (extra: string) =>
+      `${HEAD}resources:\n  inline: { uri: big://inline, text: ${text}${extra} }\n${resources}`;
     const atLimit = validate(project(manifest(''), files)).filter((d) => d.code.startsWith('MCPG24'));
     expect(atLimit).toEqual([]);
     const over = validate(project(manifest('y'), files)).filter((d) => d.code.startsWith('MCPG24'));
@@ -120,7 +130,9 @@ describe('inline text limits (MCPG247)', () => {
     const at = (bytes: number) => project(`${HEAD}resources:\n  r:\n    uri: big://r\n    text: "${big(bytes)}"\n`, {});
     expect(validate(at(MAX_EMBEDDED_FILE_BYTES))).toEqual([]);
     const errors = validate(at(MAX_EMBEDDED_FILE_BYTES + 1));
-    expect(errors.map((d) => [d.code, d.message])).toEqual([['MCPG247', 'this content is 4.1 MiB; at most 4 MiB inline']]);
+    expect(errors.map((d) => [d.code, d.message])).toEqual([
+      ['MCPG247', 'this content is 4.1 MiB; at most 4 MiB inline'],
+    ]);
   });
 
   test('text just under the cap passes', () => {

@@ -16,14 +16,19 @@ afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
 /** Makes a folder refuse new files: `chattr +i` stops root too; chmod does for anyone else. */
 function protect(dir: string): () => void {
-  if (process.getuid?.() === 0 && spawnSync('chattr', ['+i', dir]).status === 0) return () => void spawnSync('chattr', ['-i', dir]);
+  if (process.getuid?.() === 0 && spawnSync('chattr', ['+i', dir]).status === 0)
+    return () => void spawnSync('chattr', ['-i', dir]);
   fs.chmodSync(dir, 0o555);
   return () => fs.chmodSync(dir, 0o755);
 }
 
 describe('environment errors', () => {
   test('are described by their errno code, with the path', () => {
-    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', syscall: 'write', path: '/srv/x.ts' });
+    const full = Object.assign(new Error('ENOSPC: no space left on device, write'), {
+      code: 'ENOSPC',
+      syscall: 'write',
+      path: '/srv/x.ts',
+    });
     expect(environmentError(full)).toBe('cannot write /srv/x.ts: no space left on the device (ENOSPC)');
     expect(environmentError(new Error('plain'))).toBeNull();
     expect(environmentError(Object.assign(new Error('?'), { code: 'ERR_SOMETHING' }))).toBeNull();
@@ -37,8 +42,10 @@ describe('environment errors', () => {
       const io = memoryIO(work);
       const code = await runCli(['init', 'locked'], io);
       expect(code).toBe(2);
-      expect(io.err).toMatch(/^mcpgen: cannot \w+ \S*locked\S*: (operation not permitted|permission denied) \((EPERM|EACCES)\)\n$/);
-      expect(io.err).not.toMatch(/internal error|    at /);
+      expect(io.err).toMatch(
+        /^mcpgen: cannot \w+ \S*locked\S*: (operation not permitted|permission denied) \((EPERM|EACCES)\)\n$/,
+      );
+      expect(io.err).not.toMatch(/internal error| {4}at /);
     } finally {
       undo();
     }

@@ -35,7 +35,10 @@ function project(name: string, format: string | null, withPrettier = true): stri
   // Without prettier: outside the repository, whose own prettier Node would find up the tree.
   const dir = withPrettier ? scratch(name) : mkdtempSync(path.join(os.tmpdir(), `mcpgen-${name}-`));
   writeFileSync(path.join(dir, 'mcpgen.yaml'), manifest(format));
-  writeFileSync(path.join(dir, '.prettierrc.json'), JSON.stringify({ semi: false, singleQuote: false, printWidth: 80 }));
+  writeFileSync(
+    path.join(dir, '.prettierrc.json'),
+    JSON.stringify({ semi: false, singleQuote: false, printWidth: 80 }),
+  );
   if (withPrettier) {
     mkdirSync(path.join(dir, 'node_modules'), { recursive: true });
     symlinkSync(path.join(REPO, 'node_modules/prettier'), path.join(dir, 'node_modules/prettier'));
@@ -60,7 +63,11 @@ describe('options.format: prettier', () => {
     const server = readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8');
     // The project's style (no semicolons, double quotes), not mcpgen's.
     expect(server).toMatch(/from "@modelcontextprotocol\/server"\n/);
-    const check = await run(process.execPath, [PRETTIER_BIN, '--check', '--ignore-path=', ...generated(dir), 'src/handlers/tools/add.ts', 'package.json'], dir);
+    const check = await run(
+      process.execPath,
+      [PRETTIER_BIN, '--check', '--ignore-path=', ...generated(dir), 'src/handlers/tools/add.ts', 'package.json'],
+      dir,
+    );
     expect(check.stderr + check.stdout).toContain('All matched files use Prettier code style!');
     expect(check.code).toBe(0);
     const again = await generate(dir);
@@ -72,7 +79,9 @@ describe('options.format: prettier', () => {
     const dir = project('format-prettier-missing', 'prettier', false);
     const r = await generate(dir);
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(/^mcpgen\.yaml:4:11: error MCPG920 prettier is not installed in .*format-prettier-missing-\w+; install it there: npm install --save-dev prettier/m);
+    expect(r.err).toMatch(
+      /^mcpgen\.yaml:4:11: error MCPG920 prettier is not installed in .*format-prettier-missing-\w+; install it there: npm install --save-dev prettier/m,
+    );
     expect(r.err).toContain('nothing was written');
     expect(existsSync(path.join(dir, 'src'))).toBe(false);
   });
@@ -89,7 +98,9 @@ describe('options.format: prettier', () => {
   it("by default: mcpgen's layout, and the project's .prettierignore keeps prettier off the generated folders", async () => {
     const dir = project('format-default', null);
     expect((await generate(dir)).code).toBe(0);
-    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toMatch(/from '@modelcontextprotocol\/server';\n/);
+    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toMatch(
+      /from '@modelcontextprotocol\/server';\n/,
+    );
     expect(readFileSync(path.join(dir, '.prettierignore'), 'utf8')).toMatch(/^src\/generated\/$/m);
     // Only the generated folders are left alone: prettier still checks the user's files.
     const listed = await run(process.execPath, [PRETTIER_BIN, '--list-different', '.'], dir);
@@ -109,7 +120,9 @@ describe('--format', () => {
     expect(await runCli(['diff', '--format', 'prettier'], io)).toBe(1);
     expect(io.out).toMatch(/^-} from '@modelcontextprotocol\/server';\n\+} from "@modelcontextprotocol\/server"$/m);
     expect((await generate(dir, '-q', '--format', 'prettier')).code).toBe(0);
-    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toMatch(/from "@modelcontextprotocol\/server"\n/);
+    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toMatch(
+      /from "@modelcontextprotocol\/server"\n/,
+    );
     // A second prettier run changes nothing, and is never taken for up to date from the stamp.
     expect((await generate(dir, '--check', '--format', 'prettier')).code).toBe(0);
     expect((await generate(dir, '-q', '--format', 'mcpgen')).code).toBe(0);

@@ -20,11 +20,14 @@ async function rawSession(dir: string, requests: object[]): Promise<Map<number, 
   const want = requests.filter((r) => 'id' in r).length;
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer to every request within 10 s: ${[...answers.keys()].join(',')}`)), 10_000);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer to every request within 10 s: ${[...answers.keys()].join(',')}`)),
+        10_000,
+      );
       createInterface({ input: child.stdout! }).on('line', (line) => {
         const msg = JSON.parse(line) as { id?: number; result?: Record<string, unknown> };
         if (typeof msg.id === 'number') answers.set(msg.id, msg);
-        if (answers.size === want) (clearTimeout(timer), resolve());
+        if (answers.size === want) clearTimeout(timer), resolve();
       });
       for (const r of requests) child.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...r })}\n`);
     });
@@ -47,7 +50,9 @@ describe('free-text names and vendor keys', () => {
   it('validate warns about each vendor key, at its position, and nothing else', async () => {
     const io = memoryIO(dir);
     expect(await runCli(['validate', '--format', 'json'], io)).toBe(0);
-    const found = (JSON.parse(io.out) as { code: string; line: number; message: string }[]).map((d) => `${d.line} ${d.code} ${d.message.split(' is not')[0]}`);
+    const found = (JSON.parse(io.out) as { code: string; line: number; message: string }[]).map(
+      (d) => `${d.line} ${d.code} ${d.message.split(' is not')[0]}`,
+    );
     expect(found).toEqual([
       '8 MCPG320 `x-brand` in icon 1 of the server',
       '12 MCPG320 `category` in the annotations of tool `search_issues`',
@@ -59,7 +64,11 @@ describe('free-text names and vendor keys', () => {
 
   it('the wire carries names and vendor keys as written', async () => {
     const answers = await rawSession(dir, [
-      { id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      {
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      },
       { method: 'notifications/initialized' },
       { id: 2, method: 'tools/list' },
       { id: 3, method: 'resources/list' },
@@ -69,14 +78,24 @@ describe('free-text names and vendor keys', () => {
       { src: 'https://example.com/icon.png', mimeType: 'image/png', 'x-brand': 'acme' },
     ]);
     const [tool] = answers.get(2)!.result!.tools as Record<string, unknown>[];
-    expect(tool!.annotations).toEqual({ title: 'Search issues', readOnlyHint: true, category: 'issues', 'com.example/group': 'search' });
+    expect(tool!.annotations).toEqual({
+      title: 'Search issues',
+      readOnlyHint: true,
+      category: 'issues',
+      'com.example/group': 'search',
+    });
     expect(tool!.icons).toEqual([{ src: 'https://example.com/search.png', brandColor: '#ffffff' }]);
     const resources = answers.get(3)!.result!.resources as { name: string; annotations?: unknown }[];
     expect(resources.map((r) => r.name).sort()).toEqual(
       ['Application logs', 'Café menu', 'Kitchen "sink" */ ${oops} `tick` \\', 'Журнал', '日志'].sort(),
     );
-    expect(resources.find((r) => r.name === 'Application logs')!.annotations).toEqual({ audience: ['user'], owner: 'ops' });
-    expect((answers.get(4)!.result!.resourceTemplates as { name: string }[]).map((t) => t.name)).toEqual(['Open pull requests']);
+    expect(resources.find((r) => r.name === 'Application logs')!.annotations).toEqual({
+      audience: ['user'],
+      owner: 'ops',
+    });
+    expect((answers.get(4)!.result!.resourceTemplates as { name: string }[]).map((t) => t.name)).toEqual([
+      'Open pull requests',
+    ]);
   });
 
   it('a real client reads every resource and the template under their names', async () => {

@@ -17,12 +17,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const casesDir = path.join(root, 'test/cases');
 const bin = path.join(root, 'bin/mcpgen.js');
 
-function run(cwd: string, args: string[], env: NodeJS.ProcessEnv = {}, command = bin): Promise<{ code: number; stdout: string; stderr: string }> {
+function run(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  command = bin,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [command, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', ...env } }, (err, stdout, stderr) => {
-      const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
-      resolve({ code, stdout, stderr });
-    });
+    execFile(
+      process.execPath,
+      [command, ...args],
+      { cwd, env: { ...process.env, NO_COLOR: '1', ...env } },
+      (err, stdout, stderr) => {
+        const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -36,13 +46,17 @@ function listTree(dir: string, rel = ''): string[] {
 
 const cases = fs
   .readdirSync(casesDir, { withFileTypes: true })
-  .filter((d) => d.isDirectory() && !d.name.startsWith('invalid-') && fs.existsSync(path.join(casesDir, d.name, 'mcpgen.yaml')))
+  .filter(
+    (d) =>
+      d.isDirectory() && !d.name.startsWith('invalid-') && fs.existsSync(path.join(casesDir, d.name, 'mcpgen.yaml')),
+  )
   .map((d) => d.name)
   .sort();
 
 /** Copies the built package (what npm would install) into `pkg`, timestamps kept. */
 function copyPackage(pkg: string): void {
-  for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json']) fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
+  for (const d of ['bin', 'dist', 'templates', 'schemas', 'package.json'])
+    fs.cpSync(path.join(root, d), path.join(pkg, d), { recursive: true, preserveTimestamps: true });
 }
 
 /** A copy of the built package whose node_modules links every dependency but prettier. */
@@ -66,7 +80,11 @@ describe('built generate command', () => {
 
   test('the package copy has no prettier formatter to load', async () => {
     const probe = `import('prettier').then(() => console.log('loaded'), (e) => console.log(e.code))`;
-    const out = await new Promise<string>((resolve) => execFile(process.execPath, ['--input-type=module', '-e', probe], { cwd: path.join(pkg, 'bin') }, (_e, stdout) => resolve(stdout.trim())));
+    const out = await new Promise<string>((resolve) =>
+      execFile(process.execPath, ['--input-type=module', '-e', probe], { cwd: path.join(pkg, 'bin') }, (_e, stdout) =>
+        resolve(stdout.trim()),
+      ),
+    );
     expect(out).toBe('ERR_MODULE_NOT_FOUND');
   });
 
@@ -74,31 +92,49 @@ describe('built generate command', () => {
     expect(fs.readFileSync(path.join(root, 'dist/commands/generate.js'), 'utf8')).toMatch(/^\/\/ Bundled/);
   });
 
-  test.each(cases)('writes the golden tree of %s', async (name) => {
-    const work = fs.mkdtempSync(path.join(os.tmpdir(), `mcpgen-bin-${name}-`));
-    try {
-      const src = path.join(casesDir, name);
-      // The case without its expected tree: the manifest and the files it references.
-      for (const f of fs.readdirSync(src)) if (f !== 'expected') fs.cpSync(path.join(src, f), path.join(work, f), { recursive: true });
-      const { code, stderr } = await run(work, ['generate', '-q', '--no-header-version'], { MCPGEN_TIMINGS: '1' }, path.join(pkg, 'bin/mcpgen.js'));
-      expect(stderr.split('\n').filter((l) => l.includes('error')), name).toEqual([]);
-      expect(code, name).toBe(0);
-      // MCPGEN_TIMINGS lists the stages, then the build's generated files one by one.
-      expect(stderr, name).toMatch(/^ {2}render +\d+ ms/m);
-      expect(stderr, name).toMatch(/^ {4}src\/generated\/\S+\.ts +\d+ ms$/m);
-      const expectedDir = path.join(src, 'expected');
-      const inputs = new Set(fs.readdirSync(src).filter((f) => f !== 'expected'));
-      const written = listTree(work).filter((p) => !inputs.has(p)).sort();
-      expect(written, name).toEqual(listTree(expectedDir).sort());
-      // package.json names the runtime and mcpgen from where this mcpgen runs (here: its copy in a temp folder).
-      const located = (p: string, text: string) => (p === 'package.json' ? text.replace(/"file:[^"]*"/g, '"file:…"') : text);
-      for (const p of written) {
-        expect(located(p, fs.readFileSync(path.join(work, p), 'utf8')), `${name}: ${p}`).toBe(located(p, fs.readFileSync(path.join(expectedDir, p), 'utf8')));
+  test.each(cases)(
+    'writes the golden tree of %s',
+    async (name) => {
+      const work = fs.mkdtempSync(path.join(os.tmpdir(), `mcpgen-bin-${name}-`));
+      try {
+        const src = path.join(casesDir, name);
+        // The case without its expected tree: the manifest and the files it references.
+        for (const f of fs.readdirSync(src))
+          if (f !== 'expected') fs.cpSync(path.join(src, f), path.join(work, f), { recursive: true });
+        const { code, stderr } = await run(
+          work,
+          ['generate', '-q', '--no-header-version'],
+          { MCPGEN_TIMINGS: '1' },
+          path.join(pkg, 'bin/mcpgen.js'),
+        );
+        expect(
+          stderr.split('\n').filter((l) => l.includes('error')),
+          name,
+        ).toEqual([]);
+        expect(code, name).toBe(0);
+        // MCPGEN_TIMINGS lists the stages, then the build's generated files one by one.
+        expect(stderr, name).toMatch(/^ {2}render +\d+ ms/m);
+        expect(stderr, name).toMatch(/^ {4}src\/generated\/\S+\.ts +\d+ ms$/m);
+        const expectedDir = path.join(src, 'expected');
+        const inputs = new Set(fs.readdirSync(src).filter((f) => f !== 'expected'));
+        const written = listTree(work)
+          .filter((p) => !inputs.has(p))
+          .sort();
+        expect(written, name).toEqual(listTree(expectedDir).sort());
+        // package.json names the runtime and mcpgen from where this mcpgen runs (here: its copy in a temp folder).
+        const located = (p: string, text: string) =>
+          p === 'package.json' ? text.replace(/"file:[^"]*"/g, '"file:…"') : text;
+        for (const p of written) {
+          expect(located(p, fs.readFileSync(path.join(work, p), 'utf8')), `${name}: ${p}`).toBe(
+            located(p, fs.readFileSync(path.join(expectedDir, p), 'utf8')),
+          );
+        }
+      } finally {
+        fs.rmSync(work, { recursive: true, force: true });
       }
-    } finally {
-      fs.rmSync(work, { recursive: true, force: true });
-    }
-  }, 60_000);
+    },
+    60_000,
+  );
 });
 
 describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)', () => {
@@ -114,11 +150,17 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       fs.cpSync(path.join(casesDir, 'minimal', 'mcpgen.yaml'), path.join(work, 'mcpgen.yaml'));
       const gen = () =>
         new Promise<{ code: number; stderr: string }>((resolve) => {
-          execFile(process.execPath, [path.join(pkg, 'bin/mcpgen.js'), 'generate'], { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_TIMINGS: '1' } }, (err, _out, stderr) =>
-            resolve({ code: err ? Number(err.code) : 0, stderr }),
+          execFile(
+            process.execPath,
+            [path.join(pkg, 'bin/mcpgen.js'), 'generate'],
+            { cwd: work, env: { ...process.env, NO_COLOR: '1', MCPGEN_TIMINGS: '1' } },
+            (err, _out, stderr) => resolve({ code: err ? Number(err.code) : 0, stderr }),
           );
         });
-      const stamp = () => JSON.parse(fs.readFileSync(path.join(work, 'node_modules/.cache/mcpgen/stamp.json'), 'utf8')) as { generator: string };
+      const stamp = () =>
+        JSON.parse(fs.readFileSync(path.join(work, 'node_modules/.cache/mcpgen/stamp.json'), 'utf8')) as {
+          generator: string;
+        };
       expect((await gen()).code).toBe(0);
       expect(stamp().generator).toMatch(new RegExp(`\\+${id}\\+[0-9a-f]{16}$`));
       // Nothing changed: answered from the stamp, nothing loaded (no load stage in the timings).
@@ -134,7 +176,9 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       expect((await gen()).stderr).not.toMatch(/^ {2}load /m);
       // A template edited after the build (compiled from source at run time): the full path.
       const later = new Date(Date.now() + 60_000);
-      const template = fs.readdirSync(path.join(pkg, 'templates/src'), { recursive: true, encoding: 'utf8' }).find((f) => f.endsWith('.hbs'))!;
+      const template = fs
+        .readdirSync(path.join(pkg, 'templates/src'), { recursive: true, encoding: 'utf8' })
+        .find((f) => f.endsWith('.hbs'))!;
       fs.utimesSync(path.join(pkg, 'templates/src', template), later, later);
       expect((await gen()).stderr).toMatch(/^ {2}load /m);
       expect((await gen()).stderr).not.toMatch(/^ {2}load /m);
@@ -158,8 +202,11 @@ describe('the built generator id (dist/generator-id, scripts/generator-id.mjs)',
       const probe = `data:text/javascript,process.on('exit',()=>process.stderr.write('LOADED '+process.moduleLoadList.filter(m=>m.startsWith('NativeModule ')).map(m=>m.slice(13)).join(' ')+'\\n'))`;
       const loaded = () =>
         new Promise<string[]>((resolve) => {
-          execFile(process.execPath, ['--import', probe, bin, 'generate', '-q'], { cwd: work, env: { ...process.env, NO_COLOR: '1' } }, (_err, _out, stderr) =>
-            resolve((/^LOADED (.*)$/m.exec(stderr)?.[1] ?? '').split(' ')),
+          execFile(
+            process.execPath,
+            ['--import', probe, bin, 'generate', '-q'],
+            { cwd: work, env: { ...process.env, NO_COLOR: '1' } },
+            (_err, _out, stderr) => resolve((/^LOADED (.*)$/m.exec(stderr)?.[1] ?? '').split(' ')),
           );
         });
       // The full run loads node:crypto (the probe sees modules loaded late), and leaves a stamp.

@@ -23,7 +23,9 @@ describe('generate() is pure', () => {
   it('renders the user-owned files the caller says do not exist, and only those', async () => {
     const outDir = path.join(REPO, 'test/cases/kitchen-sink');
     const all = await generate({ manifest: MANIFEST, outDir, generatorVersion: null });
-    const kept = new Set(all.files.filter((f) => f.owner === 'user' && f.path.startsWith('src/handlers/')).map((f) => f.path));
+    const kept = new Set(
+      all.files.filter((f) => f.owner === 'user' && f.path.startsWith('src/handlers/')).map((f) => f.path),
+    );
     expect(kept.size).toBeGreaterThan(2);
     const asked: string[] = [];
     const some = await generate({
@@ -45,7 +47,12 @@ describe('generate() is pure', () => {
   it('tells the caller each input just before reading it: the manifest first, then every file it references', async () => {
     const outDir = path.join(REPO, 'test/cases/kitchen-sink');
     const seen: string[] = [];
-    const r = await generate({ manifest: MANIFEST, outDir, generatorVersion: null, beforeRead: (abs) => seen.push(abs) });
+    const r = await generate({
+      manifest: MANIFEST,
+      outDir,
+      generatorVersion: null,
+      beforeRead: (abs) => seen.push(abs),
+    });
     const referenced = r.ir!.referencedFiles.map((f) => path.resolve(path.dirname(MANIFEST), f));
     expect(referenced.length).toBeGreaterThan(0);
     expect(seen[0]).toBe(MANIFEST);
@@ -63,7 +70,9 @@ describe('contract samples', () => {
       );
       const result = await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
       expect(result.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
-      expect(result.files.find((f) => f.path === 'test/generated/contract.test.ts')?.content).not.toMatch(/kind: 'resource', uri: 'notes:/);
+      expect(result.files.find((f) => f.path === 'test/generated/contract.test.ts')?.content).not.toMatch(
+        /kind: 'resource', uri: 'notes:/,
+      );
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

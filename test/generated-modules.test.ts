@@ -48,7 +48,9 @@ function usedInside(root: string, module: string, name: string): boolean {
 }
 
 function projectModules(root: string): string[] {
-  return ['src', 'test'].filter((dir) => existsSync(path.join(root, dir))).flatMap((dir) => tsModules(path.join(root, dir)));
+  return ['src', 'test']
+    .filter((dir) => existsSync(path.join(root, dir)))
+    .flatMap((dir) => tsModules(path.join(root, dir)));
 }
 
 /** Modules that package.json runs (bin, main, `node dist/…` scripts): reached without a TypeScript import. */
@@ -155,7 +157,7 @@ describe('the detector', () => {
         "import type { Shape, Idle } from './content.js';",
         "import * as rt from './content.js';",
         "// import { unused } from './content.js';",
-        "const s = \"import { unused } from './content.js'\";",
+        'const s = "import { unused } from \'./content.js\'";',
         'const t = `${used()} import { unused } from x`;',
         'export { onlyReexported };',
         "export { forwarded } from './content.js';",
@@ -175,7 +177,10 @@ describe('the detector', () => {
     });
     try {
       const uses = exportUses(projectModules(dir), dir).get('src/generated/content.ts')!;
-      const unused = [...uses].filter(([, users]) => users.size === 0).map(([n]) => n).sort();
+      const unused = [...uses]
+        .filter(([, users]) => users.size === 0)
+        .map(([n]) => n)
+        .sort();
       expect(unused).toEqual(['Idle', 'notDynamic', 'onlyInside', 'onlyReexported', 'unused']);
       expect([...uses.get('forwarded')!]).toEqual(['src/main.ts']);
       expect(unusedExports(dir)).toEqual([

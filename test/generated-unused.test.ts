@@ -16,8 +16,12 @@ const projects = [
 describe('golden projects compile with noUnusedLocals', () => {
   it('finds them', () => expect(projects.length).toBeGreaterThan(10));
 
-  it.each(projects)('%s', async (dir) => {
-    const r = await run(TSC, ['-p', 'tsconfig.json', '--noEmit', '--noUnusedLocals'], path.join(REPO, dir));
-    expect(r.code, r.stdout + r.stderr).toBe(0);
-  }, 120_000);
+  it.each(projects)(
+    '%s',
+    async (dir) => {
+      const r = await run(TSC, ['-p', 'tsconfig.json', '--noEmit', '--noUnusedLocals'], path.join(REPO, dir));
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    },
+    120_000,
+  );
 });

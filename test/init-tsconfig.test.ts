@@ -9,7 +9,15 @@ import { tsconfigAdvice } from '../cli/commands/init-tsconfig.js';
 import { scratch } from './helpers/project.js';
 
 const GENERATED = {
-  compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true, types: ['node'], rootDir: '.', outDir: 'dist' },
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    types: ['node'],
+    rootDir: '.',
+    outDir: 'dist',
+  },
   include: ['src/**/*.ts', 'test/**/*.ts'],
 };
 
@@ -27,25 +35,44 @@ describe('tsconfigAdvice', () => {
     expect(adviceFor({ 'tsconfig.json': JSON.stringify(GENERATED) })).toEqual({ set: null, reasons: [], leftOut: [] });
     // Node16, an ESNext target, a folder in include, no include at all, ./dist spelled otherwise.
     for (const variant of [
-      { ...GENERATED, compilerOptions: { ...GENERATED.compilerOptions, module: 'node16', moduleResolution: 'node16', target: 'esnext' } },
+      {
+        ...GENERATED,
+        compilerOptions: {
+          ...GENERATED.compilerOptions,
+          module: 'node16',
+          moduleResolution: 'node16',
+          target: 'esnext',
+        },
+      },
       { ...GENERATED, include: ['src', 'test/'] },
       { compilerOptions: { ...GENERATED.compilerOptions, outDir: './dist/' } },
       { compilerOptions: { ...GENERATED.compilerOptions, lib: ['ES2023', 'DOM'] } },
     ]) {
-      expect(adviceFor({ 'tsconfig.json': JSON.stringify(variant) }), JSON.stringify(variant)).toEqual({ set: null, reasons: [], leftOut: [] });
+      expect(adviceFor({ 'tsconfig.json': JSON.stringify(variant) }), JSON.stringify(variant)).toEqual({
+        set: null,
+        reasons: [],
+        leftOut: [],
+      });
     }
   });
 
   it('reads comments (with quotes inside), trailing commas, and strings holding comment marks', () => {
-    const text = '{\n  // "module": "commonjs"\n  "compilerOptions": { /* , } */ "module": "NodeNext", "outDir": "dist", "types": ["node", "a//b", "c/*d",], },\n}\n';
+    const text =
+      '{\n  // "module": "commonjs"\n  "compilerOptions": { /* , } */ "module": "NodeNext", "outDir": "dist", "types": ["node", "a//b", "c/*d",], },\n}\n';
     expect(adviceFor({ 'tsconfig.json': text })).toEqual({ set: null, reasons: [], leftOut: [] });
   });
 
   it('follows extends (files and arrays of them), the later base and then the file itself winning', () => {
     const advice = adviceFor({
-      'tsconfig.json': JSON.stringify({ extends: ['./configs/a.json', './configs/b'], compilerOptions: { types: ['node'] } }),
+      'tsconfig.json': JSON.stringify({
+        extends: ['./configs/a.json', './configs/b'],
+        compilerOptions: { types: ['node'] },
+      }),
       // outDir is relative to the base that sets it: ../dist from configs/ is the project's dist.
-      'configs/a.json': JSON.stringify({ compilerOptions: { module: 'commonjs', outDir: '../dist' }, include: ['../src/**/*.ts'] }),
+      'configs/a.json': JSON.stringify({
+        compilerOptions: { module: 'commonjs', outDir: '../dist' },
+        include: ['../src/**/*.ts'],
+      }),
       'configs/b.json': JSON.stringify({ compilerOptions: { module: 'nodenext' } }),
     });
     expect(advice).toEqual({
@@ -56,14 +83,33 @@ describe('tsconfigAdvice', () => {
   });
 
   it('names each problem, and the options to set', () => {
-    const advice = adviceFor({ 'tsconfig.json': JSON.stringify({ compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2020'], noEmit: true }, files: ['src/main.ts'] }) });
-    expect(advice).toMatchObject({ set: { module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2020', 'ES2022'], noEmit: false, outDir: 'dist' } });
-    expect(typeof advice !== 'string' && advice.reasons.at(-1)).toBe('include leaves out src/generated/server.ts, test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it');
+    const advice = adviceFor({
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { module: 'ESNext', moduleResolution: 'bundler', lib: ['ES2020'], noEmit: true },
+        files: ['src/main.ts'],
+      }),
+    });
+    expect(advice).toMatchObject({
+      set: {
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2020', 'ES2022'],
+        noEmit: false,
+        outDir: 'dist',
+      },
+    });
+    expect(typeof advice !== 'string' && advice.reasons.at(-1)).toBe(
+      'include leaves out src/generated/server.ts, test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it',
+    );
   });
 
   it('says why it cannot tell: not JSON, not an object, a loop of extends', () => {
-    expect(adviceFor({ 'tsconfig.json': '{ "compilerOptions": ' })).toMatch(/^tsconfig\.json is not JSON with comments, as tsc reads it: /);
+    expect(adviceFor({ 'tsconfig.json': '{ "compilerOptions": ' })).toMatch(
+      /^tsconfig\.json is not JSON with comments, as tsc reads it: /,
+    );
     expect(adviceFor({ 'tsconfig.json': '[]' })).toBe('tsconfig.json is not a JSON object');
-    expect(adviceFor({ 'tsconfig.json': '{ "extends": "./a.json" }', 'a.json': '{ "extends": "./tsconfig.json" }' })).toBe('tsconfig.json extends itself (tsconfig.json → a.json → tsconfig.json)');
+    expect(
+      adviceFor({ 'tsconfig.json': '{ "extends": "./a.json" }', 'a.json': '{ "extends": "./tsconfig.json" }' }),
+    ).toBe('tsconfig.json extends itself (tsconfig.json → a.json → tsconfig.json)');
   });
 });

@@ -19,7 +19,14 @@ describe('mcpgen init', () => {
     expect(manifest).toContain('name: my-app');
     expect(io.out).toContain('cd my-app');
     expect(io.out).toContain('npm install');
-    for (const f of ['package.json', 'tsconfig.json', 'src/main.ts', 'src/handlers/tools/greet.ts', 'src/handlers/templates/greeting.ts', 'test/generated/contract.test.ts'])
+    for (const f of [
+      'package.json',
+      'tsconfig.json',
+      'src/main.ts',
+      'src/handlers/tools/greet.ts',
+      'src/handlers/templates/greeting.ts',
+      'test/generated/contract.test.ts',
+    ])
       expect(existsSync(path.join(dir, f)), f).toBe(true);
 
     const validate = memoryIO(dir);
@@ -79,40 +86,60 @@ describe('mcpgen init', () => {
   );
 });
 
-
 describe('mcpgen init in a folder with a package.json of its own', () => {
   /** The JSON object printed under "Merge these keys into it:", indented by four spaces. */
   function printedFragment(out: string): Record<string, unknown> {
     const start = out.indexOf('Merge these keys into it:\n');
     expect(start, out).toBeGreaterThan(-1);
     const lines = out.slice(start).split('\n').slice(1);
-    const end = lines.findIndex((l) => l === '    }');
-    return JSON.parse(lines.slice(0, end + 1).map((l) => l.slice(4)).join('\n'));
+    const end = lines.indexOf('    }');
+    return JSON.parse(
+      lines
+        .slice(0, end + 1)
+        .map((l) => l.slice(4))
+        .join('\n'),
+    );
   }
 
   it('keeps it byte for byte, prints what to merge and next steps that then work', async () => {
     const dir = scratch('init-existing-package');
-    const original = '{\n  "name": "legacy-tool",\n  "version": "3.0.0",\n  "scripts": { "test": "echo legacy tests" },\n  "dependencies": {}\n}\n';
+    const original =
+      '{\n  "name": "legacy-tool",\n  "version": "3.0.0",\n  "scripts": { "test": "echo legacy tests" },\n  "dependencies": {}\n}\n';
     writeFileSync(path.join(dir, 'package.json'), original);
     const io = memoryIO(dir);
     expect(await runCli(['init'], io), io.err).toBe(0);
     expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(original);
     expect(io.out).toContain('Kept as they were (yours): package.json.');
-    expect(io.out).toContain('scripts.test is yours ("echo legacy tests"); the generated project\'s is offered as scripts.test:mcp');
+    expect(io.out).toContain(
+      'scripts.test is yours ("echo legacy tests"); the generated project\'s is offered as scripts.test:mcp',
+    );
 
     const add = printedFragment(io.out);
     expect(add.type).toBe('module');
-    expect(Object.keys(add.scripts as object)).toEqual(['build', 'start', 'start:http', 'typecheck', 'dev', 'test:mcp', 'prepack']);
+    expect(Object.keys(add.scripts as object)).toEqual([
+      'build',
+      'start',
+      'start:http',
+      'typecheck',
+      'dev',
+      'test:mcp',
+      'prepack',
+    ]);
     expect(add.bin).toEqual({ 'legacy-tool': 'dist/src/main.js' });
     // The next steps name the renamed script, and the packages the generated code needs.
     expect(io.out).toContain('  npm run test:mcp ');
-    expect(io.out).toMatch(/ {2}npm install @mcpgen\/runtime@file:\S+\/dist\/mcpgen-runtime-0\.1\.0\.tgz @modelcontextprotocol\/server@"~2\.4\.0"/);
+    expect(io.out).toMatch(
+      / {2}npm install @mcpgen\/runtime@file:\S+\/dist\/mcpgen-runtime-0\.1\.0\.tgz @modelcontextprotocol\/server@"~2\.4\.0"/,
+    );
     expect(io.out).toContain('  npm install -D @modelcontextprotocol/client@"~2.4.0"');
     expect(io.out).not.toMatch(/^ {2}npm test/m);
 
     // Merge as printed; the packages come from the repository's node_modules (the scratch folder is inside it).
     const pkg = JSON.parse(original);
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ ...pkg, ...add, scripts: { ...pkg.scripts, ...(add.scripts as object) } }, null, 2));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ ...pkg, ...add, scripts: { ...pkg.scripts, ...(add.scripts as object) } }, null, 2),
+    );
     const test = await run('npm', ['run', 'test:mcp', '--silent'], dir, 300_000);
     expect(test.code, test.stdout.slice(-3000) + test.stderr.slice(-2000)).toBe(0);
     expect((await run('npm', ['test', '--silent'], dir)).stdout).toContain('legacy tests');
@@ -151,8 +178,13 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
     const start = out.indexOf('Set these in its compilerOptions:\n');
     expect(start, out).toBeGreaterThan(-1);
     const lines = out.slice(start).split('\n').slice(1);
-    const end = lines.findIndex((l) => l === '    }');
-    return JSON.parse(lines.slice(0, end + 1).map((l) => l.slice(4)).join('\n'));
+    const end = lines.indexOf('    }');
+    return JSON.parse(
+      lines
+        .slice(0, end + 1)
+        .map((l) => l.slice(4))
+        .join('\n'),
+    );
   }
 
   it('reads it as tsc does (comments, trailing commas, extends), keeps it, says what to set, and that works', async () => {
@@ -169,7 +201,8 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
       '}',
       '',
     ].join('\n');
-    const base = '{ "compilerOptions": { "module": "commonjs", "target": "es2019", "rootDir": "src", "strict": true } }\n';
+    const base =
+      '{ "compilerOptions": { "module": "commonjs", "target": "es2019", "rootDir": "src", "strict": true } }\n';
     writeFileSync(path.join(dir, 'tsconfig.json'), own);
     writeFileSync(path.join(dir, 'tsconfig.base.json'), base);
     const io = memoryIO(dir);
@@ -179,7 +212,9 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
     expect(io.out).toContain('Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:');
     expect(io.out).toContain('  - compilerOptions.module is "commonjs": ');
     expect(io.out).toContain('  - compilerOptions.outDir is "build": ');
-    expect(io.out).toContain('  - include leaves out test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it');
+    expect(io.out).toContain(
+      '  - include leaves out test/generated/contract.test.ts: add "src/**/*.ts" and "test/**/*.ts" to it',
+    );
     const set = printedOptions(io.out);
     expect(set).toEqual({ module: 'NodeNext', target: 'ES2022', types: ['node'], outDir: 'dist', rootDir: '.' });
     expect(io.out).toContain('  # set those compilerOptions in tsconfig.json (and its include), then:');
@@ -189,7 +224,15 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
     expect((await run('npm', ['run', 'build', '--silent'], dir, 120_000)).code).not.toBe(0);
     writeFileSync(
       path.join(dir, 'tsconfig.json'),
-      JSON.stringify({ extends: './tsconfig.base.json', compilerOptions: { outDir: 'build', types: [], ...set }, include: ['src/**/*.ts', 'test/**/*.ts'] }, null, 2),
+      JSON.stringify(
+        {
+          extends: './tsconfig.base.json',
+          compilerOptions: { outDir: 'build', types: [], ...set },
+          include: ['src/**/*.ts', 'test/**/*.ts'],
+        },
+        null,
+        2,
+      ),
     );
     const test = await run('npm', ['test', '--silent'], dir, 300_000);
     expect(test.code, test.stdout.slice(-3000) + test.stderr.slice(-2000)).toBe(0);
@@ -207,7 +250,9 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
     writeFileSync(path.join(other, 'tsconfig.json'), '{ "extends": "@tsconfig/not-installed-here/tsconfig.json" }');
     const io2 = memoryIO(other);
     expect(await runCli(['init'], io2), io2.err).toBe(0);
-    expect(io2.out).toContain('! tsconfig.json extends "@tsconfig/not-installed-here/tsconfig.json", which is not installed yet, so mcpgen could not check it.');
+    expect(io2.out).toContain(
+      '! tsconfig.json extends "@tsconfig/not-installed-here/tsconfig.json", which is not installed yet, so mcpgen could not check it.',
+    );
   });
 });
 
@@ -217,12 +262,17 @@ describe('the yaml-language-server modeline', () => {
     const io = memoryIO(dir);
     expect(await runCli(['init'], io), io.err).toBe(0);
     const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
-    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').split('\n')[0]).toBe(`# yaml-language-server: $schema=https://unpkg.com/mcpgen@${version}/schemas/manifest.v1.json`);
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').split('\n')[0]).toBe(
+      `# yaml-language-server: $schema=https://unpkg.com/mcpgen@${version}/schemas/manifest.v1.json`,
+    );
   });
 
   it('points into node_modules when mcpgen is a dev dependency, and that path is the shipped schema', async () => {
     const dir = scratch('init-modeline-local');
-    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'local', type: 'module', devDependencies: { mcpgen: '*' } }));
+    writeFileSync(
+      path.join(dir, 'package.json'),
+      JSON.stringify({ name: 'local', type: 'module', devDependencies: { mcpgen: '*' } }),
+    );
     const io = memoryIO(dir);
     expect(await runCli(['init'], io), io.err).toBe(0);
     const ref = /\$schema=(\S+)/.exec(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8'))![1]!;

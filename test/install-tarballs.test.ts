@@ -5,7 +5,16 @@
  * `npm run dev`, a real client over stdio, and a feature whose optional peer is missing.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,7 +52,13 @@ const started: ChildProcess[] = [];
 function userEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) {
-    if (v === undefined || /^(npm_(package|lifecycle)_|npm_config_(local_|global_)?prefix$|INIT_CWD$|VITEST|NODE_ENV$|NODE_OPTIONS$)/i.test(k)) continue;
+    if (
+      v === undefined ||
+      /^(npm_(package|lifecycle)_|npm_config_(local_|global_)?prefix$|INIT_CWD$|VITEST|NODE_ENV$|NODE_OPTIONS$)/i.test(
+        k,
+      )
+    )
+      continue;
     env[k] = v;
   }
   env.PATH = (process.env.PATH ?? '')
@@ -60,16 +75,32 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     // dist/ is built by the test command; the runtime tarball in it is what projects install.
     expect(existsSync(path.join(REPO, RUNTIME_TGZ)), `${RUNTIME_TGZ} is missing: run npm run build`).toBe(true);
     root = realpathSync(mkdtempSync(path.join(tmpdir(), 'mcpgen-new-user-')));
-    expect(path.relative(REPO, root).startsWith('..'), 'the temporary folder must be outside the repository').toBe(true);
-    const pack = await run('npm', ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', root], REPO, 120_000);
+    expect(path.relative(REPO, root).startsWith('..'), 'the temporary folder must be outside the repository').toBe(
+      true,
+    );
+    const pack = await run(
+      'npm',
+      ['pack', '--json', '--silent', '--ignore-scripts', '--pack-destination', root],
+      REPO,
+      120_000,
+    );
     expect(pack.code, pack.stderr).toBe(0);
-    const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+    const packed = JSON.parse(pack.stdout.slice(pack.stdout.indexOf('['))) as {
+      filename: string;
+      files: { path: string }[];
+    }[];
     const files = packed[0]!.files.map((f) => f.path);
     for (const f of ['bin/mcpgen.js', 'dist/main.js', RUNTIME_TGZ]) expect(files).toContain(f);
     prefix = path.join(root, 'prefix');
-    const install = await npm(['install', '-g', '--prefix', prefix, ...NPM_QUIET, path.join(root, packed[0]!.filename)], root);
+    const install = await npm(
+      ['install', '-g', '--prefix', prefix, ...NPM_QUIET, path.join(root, packed[0]!.filename)],
+      root,
+    );
     expect(install.code, install.stderr).toBe(0);
-    installed = process.platform === 'win32' ? path.join(prefix, 'node_modules/mcpgen') : path.join(prefix, 'lib/node_modules/mcpgen');
+    installed =
+      process.platform === 'win32'
+        ? path.join(prefix, 'node_modules/mcpgen')
+        : path.join(prefix, 'lib/node_modules/mcpgen');
     mcpgen = process.platform === 'win32' ? path.join(prefix, 'mcpgen.cmd') : path.join(prefix, 'bin/mcpgen');
     work = path.join(root, 'work');
     mkdirSync(work);
@@ -92,9 +123,13 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     const init = await run(mcpgen, ['init', 'my-server'], work, 60_000, userEnv());
     expect(init.code, init.stdout + init.stderr).toBe(0);
     expect(init.stdout).toContain('Your MCP server "my-server" is ready. Next:');
-    for (const step of ['cd my-server', 'npm install', 'npm test', 'npm run dev']) expect(init.stdout).toContain(`  ${step}`);
+    for (const step of ['cd my-server', 'npm install', 'npm test', 'npm run dev'])
+      expect(init.stdout).toContain(`  ${step}`);
     // The project names the runtime tarball and the mcpgen of the installed package, not the repository's.
-    const pkg = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
+    const pkg = JSON.parse(readFileSync(path.join(project, 'package.json'), 'utf8')) as Record<
+      string,
+      Record<string, string>
+    >;
     const fileTarget = (spec: string | undefined) => {
       expect(spec).toMatch(/^file:/);
       return path.resolve(project, spec!.slice('file:'.length));
@@ -112,7 +147,9 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     expect(existsSync(path.join(runtime, 'dist/index.js'))).toBe(true);
     // A `file:` folder is linked: it must lead to the installed mcpgen, with its bin on the project's PATH.
     expect(realpathSync(path.join(project, 'node_modules/mcpgen'))).toBe(realpathSync(installed));
-    expect(existsSync(path.join(project, 'node_modules/.bin', process.platform === 'win32' ? 'mcpgen.cmd' : 'mcpgen'))).toBe(true);
+    expect(
+      existsSync(path.join(project, 'node_modules/.bin', process.platform === 'win32' ? 'mcpgen.cmd' : 'mcpgen')),
+    ).toBe(true);
   }, 300_000);
 
   it('npm test builds the project and passes', async () => {
@@ -133,14 +170,20 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
   it('npm run dev serves over HTTP until it is stopped', async () => {
     // --port 0: the manifest's port 3000 may be taken on a shared machine. Its own process group, so
     // the stop reaches npm, the shell it starts and mcpgen dev (which stops the server it started).
-    const child = spawn('npm', ['run', 'dev', '--', '--port', '0'], { cwd: project, env: userEnv(), detached: process.platform !== 'win32' });
+    const child = spawn('npm', ['run', 'dev', '--', '--port', '0'], {
+      cwd: project,
+      env: userEnv(),
+      detached: process.platform !== 'win32',
+    });
     started.push(child);
     let out = '';
     let err = '';
     child.stdout!.on('data', (d) => (out += d));
     child.stderr!.on('data', (d) => (err += d));
     // 'close': the process has exited and every process holding its output (mcpgen dev) has too.
-    const exited = new Promise<number | string | null>((resolve) => child.once('close', (code, signal) => resolve(signal ?? code)));
+    const exited = new Promise<number | string | null>((resolve) =>
+      child.once('close', (code, signal) => resolve(signal ?? code)),
+    );
 
     const url = await new Promise<URL>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`not serving within 120 s:\n${out}\n${err}`)), 120_000);
@@ -158,7 +201,10 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     }
 
     process.kill(process.platform === 'win32' ? child.pid! : -child.pid!, 'SIGTERM');
-    const stopped = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 30_000))]);
+    const stopped = await Promise.race([
+      exited.then(() => true),
+      new Promise<false>((r) => setTimeout(() => r(false), 30_000)),
+    ]);
     expect(stopped, `npm run dev still running 30 s after SIGTERM:\n${out}\n${err}`).toBe(true);
     expect(out).toContain('mcpgen dev: stopped');
     // The server mcpgen dev started is gone with it.
@@ -171,7 +217,9 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     writeFileSync(path.join(dir, 'mcpgen.yaml'), OAUTH_MANIFEST);
     const gen = await run(mcpgen, ['generate', '-q'], dir, 60_000, userEnv());
     expect(gen.code, gen.stdout + gen.stderr).toBe(0);
-    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>;
+    };
     expect(pkg.dependencies.jose, 'the generated package.json lists the feature’s peer').toBeDefined();
     const install = await npm(['install', ...NPM_QUIET], dir);
     expect(install.code, install.stdout + install.stderr).toBe(0);
@@ -183,7 +231,13 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
     expect(remove.code, remove.stdout + remove.stderr).toBe(0);
     expect(existsSync(path.join(dir, 'node_modules/jose')), 'jose is still installed').toBe(false);
 
-    const start = await run(process.execPath, [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'], dir, 30_000, userEnv());
+    const start = await run(
+      process.execPath,
+      [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'],
+      dir,
+      30_000,
+      userEnv(),
+    );
     expect(start.code, start.stderr).not.toBe(0);
     expect(start.code, start.stderr).not.toBeNull();
     expect(start.stderr).toContain('npm install jose');

@@ -115,6 +115,10 @@ resourceTemplates:
       '4:22 error key `desciption` of schema `A` is not a JSON Schema keyword; did you mean `description`? | clients ignore `desciption`: rename it to `description` (or prefix it with `x-` if it is your own annotation)',
     ]);
     expect(findings(yaml, { 'unknown-schema-keys': 'off' })).toEqual([]);
-    expect(findings(`${HEAD}lint: { rules: { unknown-schema-keys: off } }\nschemas:\n  A: { type: string, desciption: x }\n`)).toEqual([]);
+    expect(
+      findings(
+        `${HEAD}lint: { rules: { unknown-schema-keys: off } }\nschemas:\n  A: { type: string, desciption: x }\n`,
+      ),
+    ).toEqual([]);
   });
 });

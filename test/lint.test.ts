@@ -73,7 +73,11 @@ describe('every rule passes a manifest that follows it', () => {
   });
 
   test('name-format: 64 characters, digits, `_` and `-` are fine', () => {
-    expect(lint(`${HEAD}tools:\n  ${'a'.repeat(64)}: { description: The longest name allowed }\n  a-b_C9: { description: Mixed characters are fine }\n`)).toEqual([]);
+    expect(
+      lint(
+        `${HEAD}tools:\n  ${'a'.repeat(64)}: { description: The longest name allowed }\n  a-b_C9: { description: Mixed characters are fine }\n`,
+      ),
+    ).toEqual([]);
   });
 
   test('missing-description: a description from the referenced schema counts', () => {
@@ -128,11 +132,14 @@ tools:
 
   test('uri-scheme-format: registered schemes with `+` or `.`, and https/file, are fine', () => {
     expect(
-      lint(`${HEAD}resources:
+      lint(
+        `${HEAD}resources:
   a: { uri: "git+ssh://host/repo", description: A repository over ssh, mimeType: text/plain, text: a }
   b: { uri: "https://example.com/a", description: A page on the web, mimeType: text/html, text: b }
   c: { uri: "file:///tmp/c.txt", description: A file on this disk, mimeType: text/plain, text: c }
-`, { 'https-resource': 'off' }),
+`,
+        { 'https-resource': 'off' },
+      ),
     ).toEqual([]);
   });
 
@@ -217,7 +224,8 @@ describe('registry', () => {
   });
 
   test('every rule has a golden failing case', () => {
-    for (const r of lintRules) expect(fs.existsSync(path.join(root, 'test/cases', `invalid-lint-${r.id}`, 'mcpgen.yaml'))).toBe(true);
+    for (const r of lintRules)
+      expect(fs.existsSync(path.join(root, 'test/cases', `invalid-lint-${r.id}`, 'mcpgen.yaml'))).toBe(true);
   });
 });
 
@@ -234,25 +242,34 @@ describe('counted, not located (generate past a few warnings)', () => {
     for (const file of manifests) {
       const { manifest } = loadManifest(file, 'mcpgen.yaml');
       if (!manifest) continue;
-      const located = lintManifest(manifest).map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`).sort();
+      const located = lintManifest(manifest)
+        .map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`)
+        .sort();
       const quick = lintManifest(manifest, {}, { locateUpTo: 0 });
       if (manifest.aliasFree && located.length > 0 && !located.some((d) => d.startsWith('error'))) {
         counted++;
-        expect(quick.every((d) => d.line === 1 && d.column === 1), file).toBe(true);
+        expect(
+          quick.every((d) => d.line === 1 && d.column === 1),
+          file,
+        ).toBe(true);
       }
       expect(quick.map((d) => `${d.severity} ${d.code} ${d.path} ${d.message}`).sort(), file).toEqual(located);
     }
     expect(counted).toBeGreaterThan(20);
   });
   test('a synthetic manifest with thousands of warnings, and a property shared through $ref', async () => {
-    const { syntheticManifest } = (await import(path.join(root, 'bench/synthetic.mjs'))) as { syntheticManifest: (n: number) => string };
+    const { syntheticManifest } = (await import(path.join(root, 'bench/synthetic.mjs'))) as {
+      syntheticManifest: (n: number) => string;
+    };
     const shared = `${HEAD}schemas:\n  Shared:\n    type: object\n    properties:\n      q: { type: string }\ntools:\n  a_tool:\n    description: Tool a does a thing\n    input: { $ref: '#/schemas/Shared' }\n  b_tool:\n    description: Tool b does a thing\n    input: { $ref: '#/schemas/Shared' }\n`;
     for (const yaml of [syntheticManifest(100), shared]) {
       const file = path.join(tmp, `m${n++}.yaml`);
       fs.writeFileSync(file, yaml);
       const { manifest } = loadManifest(file, 'mcpgen.yaml');
       expect(manifest?.aliasFree).toBe(true);
-      const located = lintManifest(manifest!).map((d) => `${d.code} ${d.path} ${d.message}`).sort();
+      const located = lintManifest(manifest!)
+        .map((d) => `${d.code} ${d.path} ${d.message}`)
+        .sort();
       const quick = lintManifest(manifest!, {}, { locateUpTo: 0 });
       expect(quick.every((d) => d.line === 1)).toBe(true);
       expect(quick.map((d) => `${d.code} ${d.path} ${d.message}`).sort()).toEqual(located);
@@ -260,13 +277,24 @@ describe('counted, not located (generate past a few warnings)', () => {
   });
   test('few findings are located, from the one walk of the data the unlocated run made', () => {
     const file = path.join(tmp, `m${n++}.yaml`);
-    fs.writeFileSync(file, `${HEAD}tools:\n  get_it:\n    description: Gets the thing it is asked for\n    input:\n      type: object\n      properties:\n        q: { type: string }\n`);
+    fs.writeFileSync(
+      file,
+      `${HEAD}tools:\n  get_it:\n    description: Gets the thing it is asked for\n    input:\n      type: object\n      properties:\n        q: { type: string }\n`,
+    );
     const { manifest } = loadManifest(file, 'mcpgen.yaml');
     const walked = inputProperties(manifest!);
     // Another wrapper of the same data (as lint's unlocated run makes) gets the same walk back.
-    expect(inputProperties({ ...manifest!, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) })).toBe(walked);
+    expect(inputProperties({ ...manifest!, locate: () => ({ line: 1, column: 1, endLine: 1, endColumn: 1 }) })).toBe(
+      walked,
+    );
     const few = lintManifest(manifest!, {}, { locateUpTo: 10 });
     expect(few.map((d) => `${d.line}:${d.column} ${d.code}`)).toEqual(['9:9 MCPG301', '9:9 MCPG303']);
-    expect(lintManifest(loadManifest(path.join(root, 'test/cases', 'minimal', 'mcpgen.yaml'), 'mcpgen.yaml').manifest!, {}, { locateUpTo: 10 })).toEqual([]);
+    expect(
+      lintManifest(
+        loadManifest(path.join(root, 'test/cases', 'minimal', 'mcpgen.yaml'), 'mcpgen.yaml').manifest!,
+        {},
+        { locateUpTo: 10 },
+      ),
+    ).toEqual([]);
   });
 });

@@ -7,11 +7,46 @@ import { Code, INLINE, printJson, printLiteral, printString, propertyKey } from 
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
-const STRINGS = ['', 'a', "it's", 'say "hi"', `both ' and "`, 'back\\slash', 'new\nline', 'tab\t', '\u2028\u2029', '${x}', '`tick`', '*/', 'x'.repeat(120), 'émoji 🎉', '</script>', '\ud800 lone', '\u0000nul', 'Кириллица и العربية'];
-const KEYS = ['a', 'type', 'with-dash', '1st', '$ref', 'has space', 'default', 'x.y', '', '__proto__', 'constructor', 'toString', '日志', "it's", 'k'.repeat(90)];
+const STRINGS = [
+  '',
+  'a',
+  "it's",
+  'say "hi"',
+  `both ' and "`,
+  'back\\slash',
+  'new\nline',
+  'tab\t',
+  '\u2028\u2029',
+  '${x}',
+  '`tick`',
+  '*/',
+  'x'.repeat(120),
+  'émoji 🎉',
+  '</script>',
+  '\ud800 lone',
+  '\u0000nul',
+  'Кириллица и العربية',
+];
+const KEYS = [
+  'a',
+  'type',
+  'with-dash',
+  '1st',
+  '$ref',
+  'has space',
+  'default',
+  'x.y',
+  '',
+  '__proto__',
+  'constructor',
+  'toString',
+  '日志',
+  "it's",
+  'k'.repeat(90),
+];
 
 function randomValue(r: () => number, depth: number): unknown {
   switch (Math.floor(r() * (depth > 4 ? 4 : 7))) {
@@ -41,7 +76,10 @@ function evaluate(text: string): unknown {
 }
 
 /** JSON with own keys only, so `__proto__` compares as data. */
-const canonical = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x)) : x));
+const canonical = (v: unknown) =>
+  JSON.stringify(v, (_k, x: unknown) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x)) : x,
+  );
 
 describe('printLiteral', () => {
   it('prints TypeScript that evaluates to the value, for 500 random values', () => {
@@ -60,7 +98,9 @@ describe('printLiteral', () => {
     expect(printLiteral([])).toBe('[]');
     expect(printLiteral({})).toBe('{}');
     const long = { description: 'd'.repeat(INLINE), type: 'string' };
-    expect(printLiteral({ city: long }, 2)).toBe(`{\n    city: {\n      description: '${'d'.repeat(INLINE)}',\n      type: 'string',\n    },\n  }`);
+    expect(printLiteral({ city: long }, 2)).toBe(
+      `{\n    city: {\n      description: '${'d'.repeat(INLINE)}',\n      type: 'string',\n    },\n  }`,
+    );
   });
 
   it('quotes keys only where needed, and never lets `__proto__` set a prototype', () => {
@@ -69,6 +109,7 @@ describe('printLiteral', () => {
     expect(propertyKey('with-dash')).toBe("'with-dash'");
     expect(propertyKey('__proto__')).toBe("['__proto__']");
     const o = Object.create(null) as Record<string, unknown>;
+    // biome-ignore lint/suspicious/noProto: the key under test, set as data on an object without a prototype
     o.__proto__ = { polluted: true };
     const back = evaluate(printLiteral(o)) as Record<string, unknown>;
     expect(Object.getPrototypeOf(back)).toBe(Object.prototype);

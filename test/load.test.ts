@@ -295,11 +295,15 @@ describe('UTF-8 check', () => {
     const { isUtf8 } = await import('node:buffer');
     const { firstInvalidUtf8 } = await import('../cli/load/read.js');
     let s = 1;
-    const r = () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-    const pool = [0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff];
+    const r = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
+    const pool = [
+      0x00, 0x41, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5,
+      0xff,
+    ];
     for (let n = 0; n < 50_000; n++) {
       const b = Buffer.alloc(1 + Math.floor(r() * 8));
-      for (let i = 0; i < b.length; i++) b[i] = r() < 0.7 ? pool[Math.floor(r() * pool.length)]! : Math.floor(r() * 256);
+      for (let i = 0; i < b.length; i++)
+        b[i] = r() < 0.7 ? pool[Math.floor(r() * pool.length)]! : Math.floor(r() * 256);
       expect(isUtf8(b), b.toString('hex')).toBe(firstInvalidUtf8(b) === -1);
     }
   });

@@ -46,11 +46,27 @@ describe('the fuzzer', () => {
       run: async (argv: string[], o: { cwd: string }) => {
         const r = reply(argv);
         if (r.write) fs.writeFileSync(path.join(o.cwd, r.write), 'partial');
-        return { code: r.code, signal: r.timedOut ? 'SIGKILL' : null, timedOut: r.timedOut ?? false, stdout: r.stdout ?? '', stderr: r.stderr ?? '', ms: 1, how: 'inproc' as const };
+        return {
+          code: r.code,
+          signal: r.timedOut ? 'SIGKILL' : null,
+          timedOut: r.timedOut ?? false,
+          stdout: r.stdout ?? '',
+          stderr: r.stderr ?? '',
+          ms: 1,
+          how: 'inproc' as const,
+        };
       },
     });
     const check = (reply: (argv: string[]) => Reply) =>
-      checkMutant(mutant, work, { runner: fake(reply), useBin: false, env: process.env, timeoutMs: 1000, tscTimeoutMs: 1000, baseline: null, typecheck: false });
+      checkMutant(mutant, work, {
+        runner: fake(reply),
+        useBin: false,
+        env: process.env,
+        timeoutMs: 1000,
+        tscTimeoutMs: 1000,
+        baseline: null,
+        typecheck: false,
+      });
     const kinds = async (reply: (argv: string[]) => Reply) => (await check(reply)).problems.map((p) => p.kind);
 
     test('none when the promises hold', async () => {
@@ -58,22 +74,36 @@ describe('the fuzzer', () => {
     });
     test('a stack trace or an internal error', async () => {
       expect(await kinds(() => ({ code: 2, stderr: 'mcpgen: internal error: boom\n' }))).toEqual(['crash', 'crash']);
-      expect(await kinds((a) => ({ code: 1, stderr: a[0] === 'validate' ? 'TypeError: x\n    at f (a.js:1:2)\n' : '' }))).toEqual(['crash']);
+      expect(
+        await kinds((a) => ({ code: 1, stderr: a[0] === 'validate' ? 'TypeError: x\n    at f (a.js:1:2)\n' : '' })),
+      ).toEqual(['crash']);
     });
     test('an exit code outside 0/1/2, or 2 without a usage error', async () => {
       expect(await kinds((a) => ({ code: a[0] === 'validate' ? 134 : 1 }))).toEqual(['crash']);
       expect(await kinds(() => ({ code: 2, stderr: 'mcpgen: odd\n' }))).toEqual(['bad-exit', 'bad-exit']);
     });
     test('a timeout', async () => {
-      expect(await kinds((a) => (a[0] === 'validate' ? { code: null, timedOut: true } : { code: 1 }))).toEqual(['timeout']);
+      expect(await kinds((a) => (a[0] === 'validate' ? { code: null, timedOut: true } : { code: 1 }))).toEqual([
+        'timeout',
+      ]);
     });
     test('validate and generate disagreeing', async () => {
-      const p = (await check((a) => (a[0] === 'validate' ? { code: 0 } : { code: 1, stderr: 'mcpgen.yaml:3:3: error MCPG270 collide\n' }))).problems;
-      expect(p.map((x) => [x.kind, x.signature])).toEqual([['disagreement', 'validate passes, generate fails: MCPG270']]);
+      const p = (
+        await check((a) =>
+          a[0] === 'validate' ? { code: 0 } : { code: 1, stderr: 'mcpgen.yaml:3:3: error MCPG270 collide\n' },
+        )
+      ).problems;
+      expect(p.map((x) => [x.kind, x.signature])).toEqual([
+        ['disagreement', 'validate passes, generate fails: MCPG270'],
+      ]);
     });
     test('a failed generate that wrote, or a validate that wrote', async () => {
-      expect(await kinds((a) => (a[0] === 'validate' ? { code: 1 } : { code: 1, write: 'half.ts' }))).toEqual(['wrote-on-error']);
-      expect(await kinds((a) => (a[0] === 'validate' ? { code: 1, write: 'x.ts' } : { code: 1 }))).toEqual(['wrote-on-error']);
+      expect(await kinds((a) => (a[0] === 'validate' ? { code: 1 } : { code: 1, write: 'half.ts' }))).toEqual([
+        'wrote-on-error',
+      ]);
+      expect(await kinds((a) => (a[0] === 'validate' ? { code: 1, write: 'x.ts' } : { code: 1 }))).toEqual([
+        'wrote-on-error',
+      ]);
     });
 
     describe('over an existing project, with a staging folder planted in it', () => {
@@ -81,18 +111,37 @@ describe('the fuzzer', () => {
       afterAll(() => fs.rmSync(baseline, { recursive: true, force: true }));
       const planted = (reply: (argv: string[], cwd: string) => Reply) => {
         fs.rmSync(baseline, { recursive: true, force: true });
-        for (const [rel, text] of Object.entries({ 'mcpgen.yaml': 'version: 1\n', 'package.json': '{}\n', 'src/generated/server.ts': '// generated\n', 'src/handlers/tools/x.ts': 'mine\n' })) {
+        for (const [rel, text] of Object.entries({
+          'mcpgen.yaml': 'version: 1\n',
+          'package.json': '{}\n',
+          'src/generated/server.ts': '// generated\n',
+          'src/handlers/tools/x.ts': 'mine\n',
+        })) {
           fs.mkdirSync(path.dirname(path.join(baseline, rel)), { recursive: true });
           fs.writeFileSync(path.join(baseline, rel), text);
         }
         const runner = { run: async (argv: string[], o: { cwd: string }) => fake((a) => reply(a, o.cwd)).run(argv, o) };
-        return checkMutant(mutant, work, { runner, useBin: false, env: process.env, timeoutMs: 1000, tscTimeoutMs: 1000, baseline, typecheck: false, plantEvery: 1 });
+        return checkMutant(mutant, work, {
+          runner,
+          useBin: false,
+          env: process.env,
+          timeoutMs: 1000,
+          tscTimeoutMs: 1000,
+          baseline,
+          typecheck: false,
+          plantEvery: 1,
+        });
       };
-      const staged = (cwd: string) => fs.existsSync(path.join(cwd, '.mcpgen-staging')) || fs.existsSync(path.join(cwd, 'src/generated/.mcpgen-staging'));
-      const plantedKinds = async (reply: (argv: string[], cwd: string) => Reply) => (await planted(reply)).problems.map((p) => [p.kind, p.signature.replace(/:.*/, '')]);
+      const staged = (cwd: string) =>
+        fs.existsSync(path.join(cwd, '.mcpgen-staging')) ||
+        fs.existsSync(path.join(cwd, 'src/generated/.mcpgen-staging'));
+      const plantedKinds = async (reply: (argv: string[], cwd: string) => Reply) =>
+        (await planted(reply)).problems.map((p) => [p.kind, p.signature.replace(/:.*/, '')]);
 
       test('none when the journal is refused and nothing changes', async () => {
-        const v = await planted((_a, cwd) => (staged(cwd) ? { code: 1, stderr: '.mcpgen-staging: error MCPG916 refusing\n' } : { code: 1 }));
+        const v = await planted((_a, cwd) =>
+          staged(cwd) ? { code: 1, stderr: '.mcpgen-staging: error MCPG916 refusing\n' } : { code: 1 },
+        );
         expect(v.problems).toEqual([]);
         expect(v.attack?.steps.length).toBeGreaterThan(0);
       });
@@ -112,7 +161,8 @@ describe('the fuzzer', () => {
       test('a user-owned file changed by a generate that succeeded', async () => {
         const edit = (a: string[], cwd: string): Reply => {
           if (staged(cwd)) return { code: 1, stderr: '.mcpgen-staging: error MCPG916 refusing\n' };
-          if (a[0] === 'generate' && a.includes('-q') && !a.includes('-o')) fs.writeFileSync(path.join(cwd, 'package.json'), '{"x":1}\n');
+          if (a[0] === 'generate' && a.includes('-q') && !a.includes('-o'))
+            fs.writeFileSync(path.join(cwd, 'package.json'), '{"x":1}\n');
           return { code: 0 };
         };
         expect(await plantedKinds(edit)).toEqual([['escaped', 'changed a user-owned file']]);
@@ -124,7 +174,16 @@ describe('the fuzzer', () => {
 describe('fuzzing the built CLI', () => {
   test('300 mutants (seeds 1…300): exit 0/1/2, no stack trace, validate ⇔ generate, nothing written on error, planted staging folders refused, user files kept, up to date after generate, a sample compiles', async () => {
     expect(fs.existsSync(path.join(root, 'dist/main.js')), 'run npm run build first').toBe(true);
-    const { findings, stats } = await runFuzz({ count: 300, seed: 1, jobs: 2, binEvery: 20, typecheckEvery: 24, typecheckMax: 12, timeoutMs: 20_000, log: () => {} });
+    const { findings, stats } = await runFuzz({
+      count: 300,
+      seed: 1,
+      jobs: 2,
+      binEvery: 20,
+      typecheckEvery: 24,
+      typecheckMax: 12,
+      timeoutMs: 20_000,
+      log: () => {},
+    });
     expect(stats.unmade).toBe(0);
     expect(stats.mutants).toBe(300);
     // The run must have exercised both outcomes and both ways of running mcpgen.
@@ -134,9 +193,29 @@ describe('fuzzing the built CLI', () => {
     expect(stats.typechecked).toBeGreaterThan(0);
     expect(stats.planted, 'mutants generated over a project with a planted staging folder').toBeGreaterThan(20);
     const chains = stats.chains.join('\n');
-    for (const family of ['renameKey', 'duplicateEntry', 'typeConfusion', 'deepNesting', 'hugeValue', 'invalidDefault', 'trickyString', 'refEdit', 'uriTemplateEdit', 'promptPlaceholder', 'fileRefEdit', 'alias', 'text:', 'bytes:', 'stringify block', 'stringify flow', 'stringify json'])
+    for (const family of [
+      'renameKey',
+      'duplicateEntry',
+      'typeConfusion',
+      'deepNesting',
+      'hugeValue',
+      'invalidDefault',
+      'trickyString',
+      'refEdit',
+      'uriTemplateEdit',
+      'promptPlaceholder',
+      'fileRefEdit',
+      'alias',
+      'text:',
+      'bytes:',
+      'stringify block',
+      'stringify flow',
+      'stringify json',
+    ])
       expect(chains, `no ${family} mutation in the CI range`).toContain(family);
-    const listed = findings.map((f) => `${f.kind} [${f.id}] ${f.signature} (${f.command}; ${path.relative(root, f.saved)})`);
+    const listed = findings.map(
+      (f) => `${f.kind} [${f.id}] ${f.signature} (${f.command}; ${path.relative(root, f.saved)})`,
+    );
     expect(listed, `\n${summarize(findings)}\n`).toEqual([]);
   }, 420_000);
 });

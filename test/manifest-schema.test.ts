@@ -79,7 +79,7 @@ describe('schema', () => {
 
   // MCP's own open objects stay open: real servers put vendor keys there (lint vendor-keys).
   const OPEN_IN_MCP = ['/$defs/Icon', '/$defs/PromptArgument', '/$defs/ResourceAnnotations', '/$defs/ToolAnnotations'];
-  test('every mcpgen object is closed (additionalProperties: false), MCP\'s open ones open', () => {
+  test("every mcpgen object is closed (additionalProperties: false), MCP's open ones open", () => {
     const open = nodes(schema)
       .filter(([, n]) => isObj(n.properties) && n.additionalProperties !== false)
       .map(([p]) => p);
@@ -150,7 +150,10 @@ test('the valid fixtures together use every property of the schema', () => {
   const covered = new Set<string>();
   const cover = (node: Obj, data: unknown, where: string): void => {
     const ref = node.$ref;
-    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) return cover(defs[ref.slice(8)]!, data, ref.slice(8));
+    if (typeof ref === 'string' && ref.startsWith('#/$defs/')) {
+      cover(defs[ref.slice(8)]!, data, ref.slice(8));
+      return;
+    }
     const props = (node.properties as Record<string, Obj> | undefined) ?? {};
     if (isObj(data)) {
       for (const [k, v] of Object.entries(data)) {
@@ -188,10 +191,17 @@ describe('defaults', () => {
       port: http.port!.default,
       path: http.path!.default,
       maxBodyBytes: http.maxBodyBytes!.default,
-      tokensEnv: (http.auth as unknown as { properties: { bearer: { properties: { tokensEnv: { default: unknown } } } } }).properties.bearer.properties.tokensEnv.default,
-      sse: { path: defs.SseTransport!.properties.path!.default, messagesPath: defs.SseTransport!.properties.messagesPath!.default },
+      tokensEnv: (
+        http.auth as unknown as { properties: { bearer: { properties: { tokensEnv: { default: unknown } } } } }
+      ).properties.bearer.properties.tokensEnv.default,
+      sse: {
+        path: defs.SseTransport!.properties.path!.default,
+        messagesPath: defs.SseTransport!.properties.messagesPath!.default,
+      },
     }).toEqual(HTTP_DEFAULTS);
     const execution = defs.ToolExecution!.properties;
-    expect({ ttlMs: execution.ttlMs!.default, pollIntervalMs: execution.pollIntervalMs!.default }).toEqual(TASK_DEFAULTS);
+    expect({ ttlMs: execution.ttlMs!.default, pollIntervalMs: execution.pollIntervalMs!.default }).toEqual(
+      TASK_DEFAULTS,
+    );
   });
 });

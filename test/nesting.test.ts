@@ -49,7 +49,10 @@ function load(text: string) {
  * under `x` (at ≥ 1), and how deep it can go within the manifest size limit (indentation grows
  * with the square of the depth).
  */
-const shapes: Record<string, { text: (levels: number) => string; where: (at: number) => [number, number]; most?: number }> = {
+const shapes: Record<
+  string,
+  { text: (levels: number) => string; where: (at: number) => [number, number]; most?: number }
+> = {
   'flow mappings': { text: (k) => `x: ${'{a: '.repeat(k)}1${'}'.repeat(k)}\n`, where: (at) => [7, 4 + 4 * (at - 1)] },
   'flow lists': { text: (k) => `x: ${'['.repeat(k)}1${']'.repeat(k)}\n`, where: (at) => [7, 4 + (at - 1)] },
   'block mappings': {
@@ -128,7 +131,10 @@ describe('MCPG109 nesting deeper than the limit', () => {
       const text = HEAD + shape.text(Math.min(1_000_001, shape.most ?? Infinity));
       const t = performance.now();
       const r = load(text);
-      expect(r.diagnostics.map((d) => d.code), name).toEqual(['MCPG109']);
+      expect(
+        r.diagnostics.map((d) => d.code),
+        name,
+      ).toEqual(['MCPG109']);
       expect(performance.now() - t, name).toBeLessThan(1500);
     }
     // Unclosed brackets and an unclosed quote in between: still the scan's diagnostic.
@@ -147,7 +153,12 @@ describe('the text scan', () => {
   ].filter((f) => fs.existsSync(f));
 
   const fixtures = path.join(root, 'test/fixtures/valid');
-  manifests.push(...fs.readdirSync(fixtures).map((f) => path.join(fixtures, f, 'mcpgen.yaml')).filter((f) => fs.existsSync(f)));
+  manifests.push(
+    ...fs
+      .readdirSync(fixtures)
+      .map((f) => path.join(fixtures, f, 'mcpgen.yaml'))
+      .filter((f) => fs.existsSync(f)),
+  );
 
   test('estimates exactly the depth of every manifest in the repository that parses', () => {
     let checked = 0;
@@ -190,8 +201,11 @@ describe('built bin', () => {
   const bin = path.join(root, 'bin/mcpgen.js');
   const run = (cwd: string, args: string[]) =>
     new Promise<{ code: number; stderr: string }>((resolve) => {
-      execFile(process.execPath, [bin, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 }, (err, _o, stderr) =>
-        resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
+      execFile(
+        process.execPath,
+        [bin, ...args],
+        { cwd, env: { ...process.env, NO_COLOR: '1' }, timeout: 20_000 },
+        (err, _o, stderr) => resolve({ code: err ? (typeof err.code === 'number' ? err.code : -1) : 0, stderr }),
       );
     });
 

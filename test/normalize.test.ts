@@ -35,8 +35,11 @@ describe('$ref policy', () => {
   it('inlines non-recursive refs, siblings win, key order kept', () => {
     const s = { type: 'object', properties: { city: { $ref: '#/schemas/City', description: 'Where' } } };
     const out = inlineSharedRefs(s, shared, recursive);
-    expect(out).toEqual({ type: 'object', properties: { city: { type: 'string', minLength: 1, description: 'Where' } } });
-    expect(Object.keys((out.properties as any).city)).toEqual(['type', 'minLength', 'description']);
+    expect(out).toEqual({
+      type: 'object',
+      properties: { city: { type: 'string', minLength: 1, description: 'Where' } },
+    });
+    expect(Object.keys((out.properties as Record<string, object>).city)).toEqual(['type', 'minLength', 'description']);
   });
 
   it('keeps recursive refs under $defs', () => {
@@ -49,12 +52,21 @@ describe('$ref policy', () => {
   });
 
   it('never rewrites $ref-looking data', () => {
-    const s = { type: 'object', properties: { $ref: { type: 'string', const: '#/schemas/City' } }, default: { $ref: '#/schemas/City' } };
+    const s = {
+      type: 'object',
+      properties: { $ref: { type: 'string', const: '#/schemas/City' } },
+      default: { $ref: '#/schemas/City' },
+    };
     expect(inlineSharedRefs(s, shared, recursive)).toEqual(s);
   });
 
   it('rebases local $defs for the types document', () => {
-    const s = { $schema: 'x', type: 'object', properties: { a: { $ref: '#/$defs/addr' }, c: { $ref: '#/schemas/City' } }, $defs: { addr: { type: 'object' } } };
+    const s = {
+      $schema: 'x',
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/addr' }, c: { $ref: '#/schemas/City' } },
+      $defs: { addr: { type: 'object' } },
+    };
     expect(rebaseForTypes(s, 'FooInput')).toEqual({
       root: { type: 'object', properties: { a: { $ref: '#/$defs/FooInputAddr' }, c: { $ref: '#/$defs/City' } } },
       hoisted: { FooInputAddr: { type: 'object' } },
@@ -74,10 +86,12 @@ describe('uri templates', () => {
   });
 });
 
-
 describe('template path shape', () => {
   const shape = (template: string, name: string) =>
-    pathShape(template, parseUriTemplate(template).variables.filter((v) => v.name === name));
+    pathShape(
+      template,
+      parseUriTemplate(template).variables.filter((v) => v.name === name),
+    );
   it.each([
     ['file:///{+path}', 'path', true, true],
     ['file://{+path}', 'path', true, false],

@@ -71,7 +71,11 @@ function authorizationServer(issuer: string, keys: JWK[]): Provider {
 }
 
 /** A server on 127.0.0.1 whose handler can be swapped (a provider restarted with new keys). */
-async function listen(): Promise<{ server: Server; url: string; serve(handler: (req: IncomingMessage, res: ServerResponse) => void): void }> {
+async function listen(): Promise<{
+  server: Server;
+  url: string;
+  serve(handler: (req: IncomingMessage, res: ServerResponse) => void): void;
+}> {
   let handler: (req: IncomingMessage, res: ServerResponse) => void = (_req, res) => void res.writeHead(503).end();
   const server = createServer((req, res) => handler(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -99,10 +103,16 @@ interface Running {
 
 /** Runs `node <script> --http --port 0` with `env`; resolves with the URL it prints. */
 function start(dir: string, env: NodeJS.ProcessEnv, script = 'dist/src/main.js'): Promise<Running> {
-  const child = spawn(process.execPath, [path.join(dir, script), '--http', '--port', '0'], { cwd: dir, env: { ...process.env, ...env, NODE_OPTIONS: '' } });
+  const child = spawn(process.execPath, [path.join(dir, script), '--http', '--port', '0'], {
+    cwd: dir,
+    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+  });
   let stderr = '';
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => (child.kill('SIGKILL'), reject(new Error(`no URL within 15 s:\n${stderr}`))), 15_000);
+    const timer = setTimeout(
+      () => (child.kill('SIGKILL'), reject(new Error(`no URL within 15 s:\n${stderr}`))),
+      15_000,
+    );
     child.stderr!.on('data', (d) => {
       stderr += d;
       const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
@@ -148,7 +158,11 @@ const INIT = JSON.stringify({
 });
 
 /** A raw POST to the MCP endpoint: status and challenge. */
-async function post(url: URL, bearer: string | null, body = PING): Promise<{ status: number; challenge: string | null }> {
+async function post(
+  url: URL,
+  bearer: string | null,
+  body = PING,
+): Promise<{ status: number; challenge: string | null }> {
   const res = await fetch(url, {
     method: 'POST',
     headers: {
@@ -163,8 +177,13 @@ async function post(url: URL, bearer: string | null, body = PING): Promise<{ sta
 }
 
 async function connect(url: URL, bearer: string, modern: boolean): Promise<Client> {
-  const client = new Client({ name: 'oauth-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }));
+  const client = new Client(
+    { name: 'oauth-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${bearer}` } } }),
+  );
   return client;
 }
 
@@ -216,11 +235,17 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/oauth-notes: no OAuth authorization server: set MCP_OAUTH_ISSUER/);
     expect(r.stderr).not.toMatch(/\n\s+at /);
-    const insecure = await run(process.execPath, [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'], dir, 15_000, {
-      ...process.env,
-      MCP_TOKENS: 't',
-      MCP_OAUTH_ISSUER: 'http://auth.example.com/',
-    });
+    const insecure = await run(
+      process.execPath,
+      [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'],
+      dir,
+      15_000,
+      {
+        ...process.env,
+        MCP_TOKENS: 't',
+        MCP_OAUTH_ISSUER: 'http://auth.example.com/',
+      },
+    );
     expect(insecure.code).toBe(1);
     expect(insecure.stderr).toMatch(/MCP_OAUTH_ISSUER \(issuer\) must be an https URL \(http only on localhost\)/);
   });
@@ -248,70 +273,90 @@ describe('OAuth resource server against a real authorization server', () => {
       });
     }
     // The metadata opens nothing else: the MCP endpoint still wants a token, the guards still hold.
-    expect((await fetch(new URL('/.well-known/oauth-protected-resource', mcp.url), { method: 'POST' })).status).toBe(405);
+    expect((await fetch(new URL('/.well-known/oauth-protected-resource', mcp.url), { method: 'POST' })).status).toBe(
+      405,
+    );
     expect((await post(new URL('/.well-known/oauth-protected-resource/mcp/x', mcp.url), null)).status).toBe(404);
   });
 
-  it.each([false, true])('a token for this resource with every scope does everything (2026 client: %s)', async (modern) => {
-    const bearer = await token(as.url, 'app', SCOPES, resource());
-    const client = await connect(mcp.url, bearer, modern);
-    try {
-      const who = await client.callTool({ name: 'whoami', arguments: {} });
-      const seen = JSON.parse((who.content as { text: string }[])[0]!.text);
-      expect(seen).toEqual({
-        clientId: 'app',
-        scopes: ['mcp', 'notes:read', 'notes:write'],
-        resource: mcp.url.href,
-        principal: JSON.stringify([as.url, 'app', 'app']),
-        sub: 'app',
-      });
-      expect(await client.callTool({ name: 'add_note', arguments: { text: 'hi' } })).toMatchObject({ content: [{ type: 'text', text: 'saved: hi' }] });
-      expect((await client.readResource({ uri: 'notes://secret' })).contents[0]).toMatchObject({ text: 'For readers only' });
-      expect((await client.readResource({ uri: 'notes://note/7' })).contents[0]).toMatchObject({ text: 'note 7' });
-      expect((await client.getPrompt({ name: 'summarize' })).messages).toHaveLength(1);
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add_note', 'whoami']);
-    } finally {
-      await client.close();
-    }
-  });
+  it.each([false, true])(
+    'a token for this resource with every scope does everything (2026 client: %s)',
+    async (modern) => {
+      const bearer = await token(as.url, 'app', SCOPES, resource());
+      const client = await connect(mcp.url, bearer, modern);
+      try {
+        const who = await client.callTool({ name: 'whoami', arguments: {} });
+        const seen = JSON.parse((who.content as { text: string }[])[0]!.text);
+        expect(seen).toEqual({
+          clientId: 'app',
+          scopes: ['mcp', 'notes:read', 'notes:write'],
+          resource: mcp.url.href,
+          principal: JSON.stringify([as.url, 'app', 'app']),
+          sub: 'app',
+        });
+        expect(await client.callTool({ name: 'add_note', arguments: { text: 'hi' } })).toMatchObject({
+          content: [{ type: 'text', text: 'saved: hi' }],
+        });
+        expect((await client.readResource({ uri: 'notes://secret' })).contents[0]).toMatchObject({
+          text: 'For readers only',
+        });
+        expect((await client.readResource({ uri: 'notes://note/7' })).contents[0]).toMatchObject({ text: 'note 7' });
+        expect((await client.getPrompt({ name: 'summarize' })).messages).toHaveLength(1);
+        expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['add_note', 'whoami']);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 
-  it.each([false, true])('a call without its scope is 403 insufficient_scope naming what it needs (2026 client: %s)', async (modern) => {
-    const bearer = await token(as.url, 'app', 'mcp notes:read', resource());
-    const client = await connect(mcp.url, bearer, modern);
-    try {
-      expect((await client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
-      const refused = await client.callTool({ name: 'add_note', arguments: { text: 'x' } }).catch((e: Error) => e);
-      expect(refused).toBeInstanceOf(Error);
-      expect(String(refused)).toMatch(/Insufficient scope: required "notes:write mcp"/);
-    } finally {
-      await client.close();
-    }
-    // The same on the wire, with the exact challenge.
-    const call = (extra: object) => JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'x' }, ...extra } });
-    const modernCall = call({
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
-        'io.modelcontextprotocol/clientCapabilities': {},
-      },
-    });
-    const res = await fetch(mcp.url, {
-      method: 'POST',
-      headers: {
-        'Content-Type': 'application/json',
-        Accept: 'application/json, text/event-stream',
-        Authorization: `Bearer ${bearer}`,
-        ...(modern ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'add_note' } : {}),
-        ...(modern ? {} : { 'Mcp-Session-Id': await session(mcp.url, bearer) }),
-      },
-      body: modern ? modernCall : call({}),
-    });
-    await res.body?.cancel();
-    expect(res.status).toBe(403);
-    expect(res.headers.get('www-authenticate')).toBe(
-      `Bearer error="insufficient_scope", error_description="Insufficient scope", scope="notes:write mcp", resource_metadata="${mcp.url.origin}/.well-known/oauth-protected-resource/mcp"`,
-    );
-  });
+  it.each([false, true])(
+    'a call without its scope is 403 insufficient_scope naming what it needs (2026 client: %s)',
+    async (modern) => {
+      const bearer = await token(as.url, 'app', 'mcp notes:read', resource());
+      const client = await connect(mcp.url, bearer, modern);
+      try {
+        expect((await client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
+        const refused = await client.callTool({ name: 'add_note', arguments: { text: 'x' } }).catch((e: Error) => e);
+        expect(refused).toBeInstanceOf(Error);
+        expect(String(refused)).toMatch(/Insufficient scope: required "notes:write mcp"/);
+      } finally {
+        await client.close();
+      }
+      // The same on the wire, with the exact challenge.
+      const call = (extra: object) =>
+        JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'add_note', arguments: { text: 'x' }, ...extra },
+        });
+      const modernCall = call({
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      });
+      const res = await fetch(mcp.url, {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: `Bearer ${bearer}`,
+          ...(modern
+            ? { 'MCP-Protocol-Version': '2026-07-28', 'Mcp-Method': 'tools/call', 'Mcp-Name': 'add_note' }
+            : {}),
+          ...(modern ? {} : { 'Mcp-Session-Id': await session(mcp.url, bearer) }),
+        },
+        body: modern ? modernCall : call({}),
+      });
+      await res.body?.cancel();
+      expect(res.status).toBe(403);
+      expect(res.headers.get('www-authenticate')).toBe(
+        `Bearer error="insufficient_scope", error_description="Insufficient scope", scope="notes:write mcp", resource_metadata="${mcp.url.origin}/.well-known/oauth-protected-resource/mcp"`,
+      );
+    },
+  );
 
   it('over the legacy HTTP+SSE transport: the same token does everything, a missing scope is the same 403', async () => {
     const sse = new URL('/sse', mcp.url);
@@ -319,24 +364,42 @@ describe('OAuth resource server against a real authorization server', () => {
     const denied = await fetch(sse, { headers: { Accept: 'text/event-stream' } });
     await denied.body?.cancel();
     expect(denied.status).toBe(401);
-    expect(denied.headers.get('www-authenticate')).toMatch(/resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/);
+    expect(denied.headers.get('www-authenticate')).toMatch(
+      /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/,
+    );
     const full = await token(as.url, 'app', SCOPES, resource());
     const v1 = (bearer: string) => {
       const client = new V1Client({ name: 'oauth-sse', version: '0.0.0' });
       const transport = new SSEClientTransport(sse, {
         requestInit: { headers: { Authorization: `Bearer ${bearer}` } },
-        eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${bearer}` } }) },
+        eventSourceInit: {
+          fetch: (url, init) =>
+            fetch(url, {
+              ...init,
+              headers: { ...(init?.headers as Record<string, string>), Authorization: `Bearer ${bearer}` },
+            }),
+        },
       });
       return { client, connected: client.connect(transport) };
     };
     const everything = v1(full);
     await everything.connected;
     try {
-      const who = JSON.parse(((await everything.client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
-      expect(who).toMatchObject({ clientId: 'app', resource: resource(), scopes: expect.arrayContaining(['mcp', 'notes:read', 'notes:write']) });
-      expect(await everything.client.callTool({ name: 'add_note', arguments: { text: 'over sse' } })).toMatchObject({ content: [{ text: 'saved: over sse' }] });
+      const who = JSON.parse(
+        ((await everything.client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text,
+      );
+      expect(who).toMatchObject({
+        clientId: 'app',
+        resource: resource(),
+        scopes: expect.arrayContaining(['mcp', 'notes:read', 'notes:write']),
+      });
+      expect(await everything.client.callTool({ name: 'add_note', arguments: { text: 'over sse' } })).toMatchObject({
+        content: [{ text: 'saved: over sse' }],
+      });
       expect((await everything.client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
-      expect((await everything.client.readResource({ uri: 'notes://note/7' })).contents).toMatchObject([{ text: 'note 7' }]);
+      expect((await everything.client.readResource({ uri: 'notes://note/7' })).contents).toMatchObject([
+        { text: 'note 7' },
+      ]);
       expect((await everything.client.getPrompt({ name: 'summarize' })).messages).toHaveLength(1);
     } finally {
       await everything.client.close();
@@ -345,7 +408,9 @@ describe('OAuth resource server against a real authorization server', () => {
     await reader.connected;
     try {
       expect((await reader.client.readResource({ uri: 'notes://secret' })).contents).toHaveLength(1);
-      const refused = await reader.client.callTool({ name: 'add_note', arguments: { text: 'x' } }, undefined, { timeout: 5000 }).catch((e: Error) => e);
+      const refused = await reader.client
+        .callTool({ name: 'add_note', arguments: { text: 'x' } }, undefined, { timeout: 5000 })
+        .catch((e: Error) => e);
       expect(refused).toBeInstanceOf(Error);
       expect(String(refused)).toMatch(/403/);
     } finally {
@@ -356,9 +421,13 @@ describe('OAuth resource server against a real authorization server', () => {
   it('a static bearer token (auth.bearer beside oauth) is accepted too, with every scope', async () => {
     const client = await connect(mcp.url, 'static-token-of-ci', false);
     try {
-      const who = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+      const who = JSON.parse(
+        ((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text,
+      );
       expect(who).toMatchObject({ clientId: 'ci', scopes: ['mcp', 'notes:read', 'notes:write'] });
-      expect(await client.callTool({ name: 'add_note', arguments: { text: 'ci' } })).toMatchObject({ content: [{ text: 'saved: ci' }] });
+      expect(await client.callTool({ name: 'add_note', arguments: { text: 'ci' } })).toMatchObject({
+        content: [{ text: 'saved: ci' }],
+      });
     } finally {
       await client.close();
     }
@@ -369,25 +438,36 @@ describe('OAuth resource server against a real authorization server', () => {
     const other = await token(as.url, 'opaque', SCOPES, resource());
     const res = await fetch(mcp.url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${other}`, 'Mcp-Session-Id': id },
+      headers: {
+        'Content-Type': 'application/json',
+        Accept: 'application/json, text/event-stream',
+        Authorization: `Bearer ${other}`,
+        'Mcp-Session-Id': id,
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } }),
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
-    expect(mcp.stderr()).toMatch(/refused session [0-9a-f]{8}…: opened by \["http:\/\/127\.0\.0\.1:\d+","app","app"\], used by \["http:\/\/127\.0\.0\.1:\d+",(null|"opaque"),"opaque"\]/);
+    expect(mcp.stderr()).toMatch(
+      /refused session [0-9a-f]{8}…: opened by \["http:\/\/127\.0\.0\.1:\d+","app","app"\], used by \["http:\/\/127\.0\.0\.1:\d+",(null|"opaque"),"opaque"\]/,
+    );
     expect(mcp.stderr()).not.toContain(other);
   });
 
   it('a token without the base scope is 403 at the door', async () => {
     const r = await post(mcp.url, await token(as.url, 'app', 'notes:read', resource()));
     expect(r.status).toBe(403);
-    expect(r.challenge).toMatch(/^Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp", resource_metadata="/);
+    expect(r.challenge).toMatch(
+      /^Bearer error="insufficient_scope", error_description="Insufficient scope", scope="mcp", resource_metadata="/,
+    );
   });
 
   it('a token for another resource is 401 (RFC 8707)', async () => {
     const r = await post(mcp.url, await token(as.url, 'app', SCOPES, OTHER_RESOURCE));
     expect(r.status).toBe(401);
-    expect(r.challenge).toMatch(/^Bearer error="invalid_token", error_description="Token was not issued for this resource", scope="mcp", resource_metadata="/);
+    expect(r.challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="Token was not issued for this resource", scope="mcp", resource_metadata="/,
+    );
   });
 
   it('a token of another issuer is 401, even signed with a key this one publishes', async () => {
@@ -415,8 +495,14 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(opaque.split('.')).toHaveLength(1);
     const client = await connect(mcp.url, opaque, true);
     try {
-      const who = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
-      expect(who).toMatchObject({ clientId: 'opaque', scopes: ['mcp', 'notes:read', 'notes:write'], resource: mcp.url.href });
+      const who = JSON.parse(
+        ((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text,
+      );
+      expect(who).toMatchObject({
+        clientId: 'opaque',
+        scopes: ['mcp', 'notes:read', 'notes:write'],
+        resource: mcp.url.href,
+      });
     } finally {
       await client.close();
     }
@@ -431,7 +517,9 @@ describe('OAuth resource server against a real authorization server', () => {
     expect(unbound.split('.')).toHaveLength(1);
     const r = await post(mcp.url, unbound, INIT);
     expect(r.status).toBe(401);
-    expect(r.challenge).toMatch(/^Bearer error="invalid_token", error_description="Token introspection names no audience \(aud\): the token is not known to be for this resource", scope="mcp", resource_metadata="/);
+    expect(r.challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="Token introspection names no audience \(aud\): the token is not known to be for this resource", scope="mcp", resource_metadata="/,
+    );
     const other = await post(mcp.url, await token(as.url, 'opaque', SCOPES, OTHER_RESOURCE), INIT);
     expect(other.status).toBe(401);
     expect(other.challenge).toContain('error_description="Token was not issued for this resource"');
@@ -451,13 +539,15 @@ describe('OAuth resource server against a real authorization server', () => {
   }
   const YEAR = 365 * 24 * 3600;
 
-  it('a JWT issued a year in the future is 401, though signed by the issuer\'s key', async () => {
+  it("a JWT issued a year in the future is 401, though signed by the issuer's key", async () => {
     const now = Math.floor(Date.now() / 1000);
     // The same token issued now is accepted: only `iat` differs.
     expect((await post(mcp.url, await signed(now), INIT)).status).toBe(200);
     const r = await post(mcp.url, await signed(now + YEAR), INIT);
     expect(r.status).toBe(401);
-    expect(r.challenge).toMatch(/^Bearer error="invalid_token", error_description="Token was issued in the future \(iat is (31536000|3153599\d) s ahead of this server's clock\)", scope="mcp", resource_metadata="/);
+    expect(r.challenge).toMatch(
+      /^Bearer error="invalid_token", error_description="Token was issued in the future \(iat is (31536000|3153599\d) s ahead of this server's clock\)", scope="mcp", resource_metadata="/,
+    );
     // The tolerance is the manifest's clockToleranceSeconds, 0 here: a few seconds ahead is refused too.
     expect((await post(mcp.url, await signed(now + 5), INIT)).status).toBe(401);
   });
@@ -493,13 +583,20 @@ describe('OAuth resource server against a real authorization server', () => {
       expectedIssuer: as.url,
     });
     for (const modern of [false, true]) {
-      const client = new Client({ name: 'oauth-flow', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+      const client = new Client(
+        { name: 'oauth-flow', version: '0.0.0' },
+        modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
       await client.connect(new StreamableHTTPClientTransport(mcp.url, { authProvider: provider }));
       try {
-        const who = JSON.parse(((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text);
+        const who = JSON.parse(
+          ((await client.callTool({ name: 'whoami', arguments: {} })).content as { text: string }[])[0]!.text,
+        );
         expect(who.clientId).toBe('app');
         // add_note needs notes:write: the client asks the authorization server for it and retries.
-        expect(await client.callTool({ name: 'add_note', arguments: { text: 'stepped up' } })).toMatchObject({ content: [{ text: 'saved: stepped up' }] });
+        expect(await client.callTool({ name: 'add_note', arguments: { text: 'stepped up' } })).toMatchObject({
+          content: [{ text: 'saved: stepped up' }],
+        });
         expect(provider.tokens()?.scope?.split(' ')).toContain('notes:write');
       } finally {
         await client.close();
@@ -517,7 +614,11 @@ const server = await startHttp({ port: 0, oauth: { jwksCooldownMs: 0 } });
 console.error('MCP over Streamable HTTP at ' + server.url);
 `,
     );
-    const own = await start(dir, { MCP_OAUTH_ISSUER: as.url, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' }, 'dist/rotation.js');
+    const own = await start(
+      dir,
+      { MCP_OAUTH_ISSUER: as.url, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' },
+      'dist/rotation.js',
+    );
     const old = keys;
     try {
       const ownResource = own.url.href;
@@ -560,7 +661,9 @@ console.error('MCP over Streamable HTTP at ' + server.url);
         const metadata = (await (await fetch(new URL(at, own.url))).json()) as Record<string, unknown>;
         expect(metadata).toMatchObject({ resource: publicUrl, authorization_servers: [issuer] });
       }
-      expect((await post(own.url, null)).challenge).toContain('resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp"');
+      expect((await post(own.url, null)).challenge).toContain(
+        'resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource/api/mcp"',
+      );
       expect((await post(own.url, await token(issuer, 'app', SCOPES, publicUrl), INIT)).status).toBe(200);
       resources.add(own.url.href);
       const local = await post(own.url, await token(issuer, 'app', SCOPES, own.url.href), INIT);
@@ -575,7 +678,9 @@ console.error('MCP over Streamable HTTP at ' + server.url);
   it('reads issuer metadata where RFC 8414 and OpenID Connect put it, and names a bad URL', async () => {
     // The runtime's OAuth module, over the manifest's settings as the generated HTTP entry holds them.
     const oauth = await import('@mcpgen/runtime/oauth');
-    const { httpConfig } = (await import(pathToFileURL(path.join(dir, 'dist/src/generated/http.js')).href)) as { httpConfig: { oauth: Parameters<typeof oauth.oauthSettings>[0] } };
+    const { httpConfig } = (await import(pathToFileURL(path.join(dir, 'dist/src/generated/http.js')).href)) as {
+      httpConfig: { oauth: Parameters<typeof oauth.oauthSettings>[0] };
+    };
     const settings = (options: object, env: NodeJS.ProcessEnv) => oauth.oauthSettings(httpConfig.oauth, options, env);
     expect(oauth.metadataUrls(new URL('https://login.microsoftonline.com/tenant/v2.0')).map(String)).toEqual([
       'https://login.microsoftonline.com/.well-known/oauth-authorization-server/tenant/v2.0',
@@ -586,7 +691,11 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       'https://example.auth0.com/.well-known/oauth-authorization-server',
       'https://example.auth0.com/.well-known/openid-configuration',
     ]);
-    const env = { MCP_OAUTH_ISSUER: 'https://auth.example.com/', MCP_OAUTH_CLIENT_ID: 'c', MCP_OAUTH_CLIENT_SECRET: 's' };
+    const env = {
+      MCP_OAUTH_ISSUER: 'https://auth.example.com/',
+      MCP_OAUTH_CLIENT_ID: 'c',
+      MCP_OAUTH_CLIENT_SECRET: 's',
+    };
     expect(() => settings({}, { ...env, MCP_OAUTH_JWKS_URI: 'http://keys.example.com/jwks' })).toThrow(
       'MCP_OAUTH_JWKS_URI (JWKS URI) must be an https URL (http only on localhost): http://keys.example.com/jwks',
     );
@@ -599,16 +708,28 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     expect(settings({}, { ...env, MCP_OAUTH_AUDIENCE: 'api://a, api://b' }).audience).toEqual(['api://a', 'api://b']);
     // Both refusals hold unless relaxed; the iat tolerance defaults to the clock tolerance.
     expect(settings({}, env)).toMatchObject({ introspectionAudience: 'required', iatToleranceSeconds: 0 });
-    expect(settings({ introspectionAudience: 'optional', iatToleranceSeconds: 60 }, env)).toMatchObject({ introspectionAudience: 'optional', iatToleranceSeconds: 60 });
-    expect(() => settings({}, { ...env, MCP_OAUTH_INTROSPECTION_AUDIENCE: 'off' })).toThrow('MCP_OAUTH_INTROSPECTION_AUDIENCE must be "required" or "optional", not "off"');
-    expect(() => settings({}, { ...env, MCP_OAUTH_IAT_TOLERANCE_SECONDS: '1y' })).toThrow('MCP_OAUTH_IAT_TOLERANCE_SECONDS must be a whole number of seconds (0 or more), not "1y"');
+    expect(settings({ introspectionAudience: 'optional', iatToleranceSeconds: 60 }, env)).toMatchObject({
+      introspectionAudience: 'optional',
+      iatToleranceSeconds: 60,
+    });
+    expect(() => settings({}, { ...env, MCP_OAUTH_INTROSPECTION_AUDIENCE: 'off' })).toThrow(
+      'MCP_OAUTH_INTROSPECTION_AUDIENCE must be "required" or "optional", not "off"',
+    );
+    expect(() => settings({}, { ...env, MCP_OAUTH_IAT_TOLERANCE_SECONDS: '1y' })).toThrow(
+      'MCP_OAUTH_IAT_TOLERANCE_SECONDS must be a whole number of seconds (0 or more), not "1y"',
+    );
   });
 
   it('answers 500 (not 401) while the authorization server is down, and logs the cause once', async () => {
     const lonely = await listen();
     const down = lonely.url;
     await new Promise((resolve) => lonely.server.close(resolve));
-    const own = await start(dir, { MCP_OAUTH_ISSUER: down, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' });
+    const own = await start(dir, {
+      MCP_OAUTH_ISSUER: down,
+      MCP_OAUTH_CLIENT_ID: 'mcp-server',
+      MCP_OAUTH_CLIENT_SECRET: 'x',
+      MCP_TOKENS: 't',
+    });
     try {
       const bearer = await token(as.url, 'app', SCOPES, resource());
       for (let i = 0; i < 3; i++) expect((await post(own.url, bearer)).status).toBe(500);
@@ -635,7 +756,11 @@ console.error('MCP over Streamable HTTP at ' + server.url);
 async function session(url: URL, bearer: string): Promise<string> {
   const res = await fetch(url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${bearer}` },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${bearer}`,
+    },
     body: INIT,
   });
   await res.body?.cancel();

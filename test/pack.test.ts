@@ -16,7 +16,9 @@ import { REPO, run, scratch, TSC } from './helpers/project.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 const MCPGEN = path.join(REPO, 'bin/mcpgen.js');
-const SCHEMA = JSON.parse(readFileSync(path.join(REPO, 'schemas/vendor/mcp-registry-server.2025-12-11.schema.json'), 'utf8'));
+const SCHEMA = JSON.parse(
+  readFileSync(path.join(REPO, 'schemas/vendor/mcp-registry-server.2025-12-11.schema.json'), 'utf8'),
+);
 const validateServerJson = addFormats(new Ajv({ strict: false, allErrors: true })).compile(SCHEMA);
 const outside: string[] = [];
 afterAll(() => {
@@ -34,8 +36,12 @@ describe('stdio server (examples/weather)', () => {
   it('refuses an unbuilt project, saying how to build it, and writes nothing', async () => {
     const r = await pack(dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('mcpgen: dist/src/main.js does not exist: build the project first (`npm run build` in ., or `mcpgen pack --build`)');
-    expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb') || f === 'server.json' || f.endsWith('.tmp'))).toEqual([]);
+    expect(r.stderr).toContain(
+      'mcpgen: dist/src/main.js does not exist: build the project first (`npm run build` in ., or `mcpgen pack --build`)',
+    );
+    expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb') || f === 'server.json' || f.endsWith('.tmp'))).toEqual(
+      [],
+    );
   });
 
   it('builds a bundle the MCPB validator accepts and that serves on its own', async () => {
@@ -43,7 +49,9 @@ describe('stdio server (examples/weather)', () => {
     const r = await pack(dir, '--registry-name', 'io.github.example/weather');
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages\), 2 tool\(s\), 2 prompt\(s\)\n  sha256 [0-9a-f]{64}\n/);
+    expect(r.stdout).toMatch(
+      /✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages\), 2 tool\(s\), 2 prompt\(s\)\n {2}sha256 [0-9a-f]{64}\n/,
+    );
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // The same build packs to the same bytes.
     const again = await pack(dir, '--registry-name', 'io.github.example/weather');
@@ -51,10 +59,18 @@ describe('stdio server (examples/weather)', () => {
 
     const unpacked = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-mcpb-'));
     outside.push(unpacked);
-    expect(await unpackExtension({ mcpbPath: path.join(dir, 'weather-0.1.0.mcpb'), outputDir: unpacked, silent: true })).toBe(true);
+    expect(
+      await unpackExtension({ mcpbPath: path.join(dir, 'weather-0.1.0.mcpb'), outputDir: unpacked, silent: true }),
+    ).toBe(true);
     expect(validateManifest(unpacked)).toBe(true);
     const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
-    expect(m).toMatchObject({ manifest_version: '0.3', name: 'weather', display_name: 'Weather', version: '0.1.0', description: 'Forecasts for any city' });
+    expect(m).toMatchObject({
+      manifest_version: '0.3',
+      name: 'weather',
+      display_name: 'Weather',
+      version: '0.1.0',
+      description: 'Forecasts for any city',
+    });
     expect(m.tools.map((t: { name: string }) => t.name).sort()).toEqual(['convert_temperature', 'get_forecast']);
     expect(m.prompts.map((p: { name: string }) => p.name).sort()).toEqual(['packing_list', 'weather_report'].sort());
     // Only the server's code and production packages: no tests, maps, TypeScript or client.
@@ -66,9 +82,14 @@ describe('stdio server (examples/weather)', () => {
     // Started as a desktop client would, from mcp_config with ${__dirname} filled in.
     const args = (m.server.mcp_config.args as string[]).map((a) => a.replace('${__dirname}', unpacked));
     const client = new Client({ name: 'pack-test', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: os.tmpdir(), stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args, cwd: os.tmpdir(), stderr: 'pipe' }),
+    );
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(['convert_temperature', 'get_forecast']);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        'convert_temperature',
+        'get_forecast',
+      ]);
       const r2 = await client.callTool({ name: 'convert_temperature', arguments: { value: 100, from: 'C' } });
       expect((r2.content as { text: string }[])[0]!.text).toBe('100 °C = 212 °F');
     } finally {
@@ -97,14 +118,19 @@ describe('stdio server (examples/weather)', () => {
     utimesSync(path.join(dir, 'src/forecast.ts'), future, future);
     const r = await pack(dir);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('src/forecast.ts is newer than the build in dist: run `npm run build` (or `mcpgen pack --build`)');
+    expect(r.stderr).toContain(
+      'src/forecast.ts is newer than the build in dist: run `npm run build` (or `mcpgen pack --build`)',
+    );
     expect(readFileSync(bundle).equals(before)).toBe(true);
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
   it('refuses generated code older than the manifest', async () => {
     const manifest = path.join(dir, 'mcpgen.yaml');
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Forecasts for any city', 'Forecasts for every city'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace('Forecasts for any city', 'Forecasts for every city'),
+    );
     const r = await pack(dir);
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('src/generated/server.ts');
@@ -125,7 +151,9 @@ it('an HTTP-only server with bearer auth: streamable-http package, its token var
   expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
   const r = await pack(dir);
   expect(r.code).toBe(0);
-  expect(r.stderr).toContain('! server.json: registry name is a placeholder (io.github.YOUR-GITHUB-USER/weather): pass --registry-name io.github.<you>/weather or set "mcpName" in package.json');
+  expect(r.stderr).toContain(
+    '! server.json: registry name is a placeholder (io.github.YOUR-GITHUB-USER/weather): pass --registry-name io.github.<you>/weather or set "mcpName" in package.json',
+  );
   const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
   expect(validateServerJson(s), JSON.stringify(validateServerJson.errors)).toBe(true);
   expect(s.packages[0]).toMatchObject({

@@ -30,7 +30,8 @@ beforeAll(async () => {
 
 describe('the mcpgen tarball', () => {
   it('ships the licence, the README and the docs it links', () => {
-    for (const f of ['LICENSE', 'README.md', 'package.json', 'bin/mcpgen.js', 'schemas/manifest.v1.json']) expect(files, f).toContain(f);
+    for (const f of ['LICENSE', 'README.md', 'package.json', 'bin/mcpgen.js', 'schemas/manifest.v1.json'])
+      expect(files, f).toContain(f);
     const readme = readFileSync(path.join(REPO, 'README.md'), 'utf8');
     const linked = [...readme.matchAll(/\]\((docs\/[^)#\s]+)/g)].map((m) => m[1]!);
     expect(linked.length).toBeGreaterThan(0);
@@ -39,7 +40,13 @@ describe('the mcpgen tarball', () => {
 
   it('ships no source maps, sources or tests', () => {
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
-    expect(files.filter((f) => /^(cli|test|scripts|bench|examples)\//.test(f) || f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('templates/'))).toEqual([]);
+    expect(
+      files.filter(
+        (f) =>
+          /^(cli|test|scripts|bench|examples)\//.test(f) ||
+          (f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.startsWith('templates/')),
+      ),
+    ).toEqual([]);
   });
 
   it('ships the built commands and the templates', () => {
@@ -51,7 +58,9 @@ describe('the mcpgen tarball', () => {
   it('declares where it comes from', () => {
     const pkg = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));
     expect(pkg.license).toBe('MIT');
-    expect(readFileSync(path.join(REPO, 'LICENSE'), 'utf8')).toMatch(/^MIT License\n\nCopyright \(c\) \d{4} mcpgen contributors\n/);
+    expect(readFileSync(path.join(REPO, 'LICENSE'), 'utf8')).toMatch(
+      /^MIT License\n\nCopyright \(c\) \d{4} mcpgen contributors\n/,
+    );
     expect(pkg.repository.url).toBe('git+https://github.com/mcpgen/mcpgen.git');
     expect(pkg.homepage).toMatch(/^https:\/\/github\.com\/mcpgen\/mcpgen/);
     expect(pkg.bugs.url).toBe('https://github.com/mcpgen/mcpgen/issues');

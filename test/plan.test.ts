@@ -1,7 +1,16 @@
 /**
  * Ownership rules of the plan stage, on real folders.
  */
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync, existsSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+  existsSync,
+} from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,7 +34,10 @@ describe('plan', () => {
   it('creates, then is a no-op that touches nothing', () => {
     const root = tmp();
     const first = planFiles(root, files);
-    expect(first.entries.map((e) => `${e.action} ${e.path}`)).toEqual(['create src/generated/server.ts', 'create src/handlers/tools/x.ts']);
+    expect(first.entries.map((e) => `${e.action} ${e.path}`)).toEqual([
+      'create src/generated/server.ts',
+      'create src/handlers/tools/x.ts',
+    ]);
     applyPlan(first);
     const mtime = statSync(path.join(root, 'src/generated/server.ts')).mtimeMs;
     const second = planFiles(root, files);
@@ -37,7 +49,11 @@ describe('plan', () => {
   it('writes new folders whole: staged inside the project, renamed into place, nothing left behind', () => {
     const root = tmp();
     put(root, 'src/generated/server.ts', `${H}old\n`);
-    const more: OutputFile[] = [...files, { path: 'test/generated/contract.test.ts', content: `${H}t\n`, owner: 'generated' }, { path: 'package.json', content: '{}\n', owner: 'user' }];
+    const more: OutputFile[] = [
+      ...files,
+      { path: 'test/generated/contract.test.ts', content: `${H}t\n`, owner: 'generated' },
+      { path: 'package.json', content: '{}\n', owner: 'user' },
+    ];
     applyPlan(planFiles(root, more));
     for (const f of more) expect(readFileSync(path.join(root, f.path), 'utf8')).toBe(f.content);
     expect(readdirSync(root).sort()).toEqual(['package.json', 'src', 'test']);
@@ -45,7 +61,10 @@ describe('plan', () => {
 
   it('a failed write leaves no part of a new folder, and no staging folder', () => {
     const root = tmp();
-    const bad: OutputFile[] = [...files, { path: `test/handlers/${'x'.repeat(300)}.ts`, content: 'too long a name\n', owner: 'user' }];
+    const bad: OutputFile[] = [
+      ...files,
+      { path: `test/handlers/${'x'.repeat(300)}.ts`, content: 'too long a name\n', owner: 'user' },
+    ];
     const plan = planFiles(root, bad);
     expect(() => applyPlan(plan)).toThrow(/ENAMETOOLONG/);
     expect(existsSync(path.join(root, 'test'))).toBe(false);

@@ -48,25 +48,46 @@ describe('prompt arguments on the wire', () => {
   it('are listed as declared, vendor keys and default included, on 2025 and 2026-07-28', async () => {
     const expected = [
       { name: 'city', title: 'City', description: 'The city visited', required: true, 'x-example': 'Paris' },
-      { name: 'style', description: 'How the report reads', default: 'short', 'com.example/ui': { widget: 'select', options: ['short', 'long'] } },
+      {
+        name: 'style',
+        description: 'How the report reads',
+        default: 'short',
+        'com.example/ui': { widget: 'select', options: ['short', 'long'] },
+      },
     ];
     const legacy = await exchange([
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'prompts/list', params: {} },
     ]);
     expect((legacy[1]!.result as { prompts: { arguments: unknown }[] }).prompts[0]!.arguments).toEqual(expected);
-    const envelope = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+    const envelope = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+      'io.modelcontextprotocol/clientCapabilities': {},
+    };
     const modern = await exchange([{ jsonrpc: '2.0', id: 1, method: 'prompts/list', params: { _meta: envelope } }]);
     expect((modern[0]!.result as { prompts: { arguments: unknown }[] }).prompts[0]!.arguments).toEqual(expected);
   });
 
   it('the default fills the placeholder when the argument is left out', async () => {
     const answers = await exchange([
-      { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } },
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } },
+      },
       { jsonrpc: '2.0', method: 'notifications/initialized' },
       { jsonrpc: '2.0', id: 2, method: 'prompts/get', params: { name: 'trip_report', arguments: { city: 'Oslo' } } },
     ]);
-    expect(answers[1]!.result).toMatchObject({ messages: [{ role: 'user', content: { type: 'text', text: 'Write a short report on a trip to Oslo.' } }] });
+    expect(answers[1]!.result).toMatchObject({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Write a short report on a trip to Oslo.' } }],
+    });
   });
 });

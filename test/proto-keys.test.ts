@@ -22,11 +22,12 @@ function load(text: string) {
 }
 
 const HEAD = 'version: 1\nserver:\n  name: x\n  version: 1.0.0\ntransports:\n  stdio: {}\n';
-const at = (d: { line: number; column: number; code: string; message: string }) => `${d.line}:${d.column} ${d.code} ${d.message}`;
+const at = (d: { line: number; column: number; code: string; message: string }) =>
+  `${d.line}:${d.column} ${d.code} ${d.message}`;
 
 describe('prototype-named keys', () => {
   const text = [
-    HEAD + 'tools:', // 1-7
+    `${HEAD}tools:`, // 1-7
     '  __proto__:', // 8
     '    description: A tool named after the prototype key', // 9
     '    input: { type: object, properties: { __proto__: { type: string, default: a, description: A property } } }', // 10
@@ -46,7 +47,8 @@ describe('prototype-named keys', () => {
     expect(Object.keys(tools)).toEqual(['__proto__', 'constructor', 'toString']);
     expect(Object.getPrototypeOf(tools)).toBe(Object.prototype);
     expect(Object.hasOwn(tools, '__proto__')).toBe(true);
-    const proto = tools['__proto__'] as { input: { properties: object } };
+    // biome-ignore lint/suspicious/noProto: the manifest's tool named `__proto__`, an own key of a prototype-less record
+    const proto = tools.__proto__ as { input: { properties: object } };
     expect(Object.hasOwn(proto.input.properties, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(proto.input.properties)).toBe(Object.prototype);
     expect(manifest!.locate(['tools', '__proto__'], { key: true })).toMatchObject({ line: 8, column: 3 });
@@ -64,7 +66,7 @@ describe('prototype-named keys', () => {
   });
 
   test('constructor and toString stay on the quick path, as own keys', () => {
-    const quick = HEAD + 'tools:\n  constructor:\n    description: A tool named constructor\n  toString: { description: x }\n';
+    const quick = `${HEAD}tools:\n  constructor:\n    description: A tool named constructor\n  toString: { description: x }\n`;
     const parsed = quickParseYaml(quick);
     expect(parsed).toBeDefined();
     const { manifest } = load(quick);
@@ -78,9 +80,11 @@ describe('prototype-named keys', () => {
   });
 
   test('a duplicate __proto__ is a duplicate key, in block and flow mappings', () => {
-    const dup = HEAD + 'tools:\n  __proto__:\n    description: first one\n  __proto__:\n    description: second one\n';
+    const dup = `${HEAD}tools:\n  __proto__:\n    description: first one\n  __proto__:\n    description: second one\n`;
     expect(load(dup).diagnostics.map(at)).toEqual(['10:3 MCPG103 duplicate key `__proto__` (first defined on line 8)']);
-    const flow = HEAD + 'meta: { __proto__: 1, __proto__: 2 }\n';
-    expect(load(flow).diagnostics.map(at)).toEqual(['7:23 MCPG103 duplicate key `__proto__` (first defined on line 7)']);
+    const flow = `${HEAD}meta: { __proto__: 1, __proto__: 2 }\n`;
+    expect(load(flow).diagnostics.map(at)).toEqual([
+      '7:23 MCPG103 duplicate key `__proto__` (first defined on line 7)',
+    ]);
   });
 });

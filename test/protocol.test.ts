@@ -48,12 +48,18 @@ async function connect(kind: Kind, era: Era): Promise<Client> {
   // Answers what each form asks for: elicited content is checked against the requested schema.
   const answers: Record<string, string> = { name: 'Ada', color: 'blue' };
   client.setRequestHandler('elicitation/create', async (request) => {
-    const fields = Object.keys((request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {});
+    const fields = Object.keys(
+      (request.params as { requestedSchema?: { properties?: object } }).requestedSchema?.properties ?? {},
+    );
     return { action: 'accept', content: Object.fromEntries(fields.map((f) => [f, answers[f] ?? 'yes'])) };
   });
   const transport =
     kind === 'stdio'
-      ? new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')], stderr: 'pipe' })
+      ? new StdioClientTransport({
+          command: process.execPath,
+          args: [path.join(dir, 'dist/src/main.js')],
+          stderr: 'pipe',
+        })
       : new StreamableHTTPClientTransport(http.url);
   await client.connect(transport);
   clients.push(client);
@@ -85,12 +91,21 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
     expect(tools.tools.map((t) => t.name)).toContain('json_schema_2020_12_tool');
     expect(tools.tools.length).toBe(37); // 10 pages of 4
     const resources = await client.listResources();
-    expect(resources.resources.map((r) => r.uri).sort()).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
+    expect(resources.resources.map((r) => r.uri).sort()).toEqual([
+      'test://static-binary',
+      'test://static-text',
+      'test://watched-resource',
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates[0]?.uriTemplate).toBe('test://template/{id}/data');
-    expect(text(await client.callTool({ name: 'test_simple_text' }))).toBe('This is a simple text response for testing.');
+    expect(text(await client.callTool({ name: 'test_simple_text' }))).toBe(
+      'This is a simple text response for testing.',
+    );
     const read = await client.readResource({ uri: 'test://template/7/data' });
     expect(read.contents[0]).toMatchObject({ uri: 'test://template/7/data', mimeType: 'application/json' });
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
     expect(completion.completion.values).toEqual(['paris', 'park', 'party']);
     const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
     expect(JSON.stringify(prompt.messages)).toContain("arg1='a', arg2='b'");
@@ -115,7 +130,10 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
 
   it('reports progress', async () => {
     const seen: number[] = [];
-    const result = await client.callTool({ name: 'test_tool_with_progress' }, { onprogress: (p) => void seen.push(p.progress) });
+    const result = await client.callTool(
+      { name: 'test_tool_with_progress' },
+      { onprogress: (p) => void seen.push(p.progress) },
+    );
     expect(text(result)).toBe('Tool with progress completed');
     await new Promise((resolve) => setTimeout(resolve, 50));
     // Observed with client 2.4 over stdio: the server writes progress 100 before the result (checked
@@ -155,9 +173,9 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
       close = () => subscription.close();
     }
     await client.callTool({ name: 'test_update_watched_resource' });
-    await expect(Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no update')), 5_000))])).resolves.toBe(
-      'test://watched-resource',
-    );
+    await expect(
+      Promise.race([updated, new Promise((_, reject) => setTimeout(() => reject(new Error('no update')), 5_000))]),
+    ).resolves.toBe('test://watched-resource');
     await close();
   });
 
@@ -189,7 +207,12 @@ describe('HTTP sessions (2025)', () => {
     const init = await fetch(http.url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      }),
     });
     expect(init.status).toBe(200);
     const sid = init.headers.get('mcp-session-id');
@@ -198,7 +221,11 @@ describe('HTTP sessions (2025)', () => {
     const session = { ...headers, 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-11-25' };
     const del = await fetch(http.url, { method: 'DELETE', headers: session });
     expect(del.status).toBe(200);
-    const after = await fetch(http.url, { method: 'POST', headers: session, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }) });
+    const after = await fetch(http.url, {
+      method: 'POST',
+      headers: session,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'ping' }),
+    });
     expect(after.status).toBe(404);
     const noSession = await fetch(http.url, { method: 'GET', headers: { Accept: 'text/event-stream' } });
     expect(noSession.status).toBe(405);
@@ -207,10 +234,14 @@ describe('HTTP sessions (2025)', () => {
   it('rejects a foreign Host header', async () => {
     // fetch() sets Host itself; node:http sends what it is given.
     const status = await new Promise<number | undefined>((resolve, reject) => {
-      const req = request(http.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Host: 'evil.example.com' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode);
-      });
+      const req = request(
+        http.url,
+        { method: 'POST', headers: { 'Content-Type': 'application/json', Host: 'evil.example.com' } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode);
+        },
+      );
       req.on('error', reject);
       req.end('{}');
     });
@@ -226,11 +257,7 @@ describe('bearer auth (transports.http.auth.bearer, test/fixtures/valid/protocol
     project = scratch('protocol-bearer', path.join(REPO, 'test/fixtures/valid/protocol'));
     appendFileSync(
       path.join(project, 'mcpgen.yaml'),
-      [
-        'tools:',
-        '  whoami: { description: "Says which client is calling, from its bearer token" }',
-        '',
-      ].join('\n'),
+      ['tools:', '  whoami: { description: "Says which client is calling, from its bearer token" }', ''].join('\n'),
     );
     const io = memoryIO(project);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
@@ -266,14 +293,23 @@ describe('bearer auth (transports.http.auth.bearer, test/fixtures/valid/protocol
   }, 180_000);
 
   it('refuses requests without a valid token (401 with a challenge)', async () => {
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer nope' }, body: '{}' });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: 'Bearer nope' },
+      body: '{}',
+    });
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
   });
 
   it.each(['legacy', 'modern'] as const)('gives handlers the identity (%s era)', async (era) => {
-    const client = new Client({ name: 't', version: '0' }, era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
-    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer secret-a' } } }));
+    const client = new Client(
+      { name: 't', version: '0' },
+      era === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {},
+    );
+    await client.connect(
+      new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer secret-a' } } }),
+    );
     clients.push(client);
     expect(text(await client.callTool({ name: 'whoami' }))).toBe('client=alice');
   });

@@ -47,7 +47,7 @@ function write(dir: string, files: Record<string, string>): void {
   }
 }
 
-const text = (r: unknown) => ((r as { content: { text: string }[] }).content[0]!.text);
+const text = (r: unknown) => (r as { content: { text: string }[] }).content[0]!.text;
 
 describe('prototype-names end to end', () => {
   let dir: string;
@@ -70,8 +70,16 @@ describe('prototype-names end to end', () => {
   }, 180_000);
 
   it('lists every entry', async () => {
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['__defineGetter__', 'constructor', 'hasOwnProperty', 'toString']);
-    expect((await client.listResources()).resources.map((r) => r.name)).toEqual(['isPrototypeOf', 'propertyIsEnumerable']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      '__defineGetter__',
+      'constructor',
+      'hasOwnProperty',
+      'toString',
+    ]);
+    expect((await client.listResources()).resources.map((r) => r.name)).toEqual([
+      'isPrototypeOf',
+      'propertyIsEnumerable',
+    ]);
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['valueOf']);
     const prompts = (await client.listPrompts()).prompts;
     expect(prompts.map((p) => [p.name, p.arguments?.map((a) => a.name)])).toEqual([
@@ -86,7 +94,13 @@ describe('prototype-names end to end', () => {
       constructor: 'absent',
       toString: 'absent',
     });
-    expect(JSON.parse(text(await client.callTool({ name: 'hasOwnProperty', arguments: { value: 'v', constructor: 'C', toString: 3 } })))).toEqual({
+    expect(
+      JSON.parse(
+        text(
+          await client.callTool({ name: 'hasOwnProperty', arguments: { value: 'v', constructor: 'C', toString: 3 } }),
+        ),
+      ),
+    ).toEqual({
       keys: ['value', 'constructor', 'toString'],
       constructor: 'C',
       toString: 3,
@@ -102,10 +116,14 @@ describe('prototype-names end to end', () => {
   });
 
   it('reads the resources and the template', async () => {
-    expect((await client.readResource({ uri: 'proto://static' })).contents).toEqual([{ uri: 'proto://static', mimeType: 'text/plain', text: 'static text' }]);
+    expect((await client.readResource({ uri: 'proto://static' })).contents).toEqual([
+      { uri: 'proto://static', mimeType: 'text/plain', text: 'static text' },
+    ]);
     expect((await client.readResource({ uri: 'proto://dynamic' })).contents[0]).toMatchObject({ text: 'dynamic text' });
     // (The SDK matches a `{?query}` only when the URI has it.)
-    expect((await client.readResource({ uri: 'proto://items/abc?toString=x' })).contents[0]).toMatchObject({ text: 'item abc x' });
+    expect((await client.readResource({ uri: 'proto://items/abc?toString=x' })).contents[0]).toMatchObject({
+      text: 'item abc x',
+    });
     await expect(client.readResource({ uri: 'proto://items/ABC?toString=x' })).rejects.toThrow(/Invalid resource URI/);
   });
 
@@ -113,22 +131,43 @@ describe('prototype-names end to end', () => {
     const got = await client.getPrompt({ name: 'toLocaleString', arguments: { toString: 'cats' } });
     expect(got.messages).toEqual([
       { role: 'user', content: { type: 'text', text: 'Tell me about cats [] in a plain tone' } },
-      { role: 'user', content: { type: 'resource', resource: { uri: 'proto://static', mimeType: 'text/plain', text: 'About cats []' } } },
+      {
+        role: 'user',
+        content: {
+          type: 'resource',
+          resource: { uri: 'proto://static', mimeType: 'text/plain', text: 'About cats []' },
+        },
+      },
     ]);
-    const all = await client.getPrompt({ name: 'toLocaleString', arguments: { toString: 'dogs', constructor: 'big', valueOf: 'warm' } });
+    const all = await client.getPrompt({
+      name: 'toLocaleString',
+      arguments: { toString: 'dogs', constructor: 'big', valueOf: 'warm' },
+    });
     expect((all.messages[0]!.content as { text: string }).text).toBe('Tell me about dogs [big] in a warm tone');
-    expect((await client.getPrompt({ name: 'valueOf', arguments: {} })).messages[0]!.content).toEqual({ type: 'text', text: 'value absent' });
-    expect((await client.getPrompt({ name: 'valueOf', arguments: { hasOwnProperty: 'h' } })).messages[0]!.content).toEqual({ type: 'text', text: 'value h' });
+    expect((await client.getPrompt({ name: 'valueOf', arguments: {} })).messages[0]!.content).toEqual({
+      type: 'text',
+      text: 'value absent',
+    });
+    expect(
+      (await client.getPrompt({ name: 'valueOf', arguments: { hasOwnProperty: 'h' } })).messages[0]!.content,
+    ).toEqual({ type: 'text', text: 'value h' });
   });
 
   it('completes by argument name, and an argument without a completer completes to nothing', async () => {
-    const complete = async (ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, name: string, value = '') =>
-      (await client.complete({ ref, argument: { name, value } })).completion.values;
+    const complete = async (
+      ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string },
+      name: string,
+      value = '',
+    ) => (await client.complete({ ref, argument: { name, value } })).completion.values;
     expect(await complete({ type: 'ref/prompt', name: 'toLocaleString' }, 'toString', 'c')).toEqual(['cats']);
     expect(await complete({ type: 'ref/prompt', name: 'toLocaleString' }, 'constructor')).toEqual([]);
     expect(await complete({ type: 'ref/prompt', name: 'valueOf' }, 'hasOwnProperty', 't')).toEqual(['two']);
-    expect(await complete({ type: 'ref/resource', uri: 'proto://items/{constructor}{?toString}' }, 'constructor', 'b')).toEqual(['beta']);
-    expect(await complete({ type: 'ref/resource', uri: 'proto://items/{constructor}{?toString}' }, 'toString')).toEqual([]);
+    expect(
+      await complete({ type: 'ref/resource', uri: 'proto://items/{constructor}{?toString}' }, 'constructor', 'b'),
+    ).toEqual(['beta']);
+    expect(await complete({ type: 'ref/resource', uri: 'proto://items/{constructor}{?toString}' }, 'toString')).toEqual(
+      [],
+    );
   });
 });
 
@@ -166,7 +205,11 @@ tools: { plain: { description: A tool with an ordinary name } }
         "__proto__": { "description": "A prompt named __proto__", "arguments": { "__proto__": { "description": "An argument named __proto__" }, "other": { "description": "Another argument", "default": "d" } }, "messages": [{ "role": "user", "text": "P [{{__proto__}}] {{other}}" }] }
       }
     }`);
-    const built = await buildFiles(manifest!, { manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir, generatorVersion: null });
+    const built = await buildFiles(manifest!, {
+      manifest: path.join(dir, 'mcpgen.yaml'),
+      outDir: dir,
+      generatorVersion: null,
+    });
     expect(built.diagnostics).toEqual([]);
     write(dir, Object.fromEntries(built.files!.map((f) => [f.path, f.content])));
     write(dir, {
@@ -197,7 +240,14 @@ export const read: TemplateHandlers['__proto__']['read'] = async (params) => \`p
     expect(text(await client.callTool({ name: '__proto__', arguments: { x: 'v' } }))).toBe('proto v');
     expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.name)).toEqual(['__proto__']);
     expect((await client.readResource({ uri: 'proto://p/abc' })).contents[0]).toMatchObject({ text: 'p abc' });
-    expect((await client.complete({ ref: { type: 'ref/resource', uri: 'proto://p/{id}' }, argument: { name: 'id', value: 'q' } })).completion.values).toEqual(['q1', 'q2']);
+    expect(
+      (
+        await client.complete({
+          ref: { type: 'ref/resource', uri: 'proto://p/{id}' },
+          argument: { name: 'id', value: 'q' },
+        })
+      ).completion.values,
+    ).toEqual(['q1', 'q2']);
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['__proto__']);
     const got = await client.getPrompt({ name: '__proto__', arguments: {} });
     expect(got.messages[0]!.content).toEqual({ type: 'text', text: 'P [] d' });
@@ -211,7 +261,19 @@ export const read: TemplateHandlers['__proto__']['read'] = async (params) => \`p
 describe('every inherited name at once end to end', () => {
   let dir: string;
   let client: Client;
-  const NAMES = ['__defineGetter__', '__defineSetter__', '__lookupGetter__', '__lookupSetter__', 'constructor', 'hasOwnProperty', 'isPrototypeOf', 'propertyIsEnumerable', 'toLocaleString', 'toString', 'valueOf'];
+  const NAMES = [
+    '__defineGetter__',
+    '__defineSetter__',
+    '__lookupGetter__',
+    '__lookupSetter__',
+    'constructor',
+    'hasOwnProperty',
+    'isPrototypeOf',
+    'propertyIsEnumerable',
+    'toLocaleString',
+    'toString',
+    'valueOf',
+  ];
 
   beforeAll(async () => {
     dir = scratch('prototype-names-all', path.join(REPO, 'test/cases/prototype-names-all'));

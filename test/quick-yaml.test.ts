@@ -19,12 +19,12 @@ import { yamlFiles } from './helpers/files.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-
 /** Every path of the data, with the strings among them. */
 function paths(value: unknown, at: JsonPath = [], out: { path: JsonPath; text?: string }[] = []) {
   out.push({ path: at, ...(typeof value === 'string' ? { text: value } : {}) });
   if (Array.isArray(value)) value.forEach((v, i) => paths(v, [...at, i], out));
-  else if (typeof value === 'object' && value !== null) for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
+  else if (typeof value === 'object' && value !== null)
+    for (const [k, v] of Object.entries(value)) paths(v, [...at, k], out);
   return out;
 }
 
@@ -34,7 +34,10 @@ function sameData(a: unknown, b: unknown): boolean {
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   const ka = Object.keys(a);
   const kb = Object.keys(b);
-  return ka.join('\0') === kb.join('\0') && ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+  return (
+    ka.join('\0') === kb.join('\0') &&
+    ka.every((k) => sameData((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+  );
 }
 
 /** Undefined when the quick path declined; else the first difference from the yaml package, or ''. */
@@ -42,7 +45,8 @@ function difference(source: string): string | undefined {
   const quick = quickParseYaml(source);
   if (!quick) return undefined;
   const slow = parseManifestYaml(source, 'm.yaml');
-  if (slow.diagnostics.length > 0) return `yaml reports ${slow.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ')}`;
+  if (slow.diagnostics.length > 0)
+    return `yaml reports ${slow.diagnostics.map((d) => `${d.code} ${d.message}`).join('; ')}`;
   if (!sameData(quick.data, slow.data)) return `data differs: ${JSON.stringify(quick.data).slice(0, 200)}`;
   const q = new QuickLocator(quick.data, quick.positions, source, quick.lines);
   for (const { path: p, text } of paths(quick.data)) {
@@ -50,14 +54,20 @@ function difference(source: string): string | undefined {
       for (const key of [false, true]) {
         const a = q.range(probe, { key });
         const b = slow.locator.range(probe, { key });
-        if (JSON.stringify(a) !== JSON.stringify(b)) return `range of ${JSON.stringify(probe)} key=${key}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          return `range of ${JSON.stringify(probe)} key=${key}: ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
       }
     }
     if (text !== undefined && text.length > 0) {
-      for (const [s, e] of [[0, 1], [0, text.length], [text.length >> 1, text.length]] as const) {
+      for (const [s, e] of [
+        [0, 1],
+        [0, text.length],
+        [text.length >> 1, text.length],
+      ] as const) {
         const a = q.rangeInString(p, s, e);
         const b = slow.locator.rangeInString(p, s, e);
-        if (JSON.stringify(a) !== JSON.stringify(b)) return `range in ${JSON.stringify(p)} [${s},${e}): ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
+        if (JSON.stringify(a) !== JSON.stringify(b))
+          return `range in ${JSON.stringify(p)} [${s},${e}): ${JSON.stringify(a)} vs ${JSON.stringify(b)}`;
       }
     }
   }
@@ -99,7 +109,11 @@ const flows = originals.flatMap((text) => {
     return [];
   }
 });
-const synthetic = [syntheticManifest(10), syntheticManifest(60, { seed: 7 }), syntheticManifest(30, { clean: true, seed: 3 })];
+const synthetic = [
+  syntheticManifest(10),
+  syntheticManifest(60, { seed: 7 }),
+  syntheticManifest(30, { clean: true, seed: 3 }),
+];
 
 describe('quick YAML path', () => {
   test('accepts the block-style manifests it is made for, with the same data and ranges as yaml', () => {
@@ -132,7 +146,26 @@ describe('quick YAML path', () => {
       expect(difference(text), text).toBe('');
     }
     // What the fast path leaves to yaml (errors, or forms whose ranges it does not model).
-    const declined = ['a: [b, ]', 'a: [b, , c]', 'a: {b}', 'a: {b: }', 'a: {b:1}', 'a: [b: 1]', 'a: {b: 1, b: 2}', 'a: [b\n  , c]', 'a: [b #c\n  ]', 'a: {b: c d: e}', 'a: [b] c', 'a: [b]: c', 'a: {? b: c}', 'a: [&x b, *x]', 'a: {"b" : c}', 'a: [- b]', 'a: {1: b}', 'a: {b: [c}'];
+    const declined = [
+      'a: [b, ]',
+      'a: [b, , c]',
+      'a: {b}',
+      'a: {b: }',
+      'a: {b:1}',
+      'a: [b: 1]',
+      'a: {b: 1, b: 2}',
+      'a: [b\n  , c]',
+      'a: [b #c\n  ]',
+      'a: {b: c d: e}',
+      'a: [b] c',
+      'a: [b]: c',
+      'a: {? b: c}',
+      'a: [&x b, *x]',
+      'a: {"b" : c}',
+      'a: [- b]',
+      'a: {1: b}',
+      'a: {b: [c}',
+    ];
     for (const c of declined) expect(quickParseYaml(`version: 1\n${c}\n`), c).toBeUndefined();
   });
 
@@ -144,18 +177,82 @@ describe('quick YAML path', () => {
   });
 
   test('scalars: the core schema resolves them as yaml does', () => {
-    const values = ['~', 'null', 'Null', 'NULL', 'nUll', 'true', 'True', 'TRUE', 'tRue', 'false', 'no', 'yes', 'on', '0', '-0', '+12', '007', '0o17', '0o8', '0x1F', '0X1F', '0xg', '1.0', '1.', '.5', '-.5', '1e3', '1E-3', '.1e+2', '1_000', '.inf', '-.Inf', '+.INF', '.nan', '.NaN', 'NaN', 'inf', '12345678901234567890', '999999999999999', '9007199254740993', '00', '200', '1.2.3', '-', '-x', '-1', 'a:b', 'a,b', 'a]', 'x #y', 'x#y', "'s'", "'it''s'", '"d"', '"a\\tb\\u00e9\\\\"', '"\\x41"', '"é🌦️"', '2025-01-01', '0.1.0'];
+    const values = [
+      '~',
+      'null',
+      'Null',
+      'NULL',
+      'nUll',
+      'true',
+      'True',
+      'TRUE',
+      'tRue',
+      'false',
+      'no',
+      'yes',
+      'on',
+      '0',
+      '-0',
+      '+12',
+      '007',
+      '0o17',
+      '0o8',
+      '0x1F',
+      '0X1F',
+      '0xg',
+      '1.0',
+      '1.',
+      '.5',
+      '-.5',
+      '1e3',
+      '1E-3',
+      '.1e+2',
+      '1_000',
+      '.inf',
+      '-.Inf',
+      '+.INF',
+      '.nan',
+      '.NaN',
+      'NaN',
+      'inf',
+      '12345678901234567890',
+      '999999999999999',
+      '9007199254740993',
+      '00',
+      '200',
+      '1.2.3',
+      '-',
+      '-x',
+      '-1',
+      'a:b',
+      'a,b',
+      'a]',
+      'x #y',
+      'x#y',
+      "'s'",
+      "'it''s'",
+      '"d"',
+      '"a\\tb\\u00e9\\\\"',
+      '"\\x41"',
+      '"é🌦️"',
+      '2025-01-01',
+      '0.1.0',
+    ];
     for (const v of values) {
-      const d = difference(`version: 1\nv: ${v}\nlist:\n  - ${v}\nnested:\n  list:\n    - a: ${v} # note\n      b: ${v}  # note\n`);
+      const d = difference(
+        `version: 1\nv: ${v}\nlist:\n  - ${v}\nnested:\n  list:\n    - a: ${v} # note\n      b: ${v}  # note\n`,
+      );
       if (d !== undefined) expect(d, v).toBe('');
-      const f = difference(`version: 1\nmap: { v: ${v}, w: [${v}, ${v} ] }\nlist:\n  - [ ${v} ]\n  - { a: ${v} } # note\n`);
+      const f = difference(
+        `version: 1\nmap: { v: ${v}, w: [${v}, ${v} ] }\nlist:\n  - [ ${v} ]\n  - { a: ${v} } # note\n`,
+      );
       if (f !== undefined) expect(f, v).toBe('');
     }
   });
 
   test('comment lines anywhere: declined, or the same as yaml', () => {
     let a = 7;
-    const r = () => ((a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+    const r = () => (a = (Math.imul(a, 1664525) + 1013904223) >>> 0) / 2 ** 32;
     let accepted = 0;
     const seeds = [...blocks, ...flows];
     for (let n = 0; n < 2500; n++) {
@@ -181,7 +278,51 @@ describe('quick YAML path', () => {
       t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
       return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
     };
-    const JUNK = ['#', ' #', '{}', '[]', ' {} #', ':', ': ', '-', '- ', '"', "'", '&a ', '*a', '!', '|', '>', '[', '{', '}', ']', '?', '%', '@', '`', ',', ', ', ' ,', ',,', 'a: ', 'a, ', '{ a: b }', '[a]', '\\', '\t', '\r', ' ', '  ', 'é', '~', '<<: ', '__proto__: ', '---', '...'];
+    const JUNK = [
+      '#',
+      ' #',
+      '{}',
+      '[]',
+      ' {} #',
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '"',
+      "'",
+      '&a ',
+      '*a',
+      '!',
+      '|',
+      '>',
+      '[',
+      '{',
+      '}',
+      ']',
+      '?',
+      '%',
+      '@',
+      '`',
+      ',',
+      ', ',
+      ' ,',
+      ',,',
+      'a: ',
+      'a, ',
+      '{ a: b }',
+      '[a]',
+      '\\',
+      '\t',
+      '\r',
+      ' ',
+      '  ',
+      'é',
+      '~',
+      '<<: ',
+      '__proto__: ',
+      '---',
+      '...',
+    ];
     const seeds = [...blocks, ...flows, ...synthetic.slice(0, 1), synthetic[2]!];
     let accepted = 0;
     for (let n = 0; n < 5000; n++) {
@@ -199,7 +340,8 @@ describe('quick YAML path', () => {
           lines.splice(i, 0, s);
           break;
         case 2:
-          lines[i] = (r() < 0.5 ? ' '.repeat(1 + Math.floor(r() * 3)) : '') + s.replace(r() < 0.5 ? /^ {1,2}/ : /$^/, '');
+          lines[i] =
+            (r() < 0.5 ? ' '.repeat(1 + Math.floor(r() * 3)) : '') + s.replace(r() < 0.5 ? /^ {1,2}/ : /$^/, '');
           break;
         case 3:
           lines.splice(i, 0, ' '.repeat(Math.floor(r() * 6)) + (r() < 0.5 ? '# note' : ''));

@@ -54,7 +54,8 @@ function differences(expected: unknown, actual: unknown, at: string): string[] {
     if (expected.length !== actual.length) return [`${at}: expected ${show(expected)}, got ${show(actual)}`];
     return expected.flatMap((e, i) => differences(e, actual[i], `${at}[${i}]`));
   }
-  const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+  const isObject = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
   if (isObject(expected) && isObject(actual)) {
     const keys = [...new Set([...Object.keys(expected), ...Object.keys(actual)])];
     return keys.flatMap((k) => {
@@ -82,7 +83,10 @@ function compareEntries(kind: string, expected: Entry[], actual: Entry[], key: '
   return out;
 }
 
-async function pages<T>(list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>, key: string): Promise<T[]> {
+async function pages<T>(
+  list: (cursor?: string) => Promise<{ nextCursor?: string } & Record<string, unknown>>,
+  key: string,
+): Promise<T[]> {
   const all: T[] = [];
   let cursor: string | undefined;
   do {
@@ -103,7 +107,9 @@ async function listAll(client: Client): Promise<Listed> {
     capabilities,
     tools: capabilities.tools ? await pages<Entry>((cur) => client.listTools(c(cur)), 'tools') : [],
     resources: capabilities.resources ? await pages<Entry>((cur) => client.listResources(c(cur)), 'resources') : [],
-    resourceTemplates: capabilities.resources ? await pages<Entry>((cur) => client.listResourceTemplates(c(cur)), 'resourceTemplates') : [],
+    resourceTemplates: capabilities.resources
+      ? await pages<Entry>((cur) => client.listResourceTemplates(c(cur)), 'resourceTemplates')
+      : [],
     prompts: capabilities.prompts ? await pages<Entry>((cur) => client.listPrompts(c(cur)), 'prompts') : [],
   };
 }
@@ -130,10 +136,19 @@ async function build(name: string): Promise<Built> {
  * loaded once rather than once per project. Returns each project's diagnostics.
  */
 async function compileAll(root: string, projects: string[]): Promise<Map<string, string>> {
-  const configs = projects.map((p) => JSON.parse(readFileSync(path.join(root, p, 'tsconfig.json'), 'utf8')) as { compilerOptions: Record<string, unknown>; include: string[] });
+  const configs = projects.map(
+    (p) =>
+      JSON.parse(readFileSync(path.join(root, p, 'tsconfig.json'), 'utf8')) as {
+        compilerOptions: Record<string, unknown>;
+        include: string[];
+      },
+  );
   for (const c of configs) expect(c).toEqual(configs[0]);
   const { compilerOptions, include } = configs[0]!;
-  const combined = { compilerOptions: { ...compilerOptions, rootDir: '.', outDir: 'dist' }, include: projects.flatMap((p) => include.map((i) => `${p}/${i}`)) };
+  const combined = {
+    compilerOptions: { ...compilerOptions, rootDir: '.', outDir: 'dist' },
+    include: projects.flatMap((p) => include.map((i) => `${p}/${i}`)),
+  };
   writeFileSync(path.join(root, 'tsconfig.json'), JSON.stringify(combined, null, 2));
   const r = await run(TSC, ['-p', 'tsconfig.json'], root);
   // Each project is an ES module package (its package.json says so); the combined output is too.
@@ -144,12 +159,16 @@ async function compileAll(root: string, projects: string[]): Promise<Map<string,
     const owner = projects.find((p) => line.startsWith(`${p}/`)) ?? projects[0]!;
     output.set(owner, `${output.get(owner)}${line}\n`);
   }
-  if (r.code !== 0 && [...output.values()].every((o) => o === '')) for (const p of projects) output.set(p, `tsc exited with ${r.code}`);
+  if (r.code !== 0 && [...output.values()].every((o) => o === ''))
+    for (const p of projects) output.set(p, `tsc exited with ${r.code}`);
   return output;
 }
 
 async function connect(main: string, modern: boolean): Promise<Client> {
-  const client = new Client({ name: 'mcpgen-real-world', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'mcpgen-real-world', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(new StdioClientTransport({ command: process.execPath, args: [main], stderr: 'pipe' }));
   return client;
 }
@@ -168,7 +187,8 @@ async function pool<T>(items: T[], limit: number, task: (item: T) => Promise<voi
  * research tool says `required`) is a 2025-11-25 field: 2026-07-28 has none (the tasks extension
  * moved it out of the tool), so a 2026 client lists every such tool without it, and nothing else.
  */
-const NOT_ON_2026 = /^tools\[[^\]]+\]\.execution: expected \{"taskSupport":"(?:forbidden|optional|required)"\}, not served$/;
+const NOT_ON_2026 =
+  /^tools\[[^\]]+\]\.execution: expected \{"taskSupport":"(?:forbidden|optional|required)"\}, not served$/;
 
 const built = new Map<string, Built>();
 const compiled = new Map<string, string>();
@@ -204,7 +224,8 @@ beforeAll(async () => {
 it('has real-world servers to check', () => {
   expect(servers.length).toBeGreaterThanOrEqual(5);
   for (const s of servers) {
-    for (const f of ['mcpgen.yaml', 'source.json', 'SOURCE.md']) expect(existsSync(path.join(ROOT, s, f)), `${s}/${f}`).toBe(true);
+    for (const f of ['mcpgen.yaml', 'source.json', 'SOURCE.md'])
+      expect(existsSync(path.join(ROOT, s, f)), `${s}/${f}`).toBe(true);
   }
 });
 
@@ -234,7 +255,9 @@ describe.each(servers)('%s', (name) => {
       const diffs = compareEntries('tools', source().tools, served(era).tools);
       if (era === 'legacy') return void expect(diffs).toEqual([]);
       expect(diffs.filter((d) => !NOT_ON_2026.test(d))).toEqual([]);
-      expect(diffs.filter((d) => NOT_ON_2026.test(d)).length).toBe(source().tools.filter((t) => 'execution' in t).length);
+      expect(diffs.filter((d) => NOT_ON_2026.test(d)).length).toBe(
+        source().tools.filter((t) => 'execution' in t).length,
+      );
     });
 
     it('resources/list: every resource as declared', () => {
@@ -242,7 +265,9 @@ describe.each(servers)('%s', (name) => {
     });
 
     it('resources/templates/list: every template as declared', () => {
-      expect(compareEntries('resourceTemplates', source().resourceTemplates, served(era).resourceTemplates)).toEqual([]);
+      expect(compareEntries('resourceTemplates', source().resourceTemplates, served(era).resourceTemplates)).toEqual(
+        [],
+      );
     });
 
     it('prompts/list: every prompt as declared', () => {
@@ -261,7 +286,10 @@ describe.each(servers)('%s', (name) => {
       };
       const diffs = kinds
         .filter((k) => (s.capabilities || k !== 'completions') && k in declared !== k in caps)
-        .map((k) => `capabilities.${k}: ${k in declared ? `declared ${show(declared[k])}, not advertised` : `not declared, advertised ${show(caps[k])}`}`);
+        .map(
+          (k) =>
+            `capabilities.${k}: ${k in declared ? `declared ${show(declared[k])}, not advertised` : `not declared, advertised ${show(caps[k])}`}`,
+        );
       expect(diffs).toEqual([]);
     });
 

@@ -54,7 +54,11 @@ function freePort(): Promise<number> {
 
 async function startRedis(): Promise<void> {
   port = await freePort();
-  redisServer = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  redisServer = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   redis = new Redis({ port, host: '127.0.0.1', lazyConnect: true, maxRetriesPerRequest: 1, retryStrategy: () => 100 });
   redis.on('error', () => {});
   const deadline = Date.now() + 10_000;
@@ -112,21 +116,26 @@ afterAll(async () => {
 
 // ---- Raw JSON-RPC over HTTP ---------------------------------------------------------------------
 
-
 /** 2026-07-28 requests to one replica (as the caller of `token`): the envelope in the body, Mcp-Method and Mcp-Name as headers. */
 const to =
   (replica: Replica, token?: string): Send =>
   async (message) => {
     const params = message.params ?? {};
-    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+    const name =
+      typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
     const res = await fetch(replica.url, {
       method: 'POST',
-      headers: { ...ACCEPT, ...(token ? { Authorization: `Bearer ${token}` } : {}), 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(name ? { 'Mcp-Name': name } : {}) },
+      headers: {
+        ...ACCEPT,
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': message.method!,
+        ...(name ? { 'Mcp-Name': name } : {}),
+      },
       body: JSON.stringify({ jsonrpc: '2.0', ...message, params: { ...params, _meta: envelope } }),
     });
     return answerOf(res, message.id);
   };
-
 
 let ids = 1000;
 const next = () => ++ids;
@@ -147,7 +156,12 @@ async function get(send: Send, taskId: string): Promise<Record<string, unknown>>
   return answer.result!;
 }
 
-async function until(send: Send, taskId: string, statuses: string[], waitMs = 10_000): Promise<Record<string, unknown>> {
+async function until(
+  send: Send,
+  taskId: string,
+  statuses: string[],
+  waitMs = 10_000,
+): Promise<Record<string, unknown>> {
   const deadline = Date.now() + waitMs;
   for (;;) {
     const task = await get(send, taskId);
@@ -163,7 +177,8 @@ async function cancel(send: Send, taskId: string): Promise<Message> {
 
 async function aborted(taskId: string): Promise<boolean> {
   const deadline = Date.now() + 5000;
-  while (!readFileSync(log, 'utf8').includes(`aborted ${taskId}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  while (!readFileSync(log, 'utf8').includes(`aborted ${taskId}`) && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 50));
   return readFileSync(log, 'utf8').includes(`aborted ${taskId}`);
 }
 
@@ -200,16 +215,34 @@ describe('tasks across two replicas sharing Redis', () => {
     const asking = await until(to(b), taskId, ['input_required']);
     expect(Object.keys(asking.inputRequests as object).sort()).toEqual(['a', 'b']);
     expect(asking.statusMessage).toBe('waiting for names');
-    const wrong = await to(b)({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 5 } } } } });
-    expect(wrong.error).toEqual({ code: -32602, message: 'inputResponses.a: the accepted content does not match the requested schema: name must be a string' });
+    const wrong = await to(b)({
+      id: next(),
+      method: 'tasks/update',
+      params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 5 } } } },
+    });
+    expect(wrong.error).toEqual({
+      code: -32602,
+      message: 'inputResponses.a: the accepted content does not match the requested schema: name must be a string',
+    });
     expect(Object.keys((await get(to(a), taskId)).inputRequests as object).sort()).toEqual(['a', 'b']);
-    const first = await to(b)({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } } } });
+    const first = await to(b)({
+      id: next(),
+      method: 'tasks/update',
+      params: {
+        taskId,
+        inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } },
+      },
+    });
     expect(first.error).toBeUndefined();
     expect(first.result).toMatchObject({ resultType: 'complete' });
     const partial = await get(to(a), taskId);
     expect(partial.status).toBe('input_required');
     expect(Object.keys(partial.inputRequests as object)).toEqual(['b']);
-    await to(b)({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { b: { action: 'accept', content: { name: 'Bob' } } } } });
+    await to(b)({
+      id: next(),
+      method: 'tasks/update',
+      params: { taskId, inputResponses: { b: { action: 'accept', content: { name: 'Bob' } } } },
+    });
     const done = await until(to(b), taskId, ['completed']);
     expect(done.result).toMatchObject({ content: [{ text: 'Ann+Bob state={"round":1}' }] });
   });
@@ -235,15 +268,27 @@ describe('tasks across two replicas sharing Redis', () => {
       method: 'POST',
       signal: abort.signal,
       headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: envelope } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, _meta: envelope },
+      }),
     });
     const stream = sseMessages(res);
-    expect((await stream.next()).params).toEqual({ notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } });
+    expect((await stream.next()).params).toEqual({
+      notifications: { taskIds: [taskId] },
+      _meta: { [SUBSCRIPTION]: id },
+    });
     await cancel(to(a), taskId);
     const note = await stream.next();
     const { resultType, ...view } = await get(to(a), taskId);
     void resultType;
-    expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...view, _meta: { [SUBSCRIPTION]: id } } });
+    expect(note).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...view, _meta: { [SUBSCRIPTION]: id } },
+    });
     expect(note.params).toMatchObject({ taskId, status: 'cancelled' });
     abort.abort();
   });
@@ -252,12 +297,35 @@ describe('tasks across two replicas sharing Redis', () => {
     const init = await fetch(a.url, {
       method: 'POST',
       headers: ACCEPT,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { extensions: { [EXT]: {} } }, clientInfo: { name: 'redis-tasks-e2e', version: '0.0.0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: { extensions: { [EXT]: {} } },
+          clientInfo: { name: 'redis-tasks-e2e', version: '0.0.0' },
+        },
+      }),
     });
-    const headers = { ...ACCEPT, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
+    const headers = {
+      ...ACCEPT,
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-11-25',
+    };
     await answerOf(init, 0);
-    await (await fetch(a.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).body?.cancel();
-    const session: Send = async (message) => answerOf(await fetch(a.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }), message.id);
+    await (
+      await fetch(a.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).body?.cancel();
+    const session: Send = async (message) =>
+      answerOf(
+        await fetch(a.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }),
+        message.id,
+      );
     const get = await fetch(a.url, { method: 'GET', headers: { ...headers, Accept: 'text/event-stream' } });
     expect(get.status).toBe(200);
     const stream = sseMessages(get);
@@ -303,7 +371,12 @@ describe('tasks across two replicas sharing Redis', () => {
       method: 'POST',
       signal: abort.signal,
       headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { taskIds: [taskId] }, _meta: envelope } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'subscriptions/listen',
+        params: { notifications: { taskIds: [taskId] }, _meta: envelope },
+      }),
     });
     const stream = sseMessages(res);
     expect((await stream.next()).params).toMatchObject({ notifications: { taskIds: [taskId] } });
@@ -312,10 +385,19 @@ describe('tasks across two replicas sharing Redis', () => {
     await gone;
     // Alive until its heartbeat key expires (10 s); the replicas' sweep (5 s) then fails its tasks.
     const note = await stream.next(25_000);
-    expect(note).toMatchObject({ method: 'notifications/tasks', params: { taskId, status: 'failed', error: { code: -32603 } } });
+    expect(note).toMatchObject({
+      method: 'notifications/tasks',
+      params: { taskId, status: 'failed', error: { code: -32603 } },
+    });
     abort.abort();
     const failed = await until(to(b), polled, ['failed', 'completed', 'cancelled'], 10_000);
-    expect(failed).toMatchObject({ status: 'failed', error: { code: -32603, message: expect.stringMatching(/replica running this task \(\w{8}\) stopped before it finished/) } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: {
+        code: -32603,
+        message: expect.stringMatching(/replica running this task \(\w{8}\) stopped before it finished/),
+      },
+    });
     expect((await cancel(to(a), taskId)).error).toBeUndefined();
     expect(await get(to(a), taskId)).toMatchObject({ status: 'failed' });
     expect(await get(to(b), polled)).toMatchObject({ status: 'failed' });
@@ -325,7 +407,11 @@ describe('tasks across two replicas sharing Redis', () => {
     const running = [await create(to(a), 'wait'), await create(to(b), 'wait'), await create(to(a), 'wait')];
     expect(await redis.zcard(`${PREFIX}tasks`)).toBe(3);
     const refused = await call(to(b), 'wait');
-    expect(refused.error, JSON.stringify(refused)).toEqual({ code: -32000, message: 'too many tasks running (at most 3)', data: { limit: 3, scope: 'server' } });
+    expect(refused.error, JSON.stringify(refused)).toEqual({
+      code: -32000,
+      message: 'too many tasks running (at most 3)',
+      data: { limit: 3, scope: 'server' },
+    });
     await cancel(to(b), running[0]!);
     const taskId = await create(to(b), 'wait');
     // The cancelled one made room and is gone.
@@ -339,7 +425,11 @@ describe('tasks across two replicas sharing Redis', () => {
 
 describe('a quota of tasks per principal across two replicas (MCP_MAX_TASKS_PER_PRINCIPAL=2)', () => {
   const QUOTA_PREFIX = 'rquota:';
-  const TOKENS = { alice: 'token-of-alice-0123456789', bob: 'token-of-bob-0123456789', carol: 'token-of-carol-0123456789' };
+  const TOKENS = {
+    alice: 'token-of-alice-0123456789',
+    bob: 'token-of-bob-0123456789',
+    carol: 'token-of-carol-0123456789',
+  };
   let qa: Replica;
   let qb: Replica;
 
@@ -351,7 +441,9 @@ describe('a quota of tasks per principal across two replicas (MCP_MAX_TASKS_PER_
       MCP_REDIS_PREFIX: QUOTA_PREFIX,
       MCP_MAX_TASKS: '100',
       MCP_MAX_TASKS_PER_PRINCIPAL: '2',
-      TASKS_TOKENS: Object.entries(TOKENS).map(([who, token]) => `${who}:${token}`).join(','),
+      TASKS_TOKENS: Object.entries(TOKENS)
+        .map(([who, token]) => `${who}:${token}`)
+        .join(','),
     };
     [qa, qb] = await Promise.all([startHttpServer(quotaDir, quotaEnv), startHttpServer(quotaDir, quotaEnv)]);
     extra.push(qa, qb);
@@ -362,8 +454,19 @@ describe('a quota of tasks per principal across two replicas (MCP_MAX_TASKS_PER_
     const id = next();
     const res = await fetch(replica.url, {
       method: 'POST',
-      headers: { ...ACCEPT, Authorization: `Bearer ${token}`, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'wait' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: envelope } }),
+      headers: {
+        ...ACCEPT,
+        Authorization: `Bearer ${token}`,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'wait',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: {}, _meta: envelope },
+      }),
     });
     return answerOf(res, id);
   };
@@ -428,15 +531,33 @@ describe('RedisTaskStore against the real Redis', () => {
     update(id: string, patch: Record<string, unknown>): Promise<Record<string, unknown> | undefined>;
     delete(id: string): Promise<void>;
   };
-  let RedisTaskStore: new (hub: unknown, limits: number | { maxTasks?: number; maxTasksPerPrincipal?: number }) => typeof store;
+  let RedisTaskStore: new (
+    hub: unknown,
+    limits: number | { maxTasks?: number; maxTasksPerPrincipal?: number },
+  ) => typeof store;
   const record = (taskId: string, lifeMs: number, extra: Record<string, unknown> = {}) => {
     const now = Date.now();
-    return { taskId, owner: '', tool: 'wait', status: 'working', createdAt: new Date(now).toISOString(), lastUpdatedAt: new Date(now).toISOString(), ttlMs: lifeMs, pollIntervalMs: 1000, expiresAt: now + lifeMs, ...extra };
+    return {
+      taskId,
+      owner: '',
+      tool: 'wait',
+      status: 'working',
+      createdAt: new Date(now).toISOString(),
+      lastUpdatedAt: new Date(now).toISOString(),
+      ttlMs: lifeMs,
+      pollIntervalMs: 1000,
+      expiresAt: now + lifeMs,
+      ...extra,
+    };
   };
 
   beforeAll(async () => {
-    const { connectHub } = (await import(path.join(REPO, 'packages/runtime/dist/redis.js'))) as { connectHub(o: object): Promise<typeof hub> };
-    ({ RedisTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/redis-tasks.js'))) as { RedisTaskStore: typeof RedisTaskStore });
+    const { connectHub } = (await import(path.join(REPO, 'packages/runtime/dist/redis.js'))) as {
+      connectHub(o: object): Promise<typeof hub>;
+    };
+    ({ RedisTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/redis-tasks.js'))) as {
+      RedisTaskStore: typeof RedisTaskStore;
+    });
     hub = await connectHub({ url: `redis://127.0.0.1:${port}`, prefix });
     store = new RedisTaskStore(hub, 2);
   });
@@ -449,7 +570,10 @@ describe('RedisTaskStore against the real Redis', () => {
     const result = { content: [], structuredContent: { ratio: 0.1 + 0.2, big: 2 ** 53 - 1, list: [] } };
     expect(await store.update('one', { status: 'completed', result })).toMatchObject({ status: 'completed', result });
     expect((await store.get('one'))?.result).toEqual(result);
-    expect(await store.update('one', { status: 'working', result: undefined })).toMatchObject({ status: 'completed', result });
+    expect(await store.update('one', { status: 'working', result: undefined })).toMatchObject({
+      status: 'completed',
+      result,
+    });
     expect(await store.get('one')).toMatchObject({ status: 'completed' });
     await store.create(record('two', 60_000));
     // Full (2): the finished one makes room; then both running: refused.
@@ -463,12 +587,20 @@ describe('RedisTaskStore against the real Redis', () => {
   });
 
   it('MemoryTaskStore never changes a finished task either', async () => {
-    const { MemoryTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/task-store.js'))) as { MemoryTaskStore: new () => typeof store & { close(): void } };
+    const { MemoryTaskStore } = (await import(path.join(REPO, 'packages/runtime/dist/task-store.js'))) as {
+      MemoryTaskStore: new () => typeof store & { close(): void };
+    };
     const memory = new MemoryTaskStore();
     await memory.create(record('m', 60_000));
-    expect(await memory.update('m', { status: 'input_required', statusMessage: 'asking' })).toMatchObject({ status: 'input_required', statusMessage: 'asking' });
+    expect(await memory.update('m', { status: 'input_required', statusMessage: 'asking' })).toMatchObject({
+      status: 'input_required',
+      statusMessage: 'asking',
+    });
     await memory.update('m', { status: 'cancelled' });
-    expect(await memory.update('m', { status: 'working', statusMessage: 'again' })).toMatchObject({ status: 'cancelled', statusMessage: 'asking' });
+    expect(await memory.update('m', { status: 'working', statusMessage: 'again' })).toMatchObject({
+      status: 'cancelled',
+      statusMessage: 'asking',
+    });
     expect(await memory.get('m')).toMatchObject({ status: 'cancelled' });
     memory.close();
   });
@@ -485,17 +617,27 @@ describe('RedisTaskStore against the real Redis', () => {
     await store.create(record('brief', 300));
     await store.create(record('brief2', 400));
     await store.update('brief', { status: 'completed', result: { content: [] } });
-    expect((await scan(`${prefix}task*`)).sort()).toEqual([`${prefix}task:brief`, `${prefix}task:brief2`, `${prefix}tasks`, `${prefix}tasks:finished`, `${prefix}tasks:owner:${sha1('')}`]);
+    expect((await scan(`${prefix}task*`)).sort()).toEqual([
+      `${prefix}task:brief`,
+      `${prefix}task:brief2`,
+      `${prefix}tasks`,
+      `${prefix}tasks:finished`,
+      `${prefix}tasks:owner:${sha1('')}`,
+    ]);
     await new Promise((resolve) => setTimeout(resolve, 600));
     expect(await store.get('brief')).toBeUndefined();
     expect(await scan(`${prefix}task*`)).toEqual([]);
   });
 
-  it('bounds each principal atomically: its own finished or deleted task makes room, never another\'s; racing creates get exactly the quota', async () => {
+  it("bounds each principal atomically: its own finished or deleted task makes room, never another's; racing creates get exactly the quota", async () => {
     const quota = new RedisTaskStore(hub, { maxTasks: 20, maxTasksPerPrincipal: 2 });
     await quota.create(record('q-a1', 60_000, { owner: 'alice' }));
     await quota.create(record('q-a2', 60_000, { owner: 'alice' }));
-    await expect(quota.create(record('q-a3', 60_000, { owner: 'alice' }))).rejects.toMatchObject({ name: 'TaskStoreFullError', scope: 'principal', limit: 2 });
+    await expect(quota.create(record('q-a3', 60_000, { owner: 'alice' }))).rejects.toMatchObject({
+      name: 'TaskStoreFullError',
+      scope: 'principal',
+      limit: 2,
+    });
     await quota.create(record('q-b1', 60_000, { owner: 'bob' }));
     await quota.update('q-b1', { status: 'completed', result: { content: [] } });
     await quota.update('q-a1', { status: 'completed', result: { content: [] } });
@@ -506,10 +648,15 @@ describe('RedisTaskStore against the real Redis', () => {
     await quota.delete('q-a2');
     await quota.create(record('q-a4', 60_000, { owner: 'alice' }));
     expect(await redis.zrange(`${prefix}tasks:owner:${sha1('alice')}`, 0, -1)).toEqual(['q-a3', 'q-a4']);
-    const race = await Promise.allSettled(Array.from({ length: 10 }, (_, i) => quota.create(record(`q-c${i}`, 60_000, { owner: 'carol' }))));
+    const race = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => quota.create(record(`q-c${i}`, 60_000, { owner: 'carol' }))),
+    );
     expect(race.filter((r) => r.status === 'fulfilled')).toHaveLength(2);
-    expect(race.filter((r) => r.status === 'rejected' && (r.reason as { scope?: string }).scope === 'principal')).toHaveLength(8);
-    for (const id of ['q-a3', 'q-a4', 'q-b1', ...Array.from({ length: 10 }, (_, i) => `q-c${i}`)]) await quota.delete(id);
+    expect(
+      race.filter((r) => r.status === 'rejected' && (r.reason as { scope?: string }).scope === 'principal'),
+    ).toHaveLength(8);
+    for (const id of ['q-a3', 'q-a4', 'q-b1', ...Array.from({ length: 10 }, (_, i) => `q-c${i}`)])
+      await quota.delete(id);
     expect(await scan(`${prefix}task*`)).toEqual([]);
   });
 });

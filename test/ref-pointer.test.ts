@@ -49,20 +49,40 @@ describe('resolveRef with local JSON Pointers', () => {
 });
 
 describe('movePointers', () => {
-  it('puts the copy\'s place in front of its own pointers and leaves shared refs alone', () => {
-    const shared = { type: 'object', properties: { a: { type: 'string' }, b: { $ref: '#/properties/a' }, c: { $ref: '#' }, d: { $ref: '#/schemas/X' } } };
+  it("puts the copy's place in front of its own pointers and leaves shared refs alone", () => {
+    const shared = {
+      type: 'object',
+      properties: {
+        a: { type: 'string' },
+        b: { $ref: '#/properties/a' },
+        c: { $ref: '#' },
+        d: { $ref: '#/schemas/X' },
+      },
+    };
     expect(movePointers(shared, ['properties', 'a/b'])).toEqual({
       type: 'object',
-      properties: { a: { type: 'string' }, b: { $ref: '#/properties/a~1b/properties/a' }, c: { $ref: '#/properties/a~1b' }, d: { $ref: '#/schemas/X' } },
+      properties: {
+        a: { type: 'string' },
+        b: { $ref: '#/properties/a~1b/properties/a' },
+        c: { $ref: '#/properties/a~1b' },
+        d: { $ref: '#/schemas/X' },
+      },
     });
   });
 });
 
 describe('rebaseForTypes', () => {
   it('names each pointed-to subschema once; a pointer to an ancestor refers to its name', () => {
-    const tree = { type: 'object', properties: { root: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/properties/root' } } } } } };
+    const tree = {
+      type: 'object',
+      properties: {
+        root: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/properties/root' } } } },
+      },
+    };
     const { root, hoisted } = rebaseForTypes(tree, 'T');
     expect(root).toEqual({ type: 'object', properties: { root: { $ref: '#/$defs/TRoot' } } });
-    expect(hoisted).toEqual({ TRoot: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/TRoot' } } } } });
+    expect(hoisted).toEqual({
+      TRoot: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/TRoot' } } } },
+    });
   });
 });

@@ -21,7 +21,8 @@ import { escapeData, escapeProperty, formatGithub } from '../cli/report/github.j
 import { codeFrame, formatStylish } from '../cli/report/stylish.js';
 
 const addFormats: FormatsPlugin =
-  (addFormatsImport as unknown as { default?: FormatsPlugin }).default ?? (addFormatsImport as unknown as FormatsPlugin);
+  (addFormatsImport as unknown as { default?: FormatsPlugin }).default ??
+  (addFormatsImport as unknown as FormatsPlugin);
 const root = path.resolve(import.meta.dirname, '..');
 const cases = path.join(root, 'test/cases');
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-report-'));
@@ -60,7 +61,9 @@ const argsOf = (name: string): ValidateOptions => {
 };
 
 describe('sarif', () => {
-  const schema = JSON.parse(fs.readFileSync(path.join(root, 'test/fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8')) as Record<string, unknown>;
+  const schema = JSON.parse(
+    fs.readFileSync(path.join(root, 'test/fixtures/sarif/sarif-schema-2.1.0.json'), 'utf8'),
+  ) as Record<string, unknown>;
   // draft-04 → draft-07 engine: only the root `id` keyword is spelled differently.
   schema.$id = schema.id;
   delete schema.id;
@@ -70,13 +73,20 @@ describe('sarif', () => {
   const validate = ajv.compile(schema);
 
   test('the schema is the official OASIS SARIF 2.1.0 one', () => {
-    expect(schema.$id).toBe('https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json');
+    expect(schema.$id).toBe(
+      'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json',
+    );
     expect(schema.title).toBe('Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema');
   });
 
   test('the schema does reject a broken log (the check has teeth)', () => {
     expect(validate({ version: '2.1.0', runs: [{ tool: { driver: {} }, results: [] }] })).toBe(false);
-    expect(validate({ version: '2.1.0', runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }] })).toBe(false);
+    expect(
+      validate({
+        version: '2.1.0',
+        runs: [{ tool: { driver: { name: 'x' } }, results: [{ message: { text: 'm' }, level: 'fatal' }] }],
+      }),
+    ).toBe(false);
   });
 
   test.each(SAMPLE)('%s: valid SARIF 2.1.0 with rules and locations', async (name) => {
@@ -86,7 +96,9 @@ describe('sarif', () => {
     const log = JSON.parse(stdout) as {
       version: string;
       runs: {
-        tool: { driver: { name: string; rules: { id: string; name?: string; defaultConfiguration: { level: string } }[] } };
+        tool: {
+          driver: { name: string; rules: { id: string; name?: string; defaultConfiguration: { level: string } }[] };
+        };
         results: {
           ruleId: string;
           ruleIndex: number;
@@ -115,7 +127,11 @@ describe('sarif', () => {
 
   test('opt-in rules are disabled by default in the rule metadata; warnings stay warnings', async () => {
     const { stdout } = await validateIn(path.join(cases, 'invalid-lint-resource-mime-type'), { format: 'sarif' });
-    const run = (JSON.parse(stdout) as { runs: { tool: { driver: { rules: Record<string, unknown>[] } }; results: { level: string }[] }[] }).runs[0]!;
+    const run = (
+      JSON.parse(stdout) as {
+        runs: { tool: { driver: { rules: Record<string, unknown>[] } }; results: { level: string }[] }[];
+      }
+    ).runs[0]!;
     expect(run.tool.driver.rules.find((r) => r.id === Codes.LINT_UNCONSTRAINED_INPUT)!.defaultConfiguration).toEqual({
       level: 'warning',
       enabled: false,
@@ -143,7 +159,11 @@ describe('github', () => {
       hint: 'fix it',
       ...over,
     });
-    const out = formatGithub([d({}), d({ severity: 'warning', code: 'MCPG301' }), d({ severity: 'info', endLine: undefined, endColumn: undefined })]);
+    const out = formatGithub([
+      d({}),
+      d({ severity: 'warning', code: 'MCPG301' }),
+      d({ severity: 'info', endLine: undefined, endColumn: undefined }),
+    ]);
     expect(out.split('\n')).toEqual([
       '::error file=dir%2Cx/my%3Afile.yaml,line=3,col=5,endLine=3,endColumn=9,title=MCPG110::bad: 50%25, really%0Asecond line%0Ahint: fix it',
       '::warning file=dir%2Cx/my%3Afile.yaml,line=3,col=5,endLine=3,endColumn=9,title=MCPG301::bad: 50%25, really%0Asecond line%0Ahint: fix it',
@@ -155,14 +175,16 @@ describe('github', () => {
   test('round trip: unescaping the properties gives the diagnostic back', async () => {
     const { stdout, code } = await validateIn(path.join(cases, 'invalid-schema-wrong-types'), { format: 'github' });
     expect(code).toBe(1);
-    const unescape = (s: string) =>
+    const unescapeAnnotation = (s: string) =>
       s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
     const lines = stdout.trimEnd().split('\n');
     expect(lines.length).toBeGreaterThan(3);
     for (const line of lines) {
       const m = /^::(error|warning|notice) ([^:]*)::(.*)$/.exec(line);
       expect(m, line).not.toBeNull();
-      const props = Object.fromEntries(m![2]!.split(',').map((p) => p.split('=').map(unescape) as [string, string]));
+      const props = Object.fromEntries(
+        m![2]!.split(',').map((p) => p.split('=').map(unescapeAnnotation) as [string, string]),
+      );
       expect(Object.keys(props)).toEqual(['file', 'line', 'col', 'endLine', 'endColumn', 'title']);
       expect(props.file).toBe('mcpgen.yaml');
       expect(props.title).toMatch(/^MCPG\d{3}$/);
@@ -173,21 +195,48 @@ describe('github', () => {
 
 describe('json', () => {
   test('an array of objects with exactly the documented keys', async () => {
-    const { stdout, stderr, code } = await validateIn(path.join(cases, 'invalid-lint-missing-description'), { format: 'json' });
+    const { stdout, stderr, code } = await validateIn(path.join(cases, 'invalid-lint-missing-description'), {
+      format: 'json',
+    });
     expect(stderr).toBe('');
     expect(code).toBe(0);
     const diags = JSON.parse(stdout) as Record<string, unknown>[];
     expect(diags.length).toBe(10);
     for (const d of diags) {
-      expect(Object.keys(d)).toEqual(['file', 'line', 'column', 'endLine', 'endColumn', 'severity', 'code', 'rule', 'message', 'path', 'entry', 'hint']);
+      expect(Object.keys(d)).toEqual([
+        'file',
+        'line',
+        'column',
+        'endLine',
+        'endColumn',
+        'severity',
+        'code',
+        'rule',
+        'message',
+        'path',
+        'entry',
+        'hint',
+      ]);
     }
-    expect(diags[0]).toMatchObject({ code: 'MCPG301', rule: 'missing-description', path: '/tools/get_forecast', entry: 'get_forecast' });
+    expect(diags[0]).toMatchObject({
+      code: 'MCPG301',
+      rule: 'missing-description',
+      path: '/tools/get_forecast',
+      entry: 'get_forecast',
+    });
   });
 
   test('file-level problems get a full range; a clean manifest is []', async () => {
     const bin = await validateIn(path.join(cases, 'invalid-yaml-binary'), { format: 'json' });
     expect(JSON.parse(bin.stdout)).toEqual([
-      expect.objectContaining({ code: 'MCPG100', endLine: expect.any(Number), endColumn: expect.any(Number), rule: null, path: null, entry: null }),
+      expect.objectContaining({
+        code: 'MCPG100',
+        endLine: expect.any(Number),
+        endColumn: expect.any(Number),
+        rule: null,
+        path: null,
+        entry: null,
+      }),
     ]);
     const clean = await validateIn(path.join(root, 'test/fixtures/valid/minimal'), { format: 'json' });
     expect(clean).toEqual({ code: 0, stdout: '[]\n', stderr: '' });
@@ -195,7 +244,17 @@ describe('json', () => {
 });
 
 describe('stylish', () => {
-  const d: Diagnostic = { code: 'MCPG110', severity: 'error', message: 'm', file: 'f.yaml', line: 2, column: 3, endLine: 2, endColumn: 6, hint: 'h' };
+  const d: Diagnostic = {
+    code: 'MCPG110',
+    severity: 'error',
+    message: 'm',
+    file: 'f.yaml',
+    line: 2,
+    column: 3,
+    endLine: 2,
+    endColumn: 6,
+    hint: 'h',
+  };
 
   test('code frame: the line, carets under the range; multi-line ranges show up to 3 lines', () => {
     expect(codeFrame('a: 1\n\tbad: 2\n', d)).toEqual([' 2 |  bad: 2', '   |   ^^^']);
@@ -234,9 +293,14 @@ describe('command line', () => {
   test('--rule (repeatable), --max-warnings, --format', async () => {
     expect((await cli()).code).toBe(0);
     expect((await cli('--rule', 'resource-mime-type=error')).code).toBe(1);
-    expect((await cli('--rule', 'resource-mime-type=error', '--rule', 'resource-mime-type=off')).stderr).toBe('✔ mcpgen.yaml is valid\n');
+    expect((await cli('--rule', 'resource-mime-type=error', '--rule', 'resource-mime-type=off')).stderr).toBe(
+      '✔ mcpgen.yaml is valid\n',
+    );
     expect((await cli('--max-warnings', '2')).code).toBe(0);
-    expect(await cli('--max-warnings', '1')).toMatchObject({ code: 1, stderr: expect.stringContaining('more than --max-warnings 1') });
+    expect(await cli('--max-warnings', '1')).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('more than --max-warnings 1'),
+    });
     const json = await cli('--format', 'json');
     expect(JSON.parse(json.stdout)).toHaveLength(2);
   });
@@ -260,5 +324,8 @@ describe('command line', () => {
 test('every diagnostic code has a description for SARIF rules', () => {
   const lintCodes = new Set(lintRules.map((r) => r.code));
   const missing = Object.values(Codes).filter((c) => !lintCodes.has(c) && !CODE_DESCRIPTIONS[c]);
-  expect(missing, 'add a line for each to cli/report/code-descriptions.ts (as in docs/manifest-diagnostics.md)').toEqual([]);
+  expect(
+    missing,
+    'add a line for each to cli/report/code-descriptions.ts (as in docs/manifest-diagnostics.md)',
+  ).toEqual([]);
 });

@@ -16,7 +16,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
 
-type Message = { jsonrpc: '2.0'; id?: number | string; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown>; error?: { code: number; message: string } };
+type Message = {
+  jsonrpc: '2.0';
+  id?: number | string;
+  method?: string;
+  params?: Record<string, unknown>;
+  result?: Record<string, unknown>;
+  error?: { code: number; message: string };
+};
 
 const FIXTURE = path.join(REPO, 'test/fixtures/roots-elicit');
 const MODERN = '2026-07-28';
@@ -37,7 +44,8 @@ beforeAll(async () => {
   dir = scratch('roots-elicit', FIXTURE);
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const name of ['where', 'signup', 'roots_seen']) cpSync(path.join(FIXTURE, `handlers/${name}.ts`), path.join(dir, `src/handlers/tools/${name}.ts`));
+  for (const name of ['where', 'signup', 'roots_seen'])
+    cpSync(path.join(FIXTURE, `handlers/${name}.ts`), path.join(dir, `src/handlers/tools/${name}.ts`));
   const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir);
@@ -56,7 +64,10 @@ class StdioWire {
   #buffer = '';
 
   constructor(answer: (request: Message) => Pick<Message, 'result' | 'error'> = () => ({ result: {} })) {
-    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' } });
+    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     children.push(this.#child);
     this.#child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
     this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -66,7 +77,8 @@ class StdioWire {
         const message = JSON.parse(this.#buffer.slice(0, end)) as Message;
         this.#buffer = this.#buffer.slice(end + 1);
         this.seen.push(message);
-        if (message.method !== undefined && message.id !== undefined) this.write({ id: message.id, ...answer(message) });
+        if (message.method !== undefined && message.id !== undefined)
+          this.write({ id: message.id, ...answer(message) });
       }
     });
   }
@@ -82,7 +94,10 @@ class StdioWire {
     for (;;) {
       const found = this.seen.find((m) => m.id === message.id && m.method === undefined);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no answer to ${JSON.stringify(message)} within 10 s; saw ${JSON.stringify(this.seen)}\n${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(
+          `no answer to ${JSON.stringify(message)} within 10 s; saw ${JSON.stringify(this.seen)}\n${this.stderr}`,
+        );
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
@@ -93,7 +108,11 @@ class StdioWire {
   }
 
   async initialize(version: string, capabilities: Record<string, unknown>): Promise<void> {
-    const init = await this.request({ id: 0, method: 'initialize', params: { protocolVersion: version, capabilities, clientInfo: { name: 'raw-wire', version: '0.0.0' } } });
+    const init = await this.request({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+    });
     expect(init.result?.protocolVersion).toBe(version);
     this.write({ method: 'notifications/initialized' });
   }
@@ -103,14 +122,24 @@ class StdioWire {
   }
 }
 
-const call = (id: number, name: string, extra: Record<string, unknown> = {}) => ({ id, method: 'tools/call', params: { name, arguments: {}, ...extra } });
+const call = (id: number, name: string, extra: Record<string, unknown> = {}) => ({
+  id,
+  method: 'tools/call',
+  params: { name, arguments: {}, ...extra },
+});
 
 describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session', (version) => {
   it('answers roots/list "Roots not supported" with the handler\'s fallback', async () => {
-    const wire = new StdioWire((request) => (request.method === 'roots/list' ? { error: { code: -32601, message: 'Roots not supported' } } : { result: {} }));
+    const wire = new StdioWire((request) =>
+      request.method === 'roots/list' ? { error: { code: -32601, message: 'Roots not supported' } } : { result: {} },
+    );
     try {
       await wire.initialize(version, { roots: { listChanged: true } });
-      expect(await wire.request(call(1, 'where'))).toEqual({ jsonrpc: '2.0', id: 1, result: text('fallback to the working directory (-32601: Roots not supported)') });
+      expect(await wire.request(call(1, 'where'))).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: text('fallback to the working directory (-32601: Roots not supported)'),
+      });
       const [asked] = wire.sent('roots/list');
       expect(asked).toMatchObject({ jsonrpc: '2.0', method: 'roots/list' });
     } finally {
@@ -119,10 +148,16 @@ describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session',
   });
 
   it('gives the handler the roots when the client lists them', async () => {
-    const wire = new StdioWire((request) => (request.method === 'roots/list' ? { result: { roots: [{ uri: 'file:///work', name: 'work' }] } } : { result: {} }));
+    const wire = new StdioWire((request) =>
+      request.method === 'roots/list' ? { result: { roots: [{ uri: 'file:///work', name: 'work' }] } } : { result: {} },
+    );
     try {
       await wire.initialize(version, { roots: {} });
-      expect(await wire.request(call(1, 'where'))).toEqual({ jsonrpc: '2.0', id: 1, result: text('roots: file:///work') });
+      expect(await wire.request(call(1, 'where'))).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: text('roots: file:///work'),
+      });
     } finally {
       wire.close();
     }
@@ -134,24 +169,44 @@ describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session',
     try {
       await wire.initialize(version, { roots: { listChanged: true } });
       // The first call loads the handler module, which registers its listener.
-      expect(await wire.request(call(1, 'roots_seen'))).toEqual({ jsonrpc: '2.0', id: 1, result: text('0 change(s); roots: ') });
+      expect(await wire.request(call(1, 'roots_seen'))).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: text('0 change(s); roots: '),
+      });
       roots = [{ uri: 'file:///b' }, { uri: 'file:///c' }];
       wire.write({ method: 'notifications/roots/list_changed' });
       const deadline = Date.now() + 5_000;
-      while (wire.sent('roots/list').length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (wire.sent('roots/list').length === 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(await wire.request(call(2, 'roots_seen'))).toEqual({ jsonrpc: '2.0', id: 2, result: text('1 change(s); roots: file:///b, file:///c') });
+      expect(await wire.request(call(2, 'roots_seen'))).toEqual({
+        jsonrpc: '2.0',
+        id: 2,
+        result: text('1 change(s); roots: file:///b, file:///c'),
+      });
     } finally {
       wire.close();
     }
   });
 
   it('keeps elicited content of the wrong type from the handler, which sees an error', async () => {
-    const wire = new StdioWire((request) => (request.method === 'elicitation/create' ? { result: { action: 'accept', content: { username: 5 } } } : { result: {} }));
+    const wire = new StdioWire((request) =>
+      request.method === 'elicitation/create'
+        ? { result: { action: 'accept', content: { username: 5 } } }
+        : { result: {} },
+    );
     try {
       await wire.initialize(version, { elicitation: {} });
-      expect(await wire.request(call(1, 'signup'))).toEqual({ jsonrpc: '2.0', id: 1, result: text(`not signed up (-32602: ${WRONG})`) });
-      expect(wire.sent('elicitation/create')[0]?.params).toMatchObject({ message: 'Pick a username', requestedSchema: SCHEMA });
+      expect(await wire.request(call(1, 'signup'))).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: text(`not signed up (-32602: ${WRONG})`),
+      });
+      expect(wire.sent('elicitation/create')[0]?.params).toMatchObject({
+        message: 'Pick a username',
+        requestedSchema: SCHEMA,
+      });
       expect(wire.stderr).toContain(`elicitation 'user' of tools/call: ${WRONG}`);
     } finally {
       wire.close();
@@ -159,7 +214,11 @@ describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session',
   });
 
   it('gives the handler conforming content and its own requestState', async () => {
-    const wire = new StdioWire((request) => (request.method === 'elicitation/create' ? { result: { action: 'accept', content: { username: 'ada' } } } : { result: {} }));
+    const wire = new StdioWire((request) =>
+      request.method === 'elicitation/create'
+        ? { result: { action: 'accept', content: { username: 'ada' } } }
+        : { result: {} },
+    );
     try {
       await wire.initialize(version, { elicitation: {} });
       expect(await wire.request(call(1, 'signup'))).toEqual({
@@ -176,7 +235,13 @@ describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session',
     const wire = new StdioWire();
     try {
       await wire.initialize(version, {});
-      expect(await wire.request(call(1, 'where'))).toEqual({ jsonrpc: '2.0', id: 1, result: text("fallback to the working directory (-32021: the client did not declare the capability roots/list needs)") });
+      expect(await wire.request(call(1, 'where'))).toEqual({
+        jsonrpc: '2.0',
+        id: 1,
+        result: text(
+          'fallback to the working directory (-32021: the client did not declare the capability roots/list needs)',
+        ),
+      });
       expect(wire.sent('roots/list')).toEqual([]);
     } finally {
       wire.close();
@@ -191,16 +256,26 @@ type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
 async function modernHttp(message: Omit<Message, 'jsonrpc'>): Promise<Message> {
   const res = await fetch(http.url, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': String(message.params?.name) },
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': MODERN,
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': String(message.params?.name),
+    },
     body: JSON.stringify({ jsonrpc: '2.0', ...message }),
   });
   const body = await res.text();
   if (!res.headers.get('content-type')?.includes('text/event-stream')) return JSON.parse(body) as Message;
-  const events = body.split('\n').filter((line) => line.startsWith('data:') && line.slice(5).trim()).map((line) => JSON.parse(line.slice(5)) as Message);
+  const events = body
+    .split('\n')
+    .filter((line) => line.startsWith('data:') && line.slice(5).trim())
+    .map((line) => JSON.parse(line.slice(5)) as Message);
   return events.find((m) => m.id === message.id && m.method === undefined)!;
 }
 
-const modernCall = (id: number, name: string, extra: Record<string, unknown> = {}) => call(id, name, { _meta: ENVELOPE, ...extra });
+const modernCall = (id: number, name: string, extra: Record<string, unknown> = {}) =>
+  call(id, name, { _meta: ENVELOPE, ...extra });
 const SERVER_INFO = { 'io.modelcontextprotocol/serverInfo': { name: 'roots-elicit', version: '0.1.0' } };
 
 function modernChecks(send: () => Send) {
@@ -211,33 +286,63 @@ function modernChecks(send: () => Send) {
       id: 1,
       result: {
         resultType: 'input_required',
-        inputRequests: { user: { method: 'elicitation/create', params: { message: 'Pick a username', requestedSchema: SCHEMA, mode: 'form' } } },
+        inputRequests: {
+          user: {
+            method: 'elicitation/create',
+            params: { message: 'Pick a username', requestedSchema: SCHEMA, mode: 'form' },
+          },
+        },
         requestState: expect.any(String),
         _meta: SERVER_INFO,
       },
     });
     const requestState = first.result!.requestState;
-    const wrong = await send()(modernCall(2, 'signup', { inputResponses: { user: { action: 'accept', content: { username: 5 } } }, requestState }));
+    const wrong = await send()(
+      modernCall(2, 'signup', {
+        inputResponses: { user: { action: 'accept', content: { username: 5 } } },
+        requestState,
+      }),
+    );
     expect(wrong).toEqual({ jsonrpc: '2.0', id: 2, error: { code: -32602, message: `inputResponses.user: ${WRONG}` } });
-    const right = await send()(modernCall(3, 'signup', { inputResponses: { user: { action: 'accept', content: { username: 'ada' } } }, requestState }));
+    const right = await send()(
+      modernCall(3, 'signup', {
+        inputResponses: { user: { action: 'accept', content: { username: 'ada' } } },
+        requestState,
+      }),
+    );
     expect(right).toEqual({
       jsonrpc: '2.0',
       id: 3,
-      result: { ...text('handler got {"kind":"elicit","action":"accept","content":{"username":"ada"}} (state {"step":1})'), resultType: 'complete', _meta: SERVER_INFO },
+      result: {
+        ...text('handler got {"kind":"elicit","action":"accept","content":{"username":"ada"}} (state {"step":1})'),
+        resultType: 'complete',
+        _meta: SERVER_INFO,
+      },
     });
   });
 
   it('lets a retry that leaves out roots/list reach the fallback (2026 has no error answer)', async () => {
     const first = await send()(modernCall(11, 'where'));
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { roots: { method: 'roots/list' } },
+    });
     const requestState = first.result!.requestState;
     const retry = await send()(modernCall(12, 'where', { inputResponses: {}, requestState }));
     expect(retry).toEqual({
       jsonrpc: '2.0',
       id: 12,
-      result: { ...text("fallback to the working directory (-32601: the client retried without an answer to the input request 'roots')"), resultType: 'complete', _meta: SERVER_INFO },
+      result: {
+        ...text(
+          "fallback to the working directory (-32601: the client retried without an answer to the input request 'roots')",
+        ),
+        resultType: 'complete',
+        _meta: SERVER_INFO,
+      },
     });
-    const listed = await send()(modernCall(13, 'where', { inputResponses: { roots: { roots: [{ uri: 'file:///work' }] } }, requestState }));
+    const listed = await send()(
+      modernCall(13, 'where', { inputResponses: { roots: { roots: [{ uri: 'file:///work' }] } }, requestState }),
+    );
     expect(listed.result).toEqual({ ...text('roots: file:///work'), resultType: 'complete', _meta: SERVER_INFO });
   });
 }
@@ -277,11 +382,15 @@ describe.each([
   ['HTTP+SSE', () => new SSEClientTransport(new URL('/sse', http.url))],
 ] as const)('a 2025-11-25 session over %s', (_name, transport) => {
   it('answers roots/list "Roots not supported" with the handler\'s fallback', async () => {
-    const client = await v1Session(transport, { roots: { listChanged: true } }, {
-      roots: async () => {
-        throw new McpError(-32601, 'Roots not supported');
+    const client = await v1Session(
+      transport,
+      { roots: { listChanged: true } },
+      {
+        roots: async () => {
+          throw new McpError(-32601, 'Roots not supported');
+        },
       },
-    });
+    );
     try {
       const result = await client.callTool({ name: 'where', arguments: {} });
       expect(textOf(result)).toBe('fallback to the working directory (-32601: Roots not supported)');
@@ -314,7 +423,11 @@ describe.each([
   });
 
   it('keeps elicited content of the wrong type from the handler', async () => {
-    const client = await v1Session(transport, { elicitation: {} }, { elicit: async () => ({ action: 'accept', content: { username: 5 } }) });
+    const client = await v1Session(
+      transport,
+      { elicitation: {} },
+      { elicit: async () => ({ action: 'accept', content: { username: 5 } }) },
+    );
     try {
       expect(textOf(await client.callTool({ name: 'signup', arguments: {} }))).toBe(`not signed up (-32602: ${WRONG})`);
     } finally {

@@ -8,7 +8,7 @@ import { quickCheck } from '../cli/manifest/sample-check.js';
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 }
 
 const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
@@ -19,32 +19,105 @@ function randomSchema(r: () => number, depth: number): unknown {
   const n = 1 + Math.floor(r() * 4);
   for (let i = 0; i < n; i++) {
     switch (Math.floor(r() * 20)) {
-      case 0: s.type = pick(r, ['string', 'number', 'integer', 'boolean', 'null', 'array', 'object', ['string', 'null'], ['integer', 'boolean']]); break;
-      case 1: s.enum = pick(r, [['a', 'b'], [1, 'one', true, null], [{ a: 1 }, [1, 2]], [0]]); break;
-      case 2: s.const = pick(r, ['a', 1, null, { k: [1] }, 1.5]); break;
-      case 3: s.minLength = pick(r, [0, 1, 3]); break;
-      case 4: s.maxLength = pick(r, [0, 2, 5]); break;
-      case 5: s.minimum = pick(r, [-1, 0, 1.5, 9007199254740991]); break;
-      case 6: s.maximum = pick(r, [0, 10]); break;
-      case 7: s.exclusiveMinimum = pick(r, [0, 1]); break;
-      case 8: s.exclusiveMaximum = pick(r, [1, 100]); break;
-      case 9: s.minItems = pick(r, [0, 1, 2]); break;
-      case 10: s.maxItems = pick(r, [0, 1, 3]); break;
-      case 11: s.required = pick(r, [['a'], ['a', 'b'], []]); break;
-      case 12: s.items = randomSchema(r, depth + 1); break;
-      case 13: s.properties = { a: randomSchema(r, depth + 1), b: randomSchema(r, depth + 1) }; break;
-      case 14: s.additionalProperties = randomSchema(r, depth + 1); break;
-      case 15: s[pick(r, ['anyOf', 'oneOf', 'allOf'])] = [randomSchema(r, depth + 1), randomSchema(r, depth + 1)]; break;
-      case 16: s.format = pick(r, ['email', 'uuid', 'json', 'date-time']); break;
-      case 17: s.pattern = '^a'; break;
-      case 18: s.minProperties = 1; break;
-      default: s.description = 'annotation'; s['x-vendor'] = 1;
+      case 0:
+        s.type = pick(r, [
+          'string',
+          'number',
+          'integer',
+          'boolean',
+          'null',
+          'array',
+          'object',
+          ['string', 'null'],
+          ['integer', 'boolean'],
+        ]);
+        break;
+      case 1:
+        s.enum = pick(r, [['a', 'b'], [1, 'one', true, null], [{ a: 1 }, [1, 2]], [0]]);
+        break;
+      case 2:
+        s.const = pick(r, ['a', 1, null, { k: [1] }, 1.5]);
+        break;
+      case 3:
+        s.minLength = pick(r, [0, 1, 3]);
+        break;
+      case 4:
+        s.maxLength = pick(r, [0, 2, 5]);
+        break;
+      case 5:
+        s.minimum = pick(r, [-1, 0, 1.5, 9007199254740991]);
+        break;
+      case 6:
+        s.maximum = pick(r, [0, 10]);
+        break;
+      case 7:
+        s.exclusiveMinimum = pick(r, [0, 1]);
+        break;
+      case 8:
+        s.exclusiveMaximum = pick(r, [1, 100]);
+        break;
+      case 9:
+        s.minItems = pick(r, [0, 1, 2]);
+        break;
+      case 10:
+        s.maxItems = pick(r, [0, 1, 3]);
+        break;
+      case 11:
+        s.required = pick(r, [['a'], ['a', 'b'], []]);
+        break;
+      case 12:
+        s.items = randomSchema(r, depth + 1);
+        break;
+      case 13:
+        s.properties = { a: randomSchema(r, depth + 1), b: randomSchema(r, depth + 1) };
+        break;
+      case 14:
+        s.additionalProperties = randomSchema(r, depth + 1);
+        break;
+      case 15:
+        s[pick(r, ['anyOf', 'oneOf', 'allOf'])] = [randomSchema(r, depth + 1), randomSchema(r, depth + 1)];
+        break;
+      case 16:
+        s.format = pick(r, ['email', 'uuid', 'json', 'date-time']);
+        break;
+      case 17:
+        s.pattern = '^a';
+        break;
+      case 18:
+        s.minProperties = 1;
+        break;
+      default:
+        s.description = 'annotation';
+        s['x-vendor'] = 1;
     }
   }
   return s;
 }
 
-const VALUES: unknown[] = [null, true, false, 0, 1, -1, 1.5, 9007199254740991, '', 'a', 'abc', 'émoji 🎉', 'abcdef', [], [1], ['a', 'b', 'c'], [{ a: 1 }], {}, { a: 'x' }, { a: 1, b: null }, { c: true }, { a: 'abc', b: 2, c: [] }];
+const VALUES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  1,
+  -1,
+  1.5,
+  9007199254740991,
+  '',
+  'a',
+  'abc',
+  'émoji 🎉',
+  'abcdef',
+  [],
+  [1],
+  ['a', 'b', 'c'],
+  [{ a: 1 }],
+  {},
+  { a: 'x' },
+  { a: 1, b: null },
+  { c: true },
+  { a: 'abc', b: 2, c: [] },
+];
 
 describe('quick sample check agrees with ajv', () => {
   it('on random schemas and values', () => {
@@ -77,7 +150,12 @@ describe('samples fall back to ajv where the quick check cannot decide', () => {
     expect(quickCheck(pattern, 'n1')).toBeUndefined();
     expect(satisfies(pattern, 'n1')).toBe(true);
     expect(satisfies(pattern, 'x1')).toBe(false);
-    const draft07 = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'string', format: 'email', pattern: '@' };
+    const draft07 = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'string',
+      format: 'email',
+      pattern: '@',
+    };
     expect(satisfies(draft07, 'someone@example.com')).toBe(true);
     expect(satisfies(draft07, 'nobody')).toBe(false);
   });

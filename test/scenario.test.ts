@@ -57,7 +57,9 @@ async function regenerate(): Promise<StepResult> {
   for (const [file, text] of before) expect(after.get(file), file).toBe(text);
   for (const file of after.keys()) if (!before.has(file)) expect(io.out, file).toContain(`create    ${file}`);
   const tsc = await run(TSC, ['-p', 'tsconfig.json', '--noEmit'], dir);
-  const tscErrorFiles = [...new Set([...tsc.stdout.matchAll(/^([^\s(]+)\(\d+,\d+\): error/gm)].map((m) => m[1]!))].sort();
+  const tscErrorFiles = [
+    ...new Set([...tsc.stdout.matchAll(/^([^\s(]+)\(\d+,\d+\): error/gm)].map((m) => m[1]!)),
+  ].sort();
   return { out: io.out, err: io.err, tscErrorFiles };
 }
 
@@ -71,7 +73,7 @@ function named(r: StepResult): string[] {
 
 /** tsc passes, or its errors are all in files generate named. */
 function expectTypeErrorsOnlyIn(r: StepResult, expected: string[]): void {
-  expect(r.tscErrorFiles, `${r.err}\n${r.tscErrorFiles.join("\n")}`).toEqual(expected);
+  expect(r.tscErrorFiles, `${r.err}\n${r.tscErrorFiles.join('\n')}`).toEqual(expected);
   for (const f of r.tscErrorFiles) expect(named(r)).toContain(f);
 }
 
@@ -92,7 +94,10 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('2. keeps a hand-written handler', async () => {
-    write('src/handlers/tools/greet.ts', `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['greet'] = ({ name, excited }) => ({\n  greeting: \`Hello, \${name}\${excited ? '!' : '.'}\`,\n});\n`);
+    write(
+      'src/handlers/tools/greet.ts',
+      `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['greet'] = ({ name, excited }) => ({\n  greeting: \`Hello, \${name}\${excited ? '!' : '.'}\`,\n});\n`,
+    );
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, 0 updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);
@@ -100,12 +105,15 @@ describe('a project, regenerated through its life', () => {
 
   it('3. adds a tool: a stub and a test stub appear', async () => {
     editManifest((d) =>
-      d.setIn(['tools', 'add'], d.createNode({
-        description: 'Add two numbers',
-        input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
-        output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
-        annotations: { readOnlyHint: true },
-      })),
+      d.setIn(
+        ['tools', 'add'],
+        d.createNode({
+          description: 'Add two numbers',
+          input: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+          output: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+          annotations: { readOnlyHint: true },
+        }),
+      ),
     );
     const r = await regenerate();
     expect(r.out).toContain('create    src/handlers/tools/add.ts');
@@ -115,8 +123,14 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('4. implements the new tool by hand', async () => {
-    write('src/handlers/tools/add.ts', `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['add'] = ({ a, b }) => ({ sum: a + b });\n`);
-    write('test/handlers/tools/add.test.ts', `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { testContext } from '@mcpgen/runtime';\nimport { handler } from '../../../src/handlers/tools/add.js';\n\ntest('adds', async () => {\n  assert.deepEqual(await handler({ a: 1, b: 2 }, testContext()), { sum: 3 });\n});\n`);
+    write(
+      'src/handlers/tools/add.ts',
+      `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['add'] = ({ a, b }) => ({ sum: a + b });\n`,
+    );
+    write(
+      'test/handlers/tools/add.test.ts',
+      `import assert from 'node:assert/strict';\nimport { test } from 'node:test';\nimport { testContext } from '@mcpgen/runtime';\nimport { handler } from '../../../src/handlers/tools/add.js';\n\ntest('adds', async () => {\n  assert.deepEqual(await handler({ a: 1, b: 2 }, testContext()), { sum: 3 });\n});\n`,
+    );
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, 0 updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);
@@ -128,13 +142,27 @@ describe('a project, regenerated through its life', () => {
       d.setIn(['tools', 'add', 'input', 'required'], d.createNode(['a', 'c']));
     });
     const r = await regenerate();
-    expect(r.err).toContain('! contract changed: tool add (input) → update src/handlers/tools/add.ts and test/handlers/tools/add.test.ts');
+    expect(r.err).toContain(
+      '! contract changed: tool add (input) → update src/handlers/tools/add.ts and test/handlers/tools/add.test.ts',
+    );
     expectTypeErrorsOnlyIn(r, ['src/handlers/tools/add.ts', 'test/handlers/tools/add.test.ts']);
   });
 
   it('6. the user fixes the handler and its test', async () => {
-    write('src/handlers/tools/add.ts', readFileSync(path.join(dir, 'src/handlers/tools/add.ts'), 'utf8').replace('({ a, b }) => ({ sum: a + b })', '({ a, c }) => ({ sum: a + c })'));
-    write('test/handlers/tools/add.test.ts', readFileSync(path.join(dir, 'test/handlers/tools/add.test.ts'), 'utf8').replace('{ a: 1, b: 2 }', '{ a: 1, c: 2 }'));
+    write(
+      'src/handlers/tools/add.ts',
+      readFileSync(path.join(dir, 'src/handlers/tools/add.ts'), 'utf8').replace(
+        '({ a, b }) => ({ sum: a + b })',
+        '({ a, c }) => ({ sum: a + c })',
+      ),
+    );
+    write(
+      'test/handlers/tools/add.test.ts',
+      readFileSync(path.join(dir, 'test/handlers/tools/add.test.ts'), 'utf8').replace(
+        '{ a: 1, b: 2 }',
+        '{ a: 1, c: 2 }',
+      ),
+    );
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, 0 updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);
@@ -156,7 +184,13 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('8. the user moves the code to the new handler and deletes the orphans', async () => {
-    write('src/handlers/tools/hello.ts', readFileSync(path.join(dir, 'src/handlers/tools/greet.ts'), 'utf8').replace("ToolHandlers['greet']", "ToolHandlers['hello']"));
+    write(
+      'src/handlers/tools/hello.ts',
+      readFileSync(path.join(dir, 'src/handlers/tools/greet.ts'), 'utf8').replace(
+        "ToolHandlers['greet']",
+        "ToolHandlers['hello']",
+      ),
+    );
     remove('src/handlers/tools/greet.ts');
     remove('test/handlers/tools/greet.test.ts');
     const r = await regenerate();
@@ -165,14 +199,21 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('9. adds a static text resource: generated code only', async () => {
-    editManifest((d) => d.setIn(['resources', 'motd'], d.createNode({ uri: 'info://motd', mimeType: 'text/plain', text: 'Hello' })));
+    editManifest((d) =>
+      d.setIn(['resources', 'motd'], d.createNode({ uri: 'info://motd', mimeType: 'text/plain', text: 'Hello' })),
+    );
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, [1-9]\d* updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);
   });
 
   it('10. adds a dynamic resource: a stub appears', async () => {
-    editManifest((d) => d.setIn(['resources', 'clock'], d.createNode({ uri: 'info://clock', mimeType: 'text/plain', description: 'The time' })));
+    editManifest((d) =>
+      d.setIn(
+        ['resources', 'clock'],
+        d.createNode({ uri: 'info://clock', mimeType: 'text/plain', description: 'The time' }),
+      ),
+    );
     const r = await regenerate();
     expect(r.out).toContain('create    src/handlers/resources/clock.ts');
     expectTypeErrorsOnlyIn(r, []);
@@ -200,13 +241,16 @@ describe('a project, regenerated through its life', () => {
 
   it('13. adds a template with list and a completion handler', async () => {
     editManifest((d) =>
-      d.setIn(['resourceTemplates', 'user'], d.createNode({
-        uriTemplate: 'users://{id}/profile',
-        mimeType: 'application/json',
-        params: { id: { type: 'string', pattern: '^[0-9]+$', examples: ['1'] } },
-        complete: { id: 'handler' },
-        list: true,
-      })),
+      d.setIn(
+        ['resourceTemplates', 'user'],
+        d.createNode({
+          uriTemplate: 'users://{id}/profile',
+          mimeType: 'application/json',
+          params: { id: { type: 'string', pattern: '^[0-9]+$', examples: ['1'] } },
+          complete: { id: 'handler' },
+          list: true,
+        }),
+      ),
     );
     const r = await regenerate();
     expect(r.out).toContain('create    src/handlers/templates/user.ts');
@@ -214,7 +258,10 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('14. implements the template by hand', async () => {
-    write('src/handlers/templates/user.ts', `import type { TemplateHandlers } from '../../generated/handlers.js';\n\nconst users = ['1', '2', '10'];\n\nexport const read: TemplateHandlers['user']['read'] = ({ id }) => JSON.stringify({ id });\nexport const list: TemplateHandlers['user']['list'] = () => users.map((id) => ({ uri: \`users://\${id}/profile\`, name: \`user \${id}\` }));\nexport const complete: TemplateHandlers['user']['complete'] = { id: (value) => users.filter((u) => u.startsWith(value)) };\n`);
+    write(
+      'src/handlers/templates/user.ts',
+      `import type { TemplateHandlers } from '../../generated/handlers.js';\n\nconst users = ['1', '2', '10'];\n\nexport const read: TemplateHandlers['user']['read'] = ({ id }) => JSON.stringify({ id });\nexport const list: TemplateHandlers['user']['list'] = () => users.map((id) => ({ uri: \`users://\${id}/profile\`, name: \`user \${id}\` }));\nexport const complete: TemplateHandlers['user']['complete'] = { id: (value) => users.filter((u) => u.startsWith(value)) };\n`,
+    );
     const r = await regenerate();
     expect(summary(r)).toMatch(/^0 created, 0 updated, 0 removed/);
     expectTypeErrorsOnlyIn(r, []);
@@ -227,9 +274,16 @@ describe('a project, regenerated through its life', () => {
       d.setIn(['resourceTemplates', 'user', 'complete'], d.createNode({ userId: 'handler' }));
     });
     const r = await regenerate();
-    expect(r.err).toContain('! contract changed: template user (params, complete) → update src/handlers/templates/user.ts');
+    expect(r.err).toContain(
+      '! contract changed: template user (params, complete) → update src/handlers/templates/user.ts',
+    );
     expectTypeErrorsOnlyIn(r, ['src/handlers/templates/user.ts']);
-    write('src/handlers/templates/user.ts', readFileSync(path.join(dir, 'src/handlers/templates/user.ts'), 'utf8').replace('({ id }) => JSON.stringify({ id })', '({ userId }) => JSON.stringify({ id: userId })').replace('{ id: (value)', '{ userId: (value)'));
+    write(
+      'src/handlers/templates/user.ts',
+      readFileSync(path.join(dir, 'src/handlers/templates/user.ts'), 'utf8')
+        .replace('({ id }) => JSON.stringify({ id })', '({ userId }) => JSON.stringify({ id: userId })')
+        .replace('{ id: (value)', '{ userId: (value)'),
+    );
   });
 
   it('16. drops the list handler from the manifest: named, and the stale export fails there', async () => {
@@ -242,14 +296,24 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('17. adds a prompt rendered by a handler', async () => {
-    editManifest((d) => d.setIn(['prompts', 'summarize'], d.createNode({ description: 'Summarize a text', arguments: { text: { description: 'The text', required: true } } })));
+    editManifest((d) =>
+      d.setIn(
+        ['prompts', 'summarize'],
+        d.createNode({
+          description: 'Summarize a text',
+          arguments: { text: { description: 'The text', required: true } },
+        }),
+      ),
+    );
     const r = await regenerate();
     expect(r.out).toContain('create    src/handlers/prompts/summarize.ts');
     expectTypeErrorsOnlyIn(r, []);
   });
 
   it('18. turns the prompt declarative: the handler file is no longer needed', async () => {
-    editManifest((d) => d.setIn(['prompts', 'summarize', 'messages'], d.createNode([{ role: 'user', text: 'Summarize: {{text}}' }])));
+    editManifest((d) =>
+      d.setIn(['prompts', 'summarize', 'messages'], d.createNode([{ role: 'user', text: 'Summarize: {{text}}' }])),
+    );
     const r = await regenerate();
     expect(r.err).toContain('! src/handlers/prompts/summarize.ts is no longer used by the manifest');
     expectTypeErrorsOnlyIn(r, ['src/handlers/prompts/summarize.ts']);
@@ -257,7 +321,10 @@ describe('a project, regenerated through its life', () => {
   });
 
   it('19. a hand edit of generated code is put back; a stray generated file is removed', async () => {
-    write('src/generated/server.ts', readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8') + '\n// hand edit\n');
+    write(
+      'src/generated/server.ts',
+      `${readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')}\n// hand edit\n`,
+    );
     write('src/generated/stray.ts', '// Code generated by mcpgen. DO NOT EDIT.\nexport {};\n');
     const r = await regenerate();
     expect(r.out).toContain('update    src/generated/server.ts');
@@ -275,11 +342,21 @@ describe('a project, regenerated through its life', () => {
     const r = await regenerate();
     expect(existsSync(path.join(dir, 'src/handlers/tools/hello.ts'))).toBe(true);
     expect(existsSync(path.join(dir, 'src/handlers/templates/user.ts'))).toBe(true);
-    expectTypeErrorsOnlyIn(r, ['src/handlers/templates/greeting.ts', 'src/handlers/templates/user.ts', 'src/handlers/tools/hello.ts']);
+    expectTypeErrorsOnlyIn(r, [
+      'src/handlers/templates/greeting.ts',
+      'src/handlers/templates/user.ts',
+      'src/handlers/tools/hello.ts',
+    ]);
   });
 
   it('21. after cleaning up: type-checks, its own tests pass, and regenerating is a no-op', async () => {
-    for (const f of ['src/handlers/tools/hello.ts', 'test/handlers/tools/hello.test.ts', 'src/handlers/templates/user.ts', 'src/handlers/templates/greeting.ts']) remove(f);
+    for (const f of [
+      'src/handlers/tools/hello.ts',
+      'test/handlers/tools/hello.test.ts',
+      'src/handlers/templates/user.ts',
+      'src/handlers/templates/greeting.ts',
+    ])
+      remove(f);
     const r = await regenerate();
     expectTypeErrorsOnlyIn(r, []);
     const again = await regenerate();

@@ -34,47 +34,120 @@ const constructs: Calls = {
       { id: 7, version: 2, size: 'small', named: { name: 'a', age: 3 } },
       { id: 0, version: 2, size: 20 },
     ],
-    reject: [{ id: 'not-a-uuid', version: 2 }, { id: 1, version: 3 }, { id: 1, version: 2, size: 'medium' }, { id: 1, version: 2, named: { name: 'a' } }],
+    reject: [
+      { id: 'not-a-uuid', version: 2 },
+      { id: 1, version: 3 },
+      { id: 1, version: 2, size: 'medium' },
+      { id: 1, version: 2, named: { name: 'a' } },
+    ],
   },
   tagged_union: {
     accept: [{ shape: { kind: 'circle', radius: 1 } }, { shape: { kind: 'square', side: 2 } }],
-    reject: [{ shape: { kind: 'circle', side: 1 } }, { shape: { kind: 'triangle' } }, { shape: { kind: 'square', side: 2, radius: 1 } }],
+    reject: [
+      { shape: { kind: 'circle', side: 1 } },
+      { shape: { kind: 'triangle' } },
+      { shape: { kind: 'square', side: 2, radius: 1 } },
+    ],
   },
   nullable: {
-    accept: [{ a: null }, { a: 'x', b: null }, { a: 'x', b: 3, flag: true }, { a: 'x', flag: 'yes', mixed: 'one' }, { a: 'x', mixed: null }],
+    accept: [
+      { a: null },
+      { a: 'x', b: null },
+      { a: 'x', b: 3, flag: true },
+      { a: 'x', flag: 'yes', mixed: 'one' },
+      { a: 'x', mixed: null },
+    ],
     reject: [{}, { a: 1 }, { a: 'x', b: 'y' }, { a: 'x', flag: 1 }, { a: 'x', mixed: 2 }],
   },
   maps: {
     accept: [
       { closed: { x: 1 } },
-      { closed: {}, open: { x: 1, y: 'anything' }, counts: { a: 1 }, named: { abc: 'x' }, env: { HOME: '/h' }, anything: { a: [1] }, value: [null] },
+      {
+        closed: {},
+        open: { x: 1, y: 'anything' },
+        counts: { a: 1 },
+        named: { abc: 'x' },
+        env: { HOME: '/h' },
+        anything: { a: [1] },
+        value: [null],
+      },
     ],
-    reject: [{ closed: { y: 1 } }, { closed: {}, counts: { a: 'x' } }, { closed: {}, named: { ABC: 'x' } }, { closed: {}, env: { home: 'x' } }, { closed: {}, extra: 1 }],
+    reject: [
+      { closed: { y: 1 } },
+      { closed: {}, counts: { a: 'x' } },
+      { closed: {}, named: { ABC: 'x' } },
+      { closed: {}, env: { home: 'x' } },
+      { closed: {}, extra: 1 },
+    ],
   },
   arrays: {
     accept: [{ rows: [{ id: 1 }, { id: 2, label: 'b' }] }, { rows: [{ id: 1 }], pair: ['a', true] }],
-    reject: [{ rows: [] }, { rows: [{ label: 'x' }] }, { rows: [{ id: 1 }, { id: 1 }] }, { rows: [{ id: 1 }], pair: ['a', 'b'] }, { rows: [{ id: 1 }], pair: ['a', true, 1] }],
+    reject: [
+      { rows: [] },
+      { rows: [{ label: 'x' }] },
+      { rows: [{ id: 1 }, { id: 1 }] },
+      { rows: [{ id: 1 }], pair: ['a', 'b'] },
+      { rows: [{ id: 1 }], pair: ['a', true, 1] },
+    ],
   },
   formats: {
     // `json` is not a format ajv-formats knows: ignored, never a failure.
-    accept: [{ uri: 'https://x.y/z', uuid: '00000000-0000-4000-8000-000000000000', when: '2026-01-01T00:00:00Z', day: '2026-02-28', email: 'a@b.co', small: 2147483647, json: '{not json' }],
-    reject: [{ uri: 'not a uri' }, { uuid: 'x' }, { when: 'yesterday' }, { day: '2026-02-30' }, { email: 'nope' }, { small: 2147483648 }],
+    accept: [
+      {
+        uri: 'https://x.y/z',
+        uuid: '00000000-0000-4000-8000-000000000000',
+        when: '2026-01-01T00:00:00Z',
+        day: '2026-02-28',
+        email: 'a@b.co',
+        small: 2147483647,
+        json: '{not json',
+      },
+    ],
+    reject: [
+      { uri: 'not a uri' },
+      { uuid: 'x' },
+      { when: 'yesterday' },
+      { day: '2026-02-30' },
+      { email: 'nope' },
+      { small: 2147483648 },
+    ],
   },
   numbers: {
     accept: [{ id: 9007199254740991 }, { id: 0, big: 2147483648, ratio: 1 }, { id: 4294967296 }],
     reject: [{ id: -1 }, { id: 1.5 }, { id: 0, big: 2147483647 }, { id: 0, ratio: 0 }],
   },
-  defaults: { accept: [{}, { s: 'x', i: 1, n: 2, b: false, z: null, arr: [], obj: {}, old: 'x' }], reject: [{ i: 'x' }, { z: 0 }] },
+  defaults: {
+    accept: [{}, { s: 'x', i: 1, n: 2, b: false, z: null, arr: [], obj: {}, old: 'x' }],
+    reject: [{ i: 'x' }, { z: 0 }],
+  },
   keywords: {
-    accept: [{ type: 't', 'dash-ed': 'd', function: 'f', class: 'c', default: 'x', 'dot.ted': 'y', 'with space': 'z', '9lives': 9 }],
+    accept: [
+      {
+        type: 't',
+        'dash-ed': 'd',
+        function: 'f',
+        class: 'c',
+        default: 'x',
+        'dot.ted': 'y',
+        'with space': 'z',
+        '9lives': 9,
+      },
+    ],
     reject: [{ type: 't' }, { 'dash-ed': 'd' }, { type: 't', 'dash-ed': 'd', '9lives': 'nine' }],
   },
   shared: {
     accept: [
       { home: { street: 's', city: 'c' } },
-      { home: { street: 's', city: 'c' }, category: { name: 'a', subcategories: [{ name: 'b', parent: { name: 'c' } }] } },
+      {
+        home: { street: 's', city: 'c' },
+        category: { name: 'a', subcategories: [{ name: 'b', parent: { name: 'c' } }] },
+      },
     ],
-    reject: [{ home: { street: 's', city: '' } }, { home: { street: 's' } }, { home: { street: 's', city: 'c' }, category: { subcategories: [{}] } }],
+    reject: [
+      { home: { street: 's', city: '' } },
+      { home: { street: 's' } },
+      { home: { street: 's', city: 'c' }, category: { subcategories: [{}] } },
+    ],
   },
   'get-user.v2': { accept: [{ 'user-id': 'u1' }], reject: [{ user_id: 'u1' }] },
   '2fa_verify': { accept: [{ code: '123456' }], reject: [{ code: '12345' }] },
@@ -83,9 +156,16 @@ const constructs: Calls = {
 const refsAsDefs: Calls = {
   pay: {
     accept: [{ price: { amount: 1, currency: 'EUR' }, list: { value: 1, next: { value: 2 } }, note: 'hi' }],
-    reject: [{ price: { amount: 1, currency: 'GBP' } }, { price: { amount: 1, currency: 'EUR' }, list: { next: {} } }, { price: { amount: 1, currency: 'EUR' }, note: 'x'.repeat(21) }],
+    reject: [
+      { price: { amount: 1, currency: 'GBP' } },
+      { price: { amount: 1, currency: 'EUR' }, list: { next: {} } },
+      { price: { amount: 1, currency: 'EUR' }, note: 'x'.repeat(21) },
+    ],
   },
-  legacy: { accept: [{ price: { amount: 0, currency: 'USD' } }], reject: [{ price: { amount: -1, currency: 'USD' } }, {}] },
+  legacy: {
+    accept: [{ price: { amount: 0, currency: 'USD' } }],
+    reject: [{ price: { amount: -1, currency: 'USD' } }, {}],
+  },
 };
 
 const projects = [
@@ -133,7 +213,9 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
       // the root `type` comes first on the wire wherever the manifest wrote it, and is added when
       // the manifest left it out; a typeless object-shaped output gets it too (every such output
       // in these cases is object-shaped). A tool without input is advertised closed.
-      const input = t.inputSchema ? { type: 'object', ...t.inputSchema } : { type: 'object', properties: {}, additionalProperties: false };
+      const input = t.inputSchema
+        ? { type: 'object', ...t.inputSchema }
+        : { type: 'object', properties: {}, additionalProperties: false };
       expect(JSON.stringify(got.inputSchema), t.name).toBe(JSON.stringify(input));
       const output = t.outputSchema?.type === undefined ? { type: 'object', ...t.outputSchema } : t.outputSchema;
       if (t.outputSchema) expect(JSON.stringify(got.outputSchema), t.name).toBe(JSON.stringify(output));
@@ -141,16 +223,24 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
   });
 
   it('covers every tool with an input schema', () => {
-    expect(Object.keys(calls).sort()).toEqual(ir.tools.filter((t) => t.inputSchema).map((t) => t.name).sort());
+    expect(Object.keys(calls).sort()).toEqual(
+      ir.tools
+        .filter((t) => t.inputSchema)
+        .map((t) => t.name)
+        .sort(),
+    );
   });
 
-  it.each(Object.entries(calls))('%s accepts what its schema accepts and rejects the rest', async (tool, { accept, reject }) => {
-    for (const args of accept) {
-      // Accepted input reaches the stub, which answers "not implemented".
-      expect(await call(client, tool, args), JSON.stringify(args)).toMatch(/not implemented/);
-    }
-    for (const args of reject) {
-      expect(await call(client, tool, args), JSON.stringify(args)).toMatch(/validation/i);
-    }
-  });
+  it.each(Object.entries(calls))(
+    '%s accepts what its schema accepts and rejects the rest',
+    async (tool, { accept, reject }) => {
+      for (const args of accept) {
+        // Accepted input reaches the stub, which answers "not implemented".
+        expect(await call(client, tool, args), JSON.stringify(args)).toMatch(/not implemented/);
+      }
+      for (const args of reject) {
+        expect(await call(client, tool, args), JSON.stringify(args)).toMatch(/validation/i);
+      }
+    },
+  );
 });

@@ -23,7 +23,11 @@ const calls: Record<string, { accept: unknown[]; reject: unknown[] }> = {
   chat: {
     accept: [
       { message: { role: 'assistant', content: [text('hi')] } },
-      { message: { role: 'user', content: [text('a')] }, history: [{ role: 'assistant', content: [text('b')] }], first: text('c') },
+      {
+        message: { role: 'user', content: [text('a')] },
+        history: [{ role: 'assistant', content: [text('b')] }],
+        first: text('c'),
+      },
     ],
     reject: [
       // `#/properties/message/anyOf/0/properties/content`: at least one part, each a closed text part.
@@ -36,16 +40,31 @@ const calls: Record<string, { accept: unknown[]; reject: unknown[] }> = {
     ],
   },
   tree: {
-    accept: [{ root: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] } }, { root: { name: 'a' }, again: { root: { name: 'b' } } }],
-    reject: [{ root: { name: 'a', children: [{ name: 'b', children: [{ name: '' }] }] } }, { root: { name: 'a' }, again: {} }],
+    accept: [
+      { root: { name: 'a', children: [{ name: 'b', children: [{ name: 'c' }] }] } },
+      { root: { name: 'a' }, again: { root: { name: 'b' } } },
+    ],
+    reject: [
+      { root: { name: 'a', children: [{ name: 'b', children: [{ name: '' }] }] } },
+      { root: { name: 'a' }, again: {} },
+    ],
   },
   escapes: {
     accept: [{ slash: 'abc', tilde: 2, space: true }],
-    reject: [{ slash: 'ABC', tilde: 2 }, { slash: 'abc', tilde: 0 }, { slash: 'abc', tilde: 2, space: 'yes' }],
+    reject: [
+      { slash: 'ABC', tilde: 2 },
+      { slash: 'abc', tilde: 0 },
+      { slash: 'abc', tilde: 2, space: 'yes' },
+    ],
   },
   paged: {
     accept: [{ page: { cursor: 'a', next: 'b', parent: { cursor: 'c' } }, max: 100, previous: { cursor: 'z' } }],
-    reject: [{ page: { cursor: 'a', next: '' } }, { page: { cursor: 'a', parent: {} } }, { page: { cursor: 'a' }, max: 101 }, { page: { cursor: 'a' }, previous: { cursor: '' } }],
+    reject: [
+      { page: { cursor: 'a', next: '' } },
+      { page: { cursor: 'a', parent: {} } },
+      { page: { cursor: 'a' }, max: 101 },
+      { page: { cursor: 'a' }, previous: { cursor: '' } },
+    ],
   },
   legacy: {
     accept: [{ at: { x: 1, y: 2 }, x: 10 }],
@@ -87,12 +106,12 @@ describe('schema-local-pointers end to end', () => {
         '// @ts-expect-error: `previous` is a page, as `page` is',
         "export const badPaged: PagedInput = { page, previous: 'a' };",
         'export const legacy: LegacyInput = { at: { x: 1, y: 2 }, x: 3 };',
-        '// @ts-expect-error: the assistant branch has the user branch\'s content, not a string',
+        "// @ts-expect-error: the assistant branch has the user branch's content, not a string",
         "export const wrong: ChatInput = { message: { role: 'assistant', content: 'x' } };",
         '// @ts-expect-error: a child is a node, which needs a name',
-        'export const badTree: TreeInput = { root: { name: \'a\', children: [{}] } };',
+        "export const badTree: TreeInput = { root: { name: 'a', children: [{}] } };",
         '// @ts-expect-error: `slash` is the string `a/b` designates',
-        "export const badEscapes: EscapesInput = { slash: 1, tilde: 1 };",
+        'export const badEscapes: EscapesInput = { slash: 1, tilde: 1 };',
         '',
       ].join('\n'),
     );
@@ -134,15 +153,24 @@ describe('schema-local-pointers end to end', () => {
     );
   });
 
-  it.each(Object.entries(calls))('%s accepts valid input and refuses input invalid where a pointer leads', async (tool, { accept, reject }) => {
-    for (const args of accept) {
-      // Accepted input reaches the stub, which answers "not implemented".
-      expect(await outcome(client.callTool({ name: tool, arguments: args as Record<string, unknown> })), JSON.stringify(args)).toMatch(/not implemented/);
-    }
-    for (const args of reject) {
-      expect(await outcome(client.callTool({ name: tool, arguments: args as Record<string, unknown> })), JSON.stringify(args)).toMatch(/Input validation error/);
-    }
-  });
+  it.each(Object.entries(calls))(
+    '%s accepts valid input and refuses input invalid where a pointer leads',
+    async (tool, { accept, reject }) => {
+      for (const args of accept) {
+        // Accepted input reaches the stub, which answers "not implemented".
+        expect(
+          await outcome(client.callTool({ name: tool, arguments: args as Record<string, unknown> })),
+          JSON.stringify(args),
+        ).toMatch(/not implemented/);
+      }
+      for (const args of reject) {
+        expect(
+          await outcome(client.callTool({ name: tool, arguments: args as Record<string, unknown> })),
+          JSON.stringify(args),
+        ).toMatch(/Input validation error/);
+      }
+    },
+  );
 
   it('validates a template variable through a pointer into its own $defs', async () => {
     expect(await outcome(client.readResource({ uri: 'doc://abc' }))).toMatch(/not implemented/);

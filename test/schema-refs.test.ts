@@ -18,26 +18,46 @@ const shared = {
 
 describe('$ref policy', () => {
   it('refs: defs keeps every referenced shared schema once under $defs, after local ones', () => {
-    const s = { type: 'object', $defs: { a: { type: 'string' } }, properties: { m: { $ref: '#/schemas/Money', description: 'd' }, n: { $ref: '#/schemas/Money' } } };
+    const s = {
+      type: 'object',
+      $defs: { a: { type: 'string' } },
+      properties: { m: { $ref: '#/schemas/Money', description: 'd' }, n: { $ref: '#/schemas/Money' } },
+    };
     const out = inlineSharedRefs(s, shared, new Set(Object.keys(shared)));
     expect(JSON.stringify(out)).toBe(
       JSON.stringify({
         type: 'object',
-        $defs: { a: { type: 'string' }, Money: { type: 'object', properties: { currency: { $ref: '#/$defs/Currency' } } }, Currency: { type: 'string', enum: ['EUR'] } },
+        $defs: {
+          a: { type: 'string' },
+          Money: { type: 'object', properties: { currency: { $ref: '#/$defs/Currency' } } },
+          Currency: { type: 'string', enum: ['EUR'] },
+        },
         properties: { m: { $ref: '#/$defs/Money', description: 'd' }, n: { $ref: '#/$defs/Money' } },
       }),
     );
   });
 
   it('a draft-07 schema gets `definitions`', () => {
-    const s = { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { n: { $ref: '#/schemas/Node' } } };
+    const s = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { n: { $ref: '#/schemas/Node' } },
+    };
     const out = inlineSharedRefs(s, shared, recursiveSharedNames(shared));
-    expect(out).toEqual({ ...s, properties: { n: { $ref: '#/definitions/Node' } }, definitions: { Node: { type: 'object', properties: { next: { $ref: '#/definitions/Node' } } } } });
+    expect(out).toEqual({
+      ...s,
+      properties: { n: { $ref: '#/definitions/Node' } },
+      definitions: { Node: { type: 'object', properties: { next: { $ref: '#/definitions/Node' } } } },
+    });
   });
 
   it('a hoisted name never replaces a local definition', () => {
-    const s = { type: 'object', $defs: { Node: { type: 'integer' } }, properties: { n: { $ref: '#/schemas/Node' }, l: { $ref: '#/$defs/Node' } } };
-    const out = inlineSharedRefs(s, shared, recursiveSharedNames(shared)) as any;
+    const s = {
+      type: 'object',
+      $defs: { Node: { type: 'integer' } },
+      properties: { n: { $ref: '#/schemas/Node' }, l: { $ref: '#/$defs/Node' } },
+    };
+    const out = inlineSharedRefs(s, shared, recursiveSharedNames(shared)) as { $defs: Record<string, unknown> };
     expect(out.$defs.Node).toEqual({ type: 'integer' });
     expect(out.properties.n).toEqual({ $ref: '#/$defs/Node_2' });
     expect(out.$defs.Node_2.properties.next).toEqual({ $ref: '#/$defs/Node_2' });
@@ -45,7 +65,7 @@ describe('$ref policy', () => {
 
   it('a property named __proto__ stays a property', () => {
     const s = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}');
-    const out = mapSchema(s, () => undefined) as any;
+    const out = mapSchema(s, () => undefined) as { properties: object };
     expect(Object.keys(out.properties)).toEqual(['__proto__']);
   });
 
@@ -100,7 +120,9 @@ describe('MCPG207: a recursive shared schema is kept under $defs', () => {
       $defs: { Tree: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Tree' } } } } },
     });
     // …and the type is still right.
-    expect(r.files.find((f) => f.path === 'src/generated/types.ts')!.content).toMatch(/export interface Tree \{\n\s*kids\?: Tree\[\];\n\}/);
+    expect(r.files.find((f) => f.path === 'src/generated/types.ts')!.content).toMatch(
+      /export interface Tree \{\n\s*kids\?: Tree\[\];\n\s*\[k: string\]: unknown;\n\}/,
+    );
   });
 
   it('does not warn with refs: defs', async () => {

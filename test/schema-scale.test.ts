@@ -52,7 +52,9 @@ describe(`synthetic schema-heavy manifest (${TOOLS} tools)`, () => {
     const tools = (await client.listTools()).tools;
     expect(tools.map((t) => t.name)).toEqual(ir.tools.map((t) => t.name));
     for (const t of ir.tools) expect(tools.find((l) => l.name === t.name)!.inputSchema).toEqual(t.inputSchema);
-    const bad = await client.callTool({ name: ir.tools[0]!.name, arguments: { request_id: 'not-a-uuid', body: {} } }).catch((e: Error) => e);
+    const bad = await client
+      .callTool({ name: ir.tools[0]!.name, arguments: { request_id: 'not-a-uuid', body: {} } })
+      .catch((e: Error) => e);
     expect(JSON.stringify(bad instanceof Error ? bad.message : bad)).toMatch(/validation/i);
   }, 120_000);
 });

@@ -20,7 +20,10 @@ const expectations: Record<string, [string, string]> = {
     'Draft07Input',
     '{ pair: [] | [string] | [string, number]; count?: number; big?: number; [k: string]: unknown }',
   ],
-  '2020-12 prefixItems tuple via $defs that refer to $defs': ['Draft2020Input', '{ at: [number, number]; path?: [number, number][]; [k: string]: unknown }'],
+  '2020-12 prefixItems tuple via $defs that refer to $defs': [
+    'Draft2020Input',
+    '{ at: [number, number]; path?: [number, number][]; [k: string]: unknown }',
+  ],
   'root with no properties is free-form': ['NoDialectInput', '{ [k: string]: unknown }'],
   'root without type': ['TypelessRootInput', '{ q: string; [k: string]: unknown }'],
   'root without type or properties is free-form': ['TypelessFreeInput', '{ [k: string]: unknown }'],
@@ -29,7 +32,10 @@ const expectations: Record<string, [string, string]> = {
     'CombinatorsInput',
     "{ id: string | number; size?: 'small' | 'large' | number; named?: { name: string; [k: string]: unknown } & { age: number; [k: string]: unknown }; version: 2; [k: string]: unknown }",
   ],
-  'tagged union of objects': ['TaggedUnionInput', "{ shape: { kind: 'circle'; radius: number } | { kind: 'square'; side: number }; [k: string]: unknown }"],
+  'tagged union of objects': [
+    'TaggedUnionInput',
+    "{ shape: { kind: 'circle'; radius: number } | { kind: 'square'; side: number }; [k: string]: unknown }",
+  ],
   'nullable (type list and anyOf null), type list, mixed enum': [
     'NullableInput',
     "{ a: string | null; b?: number | null; flag?: boolean | string; mixed?: 1 | 'one' | true | null; [k: string]: unknown }",
@@ -46,7 +52,10 @@ const expectations: Record<string, [string, string]> = {
     'FormatsInput',
     '{ uri?: string; uuid?: string; when?: string; day?: string; email?: string; small?: number; json?: string; [k: string]: unknown }',
   ],
-  'integers up to 2^53 - 1 are number': ['NumbersInput', '{ id: number; big?: number; ratio?: number; [k: string]: unknown }'],
+  'integers up to 2^53 - 1 are number': [
+    'NumbersInput',
+    '{ id: number; big?: number; ratio?: number; [k: string]: unknown }',
+  ],
   'defaults of every type, annotations and vendor keys do not change types': [
     'DefaultsInput',
     '{ s?: string; i?: number; n?: number; b?: boolean; z?: null; arr?: string[]; obj?: { k?: string; [k: string]: unknown }; old?: string; [k: string]: unknown }',
@@ -55,14 +64,26 @@ const expectations: Record<string, [string, string]> = {
     'KeywordsInput',
     "{ type: string; function?: string; class?: string; default?: string; 'dash-ed': string; 'dot.ted'?: string; 'with space'?: string; '9lives'?: number; [k: string]: unknown }",
   ],
-  'shared schemas are named types': ['SharedInput', '{ home: Address; work?: Address; category?: Category; [k: string]: unknown }'],
+  'shared schemas are named types': [
+    'SharedInput',
+    '{ home: Address; work?: Address; category?: Category; [k: string]: unknown }',
+  ],
   'a shared schema that refers to another one': ['Address', '{ street: string; city: string; [k: string]: unknown }'],
-  'a recursive shared schema': ['Category', '{ name: string; parent?: Category; subcategories?: Category[]; [k: string]: unknown }'],
+  'a recursive shared schema': [
+    'Category',
+    '{ name: string; parent?: Category; subcategories?: Category[]; [k: string]: unknown }',
+  ],
   'shared schemas in an output': ['SharedOutput', '{ addresses: Address[]; [k: string]: unknown }'],
   'tool name with hyphen and dot': ['GetUserV2Input', "{ 'user-id': string; [k: string]: unknown }"],
   'tool name with a leading digit': ['_2FaVerifyInput', '{ code: string; [k: string]: unknown }'],
-  'template variables with dots keep their wire names': ['UserFileV2Params', "{ user_id: string; 'file.name': string }"],
-  'prompt arguments named after reserved words': ['ForClassArgs', "{ class: string; 'first-name'?: string; '2nd'?: string }"],
+  'template variables with dots keep their wire names': [
+    'UserFileV2Params',
+    "{ user_id: string; 'file.name': string }",
+  ],
+  'prompt arguments named after reserved words': [
+    'ForClassArgs',
+    "{ class: string; 'first-name'?: string; '2nd'?: string }",
+  ],
 };
 
 describe('generated types match the schemas (tsc --strict)', () => {
@@ -83,19 +104,31 @@ describe('generated types match the schemas (tsc --strict)', () => {
       // Interfaces and object literal types differ to Equals only by identity of nested names: flatten one level.
       'type Flat<T> = { [K in keyof T]: T[K] };',
       ...Object.entries(expectations).map(
-        ([what, [generated, written]], i) => `// ${what}\nexport const check${i}: Equals<Flat<${generated}>, Flat<${written}>> = true;`,
+        ([what, [generated, written]], i) =>
+          `// ${what}\nexport const check${i}: Equals<Flat<${generated}>, Flat<${written}>> = true;`,
       ),
       // The check can fail: a nullable field is not a plain string.
       'export const canFail: Equals<Flat<NullableInput>, Flat<{ a: string }>> = false;',
       // `unknown`, never `any`: a free-form value must be narrowed before use.
-      "declare const m: MapsInput;",
+      'declare const m: MapsInput;',
       '// @ts-expect-error unknown is not any',
       'export const notAny: number = m.value;',
     ];
-    writeFileSync(path.join(DIR, 'check.ts'), lines.join('\n') + '\n');
+    writeFileSync(path.join(DIR, 'check.ts'), `${lines.join('\n')}\n`);
     writeFileSync(
       path.join(DIR, 'tsconfig.json'),
-      JSON.stringify({ compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: [] }, files: ['check.ts'] }),
+      JSON.stringify({
+        compilerOptions: {
+          strict: true,
+          noEmit: true,
+          module: 'nodenext',
+          moduleResolution: 'nodenext',
+          target: 'es2022',
+          skipLibCheck: true,
+          types: [],
+        },
+        files: ['check.ts'],
+      }),
     );
     const r = await run(TSC, ['-p', 'tsconfig.json'], DIR);
     expect(r.stdout + r.stderr).toBe('');

@@ -19,7 +19,11 @@ beforeAll(async () => {
   const project = scratch('session-binding', path.join(REPO, 'test/fixtures/valid/protocol'));
   appendFileSync(
     path.join(project, 'mcpgen.yaml'),
-    ['tools:', '  confirm: { description: "Asks the caller to confirm, keeping who started in requestState" }', ''].join('\n'),
+    [
+      'tools:',
+      '  confirm: { description: "Asks the caller to confirm, keeping who started in requestState" }',
+      '',
+    ].join('\n'),
   );
   const io = memoryIO(project);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
@@ -98,7 +102,11 @@ describe('a 2025 session belongs to the principal that opened it', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
     });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+    expect(await res.json()).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32001, message: 'Session not found' },
+      id: null,
+    });
     expect(server.stderr()).toMatch(/refused session \S+…: opened by alice, used by bob/);
     expect(server.stderr()).not.toContain(TOKENS.alice);
     expect(server.stderr()).not.toContain(TOKENS.bob);
@@ -118,7 +126,10 @@ describe('a 2025 session belongs to the principal that opened it', () => {
     const stream = await fetch(url, { method: 'GET', headers: { ...session, ...as('bob') } });
     expect(stream.status).toBe(404);
     await stream.text();
-    const resume = await fetch(url, { method: 'GET', headers: { ...session, ...as('bob'), 'Last-Event-ID': `${id}_1` } });
+    const resume = await fetch(url, {
+      method: 'GET',
+      headers: { ...session, ...as('bob'), 'Last-Event-ID': `${id}_1` },
+    });
     expect(resume.status).toBe(404);
     await resume.text();
     const del = await fetch(url, { method: 'DELETE', headers: { ...session, ...as('bob') } });
@@ -148,7 +159,8 @@ describe('2026-07-28 requestState is bound to its principal', () => {
     await c.connect(new StreamableHTTPClientTransport(url, { fetch: swap }));
     return c;
   }
-  const text = (r: { content?: unknown }) => ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('');
+  const text = (r: { content?: unknown }) =>
+    ((r.content ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('');
 
   it('completes when the same principal echoes it', async () => {
     const c = await client('alice', 'alice');

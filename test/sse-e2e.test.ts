@@ -23,7 +23,12 @@ import { runCli } from '../cli/main.js';
 import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
 
 /** A project built from `from` (with `manifestTail` appended), and a handler file per entry of `handlers`. */
-async function build(name: string, from: string, manifestTail = '', handlers: Record<string, string> = {}): Promise<string> {
+async function build(
+  name: string,
+  from: string,
+  manifestTail = '',
+  handlers: Record<string, string> = {},
+): Promise<string> {
   const dir = scratch(name, from);
   if (manifestTail) appendFileSync(path.join(dir, 'mcpgen.yaml'), manifestTail);
   const io = memoryIO(dir);
@@ -45,7 +50,10 @@ const servers: Server[] = [];
 
 /** Runs `node <entry> --http --port 0` in `dir` and waits (bounded) for the URL it prints. */
 async function serve(dir: string, env: NodeJS.ProcessEnv = {}, entry = 'dist/src/main.js'): Promise<Server> {
-  const child: ChildProcess = spawn(process.execPath, [entry, '--http', '--port', '0'], { cwd: dir, env: { ...process.env, ...env } });
+  const child: ChildProcess = spawn(process.execPath, [entry, '--http', '--port', '0'], {
+    cwd: dir,
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const url = await new Promise<URL>((resolve, reject) => {
@@ -84,7 +92,10 @@ interface Reply {
 }
 
 /** A raw request (Host and Origin exactly as given), answered within 10 s. */
-function send(url: URL, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Reply> {
+function send(
+  url: URL,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<Reply> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: init.method ?? 'GET', headers: init.headers, timeout: 10_000 }, (res) => {
       let body = '';
@@ -97,7 +108,10 @@ function send(url: URL, init: { method?: string; headers?: Record<string, string
 }
 
 /** Opens an event stream; resolves with its `endpoint` event (the message URL) within 10 s. */
-function openStream(url: URL, headers: Record<string, string> = {}): Promise<{ endpoint: URL; events: () => string; ended: () => boolean; close(): void }> {
+function openStream(
+  url: URL,
+  headers: Record<string, string> = {},
+): Promise<{ endpoint: URL; events: () => string; ended: () => boolean; close(): void }> {
   return new Promise((resolve, reject) => {
     const req = request(url, { headers: { Accept: 'text/event-stream', ...headers } }, (res) => {
       if (res.statusCode !== 200) {
@@ -112,7 +126,12 @@ function openStream(url: URL, headers: Record<string, string> = {}): Promise<{ e
         const m = /event: endpoint\ndata: (\S+)\n\n/.exec(events);
         if (m) {
           clearTimeout(timer);
-          resolve({ endpoint: new URL(m[1]!, url), events: () => events, ended: () => ended, close: () => req.destroy() });
+          resolve({
+            endpoint: new URL(m[1]!, url),
+            events: () => events,
+            ended: () => ended,
+            close: () => req.destroy(),
+          });
         }
       });
     });
@@ -130,7 +149,10 @@ function openStream(url: URL, headers: Record<string, string> = {}): Promise<{ e
 
 /** Resolves with what `promise` gives, or fails after `ms`. */
 function within<T>(ms: number, promise: Promise<T>, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what}: nothing within ${ms} ms`)), ms)),
+  ]);
 }
 
 /** Waits (polling, at most 5 s) until `done` holds. */
@@ -145,13 +167,17 @@ async function until(done: () => boolean | Promise<boolean>, what: string): Prom
 const clients: Client[] = [];
 
 async function connect(sse: URL, headers: Record<string, string> = {}): Promise<Client> {
-  const client = new Client({ name: 'mcpgen-sse-e2e', version: '0.0.0' }, { capabilities: { elicitation: { form: {} }, sampling: {} } });
+  const client = new Client(
+    { name: 'mcpgen-sse-e2e', version: '0.0.0' },
+    { capabilities: { elicitation: { form: {} }, sampling: {} } },
+  );
   await within(10_000, client.connect(new SSEClientTransport(sse, { requestInit: { headers } })), `connect to ${sse}`);
   clients.push(client);
   return client;
 }
 
-const text = (result: object) => ((('content' in result ? result.content : undefined) ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('');
+const text = (result: object) =>
+  ((('content' in result ? result.content : undefined) ?? []) as { text?: string }[]).map((b) => b.text ?? '').join('');
 const json = { 'Content-Type': 'application/json' };
 const ping = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
 
@@ -171,13 +197,26 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
     sse = new URL('/sse', server.url);
     client = await connect(sse);
     // The client answers the server's own requests.
-    client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
-    client.setRequestHandler(CreateMessageRequestSchema, async () => ({ role: 'assistant', content: { type: 'text', text: 'four' }, model: 'test-model' }));
+    client.setRequestHandler(ElicitRequestSchema, async () => ({
+      action: 'accept',
+      content: { username: 'ada', email: 'ada@example.com' },
+    }));
+    client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+      role: 'assistant',
+      content: { type: 'text', text: 'four' },
+      model: 'test-model',
+    }));
   }, 180_000);
 
   it('initializes: 2025 protocol, the manifest server and its capabilities', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'mcpgen-conformance', version: '1.0.0' });
-    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, prompts: {}, resources: { subscribe: true }, logging: {}, completions: {} });
+    expect(client.getServerCapabilities()).toMatchObject({
+      tools: {},
+      prompts: {},
+      resources: { subscribe: true },
+      logging: {},
+      completions: {},
+    });
   });
 
   it('names the message endpoint under messagesPath, with a session id', async () => {
@@ -190,8 +229,17 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
 
   it('lists and calls tools, with a tool error as an isError result', async () => {
     const names = (await client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['test_simple_text', 'test_error_handling', 'test_tool_with_progress', 'json_schema_2020_12_tool']));
-    expect(text(await client.callTool({ name: 'test_simple_text' }))).toBe('This is a simple text response for testing.');
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'test_simple_text',
+        'test_error_handling',
+        'test_tool_with_progress',
+        'json_schema_2020_12_tool',
+      ]),
+    );
+    expect(text(await client.callTool({ name: 'test_simple_text' }))).toBe(
+      'This is a simple text response for testing.',
+    );
     const error = await client.callTool({ name: 'test_error_handling' });
     expect(error.isError).toBe(true);
     const invalid = await client.callTool({ name: 'test_sampling', arguments: {} });
@@ -201,16 +249,29 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
 
   it('reports progress', async () => {
     const seen: number[] = [];
-    const result = await client.callTool({ name: 'test_tool_with_progress' }, undefined, { onprogress: (p) => void seen.push(p.progress) });
+    const result = await client.callTool({ name: 'test_tool_with_progress' }, undefined, {
+      onprogress: (p) => void seen.push(p.progress),
+    });
     expect(text(result)).toBe('Tool with progress completed');
     // The SDK v1 client handles the result before the notification just ahead of it and drops that
     // one (seen over stdio too); the stream itself carries all three before the result:
     expect(seen.slice(0, 2)).toEqual([0, 50]);
     const stream = await openStream(sse);
-    const post = (message: object) => send(stream.endpoint, { method: 'POST', headers: json, body: JSON.stringify(message) });
-    await post({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    const post = (message: object) =>
+      send(stream.endpoint, { method: 'POST', headers: json, body: JSON.stringify(message) });
+    await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    await post({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'test_tool_with_progress', _meta: { progressToken: 'p' } } });
+    await post({
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'test_tool_with_progress', _meta: { progressToken: 'p' } },
+    });
     await until(() => stream.events().includes('"id":2'), 'the result on the stream');
     stream.close();
     const order = [...stream.events().matchAll(/"progress":(\d+)|"id":2/g)].map((m) => m[1] ?? 'result');
@@ -222,13 +283,17 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
     expect(uris).toEqual(['test://static-binary', 'test://static-text', 'test://watched-resource']);
     const read = await client.readResource({ uri: 'test://static-text' });
     expect(read.contents[0]).toMatchObject({ uri: 'test://static-text', mimeType: 'text/plain' });
-    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual(['test://template/{id}/data']);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate)).toEqual([
+      'test://template/{id}/data',
+    ]);
     const data = await client.readResource({ uri: 'test://template/7/data' });
     expect(data.contents[0]).toMatchObject({ uri: 'test://template/7/data', mimeType: 'application/json' });
   });
 
   it('delivers a resource update to a subscriber', async () => {
-    const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
+    const updated = new Promise<string>((resolve) =>
+      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+    );
     await client.subscribeResource({ uri: 'test://watched-resource' });
     await client.callTool({ name: 'test_update_watched_resource' });
     await expect(within(5_000, updated, 'resources/updated')).resolves.toBe('test://watched-resource');
@@ -239,7 +304,10 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
     expect((await client.listPrompts()).prompts.map((p) => p.name)).toContain('test_prompt_with_arguments');
     const prompt = await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } });
     expect(JSON.stringify(prompt.messages)).toContain("arg1='a', arg2='b'");
-    const completion = await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } });
+    const completion = await client.complete({
+      ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' },
+      argument: { name: 'arg1', value: 'par' },
+    });
     expect(completion.completion.values).toEqual(['paris', 'park', 'party']);
   });
 
@@ -277,14 +345,18 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
   });
 
   it('sends list-changed notifications published with ctx.notify', async () => {
-    const changed = new Promise<void>((resolve) => client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const changed = new Promise<void>((resolve) =>
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     await client.callTool({ name: 'test_trigger_tool_change' });
     await expect(within(5_000, changed, 'tools/list_changed')).resolves.toBeUndefined();
   });
 
   it('reaches a client on another stream too, and not after that stream closed', async () => {
     const other = await connect(sse);
-    const changed = new Promise<void>((resolve) => other.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()));
+    const changed = new Promise<void>((resolve) =>
+      other.setNotificationHandler(ToolListChangedNotificationSchema, () => resolve()),
+    );
     await client.callTool({ name: 'test_trigger_tool_change' });
     await within(5_000, changed, 'tools/list_changed on the other stream');
     await other.close();
@@ -294,23 +366,43 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
   it('answers a missing or unknown sessionId with a JSON-RPC error (400, 404)', async () => {
     const missing = await send(new URL('/messages', server.url), { method: 'POST', headers: json, body: ping });
     expect(missing.status).toBe(400);
-    expect(JSON.parse(missing.body)).toMatchObject({ jsonrpc: '2.0', error: { code: -32000, message: expect.stringMatching(/sessionId/) }, id: null });
-    const unknown = await send(new URL('/messages?sessionId=00000000-0000-0000-0000-000000000000', server.url), { method: 'POST', headers: json, body: ping });
+    expect(JSON.parse(missing.body)).toMatchObject({
+      jsonrpc: '2.0',
+      error: { code: -32000, message: expect.stringMatching(/sessionId/) },
+      id: null,
+    });
+    const unknown = await send(new URL('/messages?sessionId=00000000-0000-0000-0000-000000000000', server.url), {
+      method: 'POST',
+      headers: json,
+      body: ping,
+    });
     expect(unknown.status).toBe(404);
     expect(JSON.parse(unknown.body)).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
   });
 
   it('forgets a session when its stream closes', async () => {
     const stream = await openStream(sse);
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '0' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+    });
     expect((await send(stream.endpoint, { method: 'POST', headers: json, body: init })).status).toBe(202);
     stream.close();
-    await until(async () => (await send(stream.endpoint, { method: 'POST', headers: json, body: ping })).status === 404, 'session removal');
+    await until(
+      async () => (await send(stream.endpoint, { method: 'POST', headers: json, body: ping })).status === 404,
+      'session removal',
+    );
   });
 
   it('accepts a message as the transport does (202) and answers on the stream', async () => {
     const stream = await openStream(sse);
-    const res = await send(stream.endpoint, { method: 'POST', headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }) });
+    const res = await send(stream.endpoint, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'ping' }),
+    });
     expect(res.status).toBe(202);
     await until(() => stream.events().includes('"id":7'), 'ping result on the stream');
     expect(stream.events()).toContain('event: message\ndata: {"result":{},"jsonrpc":"2.0","id":7}');
@@ -331,10 +423,17 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
 
   it('checks Host and Origin on both endpoints (403), as on /mcp', async () => {
     expect((await send(sse, { headers: { Host: 'evil.example.com', Accept: 'text/event-stream' } })).status).toBe(403);
-    expect((await send(sse, { headers: { Origin: 'https://evil.example.com', Accept: 'text/event-stream' } })).status).toBe(403);
+    expect(
+      (await send(sse, { headers: { Origin: 'https://evil.example.com', Accept: 'text/event-stream' } })).status,
+    ).toBe(403);
     const stream = await openStream(sse, { Origin: `http://localhost:${server.url.port}` });
-    for (const headers of [{ Host: 'evil.example.com' }, { Origin: 'https://evil.example.com' }] as Record<string, string>[]) {
-      expect((await send(stream.endpoint, { method: 'POST', headers: { ...json, ...headers }, body: ping })).status).toBe(403);
+    for (const headers of [{ Host: 'evil.example.com' }, { Origin: 'https://evil.example.com' }] as Record<
+      string,
+      string
+    >[]) {
+      expect(
+        (await send(stream.endpoint, { method: 'POST', headers: { ...json, ...headers }, body: ping })).status,
+      ).toBe(403);
     }
     stream.close();
   });
@@ -344,17 +443,27 @@ describe('every operation over /sse (examples/conformance, SDK v1 client)', () =
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: 'x'.repeat(1_048_576) } });
     const res = await send(stream.endpoint, { method: 'POST', headers: json, body });
     expect(res.status).toBe(413);
-    expect(JSON.parse(res.body)).toMatchObject({ error: { code: -32600, message: 'Request body larger than 1048576 bytes' } });
+    expect(JSON.parse(res.body)).toMatchObject({
+      error: { code: -32600, message: 'Request body larger than 1048576 bytes' },
+    });
     stream.close();
   });
 
   it('keeps at most maxSessions streams (the least recently used is closed), keeps them alive, and close() ends them all', async () => {
     // startHttp of the compiled project, in this process: the options a user passes in code.
-    type Options = { port: number; maxSessions: number; sse: { path: string; messagesPath: string; keepAliveMs: number } };
+    type Options = {
+      port: number;
+      maxSessions: number;
+      sse: { path: string; messagesPath: string; keepAliveMs: number };
+    };
     const { startHttp } = (await import(path.join(dir, 'dist/src/generated/http.js'))) as {
       startHttp(options: Options): Promise<{ url: URL; close(): Promise<void> }>;
     };
-    const handle = await startHttp({ port: 0, maxSessions: 2, sse: { path: '/legacy/sse', messagesPath: '/legacy/messages', keepAliveMs: 50 } });
+    const handle = await startHttp({
+      port: 0,
+      maxSessions: 2,
+      sse: { path: '/legacy/sse', messagesPath: '/legacy/messages', keepAliveMs: 50 },
+    });
     try {
       const url = new URL('/legacy/sse', handle.url);
       const first = await openStream(url);
@@ -418,14 +527,22 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
     const stream = await openStream(sse, { Authorization: 'Bearer tokA' });
     stream.close();
     expect(stream.endpoint.pathname).toBe('/events/messages');
-    expect((await send(new URL('/sse', server.url), { headers: { Accept: 'text/event-stream', Authorization: 'Bearer tokA' } })).status).toBe(404);
+    expect(
+      (
+        await send(new URL('/sse', server.url), {
+          headers: { Accept: 'text/event-stream', Authorization: 'Bearer tokA' },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('refuses the stream and the messages without a valid token (401 with a challenge)', async () => {
     const stream = await send(sse, { headers: { Accept: 'text/event-stream' } });
     expect(stream.status).toBe(401);
     expect(stream.headers['www-authenticate']).toMatch(/^Bearer error="invalid_token"/);
-    expect((await send(sse, { headers: { Accept: 'text/event-stream', Authorization: 'Bearer nope' } })).status).toBe(401);
+    expect((await send(sse, { headers: { Accept: 'text/event-stream', Authorization: 'Bearer nope' } })).status).toBe(
+      401,
+    );
     const open = await openStream(sse, { Authorization: 'Bearer tokA' });
     expect((await send(open.endpoint, { method: 'POST', headers: json, body: ping })).status).toBe(401);
     open.close();
@@ -440,10 +557,18 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
 
   it("answers another principal's message to a session as an unknown session (404), logged without the token", async () => {
     const stream = await openStream(sse, { Authorization: 'Bearer tokA' });
-    const asBob = await send(stream.endpoint, { method: 'POST', headers: { ...json, Authorization: 'Bearer tokB' }, body: ping });
+    const asBob = await send(stream.endpoint, {
+      method: 'POST',
+      headers: { ...json, Authorization: 'Bearer tokB' },
+      body: ping,
+    });
     expect(asBob.status).toBe(404);
     expect(JSON.parse(asBob.body)).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
-    const asAlice = await send(stream.endpoint, { method: 'POST', headers: { ...json, Authorization: 'Bearer tokA' }, body: ping });
+    const asAlice = await send(stream.endpoint, {
+      method: 'POST',
+      headers: { ...json, Authorization: 'Bearer tokA' },
+      body: ping,
+    });
     expect(asAlice.status).toBe(202);
     stream.close();
     const id = stream.endpoint.searchParams.get('sessionId')!;
@@ -452,9 +577,18 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
   });
 
   it('answers a call without the scope its entry needs with 403 insufficient_scope, as /mcp does', async () => {
-    const call = JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'whoami', arguments: {} } });
+    const call = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'whoami', arguments: {} },
+    });
     const stream = await openStream(new URL('/events', scoped.url), { Authorization: 'Bearer tokA' });
-    const res = await send(stream.endpoint, { method: 'POST', headers: { ...json, Authorization: 'Bearer tokA' }, body: call });
+    const res = await send(stream.endpoint, {
+      method: 'POST',
+      headers: { ...json, Authorization: 'Bearer tokA' },
+      body: call,
+    });
     expect(res.status).toBe(403);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer error="insufficient_scope".*scope="admin"/);
     // The call never reached the session: no answer on the stream.
@@ -466,12 +600,26 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
     const init = await fetch(scoped.url, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '0' } },
+      }),
       signal: AbortSignal.timeout(10_000),
     });
     await init.body?.cancel();
-    const session = { ...headers, 'mcp-session-id': init.headers.get('mcp-session-id')!, 'mcp-protocol-version': '2025-11-25' };
-    const mcp = await fetch(scoped.url, { method: 'POST', headers: session, body: call, signal: AbortSignal.timeout(10_000) });
+    const session = {
+      ...headers,
+      'mcp-session-id': init.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-11-25',
+    };
+    const mcp = await fetch(scoped.url, {
+      method: 'POST',
+      headers: session,
+      body: call,
+      signal: AbortSignal.timeout(10_000),
+    });
     await mcp.body?.cancel();
     expect(mcp.status).toBe(403);
     expect(mcp.headers.get('www-authenticate')).toBe(res.headers['www-authenticate']);
@@ -482,9 +630,15 @@ describe('transports.http.sse: false (test/cases/no-sse)', () => {
   it('serves no /sse nor /messages (404), and /mcp as before', async () => {
     const server = await serve(await build('sse-off', path.join(REPO, 'test/cases/no-sse')));
     expect((await send(new URL('/sse', server.url), { headers: { Accept: 'text/event-stream' } })).status).toBe(404);
-    expect((await send(new URL('/messages?sessionId=x', server.url), { method: 'POST', headers: json, body: ping })).status).toBe(404);
+    expect(
+      (await send(new URL('/messages?sessionId=x', server.url), { method: 'POST', headers: json, body: ping })).status,
+    ).toBe(404);
     expect((await send(new URL('/health', server.url))).status).toBe(200);
-    const mcp = await send(server.url, { method: 'POST', headers: { ...json, Accept: 'application/json, text/event-stream' }, body: ping });
+    const mcp = await send(server.url, {
+      method: 'POST',
+      headers: { ...json, Accept: 'application/json, text/event-stream' },
+      body: ping,
+    });
     expect(mcp.status).not.toBe(404);
   }, 180_000);
 });

@@ -15,7 +15,8 @@ const WEATHER = path.join(REPO, 'examples/weather');
 
 async function generated(name: string): Promise<string> {
   const dir = scratch(name);
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs']) cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+    cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
   return dir;
@@ -63,7 +64,10 @@ describe('the stamp', () => {
       return io;
     };
     // One short description: one warning, listed in full.
-    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('Daily forecast for a city, up to 7 days ahead', 'Forecast.'));
+    writeFileSync(
+      manifest,
+      readFileSync(manifest, 'utf8').replace('Daily forecast for a city, up to 7 days ahead', 'Forecast.'),
+    );
     const full = await fullRun(['generate']);
     expect(full.err).toMatch(/^mcpgen\.yaml:\d+:\d+: warning MCPG302 .*\n {2}hint: .*\n$/);
     const again = memoryIO(dir);

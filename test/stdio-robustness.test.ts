@@ -36,7 +36,7 @@ function start() {
   child.stdout.setEncoding('utf8');
   child.stdout.on('data', (d: string) => {
     buffer += d;
-    let i;
+    let i: number;
     while ((i = buffer.indexOf('\n')) >= 0) {
       lines.push(buffer.slice(0, i));
       buffer = buffer.slice(i + 1);
@@ -76,7 +76,11 @@ function start() {
   return { child, lines, next, write, ask, alive, initialize, stderr: () => stderr };
 }
 
-const invalid = (id: string | number | null, message: string) => ({ jsonrpc: '2.0', id, error: { code: -32600, message: `Invalid Request: ${message}` } });
+const invalid = (id: string | number | null, message: string) => ({
+  jsonrpc: '2.0',
+  id,
+  error: { code: -32600, message: `Invalid Request: ${message}` },
+});
 
 describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', () => {
   let peer: ReturnType<typeof start>;
@@ -86,22 +90,57 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
   }, 30_000);
 
   const cases: [string, string, unknown][] = [
-    ['an unparsable line', 'this is not json\n', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } }],
-    ['a truncated object', '{"jsonrpc":"2.0","id":3,"method":\n', { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } }],
-    ['no method, no result', '{"jsonrpc":"2.0","id":5}\n', invalid(5, 'a message needs "method" (a request or notification) or "result" or "error" (a response)')],
-    ['id null', '{"jsonrpc":"2.0","id":null,"method":"ping"}\n', invalid(null, '"id" must be a string or an integer, not null')],
-    ['id object', '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n', invalid(null, '"id" must be a string or an integer, not {"a":1}')],
-    ['id boolean', '{"jsonrpc":"2.0","id":true,"method":"ping"}\n', invalid(null, '"id" must be a string or an integer, not true')],
-    ['id 1.5', '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n', invalid(null, '"id" must be a string or an integer, not 1.5')],
+    [
+      'an unparsable line',
+      'this is not json\n',
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } },
+    ],
+    [
+      'a truncated object',
+      '{"jsonrpc":"2.0","id":3,"method":\n',
+      { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the line is not valid JSON' } },
+    ],
+    [
+      'no method, no result',
+      '{"jsonrpc":"2.0","id":5}\n',
+      invalid(5, 'a message needs "method" (a request or notification) or "result" or "error" (a response)'),
+    ],
+    [
+      'id null',
+      '{"jsonrpc":"2.0","id":null,"method":"ping"}\n',
+      invalid(null, '"id" must be a string or an integer, not null'),
+    ],
+    [
+      'id object',
+      '{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}\n',
+      invalid(null, '"id" must be a string or an integer, not {"a":1}'),
+    ],
+    [
+      'id boolean',
+      '{"jsonrpc":"2.0","id":true,"method":"ping"}\n',
+      invalid(null, '"id" must be a string or an integer, not true'),
+    ],
+    [
+      'id 1.5',
+      '{"jsonrpc":"2.0","id":1.5,"method":"ping"}\n',
+      invalid(null, '"id" must be a string or an integer, not 1.5'),
+    ],
     ['jsonrpc 1.0', '{"jsonrpc":"1.0","id":8,"method":"ping"}\n', invalid(8, '"jsonrpc" must be "2.0", not "1.0"')],
     ['no jsonrpc', '{"id":"x","method":"ping"}\n', invalid('x', '"jsonrpc": "2.0" is missing')],
     ['a method that is not a string', '{"jsonrpc":"2.0","id":9,"method":7}\n', invalid(9, '"method" must be a string')],
-    ['params that are not an object', '{"jsonrpc":"2.0","id":10,"method":"ping","params":[1]}\n', invalid(10, '"params" must be an object (with a valid "_meta")')],
+    [
+      'params that are not an object',
+      '{"jsonrpc":"2.0","id":10,"method":"ping","params":[1]}\n',
+      invalid(10, '"params" must be an object (with a valid "_meta")'),
+    ],
     ['a JSON value that is not an object', '42\n', invalid(null, 'a JSON-RPC message must be an object')],
     [
       'a batch on 2025-11-25',
       '[{"jsonrpc":"2.0","id":7,"method":"ping"}]\n',
-      invalid(null, 'JSON-RPC batches are not supported on protocol revision 2025-11-25; MCP removed batching after 2025-03-26'),
+      invalid(
+        null,
+        'JSON-RPC batches are not supported on protocol revision 2025-11-25; MCP removed batching after 2025-03-26',
+      ),
     ],
   ];
   it.each(cases)('%s', async (_name, bytes, answer) => {
@@ -111,11 +150,16 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
 
   it('ignores blank lines and accepts CRLF', async () => {
     peer.write('\n\r\n');
-    expect(await peer.ask('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n')).toEqual({ jsonrpc: '2.0', id: 'crlf', result: {} });
+    expect(await peer.ask('{"jsonrpc":"2.0","id":"crlf","method":"ping"}\r\n')).toEqual({
+      jsonrpc: '2.0',
+      id: 'crlf',
+      result: {},
+    });
   });
 
   const limit = 10 * 1024 * 1024;
-  const oversized = (id: string | number | null) => invalid(id, `message longer than ${limit} bytes (10 MiB), the stdio line limit; skipped up to its newline`);
+  const oversized = (id: string | number | null) =>
+    invalid(id, `message longer than ${limit} bytes (10 MiB), the stdio line limit; skipped up to its newline`);
 
   it('answers a line over 10 MiB with its id as soon as it passes the limit, skips it and goes on', async () => {
     const start = '{"jsonrpc":"2.0","id":"big-1","method":"ping","params":{"pad":"';
@@ -123,14 +167,17 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
     // Answered before the line ends: the caller waiting on "big-1" hears about it.
     expect(await peer.next(20_000)).toEqual(oversized('big-1'));
     // The rest of that line, even a newline-free JSON tail, is skipped, not parsed.
-    peer.write('x'.repeat(1024 * 1024) + '"}}\n');
+    peer.write(`${'x'.repeat(1024 * 1024)}"}}\n`);
     await peer.alive();
     expect(peer.lines).toEqual([]);
     expect(peer.child.exitCode).toBeNull();
   }, 60_000);
 
   it('answers an 11 MiB request with a numeric id written after its params (as the TypeScript SDK writes it)', async () => {
-    const params = JSON.stringify({ name: 'echo', arguments: { text: 'x'.repeat(11 * 1024 * 1024), nested: { id: 'not-this-one' }, note: '"id":666' } });
+    const params = JSON.stringify({
+      name: 'echo',
+      arguments: { text: 'x'.repeat(11 * 1024 * 1024), nested: { id: 'not-this-one' }, note: '"id":666' },
+    });
     const line = `{"method":"tools/call","params":${params},"jsonrpc":"2.0","id":4242}\n`;
     expect(Buffer.byteLength(line)).toBeGreaterThan(11 * 1024 * 1024);
     expect(await peer.ask(line)).toEqual(oversized(4242));
@@ -140,8 +187,12 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
 
   it('answers id null when an oversized line has no id that can be read', async () => {
     const pad = 'x'.repeat(limit);
-    expect(await peer.ask(`{"jsonrpc":"2.0","method":"notifications/x","params":{"pad":"${pad}"}}\n`)).toEqual(oversized(null));
-    expect(await peer.ask(`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","params":{"pad":"${pad}"}}\n`)).toEqual(oversized(null));
+    expect(await peer.ask(`{"jsonrpc":"2.0","method":"notifications/x","params":{"pad":"${pad}"}}\n`)).toEqual(
+      oversized(null),
+    );
+    expect(await peer.ask(`{"jsonrpc":"2.0","id":{"a":1},"method":"ping","params":{"pad":"${pad}"}}\n`)).toEqual(
+      oversized(null),
+    );
     await peer.alive();
   }, 60_000);
 
@@ -150,7 +201,7 @@ describe('malformed lines get the JSON-RPC 2.0 answer, and the server goes on', 
     const tail = '"}}';
     const line = head + 'x'.repeat(10 * 1024 * 1024 - head.length - tail.length) + tail;
     expect(Buffer.byteLength(line)).toBe(10 * 1024 * 1024);
-    expect(await peer.ask(line + '\n')).toEqual({ jsonrpc: '2.0', id: 12, result: {} });
+    expect(await peer.ask(`${line}\n`)).toEqual({ jsonrpc: '2.0', id: 12, result: {} });
   }, 60_000);
 });
 
@@ -158,7 +209,9 @@ describe('batches follow the negotiated revision', () => {
   it('2025-03-26 answers a batch with one array (invalid elements get their own error)', async () => {
     const peer = start();
     await peer.initialize('2025-03-26');
-    const answer = (await peer.ask('[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/foo"},{"jsonrpc":"2.0","id":true},{"jsonrpc":"2.0","id":"b","method":"ping"}]\n')) as unknown[];
+    const answer = (await peer.ask(
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/foo"},{"jsonrpc":"2.0","id":true},{"jsonrpc":"2.0","id":"b","method":"ping"}]\n',
+    )) as unknown[];
     expect(answer).toHaveLength(3);
     expect(answer).toEqual(
       expect.arrayContaining([

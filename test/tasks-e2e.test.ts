@@ -22,7 +22,10 @@ const MODERN = '2026-07-28';
 const envelope = (extension: boolean) => ({
   'io.modelcontextprotocol/protocolVersion': MODERN,
   'io.modelcontextprotocol/clientInfo': { name: 'tasks-e2e', version: '0.0.0' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, ...(extension ? { extensions: { [EXT]: {} } } : {}) },
+  'io.modelcontextprotocol/clientCapabilities': {
+    elicitation: {},
+    ...(extension ? { extensions: { [EXT]: {} } } : {}),
+  },
 });
 
 let dir: string;
@@ -51,7 +54,10 @@ class Stdio {
   #buffer = '';
 
   constructor() {
-    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '', TASKS_LOG: log } });
+    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '', TASKS_LOG: log },
+    });
     children.push(this.#child);
     this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       this.#buffer += chunk;
@@ -100,20 +106,28 @@ class Stdio {
   }
 }
 
-
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-
 
 /** 2026-07-28 over HTTP: the envelope in the body, Mcp-Method and Mcp-Name (name or taskId) as headers. */
 const modernHttp =
   (extension = true): Send =>
   async (message) => {
     const params = message.params ?? {};
-    const name = typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
+    const name =
+      typeof params.taskId === 'string' ? params.taskId : typeof params.name === 'string' ? params.name : undefined;
     const res = await fetch(http.url, {
       method: 'POST',
-      headers: { ...ACCEPT, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': message.method!, ...(name ? { 'Mcp-Name': name } : {}) },
-      body: JSON.stringify({ jsonrpc: '2.0', ...message, params: { ...params, _meta: { ...envelope(extension), ...(params._meta as object) } } }),
+      headers: {
+        ...ACCEPT,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': message.method!,
+        ...(name ? { 'Mcp-Name': name } : {}),
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        ...message,
+        params: { ...params, _meta: { ...envelope(extension), ...(params._meta as object) } },
+      }),
     });
     return answerOf(res, message.id);
   };
@@ -125,25 +139,54 @@ const modernStdio =
     wire.send({ ...message, params: { ...message.params, _meta: envelope(extension) } });
 
 /** A 2025-11-25 session over HTTP; the extension is declared at initialize. */
-async function legacyHttp(extension = true): Promise<{ headers: Record<string, string>; send: Send; close(): Promise<void> }> {
+async function legacyHttp(
+  extension = true,
+): Promise<{ headers: Record<string, string>; send: Send; close(): Promise<void> }> {
   const res = await fetch(http.url, {
     method: 'POST',
     headers: ACCEPT,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: extension ? { extensions: { [EXT]: {} } } : {}, clientInfo: { name: 'tasks-e2e', version: '0.0.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: extension ? { extensions: { [EXT]: {} } } : {},
+        clientInfo: { name: 'tasks-e2e', version: '0.0.0' },
+      },
+    }),
   });
   const session = res.headers.get('mcp-session-id')!;
   await answerOf(res, 0);
   const headers = { ...ACCEPT, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' };
-  await (await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) })).body?.cancel();
+  await (
+    await fetch(http.url, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    })
+  ).body?.cancel();
   return {
     headers,
-    send: async (message) => answerOf(await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }), message.id),
+    send: async (message) =>
+      answerOf(
+        await fetch(http.url, { method: 'POST', headers, body: JSON.stringify({ jsonrpc: '2.0', ...message }) }),
+        message.id,
+      ),
     close: async () => void (await fetch(http.url, { method: 'DELETE', headers })).body?.cancel(),
   };
 }
 
 async function legacyStdio(wire: Stdio): Promise<Send> {
-  const init = await wire.send({ id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: { extensions: { [EXT]: {} } }, clientInfo: { name: 'tasks-e2e', version: '0.0.0' } } });
+  const init = await wire.send({
+    id: 0,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-11-25',
+      capabilities: { extensions: { [EXT]: {} } },
+      clientInfo: { name: 'tasks-e2e', version: '0.0.0' },
+    },
+  });
   expect(init.result?.capabilities).toMatchObject({ extensions: { [EXT]: {} } });
   return wire.send;
 }
@@ -153,7 +196,12 @@ async function legacyStdio(wire: Stdio): Promise<Send> {
 let ids = 1000;
 const next = () => ++ids;
 
-async function call(send: Send, name: string, args: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Message> {
+async function call(
+  send: Send,
+  name: string,
+  args: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
+): Promise<Message> {
   return send({ id: next(), method: 'tools/call', params: { name, arguments: args, ...extra } });
 }
 
@@ -211,7 +259,10 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
 
     it('a tool error completes the task with isError; a protocol error fails it with the JSON-RPC error', async () => {
       const broken = await until(send, (await call(send, 'broken')).result!.taskId as string, 'completed', 'failed');
-      expect(broken).toMatchObject({ status: 'completed', result: { isError: true, content: [{ type: 'text', text: 'broken tool' }] } });
+      expect(broken).toMatchObject({
+        status: 'completed',
+        result: { isError: true, content: [{ type: 'text', text: 'broken tool' }] },
+      });
       const crash = await until(send, (await call(send, 'crash')).result!.taskId as string, 'completed', 'failed');
       expect(crash).toMatchObject({ status: 'failed', error: { code: -32603, message: 'crashed' } });
       expect(crash).not.toHaveProperty('result');
@@ -226,7 +277,8 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
       expect(ack.result).not.toHaveProperty('status');
       expect(await get(send, taskId)).toMatchObject({ status: 'cancelled' });
       const deadline = Date.now() + 5000;
-      while (!readFileSync(log, 'utf8').includes(`aborted ${taskId}`) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (!readFileSync(log, 'utf8').includes(`aborted ${taskId}`) && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       expect(readFileSync(log, 'utf8')).toContain(`aborted ${taskId}`);
       const again = await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
       expect(again.error).toBeUndefined();
@@ -237,18 +289,39 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
       const taskId = (await call(send, 'confirm')).result!.taskId as string;
       const asking = await until(send, taskId, 'input_required');
       expect(Object.keys(asking.inputRequests as object).sort()).toEqual(['a', 'b']);
-      expect(asking).toMatchObject({ statusMessage: 'waiting for names', inputRequests: { a: { method: 'elicitation/create' } } });
+      expect(asking).toMatchObject({
+        statusMessage: 'waiting for names',
+        inputRequests: { a: { method: 'elicitation/create' } },
+      });
       expect(asking).not.toHaveProperty('requestState');
       // Content that does not match the form is refused, and nothing of that update is kept.
-      const wrong = await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 5 } } } } });
-      expect(wrong.error).toEqual({ code: -32602, message: 'inputResponses.a: the accepted content does not match the requested schema: name must be a string' });
+      const wrong = await send({
+        id: next(),
+        method: 'tasks/update',
+        params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 5 } } } },
+      });
+      expect(wrong.error).toEqual({
+        code: -32602,
+        message: 'inputResponses.a: the accepted content does not match the requested schema: name must be a string',
+      });
       expect(Object.keys((await get(send, taskId)).inputRequests as object).sort()).toEqual(['a', 'b']);
-      const first = await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } } } });
+      const first = await send({
+        id: next(),
+        method: 'tasks/update',
+        params: {
+          taskId,
+          inputResponses: { a: { action: 'accept', content: { name: 'Ann' } }, nope: { action: 'accept' } },
+        },
+      });
       expect(first.error).toBeUndefined();
       const partial = await get(send, taskId);
       expect(partial.status).toBe('input_required');
       expect(Object.keys(partial.inputRequests as object)).toEqual(['b']);
-      await send({ id: next(), method: 'tasks/update', params: { taskId, inputResponses: { b: { action: 'accept', content: { name: 'Bob' } } } } });
+      await send({
+        id: next(),
+        method: 'tasks/update',
+        params: { taskId, inputResponses: { b: { action: 'accept', content: { name: 'Bob' } } } },
+      });
       const done = await until(send, taskId, 'completed');
       expect(done.result).toMatchObject({ content: [{ text: 'Ann+Bob state={"round":1}' }] });
     });
@@ -262,23 +335,37 @@ function taskChecks(name: string, connect: () => Promise<Send>) {
     });
 
     it('an unknown task is -32602; tasks/result and tasks/list do not exist', async () => {
-      expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'no-such-task' } })).error?.code).toBe(-32602);
-      expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId: 'no-such-task' } })).error?.code).toBe(-32602);
+      expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'no-such-task' } })).error?.code).toBe(
+        -32602,
+      );
+      expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId: 'no-such-task' } })).error?.code).toBe(
+        -32602,
+      );
       expect((await send({ id: next(), method: 'tasks/list', params: {} })).error?.code).toBe(-32601);
     });
 
     it('many tasks at once all complete, each with its own id and result', async () => {
-      const handles = await Promise.all(Array.from({ length: 40 }, (_, i) => call(send, 'build', { project: `p${i}` })));
+      const handles = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => call(send, 'build', { project: `p${i}` })),
+      );
       const taskIds = handles.map((h) => h.result!.taskId as string);
       expect(new Set(taskIds).size).toBe(40);
       const done = await Promise.all(taskIds.map((id) => until(send, id, 'completed')));
-      done.forEach((task, i) => expect(task.result).toMatchObject({ content: [{ text: `built p${i} in task ${taskIds[i]}` }] }));
+      done.forEach((task, i) =>
+        expect(task.result).toMatchObject({ content: [{ text: `built p${i} in task ${taskIds[i]}` }] }),
+      );
     });
   });
 }
 
 it("the generated project's own tests pass (contract test included)", async () => {
-  const tests = await run(process.execPath, ['--test', 'test/generated/contract.test.js'], path.join(dir, 'dist'), 120_000, { ...process.env, TASKS_LOG: log });
+  const tests = await run(
+    process.execPath,
+    ['--test', 'test/generated/contract.test.js'],
+    path.join(dir, 'dist'),
+    120_000,
+    { ...process.env, TASKS_LOG: log },
+  );
   expect(tests.code, tests.stdout + tests.stderr).toBe(0);
 }, 150_000);
 
@@ -300,9 +387,17 @@ describe('2026-07-28', () => {
   it('input before the task: the first round answers input_required, the answer round returns the task', async () => {
     const send = modernHttp();
     const first = await call(send, 'deploy');
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { sure: { method: 'elicitation/create' } } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { sure: { method: 'elicitation/create' } },
+    });
     expect(first.result).not.toHaveProperty('taskId');
-    const second = await call(send, 'deploy', {}, { inputResponses: { sure: { action: 'accept', content: { ok: true } } } });
+    const second = await call(
+      send,
+      'deploy',
+      {},
+      { inputResponses: { sure: { action: 'accept', content: { ok: true } } } },
+    );
     expect(second.result).toMatchObject({ resultType: 'task', status: 'working' });
     expect(second.result).not.toHaveProperty('requestState');
     const done = await until(send, second.result!.taskId as string, 'completed');
@@ -315,9 +410,14 @@ describe('2026-07-28', () => {
     expect(sync.result).toMatchObject({ content: [{ text: 'built plain synchronously' }] });
     expect(sync.result?.resultType).toBe('complete');
     const required = await call(send, 'deploy');
-    expect(required.error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
+    expect(required.error).toMatchObject({
+      code: -32021,
+      data: { requiredCapabilities: { extensions: { [EXT]: {} } } },
+    });
     for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
-      expect((await send({ id: next(), method, params: { taskId: 'x', inputResponses: {} } })).error?.code).toBe(-32021);
+      expect((await send({ id: next(), method, params: { taskId: 'x', inputResponses: {} } })).error?.code).toBe(
+        -32021,
+      );
     }
     // Declared on one request only: that call is a task.
     const optIn = await call(send, 'build', { project: 'one' }, { _meta: envelope(true) });
@@ -350,7 +450,7 @@ async function httpListen(id: number, taskIds: unknown[], extension = true) {
 }
 
 describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', () => {
-  it('over HTTP: the ack lists the caller\'s tasks it agreed to; each status change is pushed as notifications/tasks', async () => {
+  it("over HTTP: the ack lists the caller's tasks it agreed to; each status change is pushed as notifications/tasks", async () => {
     const send = modernHttp();
     const taskId = (await call(send, 'wait')).result!.taskId as string;
     const id = next();
@@ -362,9 +462,15 @@ describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', 
       method: 'notifications/subscriptions/acknowledged',
       params: { notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } },
     });
-    expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId } })).result).toMatchObject({ resultType: 'complete' });
+    expect((await send({ id: next(), method: 'tasks/cancel', params: { taskId } })).result).toMatchObject({
+      resultType: 'complete',
+    });
     const note = await stream.next();
-    expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
+    expect(note).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } },
+    });
     expect(note.params).toMatchObject({ taskId, status: 'cancelled' });
     abort.abort();
   });
@@ -372,15 +478,30 @@ describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', 
   it('over HTTP: completion is pushed with the result inlined', async () => {
     const send = modernHttp();
     await call(send, 'deploy');
-    const second = await call(send, 'deploy', {}, { inputResponses: { sure: { action: 'accept', content: { ok: true } } } });
+    const second = await call(
+      send,
+      'deploy',
+      {},
+      { inputResponses: { sure: { action: 'accept', content: { ok: true } } } },
+    );
     const taskId = second.result!.taskId as string;
     const id = next();
     const { res, abort } = await httpListen(id, [taskId]);
     const stream = sseMessages(res);
-    expect((await stream.next()).params).toEqual({ notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } });
+    expect((await stream.next()).params).toEqual({
+      notifications: { taskIds: [taskId] },
+      _meta: { [SUBSCRIPTION]: id },
+    });
     const done = await stream.next();
-    expect(done).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
-    expect(done.params).toMatchObject({ status: 'completed', result: { content: [{ text: 'deployed=true task=yes' }] } });
+    expect(done).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } },
+    });
+    expect(done.params).toMatchObject({
+      status: 'completed',
+      result: { content: [{ text: 'deployed=true task=yes' }] },
+    });
     abort.abort();
   });
 
@@ -390,7 +511,11 @@ describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', 
     expect(await answerOf(res, id)).toEqual({
       jsonrpc: '2.0',
       id,
-      error: { code: -32021, message: expect.stringContaining(EXT), data: { requiredCapabilities: { extensions: { [EXT]: {} } } } },
+      error: {
+        code: -32021,
+        message: expect.stringContaining(EXT),
+        data: { requiredCapabilities: { extensions: { [EXT]: {} } } },
+      },
     });
   });
 
@@ -402,10 +527,18 @@ describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', 
       const id = next();
       wire.write(listenRequest(id, [taskId, 'no-such-task']));
       const ack = await wire.seen((m) => m.method === 'notifications/subscriptions/acknowledged');
-      expect(ack).toEqual({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged', params: { notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } } });
+      expect(ack).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/subscriptions/acknowledged',
+        params: { notifications: { taskIds: [taskId] }, _meta: { [SUBSCRIPTION]: id } },
+      });
       await send({ id: next(), method: 'tasks/cancel', params: { taskId } });
       const note = await wire.seen((m) => m.method === 'notifications/tasks');
-      expect(note).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } } });
+      expect(note).toEqual({
+        jsonrpc: '2.0',
+        method: 'notifications/tasks',
+        params: { ...(await view(send, taskId)), _meta: { [SUBSCRIPTION]: id } },
+      });
       // Cancelled listen: a later task's change is not pushed.
       wire.write({ method: 'notifications/cancelled', params: { requestId: id } });
       const other = (await call(send, 'wait')).result!.taskId as string;
@@ -413,9 +546,17 @@ describe('2026-07-28 status notifications (subscriptions/listen with taskIds)', 
       await until(send, other, 'cancelled');
       const refused = next();
       wire.write(listenRequest(refused, ['x'], false));
-      expect((await wire.seen((m) => m.id === refused)).error).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { [EXT]: {} } } } });
+      expect((await wire.seen((m) => m.id === refused)).error).toMatchObject({
+        code: -32021,
+        data: { requiredCapabilities: { extensions: { [EXT]: {} } } },
+      });
       // Answered after the other task's change: had it been pushed, it would be here.
-      expect(wire.messages().filter((m) => m.method === 'notifications/tasks').map((m) => m.params?.taskId)).toEqual([taskId]);
+      expect(
+        wire
+          .messages()
+          .filter((m) => m.method === 'notifications/tasks')
+          .map((m) => m.params?.taskId),
+      ).toEqual([taskId]);
     } finally {
       wire.close();
     }
@@ -433,9 +574,16 @@ describe('2025-11-25 (extension declared at initialize)', () => {
 
   it('tools/list shows execution.taskSupport', async () => {
     const { send } = await legacyHttp();
-    const tools = (await send({ id: next(), method: 'tools/list', params: {} })).result!.tools as { name: string; execution?: unknown }[];
+    const tools = (await send({ id: next(), method: 'tools/list', params: {} })).result!.tools as {
+      name: string;
+      execution?: unknown;
+    }[];
     const byName = Object.fromEntries(tools.map((t) => [t.name, t.execution]));
-    expect(byName).toMatchObject({ build: { taskSupport: 'optional' }, deploy: { taskSupport: 'required' }, quick: undefined });
+    expect(byName).toMatchObject({
+      build: { taskSupport: 'optional' },
+      deploy: { taskSupport: 'required' },
+      quick: undefined,
+    });
   });
 
   it('a task outlives the session that created it', async () => {
@@ -443,7 +591,9 @@ describe('2025-11-25 (extension declared at initialize)', () => {
     const taskId = (await call(first.send, 'build', { project: 'kept' })).result!.taskId as string;
     await first.close();
     const second = await legacyHttp();
-    expect((await until(second.send, taskId, 'completed')).result).toMatchObject({ content: [{ text: `built kept in task ${taskId}` }] });
+    expect((await until(second.send, taskId, 'completed')).result).toMatchObject({
+      content: [{ text: `built kept in task ${taskId}` }],
+    });
   });
 
   it('over an HTTP session: status changes go to the session that created the task (its GET stream), not to others', async () => {
@@ -458,7 +608,11 @@ describe('2025-11-25 (extension declared at initialize)', () => {
     const theirs = await streamOf(stranger.headers);
     const taskId = (await call(owner.send, 'wait')).result!.taskId as string;
     await owner.send({ id: next(), method: 'tasks/cancel', params: { taskId } });
-    expect(await mine.next()).toEqual({ jsonrpc: '2.0', method: 'notifications/tasks', params: await view(owner.send, taskId) });
+    expect(await mine.next()).toEqual({
+      jsonrpc: '2.0',
+      method: 'notifications/tasks',
+      params: await view(owner.send, taskId),
+    });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(theirs.pending()).toEqual([]);
     await owner.close();
@@ -480,7 +634,9 @@ describe('2025-11-25 (extension declared at initialize)', () => {
 
   it('a session without the extension gets plain results and -32021', async () => {
     const { send } = await legacyHttp(false);
-    expect((await call(send, 'build', { project: 'plain' })).result).toMatchObject({ content: [{ text: 'built plain synchronously' }] });
+    expect((await call(send, 'build', { project: 'plain' })).result).toMatchObject({
+      content: [{ text: 'built plain synchronously' }],
+    });
     expect((await call(send, 'deploy')).error?.code).toBe(-32021);
     expect((await send({ id: next(), method: 'tasks/get', params: { taskId: 'x' } })).error?.code).toBe(-32021);
   });
@@ -506,8 +662,19 @@ describe('a quota of tasks per principal (MCP_MAX_TASKS_PER_PRINCIPAL=2), in mem
     const id = next();
     const res = await fetch(quota.url, {
       method: 'POST',
-      headers: { ...ACCEPT, Authorization: `Bearer ${token}`, 'MCP-Protocol-Version': MODERN, 'Mcp-Method': 'tools/call', 'Mcp-Name': 'wait' },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'wait', arguments: {}, _meta: envelope(true) } }),
+      headers: {
+        ...ACCEPT,
+        Authorization: `Bearer ${token}`,
+        'MCP-Protocol-Version': MODERN,
+        'Mcp-Method': 'tools/call',
+        'Mcp-Name': 'wait',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'tools/call',
+        params: { name: 'wait', arguments: {}, _meta: envelope(true) },
+      }),
     });
     return answerOf(res, id);
   };

@@ -58,7 +58,11 @@ async function connect(kind: Kind, era: Era): Promise<Client> {
   );
   const transport =
     kind === 'stdio'
-      ? new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')], stderr: 'pipe' })
+      ? new StdioClientTransport({
+          command: process.execPath,
+          args: [path.join(dir, 'dist/src/main.js')],
+          stderr: 'pipe',
+        })
       : new StreamableHTTPClientTransport(http.url);
   await client.connect(transport);
   clients.push(client);
@@ -127,7 +131,9 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
     const error = await readError(client, uri);
     expect(error.code).toBe(notFound);
     expect(error.data).toEqual({ uri: href });
-    expect(error.message).toContain(`Resource not found: ${href} (variable "${variable}" ${problem}; path traversal is refused)`);
+    expect(error.message).toContain(
+      `Resource not found: ${href} (variable "${variable}" ${problem}; path traversal is refused)`,
+    );
   });
 
   it('hands ordinary nested paths to the handler, decoded', async () => {
@@ -135,18 +141,26 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
       params: { path: 'docs/guide/intro.md' },
       joined: `${ROOT}/docs/guide/intro.md`,
     });
-    expect(await readJson(client, 'file:///a..b/c%20d/..e')).toEqual({ params: { path: 'a..b/c d/..e' }, joined: `${ROOT}/a..b/c d/..e` });
+    expect(await readJson(client, 'file:///a..b/c%20d/..e')).toEqual({
+      params: { path: 'a..b/c d/..e' },
+      joined: `${ROOT}/a..b/c d/..e`,
+    });
     expect(await readJson(client, 'repo:src/main.ts')).toEqual({ params: { path: 'src/main.ts' } });
     expect(await readJson(client, 'notes://book/3/12')).toEqual({ params: { chapter: '3', page: '12' } });
     expect(await readJson(client, 'docs://library/read%20me')).toEqual({ params: { name: 'read me' } });
   });
 
   it('reads literal dot segments of a hierarchical URI as the URL parser resolves them (clamped at the root)', async () => {
-    expect(await readJson(client, 'file:///a/../../etc/passwd')).toEqual({ params: { path: 'etc/passwd' }, joined: `${ROOT}/etc/passwd` });
+    expect(await readJson(client, 'file:///a/../../etc/passwd')).toEqual({
+      params: { path: 'etc/passwd' },
+      joined: `${ROOT}/etc/passwd`,
+    });
   });
 
   it('hands values as sent to a template with allowPathTraversal', async () => {
-    expect(await readJson(client, 'raw:///a%2F..%2F..%2Fetc%2Fpasswd')).toEqual({ params: { path: 'a/../../etc/passwd' } });
+    expect(await readJson(client, 'raw:///a%2F..%2F..%2Fetc%2Fpasswd')).toEqual({
+      params: { path: 'a/../../etc/passwd' },
+    });
     expect(await readJson(client, 'raw:////etc/passwd')).toEqual({ params: { path: '/etc/passwd' } });
   });
 });
@@ -158,7 +172,7 @@ describe('safeJoin (@mcpgen/runtime)', () => {
     ({ safeJoin } = (await import('@mcpgen/runtime')) as { safeJoin: SafeJoin });
   });
 
-  const escape = (p: string | string[], uri?: string) => {
+  const escapes = (p: string | string[], uri?: string) => {
     try {
       safeJoin(ROOT, p, uri);
     } catch (e) {
@@ -178,13 +192,17 @@ describe('safeJoin (@mcpgen/runtime)', () => {
   });
 
   it('throws the not-found error when the path leaves the root', () => {
-    expect(escape('../etc/passwd', 'file:///x')).toEqual({ code: -32602, message: 'Resource not found: file:///x (the path leaves its root)', data: { uri: 'file:///x' } });
-    expect(escape('a/../../etc').message).toBe('Resource not found: a/../../etc (the path leaves its root)');
-    expect(escape('a\\..\\..\\etc').message).toContain('the path leaves its root');
-    expect(escape('/etc/passwd').message).toContain('the path leaves its root');
-    expect(escape(['a', '..', '..', 'etc']).message).toContain('the path leaves its root');
+    expect(escapes('../etc/passwd', 'file:///x')).toEqual({
+      code: -32602,
+      message: 'Resource not found: file:///x (the path leaves its root)',
+      data: { uri: 'file:///x' },
+    });
+    expect(escapes('a/../../etc').message).toBe('Resource not found: a/../../etc (the path leaves its root)');
+    expect(escapes('a\\..\\..\\etc').message).toContain('the path leaves its root');
+    expect(escapes('/etc/passwd').message).toContain('the path leaves its root');
+    expect(escapes(['a', '..', '..', 'etc']).message).toContain('the path leaves its root');
     // Lexical: a sibling whose name starts with the root's is outside it.
-    expect(escape('../root-other/x').message).toContain('the path leaves its root');
-    expect(escape('a\0b').message).toContain('the path holds a NUL byte');
+    expect(escapes('../root-other/x').message).toContain('the path leaves its root');
+    expect(escapes('a\0b').message).toContain('the path holds a NUL byte');
   });
 });

@@ -75,8 +75,18 @@ afterAll(async () => {
 });
 
 async function stdioClient(modern: boolean): Promise<Client> {
-  const client = new McpClient({ name: 'timeout-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')], env: { ...process.env, TIMEOUT_MARKS: marks } as Record<string, string>, stderr: 'pipe' }));
+  const client = new McpClient(
+    { name: 'timeout-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(dir, 'dist/src/main.js')],
+      env: { ...process.env, TIMEOUT_MARKS: marks } as Record<string, string>,
+      stderr: 'pipe',
+    }),
+  );
   clients.push(client);
   return client;
 }
@@ -84,8 +94,22 @@ async function stdioClient(modern: boolean): Promise<Client> {
 const connections: [string, () => Promise<Client>][] = [
   ['stdio, 2025 client', () => stdioClient(false)],
   ['stdio, 2026-07-28 client', () => stdioClient(true)],
-  ['HTTP, 2025 client', async () => { const c = await connectHttp(http.url, false); clients.push(c); return c; }],
-  ['HTTP, 2026-07-28 client', async () => { const c = await connectHttp(http.url, true); clients.push(c); return c; }],
+  [
+    'HTTP, 2025 client',
+    async () => {
+      const c = await connectHttp(http.url, false);
+      clients.push(c);
+      return c;
+    },
+  ],
+  [
+    'HTTP, 2026-07-28 client',
+    async () => {
+      const c = await connectHttp(http.url, true);
+      clients.push(c);
+      return c;
+    },
+  ],
 ];
 
 describe.each(connections)('%s', (_label, connect) => {
@@ -95,7 +119,10 @@ describe.each(connections)('%s', (_label, connect) => {
     const started = Date.now();
     const result = await client.callTool({ name: 'waits', arguments: {} });
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'tool waits did not finish within 300 ms' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'tool waits did not finish within 300 ms' }],
+    });
     // The handler saw its signal abort with a TimeoutError.
     const seen = readFileSync(marks, 'utf8').split('\n').filter(Boolean);
     expect(seen.length).toBe(before + 1);
@@ -107,7 +134,10 @@ describe.each(connections)('%s', (_label, connect) => {
     const started = Date.now();
     const result = await client.callTool({ name: 'stubborn', arguments: {} });
     expect(Date.now() - started).toBeLessThan(1500);
-    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: 'tool stubborn did not finish within 200 ms' }] });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: 'tool stubborn did not finish within 200 ms' }],
+    });
     expect(await client.callTool({ name: 'quick', arguments: {} })).toMatchObject({ structuredContent: { ok: true } });
   });
 });

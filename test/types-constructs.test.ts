@@ -21,7 +21,15 @@ describe('types.ts is right for every construct', () => {
     mkdirSync(DIR, { recursive: true });
     writeFileSync(path.join(DIR, 'types.ts'), types);
     copyFileSync(path.join(CASE, 'check.ts'), path.join(DIR, 'check.ts'));
-    const compilerOptions = { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', skipLibCheck: true, types: [] };
+    const compilerOptions = {
+      strict: true,
+      noEmit: true,
+      module: 'nodenext',
+      moduleResolution: 'nodenext',
+      target: 'es2022',
+      skipLibCheck: true,
+      types: [],
+    };
     writeFileSync(path.join(DIR, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['check.ts'] }));
     const r = await run(TSC, ['-p', 'tsconfig.json'], DIR);
     expect(r.stdout + r.stderr).toBe('');

@@ -18,7 +18,7 @@ function gnuDiff(a: string, b: string): string {
 }
 
 function rand(seed: number) {
-  return () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  return () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
 }
 
 describe('unifiedDiff', () => {
@@ -28,13 +28,16 @@ describe('unifiedDiff', () => {
     const r = rand(42);
     for (let n = 0; n < 200; n++) {
       const base = Array.from({ length: Math.floor(r() * 30) }, () => `line ${Math.floor(r() * 8)}`);
-      const edited = base.flatMap((l) => (r() < 0.15 ? [] : r() < 0.15 ? [l, `new ${Math.floor(r() * 5)}`] : r() < 0.1 ? ['changed'] : [l]));
-      const a = base.length ? base.join('\n') + '\n' : '';
-      const b = edited.length ? edited.join('\n') + '\n' : '';
+      const edited = base.flatMap((l) =>
+        r() < 0.15 ? [] : r() < 0.15 ? [l, `new ${Math.floor(r() * 5)}`] : r() < 0.1 ? ['changed'] : [l],
+      );
+      const a = base.length ? `${base.join('\n')}\n` : '';
+      const b = edited.length ? `${edited.join('\n')}\n` : '';
       const ours = unifiedDiff('a/f', 'b/f', a, b);
       const theirs = gnuDiff(a, b);
       // Both are minimal diffs; when they tie they may pick different lines, so compare change counts.
-      const count = (d: string, c: string) => d.split('\n').filter((l) => l.startsWith(c) && !l.startsWith(c.repeat(3))).length;
+      const count = (d: string, c: string) =>
+        d.split('\n').filter((l) => l.startsWith(c) && !l.startsWith(c.repeat(3))).length;
       expect(count(ours, '+')).toBe(count(theirs, '+'));
       expect(count(ours, '-')).toBe(count(theirs, '-'));
       // And applying ours to a gives b.
@@ -55,10 +58,10 @@ function applyPatch(a: string, patch: string): string {
       while (i < start) out.push(src[i++]!);
       continue;
     }
-    if (line.startsWith(' ')) (out.push(src[i]!), i++);
+    if (line.startsWith(' ')) out.push(src[i]!), i++;
     else if (line.startsWith('-')) i++;
     else if (line.startsWith('+')) out.push(line.slice(1));
   }
   while (i < src.length) out.push(src[i++]!);
-  return out.length ? out.join('\n') + '\n' : '';
+  return out.length ? `${out.join('\n')}\n` : '';
 }

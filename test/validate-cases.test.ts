@@ -92,7 +92,11 @@ describe('valid manifests', () => {
     async (name) => {
       const { code, stderr } = await runValidate(path.join(root, 'test/fixtures/valid', name), {});
       const n = expectedWarnings[name] ?? 0;
-      expect(stderr.endsWith(n ? `✔ mcpgen.yaml is valid (${n} warning${n === 1 ? '' : 's'})\n` : '✔ mcpgen.yaml is valid\n')).toBe(true);
+      expect(
+        stderr.endsWith(
+          n ? `✔ mcpgen.yaml is valid (${n} warning${n === 1 ? '' : 's'})\n` : '✔ mcpgen.yaml is valid\n',
+        ),
+      ).toBe(true);
       expect(stderr.split('\n').filter((l) => / warning MCPG/.test(l) && !l.includes('MCPG207'))).toEqual([]);
       expect(code).toBe(0);
     },

@@ -33,7 +33,6 @@ function manifests(): { name: string; dir: string; file: string }[] {
   return out;
 }
 
-
 async function validateJson(dir: string, file: string): Promise<Diagnostic[]> {
   let stdout = '';
   const io: CliIO = { cwd: dir, stdout: (t) => void (stdout += t), stderr: () => {}, isTTY: false, env: {} };
@@ -49,7 +48,12 @@ describe('validate and generate agree', () => {
   test('the corpus is the whole repository', () => expect(all.length).toBeGreaterThan(60));
   test.each(all.map((m) => [m.name, m] as const))('%s', async (_name, m) => {
     const validated = (await validateJson(m.dir, m.file)).map(key).sort();
-    const result = await generate({ manifest: m.file, outDir: m.dir, displayPath: path.relative(m.dir, m.file), generatorVersion: null });
+    const result = await generate({
+      manifest: m.file,
+      outDir: m.dir,
+      displayPath: path.relative(m.dir, m.file),
+      generatorVersion: null,
+    });
     const generated = result.diagnostics.map(key).sort();
     const errors = (ks: string[]) => ks.filter((k) => k.startsWith('error '));
     expect(errors(generated).length > 0).toBe(errors(validated).length > 0);

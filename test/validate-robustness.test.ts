@@ -19,7 +19,13 @@ afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
 async function run(cwd: string, opts: ValidateOptions) {
   let stdout = '';
   let stderr = '';
-  const io: CliIO = { cwd, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), isTTY: false, env: {} };
+  const io: CliIO = {
+    cwd,
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    isTTY: false,
+    env: {},
+  };
   const code = await validateCommand(opts, io);
   return { code, stdout, stderr };
 }
@@ -55,12 +61,12 @@ describe('large and odd inputs', () => {
     const parts = ['version: 1', 'server: { name: big, version: 1.0.0 }', 'tools:'];
     let size = 0;
     for (let i = 0; size < 5 * 1024 * 1024; i++) {
-      const line = `  tool_${i}: { description: "${'Does thing number ' + i + '. '.repeat(1)}${'x'.repeat(200)}", input: { type: object, properties: { q: { type: string, description: The query text, default: "" } } } }`;
+      const line = `  tool_${i}: { description: "${`Does thing number ${i}${'. '.repeat(1)}`}${'x'.repeat(200)}", input: { type: object, properties: { q: { type: string, description: The query text, default: "" } } } }`;
       parts.push(line);
       size += line.length + 1;
     }
     parts.push('  broken_tool: { descripton: typo }');
-    const source = parts.join('\n') + '\n';
+    const source = `${parts.join('\n')}\n`;
     fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), source);
     expect(Buffer.byteLength(source)).toBeGreaterThan(5 * 1024 * 1024);
     const t0 = performance.now();
@@ -107,11 +113,63 @@ function prng(seed: number): () => number {
   };
 }
 
-const VALUES = ['[]', '{}', '1', '-1.5', 'true', '~', '""', '"text"', '[a, 1, {b: c}]', '{ a: 1 }', '*nope', '&anchor x', '!!binary AA==', '|', '>-', "'quoted'", '1e400', '0x10', '"{{x}}"', 'docs://x', '"é🌦️"', ': :', '{ type: object }', '[[[[[[', '- x'];
-const JUNK = ['{', '}', '[', ']', ':', '"', "'", '#', '\t', '&', '*', '!', '|', '>', '%', '@', '`', ',', '?', '-', 'é', '🌦️', '\u0000', '\r', '\\'];
+const VALUES = [
+  '[]',
+  '{}',
+  '1',
+  '-1.5',
+  'true',
+  '~',
+  '""',
+  '"text"',
+  '[a, 1, {b: c}]',
+  '{ a: 1 }',
+  '*nope',
+  '&anchor x',
+  '!!binary AA==',
+  '|',
+  '>-',
+  "'quoted'",
+  '1e400',
+  '0x10',
+  '"{{x}}"',
+  'docs://x',
+  '"é🌦️"',
+  ': :',
+  '{ type: object }',
+  '[[[[[[',
+  '- x',
+];
+const JUNK = [
+  '{',
+  '}',
+  '[',
+  ']',
+  ':',
+  '"',
+  "'",
+  '#',
+  '\t',
+  '&',
+  '*',
+  '!',
+  '|',
+  '>',
+  '%',
+  '@',
+  '`',
+  ',',
+  '?',
+  '-',
+  'é',
+  '🌦️',
+  '\u0000',
+  '\r',
+  '\\',
+];
 
 type Mutation = (lines: string[], r: () => number) => string[];
-const pick = <T,>(a: readonly T[], r: () => number): T => a[Math.floor(r() * a.length)]!;
+const pick = <T>(a: readonly T[], r: () => number): T => a[Math.floor(r() * a.length)]!;
 const at = (lines: string[], r: () => number) => Math.floor(r() * lines.length);
 
 const MUTATIONS: Record<string, Mutation> = {
@@ -158,14 +216,19 @@ const MUTATIONS: Record<string, Mutation> = {
   },
   renameKey: (l, r) => {
     const i = at(l, r);
-    l[i] = (l[i] ?? '').replace(/^(\s*)([A-Za-z_]+)(\s*:)/, (_m, a: string, k: string, c: string) => `${a}${r() < 0.5 ? k.slice(1) : k + 'x'}${c}`);
+    l[i] = (l[i] ?? '').replace(
+      /^(\s*)([A-Za-z_]+)(\s*:)/,
+      (_m, a: string, k: string, c: string) => `${a}${r() < 0.5 ? k.slice(1) : `${k}x`}${c}`,
+    );
     return l;
   },
 };
 
 const seeds = [
   ...fs.readdirSync(path.join(root, 'examples')).map((n) => path.join(root, 'examples', n, 'mcpgen.yaml')),
-  ...fs.readdirSync(path.join(root, 'test/fixtures/valid')).map((n) => path.join(root, 'test/fixtures/valid', n, 'mcpgen.yaml')),
+  ...fs
+    .readdirSync(path.join(root, 'test/fixtures/valid'))
+    .map((n) => path.join(root, 'test/fixtures/valid', n, 'mcpgen.yaml')),
 ].filter((f) => fs.existsSync(f));
 
 const CASES = Number(process.env.MCPGEN_FUZZ_CASES ?? 3000);
@@ -187,7 +250,10 @@ test(`mutation fuzz: ${CASES} mutants of ${seeds.length} manifests (seed ${SEED}
   const dirs = originals.map(({ f }, i) => {
     const d = path.join(tmp, `fuzz-${i}`);
     const skip = new Set(['node_modules', 'dist', 'src', 'test', '.tmp']); // the generated project: not read by validate
-    fs.cpSync(path.dirname(f), d, { recursive: true, filter: (src) => !skip.has(path.relative(path.dirname(f), src).split(path.sep)[0]!) });
+    fs.cpSync(path.dirname(f), d, {
+      recursive: true,
+      filter: (src) => !skip.has(path.relative(path.dirname(f), src).split(path.sep)[0]!),
+    });
     return d;
   });
   for (let n = 0; n < CASES; n++) {
@@ -208,7 +274,8 @@ test(`mutation fuzz: ${CASES} mutants of ${seeds.length} manifests (seed ${SEED}
       const { code, stdout, stderr } = await run(dir, { format });
       counts[code] = (counts[code] ?? 0) + 1;
       if (code !== 0 && code !== 1) failures.push(`${label}: exit ${code}: ${stderr.slice(0, 300)}`);
-      if (STACK.test(stdout + stderr) || /internal error/.test(stdout + stderr)) failures.push(`${label}: stack trace or internal error`);
+      if (STACK.test(stdout + stderr) || /internal error/.test(stdout + stderr))
+        failures.push(`${label}: stack trace or internal error`);
       if (format === 'json') {
         const bad = outside(JSON.parse(stdout) as JsonDiagnostic[], source);
         if (bad.length) failures.push(`${label}: outside the file: ${bad.slice(0, 3).join(' | ')}`);

@@ -241,7 +241,9 @@ test('suggest', () => {
   expect(suggest('b', ['a'])).toBeUndefined();
   // Found by the fuzzer: a 2.7 MB string where a type name belongs was compared cell by cell
   // (minutes). No candidate is within reach of a word that long, and none is measured.
-  expect(suggest('\\'.repeat(2_700_000), ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'])).toBeUndefined();
+  expect(
+    suggest('\\'.repeat(2_700_000), ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null']),
+  ).toBeUndefined();
   expect(suggest('strin', ['string', 'number'])).toBe('string');
 });
 
@@ -256,7 +258,8 @@ describe('validateCommand', () => {
     fs.mkdirSync(dir);
     fs.writeFileSync(
       path.join(dir, 'mcpgen.yaml'),
-      HEAD + 'resources:\n  r: { uri: "x://r", text: hi, encoding: text, mimeType: text/plain, description: The r resource }\n',
+      HEAD +
+        'resources:\n  r: { uri: "x://r", text: hi, encoding: text, mimeType: text/plain, description: The r resource }\n',
     );
     const out = io(dir);
     expect(await validateCommand({}, out)).toBe(0);
@@ -274,7 +277,10 @@ describe('validateCommand', () => {
   test('found in a parent folder: paths relative to cwd', async () => {
     const dir = path.join(tmp, 'parent');
     fs.mkdirSync(path.join(dir, 'src', 'deep'), { recursive: true });
-    fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), HEAD + 'tools: { t: { titel: x, description: Does the t thing } }\n');
+    fs.writeFileSync(
+      path.join(dir, 'mcpgen.yaml'),
+      `${HEAD}tools: { t: { titel: x, description: Does the t thing } }\n`,
+    );
     const out = io(path.join(dir, 'src', 'deep'));
     expect(await validateCommand({}, out)).toBe(1);
     expect(out.err()).toBe(

@@ -10,7 +10,8 @@ import { REPO, scratch } from './helpers/project.js';
 
 it('regenerates on change, keeps going on errors, stops on SIGINT', async () => {
   const dir = scratch('watch');
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs']) cpSync(path.join(REPO, 'examples/weather', f), path.join(dir, f), { recursive: true });
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+    cpSync(path.join(REPO, 'examples/weather', f), path.join(dir, f), { recursive: true });
   const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'watch', '-q'], { cwd: dir });
   // Two pipes: what arrives on one is not ordered with what arrives on the other.
   let out = '';
@@ -34,7 +35,9 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
     writeFileSync(manifest, original.replace('Daily forecast for a city', 'Forecast for one city'));
     await waitFor(/ [1-9]\d* updated[\s\S]*watching/, mark);
     expect(out.slice(mark)).toMatch(/\nregenerated in \d+\.\d\d s\n/);
-    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toContain('Forecast for one city, up to 7 days ahead');
+    expect(readFileSync(path.join(dir, 'src/generated/server.ts'), 'utf8')).toContain(
+      'Forecast for one city, up to 7 days ahead',
+    );
 
     mark = out.length;
     writeFileSync(path.join(dir, 'docs/about.md'), '# Changed\n');

@@ -38,7 +38,10 @@ beforeAll(async () => {
   // Handlers that find nothing: one returns [], the template returns [] or throws notFound(uri).
   const file = path.join(dir, 'mcpgen.yaml');
   const yaml = readFileSync(file, 'utf8')
-    .replace('\nresources:\n', '\nresources:\n  empty_resource:\n    uri: test://empty\n    description: A handler that finds nothing\n    mimeType: text/plain\n')
+    .replace(
+      '\nresources:\n',
+      '\nresources:\n  empty_resource:\n    uri: test://empty\n    description: A handler that finds nothing\n    mimeType: text/plain\n',
+    )
     .replace(
       '\nresourceTemplates:\n',
       '\nresourceTemplates:\n  empty_template:\n    uriTemplate: test://empty/{id}/data\n    description: Finds nothing, or throws notFound for gone\n    mimeType: text/plain\n    params: { id: { type: string, description: The ID } }\n',
@@ -75,7 +78,10 @@ class StdioWire {
   #waiters: (() => void)[] = [];
 
   constructor() {
-    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { cwd: dir, env: { ...process.env, NODE_OPTIONS: '' } });
+    this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '' },
+    });
     children.push(this.#child);
     this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       this.#buffer += chunk;
@@ -97,7 +103,8 @@ class StdioWire {
     for (;;) {
       const found = this.#seen.find((m) => m.id === message.id && m.method === undefined);
       if (found) return found;
-      if (Date.now() > deadline) throw new Error(`no answer to ${JSON.stringify(message)} within 10 s; saw ${JSON.stringify(this.#seen)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no answer to ${JSON.stringify(message)} within 10 s; saw ${JSON.stringify(this.#seen)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, 200);
         this.#waiters.push(() => (clearTimeout(timer), resolve()));
@@ -118,12 +125,16 @@ class StdioWire {
 
 const ACCEPT = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
 
-
 async function openSession(version: string): Promise<{ id: string; init: Message }> {
   const res = await fetch(http.url, {
     method: 'POST',
     headers: ACCEPT,
-    body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+    }),
   });
   const id = res.headers.get('mcp-session-id');
   const init = await answerOf(res, 0);
@@ -154,7 +165,10 @@ function nameOf(message: Omit<Message, 'jsonrpc'>): Record<string, string> {
   return typeof name === 'string' ? { 'Mcp-Name': name } : {};
 }
 
-async function modernHttp(message: Omit<Message, 'jsonrpc'>, version = MODERN): Promise<{ status: number; body: Message }> {
+async function modernHttp(
+  message: Omit<Message, 'jsonrpc'>,
+  version = MODERN,
+): Promise<{ status: number; body: Message }> {
   const withMeta = { ...message, params: { ...message.params, _meta: ENVELOPE(version) } };
   const res = await fetch(http.url, {
     method: 'POST',
@@ -177,7 +191,9 @@ type Send = (message: Omit<Message, 'jsonrpc'>) => Promise<Message>;
 
 function resourceChecks(send: () => Send, code: number) {
   it(`a missing resource is ${code} with data.uri`, async () => {
-    expect(await send()({ id: 11, method: 'resources/read', params: { uri: 'test://nope' } })).toEqual(notFoundError(11, 'test://nope', code));
+    expect(await send()({ id: 11, method: 'resources/read', params: { uri: 'test://nope' } })).toEqual(
+      notFoundError(11, 'test://nope', code),
+    );
   });
 
   it('a handler returning [] is not found too, with a word for its author', async () => {
@@ -190,7 +206,9 @@ function resourceChecks(send: () => Send, code: number) {
   });
 
   it('a template handler throwing notFound(uri) is the same error', async () => {
-    expect(await send()({ id: 14, method: 'resources/read', params: { uri: 'test://empty/gone/data' } })).toEqual(notFoundError(14, 'test://empty/gone/data', code));
+    expect(await send()({ id: 14, method: 'resources/read', params: { uri: 'test://empty/gone/data' } })).toEqual(
+      notFoundError(14, 'test://empty/gone/data', code),
+    );
   });
 }
 
@@ -201,7 +219,11 @@ function sharedChecks(send: () => Send) {
       description: manifest.prompts.test_simple_prompt!.description,
       messages: [{ role: 'user', content: { type: 'text', text: 'This is a simple prompt for testing.' } }],
     });
-    const handled = await send()({ id: 22, method: 'prompts/get', params: { name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://static-text' } } });
+    const handled = await send()({
+      id: 22,
+      method: 'prompts/get',
+      params: { name: 'test_prompt_with_embedded_resource', arguments: { resourceUri: 'test://static-text' } },
+    });
     expect(handled.error).toBeUndefined();
     expect(handled.result!.description).toBe(manifest.prompts.test_prompt_with_embedded_resource!.description);
   });
@@ -216,8 +238,14 @@ function sharedChecks(send: () => Send) {
     expect(schemaOf('json_schema_2020_12_tool')).toEqual(manifest.tools.json_schema_2020_12_tool!.input);
     // And it means it: an argument the schema does not allow is refused, none at all is fine.
     const called = await send()({ id: 24, method: 'tools/call', params: { name: 'test_simple_text' } });
-    expect(called.result).toMatchObject({ content: [{ type: 'text', text: 'This is a simple text response for testing.' }] });
-    const extra = await send()({ id: 25, method: 'tools/call', params: { name: 'test_simple_text', arguments: { city: 'Paris' } } });
+    expect(called.result).toMatchObject({
+      content: [{ type: 'text', text: 'This is a simple text response for testing.' }],
+    });
+    const extra = await send()({
+      id: 25,
+      method: 'tools/call',
+      params: { name: 'test_simple_text', arguments: { city: 'Paris' } },
+    });
     expect(JSON.stringify(extra)).toMatch(/must NOT have additional properties/);
   });
 }
@@ -231,10 +259,15 @@ function legacyChecks(send: () => Send) {
       id: 31,
       error: {
         code: -32602,
-        message: 'Invalid params for logging/setLevel: level: must be one of debug, info, notice, warning, error, critical, alert, emergency; got "loud"',
+        message:
+          'Invalid params for logging/setLevel: level: must be one of debug, info, notice, warning, error, critical, alert, emergency; got "loud"',
       },
     });
-    expect(await send()({ id: 32, method: 'logging/setLevel', params: { level: 'warning' } })).toEqual({ jsonrpc: '2.0', id: 32, result: {} });
+    expect(await send()({ id: 32, method: 'logging/setLevel', params: { level: 'warning' } })).toEqual({
+      jsonrpc: '2.0',
+      id: 32,
+      result: {},
+    });
   });
 }
 
@@ -242,7 +275,11 @@ describe.each(LEGACY)('stdio, %s (initialize)', (version) => {
   let wire: StdioWire;
   beforeAll(async () => {
     wire = new StdioWire();
-    const init = await wire.request({ id: 0, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } } });
+    const init = await wire.request({
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+    });
     expect(init.result!.protocolVersion).toBe(version);
     wire.notify('notifications/initialized');
   }, 30_000);
@@ -280,7 +317,11 @@ describe('stdio, 2026-07-28 (per-request _meta)', () => {
     expect(refused).toEqual({
       jsonrpc: '2.0',
       id: 42,
-      error: { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: EVERY_VERSION, requested: '2099-01-01' } },
+      error: {
+        code: -32022,
+        message: 'Unsupported protocol version: 2099-01-01',
+        data: { supported: EVERY_VERSION, requested: '2099-01-01' },
+      },
     });
     // The connection goes on serving 2026-07-28.
     expect((await send({ id: 43, method: 'prompts/list', params: {} })).result!.prompts).toBeDefined();
@@ -306,7 +347,9 @@ describe('HTTP, 2026-07-28 (per-request _meta and headers)', () => {
   const send: Send = async (message) => (await modernHttp(message)).body;
 
   it('server/discover lists every version the server accepts', async () => {
-    expect((await send({ id: 1, method: 'server/discover', params: {} })).result!.supportedVersions).toEqual(EVERY_VERSION);
+    expect((await send({ id: 1, method: 'server/discover', params: {} })).result!.supportedVersions).toEqual(
+      EVERY_VERSION,
+    );
   });
 
   resourceChecks(() => send, -32602);
@@ -318,7 +361,11 @@ describe('HTTP, 2026-07-28 (per-request _meta and headers)', () => {
     expect(refused.body).toEqual({
       jsonrpc: '2.0',
       id: 44,
-      error: { code: -32022, message: 'Unsupported protocol version: 2099-01-01', data: { supported: EVERY_VERSION, requested: '2099-01-01' } },
+      error: {
+        code: -32022,
+        message: 'Unsupported protocol version: 2099-01-01',
+        data: { supported: EVERY_VERSION, requested: '2099-01-01' },
+      },
     });
   });
 });
@@ -326,7 +373,11 @@ describe('HTTP, 2026-07-28 (per-request _meta and headers)', () => {
 describe('initialize with a version the server does not know', () => {
   // basic/lifecycle (2024-11-05 … 2025-11-25): the server answers with a version it supports, the
   // latest; initialize negotiates 2025 revisions only (2026-07-28 has no initialize).
-  const unknown = { id: 0, method: 'initialize', params: { protocolVersion: '2099-01-01', capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } } };
+  const unknown = {
+    id: 0,
+    method: 'initialize',
+    params: { protocolVersion: '2099-01-01', capabilities: {}, clientInfo: { name: 'raw-wire', version: '0.0.0' } },
+  };
 
   it('stdio: answers 2025-11-25', async () => {
     const wire = new StdioWire();
@@ -338,7 +389,11 @@ describe('initialize with a version the server does not know', () => {
   });
 
   it('HTTP: answers 2025-11-25', async () => {
-    const res = await fetch(http.url, { method: 'POST', headers: ACCEPT, body: JSON.stringify({ jsonrpc: '2.0', ...unknown }) });
+    const res = await fetch(http.url, {
+      method: 'POST',
+      headers: ACCEPT,
+      body: JSON.stringify({ jsonrpc: '2.0', ...unknown }),
+    });
     expect((await answerOf(res, 0)).result!.protocolVersion).toBe('2025-11-25');
   });
 });
@@ -353,7 +408,10 @@ describe('HTTP 405 names the allowed methods', () => {
 
   it('PUT with a session: 405 with Allow (the session transport)', async () => {
     const { id } = await openSession('2025-11-25');
-    const res = await fetch(http.url, { method: 'PUT', headers: { ...ACCEPT, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' } });
+    const res = await fetch(http.url, {
+      method: 'PUT',
+      headers: { ...ACCEPT, 'mcp-session-id': id, 'mcp-protocol-version': '2025-11-25' },
+    });
     await res.body?.cancel();
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET, POST, DELETE');

@@ -33,23 +33,51 @@ beforeAll(() => {
   fs.mkdirSync(fresh);
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('A', 12));
   expect(mcpgen(fresh, ['generate', '-q'], env).code).toBe(0);
-  for (let i = 0; i < 2; i++) fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
+  for (let i = 0; i < 2; i++)
+    fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('B', 12));
 }, 60_000);
 
 afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-const refused = root ? /operation not permitted \(EPERM; immutable or append-only\? see lsattr\)/ : /permission denied \(EACCES\)/;
+const refused = root
+  ? /operation not permitted \(EPERM; immutable or append-only\? see lsattr\)/
+  : /permission denied \(EACCES\)/;
 
 describe('generate when the file system refuses', () => {
   test.each([
     // What is protected, and the line the run must print (its path, what failed).
-    ['a generated file it replaces', 'src/generated/server.ts', 'src/generated/server.ts: error MCPG911 cannot replace src/generated/server.ts: ', 'nothing was changed'],
-    ['a stale file it removes (after the others were switched)', 'src/generated/stale_1.ts', 'src/generated/stale_1.ts: error MCPG911 cannot remove stale src/generated/stale_1.ts: ', 'nothing was changed'],
-    ['the handler folder it creates stubs in', 'src/handlers/tools', 'src/handlers/tools: error MCPG911 cannot write into src/handlers/tools: ', 'nothing was written'],
-    ['the generated folder', 'src/generated', 'src/generated: error MCPG911 cannot write into src/generated: ', 'nothing was written'],
+    [
+      'a generated file it replaces',
+      'src/generated/server.ts',
+      'src/generated/server.ts: error MCPG911 cannot replace src/generated/server.ts: ',
+      'nothing was changed',
+    ],
+    [
+      'a stale file it removes (after the others were switched)',
+      'src/generated/stale_1.ts',
+      'src/generated/stale_1.ts: error MCPG911 cannot remove stale src/generated/stale_1.ts: ',
+      'nothing was changed',
+    ],
+    [
+      'the handler folder it creates stubs in',
+      'src/handlers/tools',
+      'src/handlers/tools: error MCPG911 cannot write into src/handlers/tools: ',
+      'nothing was written',
+    ],
+    [
+      'the generated folder',
+      'src/generated',
+      'src/generated: error MCPG911 cannot write into src/generated: ',
+      'nothing was written',
+    ],
     // The root alone is not enough: staging then goes into a folder under it (test/write-staging.test.ts).
-    ['the project folder and every folder staging could go in', '.,src/generated,test/generated,src,test', '.mcpgen-staging: error MCPG911 cannot write .mcpgen-staging: ', 'nothing was written'],
+    [
+      'the project folder and every folder staging could go in',
+      '.,src/generated,test/generated,src,test',
+      '.mcpgen-staging: error MCPG911 cannot write .mcpgen-staging: ',
+      'nothing was written',
+    ],
   ])('%s', (_what, targets, line, outcome, ctx) => {
     const project = path.join(work, `p-${targets.replace(/\W/g, '_')}`);
     fs.cpSync(fresh, project, { recursive: true });
@@ -60,7 +88,7 @@ describe('generate when the file system refuses', () => {
       undo();
       return ctx.skip();
     }
-    let r;
+    let r: ReturnType<typeof mcpgen>;
     try {
       r = mcpgen(project, ['generate'], env);
     } finally {

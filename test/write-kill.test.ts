@@ -14,7 +14,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { BIN as bin, differences, HEADER as H, mcpgen, snapshot, temps, toolsManifest as manifest } from './helpers/tree.js';
+import {
+  BIN as bin,
+  differences,
+  HEADER as H,
+  mcpgen,
+  snapshot,
+  temps,
+  toolsManifest as manifest,
+} from './helpers/tree.js';
 
 const RUNS = Number(process.env.MCPGEN_KILL_RUNS ?? 20);
 
@@ -48,7 +56,11 @@ function killedGenerate(dir: string, point: KillPoint): Promise<void> {
     const onStaging = () => {
       if (point.at !== 'journal') return void setTimeout(() => child.kill('SIGKILL'), point.delay);
       const deadline = performance.now() + 2000;
-      while (!fs.existsSync(path.join(staging, 'journal.json')) && fs.existsSync(staging) && performance.now() < deadline);
+      while (
+        !fs.existsSync(path.join(staging, 'journal.json')) &&
+        fs.existsSync(staging) &&
+        performance.now() < deadline
+      );
       const until = performance.now() + point.spinMs;
       while (performance.now() < until);
       child.kill('SIGKILL');
@@ -104,7 +116,8 @@ describe('generate killed at random points', () => {
     fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), manifest('A'));
     expect(generate(fresh).code).toBe(0);
     // Stale generated files (with the header): A → B deletes them in the same switch.
-    for (let i = 0; i < 3; i++) fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${H}export const stale = ${i};\n`);
+    for (let i = 0; i < 3; i++)
+      fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${H}export const stale = ${i};\n`);
     freshA = snapshot(fresh);
     const ref = path.join(work, 'reference');
     fs.cpSync(fresh, ref, { recursive: true });
@@ -128,47 +141,58 @@ describe('generate killed at random points', () => {
 
   afterAll(() => fs.rmSync(work, { recursive: true, force: true }));
 
-  test(`${RUNS} kills: old project or a journal, then exactly the new project and no temp`, async () => {
-    const random = mulberry32(20240917);
-    const outcomes = { old: 0, journal: 0, new: 0 };
-    let checked = 0;
-    for (let i = 0; i < RUNS; i++) {
-      const toB = i % 2 === 0;
-      if (toB) {
-        fs.rmSync(project, { recursive: true, force: true });
-        fs.cpSync(fresh, project, { recursive: true });
-      }
-      const [before, target] = toB ? [freshA, afterB] : [afterB, afterBA];
-      fs.writeFileSync(path.join(project, 'mcpgen.yaml'), manifest(toB ? 'B' : 'A'));
-      const r = random();
-      const point: KillPoint =
-        r < 0.15 ? { at: 'start', delay: random() * total } : r < 0.45 ? { at: 'staging', delay: random() * window } : { at: 'journal', spinMs: random() * 3 };
-      await killedGenerate(project, point);
+  test(
+    `${RUNS} kills: old project or a journal, then exactly the new project and no temp`,
+    async () => {
+      const random = mulberry32(20240917);
+      const outcomes = { old: 0, journal: 0, new: 0 };
+      let checked = 0;
+      for (let i = 0; i < RUNS; i++) {
+        const toB = i % 2 === 0;
+        if (toB) {
+          fs.rmSync(project, { recursive: true, force: true });
+          fs.cpSync(fresh, project, { recursive: true });
+        }
+        const [before, target] = toB ? [freshA, afterB] : [afterB, afterBA];
+        fs.writeFileSync(path.join(project, 'mcpgen.yaml'), manifest(toB ? 'B' : 'A'));
+        const r = random();
+        const point: KillPoint =
+          r < 0.15
+            ? { at: 'start', delay: random() * total }
+            : r < 0.45
+              ? { at: 'staging', delay: random() * window }
+              : { at: 'journal', spinMs: random() * 3 };
+        await killedGenerate(project, point);
 
-      const journal = fs.existsSync(path.join(project, '.mcpgen-staging/journal.json'));
-      const now = snapshot(project);
-      const state = journal ? 'journal' : same(now, before) ? 'old' : same(now, target) ? 'new' : 'mixed';
-      expect(state, `run ${i}: the project after the kill`).not.toBe('mixed');
-      outcomes[state as keyof typeof outcomes]++;
-      if (journal && checked < 2) {
-        // Read-only commands report the half-switched project instead of comparing against it.
-        checked++;
-        const check = generate(project, ['--check']);
-        expect(check.code).toBe(1);
-        expect(check.stderr).toMatch(/^\.mcpgen-staging: error MCPG912 an interrupted mcpgen generate left this project between two versions/m);
-        expect(same(snapshot(project), now)).toBe(true);
-      }
+        const journal = fs.existsSync(path.join(project, '.mcpgen-staging/journal.json'));
+        const now = snapshot(project);
+        const state = journal ? 'journal' : same(now, before) ? 'old' : same(now, target) ? 'new' : 'mixed';
+        expect(state, `run ${i}: the project after the kill`).not.toBe('mixed');
+        outcomes[state as keyof typeof outcomes]++;
+        if (journal && checked < 2) {
+          // Read-only commands report the half-switched project instead of comparing against it.
+          checked++;
+          const check = generate(project, ['--check']);
+          expect(check.code).toBe(1);
+          expect(check.stderr).toMatch(
+            /^\.mcpgen-staging: error MCPG912 an interrupted mcpgen generate left this project between two versions/m,
+          );
+          expect(same(snapshot(project), now)).toBe(true);
+        }
 
-      const again = generate(project);
-      expect(again.stderr, `run ${i}`).not.toMatch(/internal error|error MCPG/);
-      expect(again.code, `run ${i}`).toBe(0);
-      const after = snapshot(project);
-      expect(differences(after, target), `run ${i} (${state}): files that differ from a clean generate`).toEqual([]);
-      expect(temps(project), `run ${i}`).toEqual([]);
-    }
-    if (process.env.MCPGEN_KILL_RUNS) console.log(`kills: ${JSON.stringify(outcomes)}, window ${Math.round(window)} ms of ${Math.round(total)} ms`);
-    // The kills must have landed inside the writes, not only before or after them.
-    expect(outcomes.journal, JSON.stringify(outcomes)).toBeGreaterThan(0);
-    expect(outcomes.old, JSON.stringify(outcomes)).toBeGreaterThan(0);
-  }, Math.max(240_000, RUNS * 8000));
+        const again = generate(project);
+        expect(again.stderr, `run ${i}`).not.toMatch(/internal error|error MCPG/);
+        expect(again.code, `run ${i}`).toBe(0);
+        const after = snapshot(project);
+        expect(differences(after, target), `run ${i} (${state}): files that differ from a clean generate`).toEqual([]);
+        expect(temps(project), `run ${i}`).toEqual([]);
+      }
+      if (process.env.MCPGEN_KILL_RUNS)
+        console.log(`kills: ${JSON.stringify(outcomes)}, window ${Math.round(window)} ms of ${Math.round(total)} ms`);
+      // The kills must have landed inside the writes, not only before or after them.
+      expect(outcomes.journal, JSON.stringify(outcomes)).toBeGreaterThan(0);
+      expect(outcomes.old, JSON.stringify(outcomes)).toBeGreaterThan(0);
+    },
+    Math.max(240_000, RUNS * 8000),
+  );
 });

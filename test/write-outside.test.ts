@@ -25,7 +25,7 @@ describe('a symlink that leaves the project', () => {
     const outside = path.join(base, 'outside');
     fs.mkdirSync(project, { recursive: true });
     fs.mkdirSync(outside);
-    fs.writeFileSync(path.join(outside, 'theirs.txt'), 'not mcpgen\'s\n');
+    fs.writeFileSync(path.join(outside, 'theirs.txt'), "not mcpgen's\n");
     fs.mkdirSync(path.dirname(path.join(project, link)), { recursive: true });
     fs.symlinkSync(outside, path.join(project, link));
     fs.writeFileSync(path.join(project, 'mcpgen.yaml'), toolsManifest('A', 3));

@@ -23,7 +23,11 @@ vi.mock('node:fs', async (importOriginal) => {
       // With `errno`: the file system refuses (these codes, in turn), else the process dies here.
       const code = stop.errno.shift();
       if (!code) throw new Error('process killed here');
-      throw Object.assign(new Error(`${code}: refused, rename '${from}' -> '${to}'`), { code, syscall: 'rename', path: String(from) });
+      throw Object.assign(new Error(`${code}: refused, rename '${from}' -> '${to}'`), {
+        code,
+        syscall: 'rename',
+        path: String(from),
+      });
     }
     actual.renameSync(from, to);
   };
@@ -56,7 +60,8 @@ beforeAll(async () => {
   fs.mkdirSync(fresh);
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('A', 3));
   expect((await generate(fresh)).code).toBe(0);
-  for (let i = 0; i < 2; i++) fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
+  for (let i = 0; i < 2; i++)
+    fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('B', 3));
   const ref = copyFresh('reference');
   expect((await generate(ref)).code).toBe(0);
@@ -95,7 +100,9 @@ describe('a generate interrupted in its switch', () => {
       for (const opts of [{ check: true }, { dryRun: true }]) {
         const r = await generate(dir, opts);
         expect(r.code).toBe(1);
-        expect(r.err).toMatch(/^\.mcpgen-staging: error MCPG912 an interrupted mcpgen generate left this project between two versions \(its journal is in \.mcpgen-staging\/\); run mcpgen generate to finish it$/m);
+        expect(r.err).toMatch(
+          /^\.mcpgen-staging: error MCPG912 an interrupted mcpgen generate left this project between two versions \(its journal is in \.mcpgen-staging\/\); run mcpgen generate to finish it$/m,
+        );
       }
       const io = memoryIO(dir);
       expect(await diffCommand({}, io)).toBe(1);
@@ -142,7 +149,12 @@ describe('a generate interrupted in its switch', () => {
       const before = snapshot(dir, []);
       const r = await generate(dir);
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(new RegExp(`^\\.mcpgen-staging: error MCPG913 another mcpgen generate \\(process ${other.pid}\\) is writing this project; run again when it is done`, 'm'));
+      expect(r.err).toMatch(
+        new RegExp(
+          `^\\.mcpgen-staging: error MCPG913 another mcpgen generate \\(process ${other.pid}\\) is writing this project; run again when it is done`,
+          'm',
+        ),
+      );
       expect(differences(snapshot(dir, []), before)).toEqual([]);
     } finally {
       other.kill('SIGKILL');

@@ -59,7 +59,8 @@ function sourceCli(): { main: string; preload: string } {
     }
   };
   walk('cli');
-  for (const name of ['templates', 'schemas', 'package.json']) fs.symlinkSync(path.join(REPO, name), path.join(out, name));
+  for (const name of ['templates', 'schemas', 'package.json'])
+    fs.symlinkSync(path.join(REPO, name), path.join(out, name));
   // Holds the process for ever at the first staged file written (`staging`) or switched in (`switch`), after writing the marker file.
   const preload = path.join(out, 'hold.mjs');
   fs.writeFileSync(
@@ -92,11 +93,15 @@ syncBuiltinESMExports();
 async function heldGenerate(dir: string, at: 'staging' | 'switch'): Promise<ChildProcess> {
   const marker = path.join(work, `held-${Date.now()}-${Math.random()}`);
   const script = `const { runCli } = await import(${JSON.stringify(pathToFileURL(cli.main).href)}); process.exitCode = await runCli(['generate', '-q']);`;
-  const child = spawn(process.execPath, ['--import', pathToFileURL(cli.preload).href, '--input-type=module', '-e', script], {
-    cwd: dir,
-    env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', MCPGEN_HOLD: at, MCPGEN_HELD: marker },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', pathToFileURL(cli.preload).href, '--input-type=module', '-e', script],
+    {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '', NO_COLOR: '1', MCPGEN_HOLD: at, MCPGEN_HELD: marker },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   let stderr = '';
   child.stderr!.on('data', (d) => (stderr += d));
   const deadline = Date.now() + 30_000;
@@ -141,7 +146,8 @@ beforeAll(async () => {
   fs.mkdirSync(fresh);
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('A', 3));
   expect((await generate(fresh)).code).toBe(0);
-  for (let i = 0; i < 2; i++) fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
+  for (let i = 0; i < 2; i++)
+    fs.writeFileSync(path.join(fresh, `src/generated/stale_${i}.ts`), `${HEADER}export const stale = ${i};\n`);
   fs.writeFileSync(path.join(fresh, 'src/handlers/tools/tool_0.ts'), 'export const mine = true;\n');
   fs.writeFileSync(path.join(fresh, 'mcpgen.yaml'), toolsManifest('B', 3));
   const ref = copyFresh('reference');
@@ -154,21 +160,27 @@ afterAll(() => {
   if (cli) fs.rmSync(path.dirname(path.dirname(cli.main)), { recursive: true, force: true });
 });
 
-const REFUSED = /^\.mcpgen-staging: error MCPG916 refusing to replay \.mcpgen-staging\/journal\.json: (.*); nothing was written\. Look at what \.mcpgen-staging\/ holds, then delete it \(rm -rf \.mcpgen-staging, in the project folder\) and run mcpgen generate again$/m;
+const REFUSED =
+  /^\.mcpgen-staging: error MCPG916 refusing to replay \.mcpgen-staging\/journal\.json: (.*); nothing was written\. Look at what \.mcpgen-staging\/ holds, then delete it \(rm -rf \.mcpgen-staging, in the project folder\) and run mcpgen generate again$/m;
 
-describe('a journal this project did not write, or that would touch what is not mcpgen\'s', () => {
+describe("a journal this project did not write, or that would touch what is not mcpgen's", () => {
   /** A project and, beside it, a folder of someone else's that a symlink inside the project leads to. */
   function planted(name: string): { dir: string; outside: string } {
     const dir = copyFresh(name);
     const outside = path.join(work, `${name}-outside`);
     fs.mkdirSync(path.join(outside, 'keep'), { recursive: true });
-    fs.writeFileSync(path.join(outside, 'canary.txt'), 'not mcpgen\'s\n');
+    fs.writeFileSync(path.join(outside, 'canary.txt'), "not mcpgen's\n");
     fs.writeFileSync(path.join(outside, 'keep/notes.md'), 'mine\n');
     fs.symlinkSync(outside, path.join(dir, 'link'));
     return { dir, outside };
   }
 
-  function plant(dir: string, journal: object, staged: Record<string, string>, extra: Record<string, string> = {}): void {
+  function plant(
+    dir: string,
+    journal: object,
+    staged: Record<string, string>,
+    extra: Record<string, string> = {},
+  ): void {
     const staging = path.join(dir, '.mcpgen-staging');
     fs.mkdirSync(staging);
     const dead = spawnSync(process.execPath, ['-e', '0']).pid!;
@@ -216,7 +228,14 @@ describe('a journal this project did not write, or that would touch what is not 
     const { dir, outside } = planted('through-link');
     plant(
       dir,
-      { version: 1, switches: [{ op: 'remove', path: 'link/canary.txt' }, { op: 'put', path: 'link/pwned.txt', replaces: false }, { op: 'dir', path: 'link/made' }] },
+      {
+        version: 1,
+        switches: [
+          { op: 'remove', path: 'link/canary.txt' },
+          { op: 'put', path: 'link/pwned.txt', replaces: false },
+          { op: 'dir', path: 'link/made' },
+        ],
+      },
       { 'link/pwned.txt': 'pwned\n', 'link/made/x.ts': 'pwned\n' },
     );
     await expectRefused(dir, outside, /^it is not a journal this version of mcpgen writes \(no seal\)$/);
@@ -225,7 +244,12 @@ describe('a journal this project did not write, or that would touch what is not 
 
   test('removing user handlers, package.json and the manifest', async () => {
     const { dir, outside } = planted('user-files');
-    const switches = ['src/handlers/tools/tool_0.ts', 'test/handlers/tools/tool_1.test.ts', 'package.json', 'mcpgen.yaml'].map((p) => ({ op: 'remove', path: p }));
+    const switches = [
+      'src/handlers/tools/tool_0.ts',
+      'test/handlers/tools/tool_1.test.ts',
+      'package.json',
+      'mcpgen.yaml',
+    ].map((p) => ({ op: 'remove', path: p }));
     plant(dir, { version: 1, switches }, {});
     await expectRefused(dir, outside, /no seal/);
     await thenDeleted(dir);
@@ -235,8 +259,26 @@ describe('a journal this project did not write, or that would touch what is not 
     const { dir, outside } = planted('guessed-seal');
     const st = fs.lstatSync(path.join(dir, 'mcpgen.yaml'), { bigint: true });
     const seal = { ino: String(st.ino + 1n), ctime: String(st.ctimeNs) };
-    plant(dir, { version: 2, run: 'r1', at: '.', seal, switches: [{ op: 'remove', path: 'link/canary.txt' }, { op: 'remove', path: 'src/generated/server.ts' }] }, {}, { run: 'r1\n' });
-    await expectRefused(dir, outside, /^it was not written by a generate interrupted in this folder: its seal does not match run beside it/);
+    plant(
+      dir,
+      {
+        version: 2,
+        run: 'r1',
+        at: '.',
+        seal,
+        switches: [
+          { op: 'remove', path: 'link/canary.txt' },
+          { op: 'remove', path: 'src/generated/server.ts' },
+        ],
+      },
+      {},
+      { run: 'r1\n' },
+    );
+    await expectRefused(
+      dir,
+      outside,
+      /^it was not written by a generate interrupted in this folder: its seal does not match run beside it/,
+    );
     await thenDeleted(dir);
   });
 
@@ -262,16 +304,26 @@ describe('a journal this project did not write, or that would touch what is not 
     const outside = path.join(work, 'journal-then-link-outside');
     fs.renameSync(path.join(dir, 'test/generated'), outside);
     fs.symlinkSync(outside, path.join(dir, 'test/generated'));
-    await expectRefused(dir, outside, /^test\/generated is a symbolic link \(a journal is replayed through real folders only\)$/, true);
+    await expectRefused(
+      dir,
+      outside,
+      /^test\/generated is a symbolic link \(a journal is replayed through real folders only\)$/,
+      true,
+    );
     // The symlink leads outside: the plan refuses to write through it too.
     await thenDeleted(dir, 1);
   });
 
-  test('a real journal, then a stale generated file made the user\'s (its header removed): not removed', async () => {
+  test("a real journal, then a stale generated file made the user's (its header removed): not removed", async () => {
     const dir = copyFresh('journal-then-mine');
     await killedAt(dir, 'switch');
     fs.writeFileSync(path.join(dir, 'src/generated/stale_1.ts'), 'export const mine = 1;\n');
-    await expectRefused(dir, null, /^it would remove src\/generated\/stale_1\.ts, which has no mcpgen header \(it is yours\)$/, true);
+    await expectRefused(
+      dir,
+      null,
+      /^it would remove src\/generated\/stale_1\.ts, which has no mcpgen header \(it is yours\)$/,
+      true,
+    );
     expect(fs.readFileSync(path.join(dir, 'src/generated/stale_1.ts'), 'utf8')).toBe('export const mine = 1;\n');
     // A file without the header in a generated folder: the plan refuses to delete it too.
     await thenDeleted(dir, 1);
@@ -286,7 +338,12 @@ describe('the owner of a staging folder: its PID and its start time', () => {
       const before = snapshot(dir, []);
       const r = await generate(dir);
       expect(r.code).toBe(1);
-      expect(r.err).toMatch(new RegExp(`^\\.mcpgen-staging: error MCPG913 another mcpgen generate \\(process ${child.pid}\\) is writing this project; run again when it is done`, 'm'));
+      expect(r.err).toMatch(
+        new RegExp(
+          `^\\.mcpgen-staging: error MCPG913 another mcpgen generate \\(process ${child.pid}\\) is writing this project; run again when it is done`,
+          'm',
+        ),
+      );
       expect(differences(snapshot(dir, []), before)).toEqual([]);
     } finally {
       await kill(child);
@@ -327,7 +384,9 @@ describe('the owner of a staging folder in another PID namespace (another contai
     fs.writeFileSync(owner, JSON.stringify({ ...JSON.parse(fs.readFileSync(owner, 'utf8')), ns: 'pid:[1]' }));
     const busy = await generate(dir);
     expect(busy.code).toBe(1);
-    expect(busy.err).toMatch(/^\.mcpgen-staging: error MCPG913 another mcpgen generate \(process \d+\) is writing this project/m);
+    expect(busy.err).toMatch(
+      /^\.mcpgen-staging: error MCPG913 another mcpgen generate \(process \d+\) is writing this project/m,
+    );
     const minuteAgo = new Date(Date.now() - 61_000);
     fs.utimesSync(owner, minuteAgo, minuteAgo);
     const r = await generate(dir);

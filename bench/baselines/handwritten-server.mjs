@@ -14,13 +14,19 @@ function createServer() {
   const server = new McpServer({ name: 'baseline', version: '1.0.0' });
   server.registerTool(
     'echo',
-    { description: 'Echo the text back', inputSchema: z.object({ text: z.string().max(1000).describe('Text to echo') }) },
+    {
+      description: 'Echo the text back',
+      inputSchema: z.object({ text: z.string().max(1000).describe('Text to echo') }),
+    },
     async ({ text }) => ({ content: [{ type: 'text', text }] }),
   );
   for (let i = 1; i < TOOLS; i++) {
     server.registerTool(
       `filler_${i}`,
-      { description: `Filler tool ${i}`, inputSchema: z.object({ q: z.string().max(100).describe('Query'), n: z.number().int().min(0).optional() }) },
+      {
+        description: `Filler tool ${i}`,
+        inputSchema: z.object({ q: z.string().max(100).describe('Query'), n: z.number().int().min(0).optional() }),
+      },
       async ({ q }) => ({ content: [{ type: 'text', text: q }] }),
     );
   }

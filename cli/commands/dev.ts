@@ -56,10 +56,12 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   // When the change that started the pending cycle was seen (for "edit → serving" times).
   let changedAt: number | undefined;
 
-  const stopped = opts.until ?? new Promise<void>((resolve) => {
-    process.once('SIGINT', resolve);
-    process.once('SIGTERM', resolve);
-  });
+  const stopped =
+    opts.until ??
+    new Promise<void>((resolve) => {
+      process.once('SIGINT', resolve);
+      process.once('SIGTERM', resolve);
+    });
 
   const cycle = async () => {
     const since = changedAt ?? performance.now();
@@ -67,19 +69,25 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     if (stopping) return;
     const tsc = findTsc(projectDir);
     if (!tsc) {
-      io.stderr(`✖ typescript is not installed in ${path.relative(io.cwd, projectDir) || '.'}: run npm install, then save again\n`);
+      io.stderr(
+        `✖ typescript is not installed in ${path.relative(io.cwd, projectDir) || '.'}: run npm install, then save again\n`,
+      );
       return;
     }
     const b = await build(projectDir, tsc, (k) => (killBuild = k));
     if (stopping) return;
     if (!b.ok) {
-      io.stderr(`${b.output.trimEnd()}\n✖ build failed in ${seconds(b.ms)}; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`);
+      io.stderr(
+        `${b.output.trimEnd()}\n✖ build failed in ${seconds(b.ms)}; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`,
+      );
       return;
     }
     io.stdout(`built in ${seconds(b.ms)}\n`);
     const http = ir?.transports.http;
     if (!http) {
-      io.stdout(`no transports.http in the manifest: built only (add \`http: {}\` under transports to serve while developing)\n`);
+      io.stdout(
+        `no transports.http in the manifest: built only (add \`http: {}\` under transports to serve while developing)\n`,
+      );
       return;
     }
     const t0 = performance.now();
@@ -91,7 +99,11 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     await old?.stop();
     if (stopping) return;
     try {
-      server = await startServer(projectDir, { port: keep, ...(opts.host ? { host: opts.host } : {}), log: (l) => io.stderr(`  [server] ${l}\n`) });
+      server = await startServer(projectDir, {
+        port: keep,
+        ...(opts.host ? { host: opts.host } : {}),
+        log: (l) => io.stderr(`  [server] ${l}\n`),
+      });
     } catch (err) {
       io.stderr(`✖ ${(err as Error).message}; fix and save to retry\n`);
       return;
@@ -107,7 +119,9 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     });
     reloads++;
     const total = seconds(performance.now() - since);
-    io.stdout(`${reloads === 1 ? 'started' : 'restarted'} in ${seconds(performance.now() - t0)}\n✔ serving at ${server.url.href} (${reloads === 1 ? `ready in ${total}` : `${total} after the change`})\n`);
+    io.stdout(
+      `${reloads === 1 ? 'started' : 'restarted'} in ${seconds(performance.now() - t0)}\n✔ serving at ${server.url.href} (${reloads === 1 ? `ready in ${total}` : `${total} after the change`})\n`,
+    );
   };
 
   const schedule = (at = performance.now()) => {
@@ -128,15 +142,20 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     const generated = path.join(projectDir, 'src', 'generated');
     srcWatcher = watch(path.join(projectDir, 'src'), {
       ignoreInitial: true,
-      ignored: (p, stats) => p === generated || p.startsWith(`${generated}${path.sep}`) || (stats?.isFile() === true && !SOURCE.test(p)),
+      ignored: (p, stats) =>
+        p === generated || p.startsWith(`${generated}${path.sep}`) || (stats?.isFile() === true && !SOURCE.test(p)),
     });
     srcWatcher.on('all', (_event, p) => {
       if (SOURCE.test(p)) schedule();
     });
-    srcWatcher.on('error', (err) => io.stderr(`! cannot watch src/ (${(err as Error).message}): only manifest changes rebuild\n`));
+    srcWatcher.on('error', (err) =>
+      io.stderr(`! cannot watch src/ (${(err as Error).message}): only manifest changes rebuild\n`),
+    );
   };
 
-  io.stdout(`mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`);
+  io.stdout(
+    `mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`,
+  );
   const watching = watchCommand(
     {
       file: manifest,
@@ -150,7 +169,10 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
         if (r.ir) ir = r.ir;
         watchSources();
         if (r.ok) schedule(r.startedAt);
-        else if (!r.first) io.stderr(`✖ not rebuilt: ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving'}\n`);
+        else if (!r.first)
+          io.stderr(
+            `✖ not rebuilt: ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving'}\n`,
+          );
         else io.stderr(`✖ fix the manifest to build and serve\n`);
       },
     },

@@ -7,7 +7,10 @@ import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
 import { planProject, provenUpToDate, settleInterrupted } from './generate.js';
 
-export async function diffCommand(opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' }, io: CliIO): Promise<number> {
+export async function diffCommand(
+  opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' },
+  io: CliIO,
+): Promise<number> {
   const settled = settleInterrupted(opts, io, false);
   if (settled !== undefined) return settled;
   if (provenUpToDate(opts, io)) {
@@ -23,11 +26,18 @@ export async function diffCommand(opts: { file?: string; out?: string; headerVer
     const before = e.action === 'create' ? '' : (e.previous ?? '');
     const after = e.action === 'remove' ? '' : (e.content ?? '');
     io.stdout(
-      unifiedDiff(e.action === 'create' ? '/dev/null' : `a/${e.path}`, e.action === 'remove' ? '/dev/null' : `b/${e.path}`, before, after),
+      unifiedDiff(
+        e.action === 'create' ? '/dev/null' : `a/${e.path}`,
+        e.action === 'remove' ? '/dev/null' : `b/${e.path}`,
+        before,
+        after,
+      ),
     );
   }
   if (changed) {
-    io.stderr(`✖ ${changed} generated file${changed === 1 ? ' differs' : 's differ'} from the manifest; run mcpgen generate\n`);
+    io.stderr(
+      `✖ ${changed} generated file${changed === 1 ? ' differs' : 's differ'} from the manifest; run mcpgen generate\n`,
+    );
     return EXIT_PROBLEMS;
   }
   io.stderr('✔ generated code is up to date\n');

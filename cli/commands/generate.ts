@@ -39,7 +39,14 @@ export interface GenerateCommandOptions {
 
 /** Shared by generate, diff and init: find the manifest, generate, plan. Prints diagnostics. */
 export async function planProject(
-  opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier'; onIR?: (ir: IR) => void; writes?: boolean },
+  opts: {
+    file?: string;
+    out?: string;
+    headerVersion?: boolean;
+    format?: 'mcpgen' | 'prettier';
+    onIR?: (ir: IR) => void;
+    writes?: boolean;
+  },
   io: CliIO,
 ): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number; stamp?: Stamp }> {
   const manifest = findManifest(io.cwd, opts.file);
@@ -73,8 +80,14 @@ export async function planProject(
   mark('plan');
   // Formatted by the project's prettier: its configuration is an input the stamp does not track,
   // so a stamp marked so never proves a later run up to date (provenUpToDate).
-  const options = optionsKey({ generatorVersion: opts.headerVersion === false ? null : VERSION, format: result.prettier ? 'prettier' : 'mcpgen' });
-  const made = stampOf({ projectDir: outDir, manifest, options, referenced: result.ir?.referencedFiles ?? [], before: reads.before }, result.files);
+  const options = optionsKey({
+    generatorVersion: opts.headerVersion === false ? null : VERSION,
+    format: result.prettier ? 'prettier' : 'mcpgen',
+  });
+  const made = stampOf(
+    { projectDir: outDir, manifest, options, referenced: result.ir?.referencedFiles ?? [], before: reads.before },
+    result.files,
+  );
   mark('stamp');
   // The stamp keeps the warnings for the up-to-date path to print (files relative to the project).
   const toProject = (file: string) => path.relative(outDir, path.resolve(io.cwd, file)).split(path.sep).join('/');
@@ -102,7 +115,10 @@ function printWarnings(listed: Diagnostic[], count: number, display: string, io:
  * The fast path: the stamp proves nothing changed since the last generate. The warnings that
  * generate printed are printed again (the manifest and mcpgen are the same, so lint would find them again).
  */
-export function provenUpToDate(opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' }, io: CliIO): { outDir: string; stamp: Stamp } | null {
+export function provenUpToDate(
+  opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' },
+  io: CliIO,
+): { outDir: string; stamp: Stamp } | null {
   if (opts.format === 'prettier') return null;
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
@@ -118,7 +134,12 @@ export function provenUpToDate(opts: { file?: string; out?: string; headerVersio
   const w = hit.stamp.warnings;
   if (w) {
     const fromCwd = (file: string) => path.relative(io.cwd, path.resolve(outDir, file)) || file;
-    printWarnings(w.listed.map((d) => ({ ...d, file: fromCwd(d.file) })), w.count, path.relative(io.cwd, manifest) || path.basename(manifest), io);
+    printWarnings(
+      w.listed.map((d) => ({ ...d, file: fromCwd(d.file) })),
+      w.count,
+      path.relative(io.cwd, manifest) || path.basename(manifest),
+      io,
+    );
   }
   return { outDir, stamp: hit.stamp };
 }
@@ -128,7 +149,11 @@ export function provenUpToDate(opts: { file?: string; out?: string; headerVersio
  * uncommitted one) before reading anything; commands that write nothing report a half-switched
  * project instead of comparing against it. An exit code when the command must stop.
  */
-export function settleInterrupted(opts: { file?: string; out?: string }, io: CliIO, writes: boolean): number | undefined {
+export function settleInterrupted(
+  opts: { file?: string; out?: string },
+  io: CliIO,
+  writes: boolean,
+): number | undefined {
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
@@ -137,14 +162,19 @@ export function settleInterrupted(opts: { file?: string; out?: string }, io: Cli
     const place = foundPlaces(outDir)[0] ?? '.';
     if (writes) {
       const done = recover(outDir);
-      if (done === 'finished') io.stderr(`! finished the switch of an interrupted mcpgen generate (${rel(stagingIn(outDir, place))}/)\n`);
+      if (done === 'finished')
+        io.stderr(`! finished the switch of an interrupted mcpgen generate (${rel(stagingIn(outDir, place))}/)\n`);
       return undefined;
     }
     if (leftover(outDir) !== 'journal') return undefined;
     const owner = runningOwner(outDir);
     const staging = stagingIn(outDir, place);
     throw owner !== null
-      ? new WriteError(Codes.WRITE_BUSY, staging, `mcpgen generate (process ${owner}) is writing this project right now; run again when it is done`)
+      ? new WriteError(
+          Codes.WRITE_BUSY,
+          staging,
+          `mcpgen generate (process ${owner}) is writing this project right now; run again when it is done`,
+        )
       : new WriteError(
           Codes.WRITE_INTERRUPTED,
           staging,
@@ -187,7 +217,9 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const stale = plan.entries.filter((e) => e.owner === 'generated' && e.action !== 'unchanged');
     for (const e of stale) io.stdout(`${labels[e.action]} ${rel(e.path)}\n`);
     if (stale.length) {
-      io.stderr(`✖ ${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date; run mcpgen generate\n`);
+      io.stderr(
+        `✖ ${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date; run mcpgen generate\n`,
+      );
       return EXIT_PROBLEMS;
     }
     io.stdout(`✔ generated code is up to date\n`);
@@ -224,7 +256,9 @@ async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => s
     io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files}\n`);
   }
   if (changes.length)
-    io.stderr(`  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`);
+    io.stderr(
+      `  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`,
+    );
 }
 
 const labels: Record<PlanEntry['action'], string> = {
@@ -241,7 +275,9 @@ function printPlan(plan: Plan, io: CliIO, rel: (p: string) => string, dryRun: bo
   if (!quiet) {
     for (const e of plan.entries) {
       if (e.action === 'unchanged' || e.action === 'skip') continue;
-      io.stdout(`  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`);
+      io.stdout(
+        `  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`,
+      );
     }
   }
   for (const e of plan.entries.filter((x) => x.action === 'orphan')) {

@@ -17,7 +17,14 @@ export interface PackageAdvice {
   scriptName: Record<string, string>;
 }
 
-type Pkg = { name?: unknown; type?: unknown; scripts?: Record<string, unknown>; bin?: unknown; dependencies?: Record<string, unknown>; devDependencies?: Record<string, unknown> };
+type Pkg = {
+  name?: unknown;
+  type?: unknown;
+  scripts?: Record<string, unknown>;
+  bin?: unknown;
+  dependencies?: Record<string, unknown>;
+  devDependencies?: Record<string, unknown>;
+};
 
 /** Lifecycle scripts mean nothing under another name: a different one of the user's is left alone. */
 const LIFECYCLE = new Set(['prepack', 'prepare', 'postinstall']);
@@ -40,7 +47,10 @@ export function packageAdvice(pkg: Pkg, wanted: Record<string, unknown>): Packag
   const kept: string[] = [];
   if (pkg.type !== 'module') {
     add.type = 'module';
-    if (pkg.type !== undefined) kept.push(`"type" is ${JSON.stringify(pkg.type)}: the generated code is ES modules and needs "module" (other .js files of yours then load as ES modules too)`);
+    if (pkg.type !== undefined)
+      kept.push(
+        `"type" is ${JSON.stringify(pkg.type)}: the generated code is ES modules and needs "module" (other .js files of yours then load as ES modules too)`,
+      );
   }
   const have = pkg.scripts && typeof pkg.scripts === 'object' ? pkg.scripts : {};
   const ours = wanted.scripts as Record<string, string>;
@@ -53,13 +63,20 @@ export function packageAdvice(pkg: Pkg, wanted: Record<string, unknown>): Packag
   for (const [name, command] of Object.entries(ours)) {
     const target = scriptName[name];
     if (target === undefined) {
-      kept.push(`scripts.${name} is yours (${JSON.stringify(have[name])}); mcpgen's would be ${JSON.stringify(command)}`);
+      kept.push(
+        `scripts.${name} is yours (${JSON.stringify(have[name])}); mcpgen's would be ${JSON.stringify(command)}`,
+      );
       continue;
     }
     // References to a renamed script follow it (`npm run build` → `npm run build:mcp`).
-    const text = command.replace(/npm run ([\w:-]+)/g, (m, ref: string) => (scriptName[ref] ? `npm run ${scriptName[ref]}` : m));
+    const text = command.replace(/npm run ([\w:-]+)/g, (m, ref: string) =>
+      scriptName[ref] ? `npm run ${scriptName[ref]}` : m,
+    );
     if (have[target] === text) continue;
-    if (target !== name) kept.push(`scripts.${name} is yours (${JSON.stringify(have[name])}); the generated project's is offered as scripts.${target}`);
+    if (target !== name)
+      kept.push(
+        `scripts.${name} is yours (${JSON.stringify(have[name])}); the generated project's is offered as scripts.${target}`,
+      );
     scripts[target] = text;
   }
   if (Object.keys(scripts).length) add.scripts = scripts;
@@ -82,10 +99,13 @@ export function printFragment(add: Record<string, unknown>): string {
  */
 export function schemaRef(dir: string, pkg: Pkg | null | 'invalid', version: string): string {
   const local = './node_modules/mcpgen/schemas/manifest.v1.json';
-  const listed = pkg !== null && pkg !== 'invalid' && ['dependencies', 'devDependencies'].some((k) => {
-    const deps = pkg[k as 'dependencies'];
-    return deps !== null && typeof deps === 'object' && Object.hasOwn(deps, 'mcpgen');
-  });
+  const listed =
+    pkg !== null &&
+    pkg !== 'invalid' &&
+    ['dependencies', 'devDependencies'].some((k) => {
+      const deps = pkg[k as 'dependencies'];
+      return deps !== null && typeof deps === 'object' && Object.hasOwn(deps, 'mcpgen');
+    });
   if (listed || existsSync(path.join(dir, local))) return local;
   return `https://unpkg.com/mcpgen@${version}/schemas/manifest.v1.json`;
 }

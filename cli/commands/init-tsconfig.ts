@@ -49,18 +49,23 @@ export function tsconfigAdvice(dir: string): TsconfigAdvice | string {
   const { options, paths } = resolved;
   const set: Options = {};
   const reasons: string[] = [];
-  const lower = (key: string) => (typeof options[key] === 'string' ? (options[key] as string).toLowerCase() : undefined);
+  const lower = (key: string) =>
+    typeof options[key] === 'string' ? (options[key] as string).toLowerCase() : undefined;
   const show = (key: string) => JSON.stringify(options[key]);
 
   const module = lower('module');
   if (module === undefined || !NODE_MODULES.has(module)) {
     set.module = 'NodeNext';
-    reasons.push(`compilerOptions.module is ${module === undefined ? 'not set' : show('module')}: the generated code is ES modules that Node loads as written ("NodeNext")`);
+    reasons.push(
+      `compilerOptions.module is ${module === undefined ? 'not set' : show('module')}: the generated code is ES modules that Node loads as written ("NodeNext")`,
+    );
   }
   const resolution = lower('moduleResolution');
   if (resolution !== undefined && !NODE_RESOLUTION.has(resolution)) {
     set.moduleResolution = 'NodeNext';
-    reasons.push(`compilerOptions.moduleResolution is ${show('moduleResolution')}: with "module": "NodeNext" it must be "NodeNext"`);
+    reasons.push(
+      `compilerOptions.moduleResolution is ${show('moduleResolution')}: with "module": "NodeNext" it must be "NodeNext"`,
+    );
   }
   const target = lower('target');
   if (target !== undefined && !ES2022_OR_LATER.test(target)) {
@@ -83,14 +88,19 @@ export function tsconfigAdvice(dir: string): TsconfigAdvice | string {
   }
   if (paths.outDir !== path.join(dir, 'dist')) {
     set.outDir = 'dist';
-    reasons.push(`compilerOptions.outDir is ${paths.outDir === undefined ? 'not set' : show('outDir')}: the scripts and the bin run dist/src/main.js, the tests dist/test/`);
+    reasons.push(
+      `compilerOptions.outDir is ${paths.outDir === undefined ? 'not set' : show('outDir')}: the scripts and the bin run dist/src/main.js, the tests dist/test/`,
+    );
   }
   if (paths.rootDir !== undefined && paths.rootDir !== dir) {
     set.rootDir = '.';
-    reasons.push(`compilerOptions.rootDir is ${show('rootDir')}: src/ and test/ compile to dist/src/ and dist/test/ from the project folder`);
+    reasons.push(
+      `compilerOptions.rootDir is ${show('rootDir')}: src/ and test/ compile to dist/src/ and dist/test/ from the project folder`,
+    );
   }
   const leftOut = COMPILED.filter((f) => !compiles(resolved, dir, f));
-  if (leftOut.length) reasons.push(`include leaves out ${leftOut.join(', ')}: add "src/**/*.ts" and "test/**/*.ts" to it`);
+  if (leftOut.length)
+    reasons.push(`include leaves out ${leftOut.join(', ')}: add "src/**/*.ts" and "test/**/*.ts" to it`);
   return { set: Object.keys(set).length ? set : null, reasons, leftOut };
 }
 
@@ -123,7 +133,8 @@ function globRegExp(pattern: string): RegExp {
 /** One config file with what it extends merged under it, as tsc merges them; `chain` from the project's own. */
 function readConfig(file: string, chain: string[], dir: string): Resolved {
   const name = path.relative(dir, file) || file;
-  if (chain.includes(file)) throw new Error(`${name} extends itself (${[...chain, file].map((f) => path.relative(dir, f)).join(' → ')})`);
+  if (chain.includes(file))
+    throw new Error(`${name} extends itself (${[...chain, file].map((f) => path.relative(dir, f)).join(' → ')})`);
   const root = chain[0] ?? file;
   let text: string;
   try {
@@ -151,13 +162,16 @@ function readConfig(file: string, chain: string[], dir: string): Resolved {
       files: next.files ?? merged.files,
     };
   }
-  const options = config.compilerOptions && typeof config.compilerOptions === 'object' ? (config.compilerOptions as Options) : {};
+  const options =
+    config.compilerOptions && typeof config.compilerOptions === 'object' ? (config.compilerOptions as Options) : {};
   const here = path.dirname(file);
   const paths = { ...merged.paths };
-  for (const key of ['outDir', 'rootDir'] as const) if (typeof options[key] === 'string') paths[key] = path.resolve(here, options[key] as string);
+  for (const key of ['outDir', 'rootDir'] as const)
+    if (typeof options[key] === 'string') paths[key] = path.resolve(here, options[key] as string);
   const strings = (v: unknown) => (Array.isArray(v) ? v.filter((s): s is string => typeof s === 'string') : undefined);
   // `include` and `files` of a base are relative to that base: rebased onto the project's folder.
-  const rebase = (list: string[] | undefined) => list?.map((p) => path.relative(path.dirname(root), path.resolve(here, p)).split(path.sep).join('/'));
+  const rebase = (list: string[] | undefined) =>
+    list?.map((p) => path.relative(path.dirname(root), path.resolve(here, p)).split(path.sep).join('/'));
   return {
     options: { ...merged.options, ...options },
     paths,

@@ -17,7 +17,6 @@ import { PROJECT_FILES } from '../write/owned.js';
 import { packageData } from '../render/views.js';
 import { dependencyProblems, toolchainSpecs } from '../plan/dependencies.js';
 
-
 export interface InitOptions {
   dir?: string;
   name?: string;
@@ -37,14 +36,21 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
   if (existsSync(dir) && !statSync(dir).isDirectory()) throw new UsageError(`${opts.dir} exists and is not a folder`);
   for (const name of ['mcpgen.yaml', 'mcpgen.yml']) {
     if (existsSync(path.join(dir, name)))
-      throw new UsageError(`${path.relative(io.cwd, path.join(dir, name)) || name} already exists; init never overwrites a manifest (edit it and run mcpgen generate)`);
+      throw new UsageError(
+        `${path.relative(io.cwd, path.join(dir, name)) || name} already exists; init never overwrites a manifest (edit it and run mcpgen generate)`,
+      );
   }
   const pkg = existsSync(dir) && statSync(dir).isDirectory() ? readPackage(dir) : null;
   // In an existing package, the server is that package: its name (when init can write it as is).
-  const pkgName = pkg !== null && pkg !== 'invalid' && typeof pkg.name === 'string' && /^[a-z0-9-~][a-z0-9-._~]*$/.test(pkg.name) ? pkg.name : undefined;
+  const pkgName =
+    pkg !== null && pkg !== 'invalid' && typeof pkg.name === 'string' && /^[a-z0-9-~][a-z0-9-._~]*$/.test(pkg.name)
+      ? pkg.name
+      : undefined;
   const name = opts.name ?? pkgName ?? serverNameFrom(path.basename(dir));
   if (!/^[a-z0-9-~][a-z0-9-._~]*$/.test(name) || name.length > 214)
-    throw new UsageError(`"${name}" is not a valid npm package name for the server; pass --name with lowercase letters, digits and -`);
+    throw new UsageError(
+      `"${name}" is not a valid npm package name for the server; pass --name with lowercase letters, digits and -`,
+    );
   mkdirSync(dir, { recursive: true });
   // Files created only when missing: those already there are the user's and stay as they are.
   const existing = PROJECT_FILES.filter((f) => existsSync(path.join(dir, f)));
@@ -76,11 +82,19 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
  * says what was kept and prints exactly what to merge into it (nothing of theirs is changed); null
  * when that package.json cannot be read, after saying why.
  */
-async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof readPackage>, existing: string[], io: CliIO): Promise<string[] | null> {
+async function nextSteps(
+  dir: string,
+  manifest: string,
+  pkg: ReturnType<typeof readPackage>,
+  existing: string[],
+  io: CliIO,
+): Promise<string[] | null> {
   const lines: string[] = [];
   if (existing.length) io.stdout(`\nKept as they were (yours): ${existing.join(', ')}.\n`);
   if (pkg === 'invalid') {
-    io.stderr('! package.json is not a JSON object, so npm cannot use it: fix it (or move it away and run mcpgen generate for a fresh one), then npm install && npm test\n');
+    io.stderr(
+      '! package.json is not a JSON object, so npm cannot use it: fix it (or move it away and run mcpgen generate for a fresh one), then npm install && npm test\n',
+    );
     return null;
   }
   let run = (script: string) => (script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`);
@@ -90,7 +104,9 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
     const advice = packageAdvice(pkg, packageData(result.ir!, toolchainSpecs(dir)));
     for (const line of advice.kept) io.stdout(`  ${line}\n`);
     if (advice.add) {
-      io.stdout(`Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${printFragment(advice.add)}\n`);
+      io.stdout(
+        `Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${printFragment(advice.add)}\n`,
+      );
       lines.push('  # merge the keys above into package.json, then:');
     }
     const name = advice.scriptName;
@@ -102,7 +118,9 @@ async function nextSteps(dir: string, manifest: string, pkg: ReturnType<typeof r
     const advice = tsconfigAdvice(dir);
     if (typeof advice === 'string') io.stdout(`! ${advice}\n`);
     else if (advice.reasons.length) {
-      io.stdout(`Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:\n${advice.reasons.map((r) => `  - ${r}\n`).join('')}`);
+      io.stdout(
+        `Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:\n${advice.reasons.map((r) => `  - ${r}\n`).join('')}`,
+      );
       if (advice.set) io.stdout(`Set these in its compilerOptions:\n${printFragment(advice.set)}\n`);
       const also = advice.set && advice.leftOut.length ? ' (and its include)' : '';
       lines.push(`  # ${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${also}, then:`);

@@ -37,18 +37,25 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
   let ir: IR | undefined;
   // The generated code must match the manifest: a bundle built from stale code would list tools it does not serve.
-  const checked = await generateCommand({ file: manifest, ...(opts.out ? { out: opts.out } : {}), check: true, fastPath: false, onIR: (r) => (ir = r) }, io);
+  const checked = await generateCommand(
+    { file: manifest, ...(opts.out ? { out: opts.out } : {}), check: true, fastPath: false, onIR: (r) => (ir = r) },
+    io,
+  );
   if (checked !== EXIT_OK || !ir) {
     if (ir) io.stderr(`run \`mcpgen generate\` and rebuild, then pack again\n`);
     return EXIT_PROBLEMS;
   }
   const pkgPath = path.join(projectDir, 'package.json');
-  if (!existsSync(pkgPath)) throw new UsageError(`no package.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
+  if (!existsSync(pkgPath))
+    throw new UsageError(`no package.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
   const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as ProjectPackage & Record<string, unknown>;
 
   if (opts.build) {
     io.stdout(`building: npm run build\n`);
-    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], { cwd: projectDir, stdio: ['ignore', 'inherit', 'inherit'] });
+    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
+      cwd: projectDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     if (r.status !== 0) {
       io.stderr(`✖ npm run build failed (exit ${r.status ?? r.signal}); nothing was packed\n`);
       return EXIT_PROBLEMS;
@@ -56,12 +63,16 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   }
   const entry = path.join(projectDir, BUNDLE_ENTRY);
   if (!existsSync(entry)) {
-    throw new UsageError(`${rel(entry)} does not exist: build the project first (\`npm run build\` in ${rel(projectDir)}, or \`mcpgen pack --build\`)`);
+    throw new UsageError(
+      `${rel(entry)} does not exist: build the project first (\`npm run build\` in ${rel(projectDir)}, or \`mcpgen pack --build\`)`,
+    );
   }
   const src = newestMtime(path.join(projectDir, 'src'), ['.ts']);
   const built = newestMtime(path.join(projectDir, 'dist', 'src'), ['.js']);
   if (src.file && src.mtime > built.mtime) {
-    throw new UsageError(`${rel(src.file)} is newer than the build in ${rel(path.join(projectDir, 'dist'))}: run \`npm run build\` (or \`mcpgen pack --build\`)`);
+    throw new UsageError(
+      `${rel(src.file)} is newer than the build in ${rel(path.join(projectDir, 'dist'))}: run \`npm run build\` (or \`mcpgen pack --build\`)`,
+    );
   }
 
   const deps = productionDependencies(projectDir);
@@ -71,7 +82,11 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(mcpb, null, 2)}\n`), mode: 0o644 },
     { name: 'package.json', data: Buffer.from(`${JSON.stringify(runtimePkg, null, 2)}\n`), mode: 0o644 },
     // The server's code only: no tests, source maps or declaration files.
-    ...filesUnder(path.join(projectDir, 'dist', 'src'), 'dist/src/', (_r, name) => name.endsWith('.map') || name.endsWith('.d.ts')),
+    ...filesUnder(
+      path.join(projectDir, 'dist', 'src'),
+      'dist/src/',
+      (_r, name) => name.endsWith('.map') || name.endsWith('.d.ts'),
+    ),
   ];
   for (const d of deps) {
     // Nested node_modules are placed by productionDependencies; a package's own .bin links are not needed.
@@ -82,7 +97,10 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     if (existsSync(abs)) entries.push({ name: extra, data: readFileSync(abs), mode: 0o644 });
   }
   const archive = zip(entries);
-  const bundlePath = path.resolve(io.cwd, opts.bundle ?? path.join(projectDir, `${String(mcpb.name)}-${ir.server.version}.mcpb`));
+  const bundlePath = path.resolve(
+    io.cwd,
+    opts.bundle ?? path.join(projectDir, `${String(mcpb.name)}-${ir.server.version}.mcpb`),
+  );
   writeAtomically(bundlePath, archive);
 
   const registry = serverJson(ir, pkg, opts.registryName);

@@ -73,7 +73,7 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
   const tooManyWarnings = parsed.maxWarnings !== undefined && warnings > parsed.maxWarnings;
   if (parsed.format === 'stylish') {
     io.stderr(report);
-    io.stderr(summary(diagnostics, display, parsed.maxWarnings) + '\n');
+    io.stderr(`${summary(diagnostics, display, parsed.maxWarnings)}\n`);
   } else {
     io.stdout(report);
   }

@@ -56,14 +56,17 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
       const code = await generateCommand(genOpts, io);
       ok = code === EXIT_OK;
       // Regenerations run in this warm process, about twice as fast as a cold `mcpgen generate`: say so.
-      if (code === EXIT_OK) io.stdout(`${first ? 'generated' : 'regenerated'} in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
+      if (code === EXIT_OK)
+        io.stdout(`${first ? 'generated' : 'regenerated'} in ${((performance.now() - t0) / 1000).toFixed(2)} s\n`);
     } catch (err) {
       // A usage problem (the manifest was deleted, say) must not end the watch.
       io.stderr(`mcpgen: ${(err as Error).message}\n`);
     }
     await refresh(lastIR);
     opts.onGenerated?.({ ok, first, startedAt: t0, ir: lastIR });
-    io.stdout(`watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`);
+    io.stdout(
+      `watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`,
+    );
   };
 
   // chokidar drops a second change to a file within 50 ms of the first; the debounce, longer than

@@ -23,9 +23,23 @@ export interface BuildResult {
  * `tsc -p tsconfig.json --incremental --noEmitOnError`: nothing is written when there are errors,
  * so dist/ keeps the last good build (and the running server what it loaded from it).
  */
-export function build(projectDir: string, tsc: string, onRunning: (kill: (() => void) | null) => void): Promise<BuildResult> {
+export function build(
+  projectDir: string,
+  tsc: string,
+  onRunning: (kill: (() => void) | null) => void,
+): Promise<BuildResult> {
   const t0 = performance.now();
-  const args = [tsc, '-p', 'tsconfig.json', '--incremental', '--tsBuildInfoFile', 'dist/.tsbuildinfo', '--noEmitOnError', '--pretty', 'false'];
+  const args = [
+    tsc,
+    '-p',
+    'tsconfig.json',
+    '--incremental',
+    '--tsBuildInfoFile',
+    'dist/.tsbuildinfo',
+    '--noEmitOnError',
+    '--pretty',
+    'false',
+  ];
   return new Promise((resolve) => {
     // Its own process group: TypeScript 7's tsc script runs the native compiler as a child, which
     // a kill of the script alone would leave running.
@@ -46,7 +60,11 @@ export function build(projectDir: string, tsc: string, onRunning: (kill: (() => 
     });
     child.once('close', (code, signal) => {
       onRunning(null);
-      resolve({ ok: code === 0, output: signal ? `tsc stopped (${signal})\n${output}` : output, ms: performance.now() - t0 });
+      resolve({
+        ok: code === 0,
+        output: signal ? `tsc stopped (${signal})\n${output}` : output,
+        ms: performance.now() - t0,
+      });
     });
   });
 }

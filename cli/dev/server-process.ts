@@ -29,11 +29,24 @@ export function startServer(
   projectDir: string,
   opts: { port: number; host?: string; timeoutMs?: number; log: (line: string) => void },
 ): Promise<RunningServer> {
-  const args = ['--import', EXIT_WITH_PARENT, path.join(projectDir, 'dist/src/main.js'), '--http', '--port', String(opts.port), ...(opts.host ? ['--host', opts.host] : [])];
+  const args = [
+    '--import',
+    EXIT_WITH_PARENT,
+    path.join(projectDir, 'dist/src/main.js'),
+    '--http',
+    '--port',
+    String(opts.port),
+    ...(opts.host ? ['--host', opts.host] : []),
+  ];
   // Its own process group: a terminal's Ctrl-C reaches mcpgen dev, which stops the server itself
   // (so its exit is known to be wanted); `exit` below covers mcpgen exiting, the IPC channel its
   // being killed.
-  const child = spawn(process.execPath, args, { cwd: projectDir, stdio: ['ignore', 'pipe', 'pipe', 'ipc'], env: { ...process.env }, detached: true });
+  const child = spawn(process.execPath, args, {
+    cwd: projectDir,
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    env: { ...process.env },
+    detached: true,
+  });
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.removeListener('exit', killOnExit));

@@ -30,7 +30,7 @@ export async function formatWithPrettier(files: OutputFile[], projectDir: string
       continue;
     }
     const filepath = path.join(projectDir, f.path);
-    let config;
+    let config: Record<string, unknown> | null;
     try {
       config = await prettier.resolveConfig(filepath);
     } catch (err) {
@@ -50,7 +50,9 @@ async function loadPrettier(projectDir: string): Promise<Prettier> {
   try {
     entry = createRequire(path.join(projectDir, 'package.json')).resolve('prettier');
   } catch {
-    throw new FormatError(`prettier is not installed in ${projectDir}; install it there: npm install --save-dev prettier`);
+    throw new FormatError(
+      `prettier is not installed in ${projectDir}; install it there: npm install --save-dev prettier`,
+    );
   }
   try {
     const loaded = (await import(pathToFileURL(entry).href)) as Prettier & { default?: Prettier };

@@ -44,7 +44,9 @@ function collect(m: LoadedManifest): InputProperty[] {
     const start = derefRoot({ path: ['tools', tool, 'input'], schema: t.input }, data);
     if (!start) continue;
     const base: EmbeddedSchema =
-      start.path[0] === 'schemas' && start.path.length === 2 ? start : { path: ['tools', tool, 'input'], schema: t.input };
+      start.path[0] === 'schemas' && start.path.length === 2
+        ? start
+        : { path: ['tools', tool, 'input'], schema: t.input };
     const visitObject = (node: Record<string, unknown>, path: JsonPath, depth: number): void => {
       if (depth > 32) return;
       const required = Array.isArray(node.required) ? node.required.filter((r) => typeof r === 'string') : [];
@@ -57,7 +59,14 @@ function collect(m: LoadedManifest): InputProperty[] {
           if (seen.has(key)) continue;
           seen.add(key);
         }
-        out.push({ tool, name, path: propPath, own: prop, effective: effective(prop, base, data), required: required.includes(name) });
+        out.push({
+          tool,
+          name,
+          path: propPath,
+          own: prop,
+          effective: effective(prop, base, data),
+          required: required.includes(name),
+        });
         visitObject(prop, propPath, depth + 1);
         if (isRecord(prop.items)) visitObject(prop.items, [...propPath, 'items'], depth + 1);
       }

@@ -65,5 +65,12 @@ function run(settings: ReturnType<typeof effectiveSettings>, m: LoadedManifest, 
 }
 
 function sameSpot(a: Diagnostic, b: Diagnostic): boolean {
-  return a.code === b.code && a.file === b.file && a.line === b.line && a.column === b.column && a.endLine === b.endLine && a.endColumn === b.endColumn;
+  return (
+    a.code === b.code &&
+    a.file === b.file &&
+    a.line === b.line &&
+    a.column === b.column &&
+    a.endLine === b.endLine &&
+    a.endColumn === b.endColumn
+  );
 }

@@ -35,7 +35,13 @@ export class Locator implements ManifestLocator {
     const node = hit.node;
     if (!hit.complete || !isScalar(node) || typeof node.value !== 'string' || !node.range) return this.range(path);
     const quoted = node.type === Scalar.QUOTE_DOUBLE || node.type === Scalar.QUOTE_SINGLE;
-    const written = { start: node.range[0], end: node.range[1], plain: node.type === Scalar.PLAIN, quoted, value: node.value };
+    const written = {
+      start: node.range[0],
+      end: node.range[1],
+      plain: node.type === Scalar.PLAIN,
+      quoted,
+      value: node.value,
+    };
     return rangeInScalar(this.text, written, start, end) ?? this.range(path);
   }
 

@@ -195,7 +195,17 @@ class Scanner {
         afterQuoted = false;
       } else if (c === 58 /* : */) {
         const next = s.charCodeAt(p + 1);
-        if (afterQuoted || p + 1 >= this.n || this.isSpace(next) || next === 44 || next === 91 || next === 93 || next === 123 || next === 125) entryStart = true;
+        if (
+          afterQuoted ||
+          p + 1 >= this.n ||
+          this.isSpace(next) ||
+          next === 44 ||
+          next === 91 ||
+          next === 93 ||
+          next === 123 ||
+          next === 125
+        )
+          entryStart = true;
         afterQuoted = false;
       } else if ((c === 34 || c === 39) && entryStart) {
         p = this.quotedEnd(p) - 1;

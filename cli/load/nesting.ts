@@ -67,7 +67,10 @@ export function dataTooDeep(value: unknown, limit: number): (string | number)[] 
 }
 
 /** MCPG109 at a place in the manifest. */
-export function nestingDiagnostic(file: string, at: { line: number; column: number; endLine?: number; endColumn?: number }): Diagnostic {
+export function nestingDiagnostic(
+  file: string,
+  at: { line: number; column: number; endLine?: number; endColumn?: number },
+): Diagnostic {
   return {
     code: Codes.NESTING_TOO_DEEP,
     severity: 'error',

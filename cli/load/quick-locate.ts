@@ -29,7 +29,8 @@ export class QuickLocator implements ManifestLocator {
 
   range(path: JsonPath, opts: LocateOptions = {}): Range {
     const { id, complete } = this.find(path);
-    if (opts.key && complete && this.pos.keyStart[id]! >= 0) return this.text.span(this.pos.keyStart[id]!, this.pos.keyEnd[id]!);
+    if (opts.key && complete && this.pos.keyStart[id]! >= 0)
+      return this.text.span(this.pos.keyStart[id]!, this.pos.keyEnd[id]!);
     return this.text.span(this.pos.start[id]!, this.pos.end[id]!);
   }
 
@@ -37,7 +38,13 @@ export class QuickLocator implements ManifestLocator {
     const { id, complete, value } = this.find(path);
     if (!complete || typeof value !== 'string') return this.range(path);
     const style = this.pos.style[id];
-    const written = { start: this.pos.start[id]!, end: this.pos.end[id]!, plain: style === Style.Plain, quoted: style !== Style.Plain, value };
+    const written = {
+      start: this.pos.start[id]!,
+      end: this.pos.end[id]!,
+      plain: style === Style.Plain,
+      quoted: style !== Style.Plain,
+      value,
+    };
     return rangeInScalar(this.text, written, start, end) ?? this.range(path);
   }
 
@@ -53,7 +60,7 @@ export class QuickLocator implements ManifestLocator {
           child = this.child(id, value, seg);
           next = value[seg];
         }
-      } else if (isRecord(value) && Object.prototype.hasOwnProperty.call(value, String(seg))) {
+      } else if (isRecord(value) && Object.hasOwn(value, String(seg))) {
         child = this.child(id, value, String(seg));
         next = value[String(seg)];
       }

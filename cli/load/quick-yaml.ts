@@ -51,7 +51,8 @@ function charTable(chars: string): Uint8Array {
 const DECLINE = Symbol('decline');
 
 // Tabs, CR and control characters have rules of their own; the yaml package handles them.
-const UNSUPPORTED_CHARS = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSUPPORTED_CHARS =
+  /[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 /** Characters a plain scalar cannot start with (YAML 1.2 c-indicator), plus `-?:` handled by the caller. */
 const INDICATORS = charTable('-?:,[]{}#&*!|>\'"%@`');
 /** Flow indicators: inside `{…}` and `[…]` they end a plain scalar. */
@@ -236,7 +237,7 @@ class QuickParser {
       const base = this.starts[this.i]!;
       if (!this.key(line, col, base)) decline();
       const name = this.keyName;
-      if (Object.prototype.hasOwnProperty.call(data, name) || isSpecialKey(name)) decline();
+      if (Object.hasOwn(data, name) || isSpecialKey(name)) decline();
       if (last === id) this.pos.start[id] = this.keyStart;
       const keyStart = this.keyStart;
       const keyEnd = this.keyEnd;
@@ -379,7 +380,7 @@ class QuickParser {
         if (map) {
           k = this.flowKey(line, k, base);
           const name = this.keyName;
-          if (Object.prototype.hasOwnProperty.call(map, name) || isSpecialKey(name)) decline();
+          if (Object.hasOwn(map, name) || isSpecialKey(name)) decline();
           const keyStart = this.keyStart;
           const keyEnd = this.keyEnd;
           const child = this.next;

@@ -69,7 +69,8 @@ export function decodeUtf8(bytes: Buffer, file: string): ReadResult {
   if ((bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)) {
     return fail(`${file} is UTF-16 encoded; mcpgen reads UTF-8`, 0, 'save the file as UTF-8');
   }
-  const notText = () => fail(`${file} is not a text file (it contains a NUL byte)`, bytes.indexOf(0), 'a manifest is UTF-8 YAML text');
+  const notText = () =>
+    fail(`${file} is not a text file (it contains a NUL byte)`, bytes.indexOf(0), 'a manifest is UTF-8 YAML text');
   // Node's native check first (a large manifest is megabytes); the scan finds the offending byte.
   const valid = isUtf8(bytes);
   // A NUL is looked for in the decoded text when the bytes are valid (the string search is ≈ 20×

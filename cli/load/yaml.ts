@@ -154,7 +154,9 @@ function composeDocument(source: string, lc: LineCounter): { doc: Document.Parse
     if (tooDeep !== undefined) break;
     if (!doc) doc = next;
     else {
-      doc.errors.push(new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'));
+      doc.errors.push(
+        new YAMLParseError([next.range[0], next.range[1]], 'MULTIPLE_DOCS', 'Source contains multiple documents'),
+      );
       break;
     }
   }

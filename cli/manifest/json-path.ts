@@ -35,7 +35,7 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
   let cur: unknown = root;
   for (const seg of path) {
     if (Array.isArray(cur) && typeof seg === 'number') cur = cur[seg];
-    else if (isRecord(cur) && Object.prototype.hasOwnProperty.call(cur, String(seg))) cur = cur[String(seg)];
+    else if (isRecord(cur) && Object.hasOwn(cur, String(seg))) cur = cur[String(seg)];
     else return undefined;
   }
   return cur;

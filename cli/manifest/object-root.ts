@@ -10,7 +10,13 @@ type Schema = Record<string, unknown>;
 
 /** The SDK's rule: object keywords at the root, or combinators whose every branch is an object. */
 export function isObjectShaped(schema: Schema, root: Schema = schema): boolean {
-  if ('properties' in schema || 'patternProperties' in schema || 'additionalProperties' in schema || 'required' in schema) return true;
+  if (
+    'properties' in schema ||
+    'patternProperties' in schema ||
+    'additionalProperties' in schema ||
+    'required' in schema
+  )
+    return true;
   // A local `$ref` to an object definition (the `refs: defs` layout).
   const ref = typeof schema.$ref === 'string' ? /^#\/(\$defs|definitions)\/([^/]+)$/.exec(schema.$ref) : null;
   if (ref) {
@@ -19,7 +25,8 @@ export function isObjectShaped(schema: Schema, root: Schema = schema): boolean {
   }
   for (const key of ['oneOf', 'anyOf', 'allOf']) {
     const members = schema[key];
-    if (Array.isArray(members) && members.length > 0) return members.every((m) => isRecord(m) && (m.type === 'object' || isObjectShaped(m, '$id' in m ? {} : root)));
+    if (Array.isArray(members) && members.length > 0)
+      return members.every((m) => isRecord(m) && (m.type === 'object' || isObjectShaped(m, '$id' in m ? {} : root)));
   }
   return false;
 }

@@ -11,18 +11,39 @@ import { isRecord as isObject } from './json-path.js';
 type Schema = Record<string, unknown>;
 
 /** Keywords that never change what is valid. */
-export const ANNOTATIONS = new Set(['$schema', '$id', '$comment', 'title', 'description', 'default', 'examples', 'deprecated', 'readOnly', 'writeOnly', '$defs', 'definitions']);
+export const ANNOTATIONS = new Set([
+  '$schema',
+  '$id',
+  '$comment',
+  'title',
+  'description',
+  'default',
+  'examples',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  '$defs',
+  'definitions',
+]);
 
 export function typeOk(type: string, v: unknown): boolean | undefined {
   switch (type) {
-    case 'string': return typeof v === 'string';
-    case 'number': return typeof v === 'number' && Number.isFinite(v);
-    case 'integer': return typeof v === 'number' && Number.isInteger(v);
-    case 'boolean': return typeof v === 'boolean';
-    case 'null': return v === null;
-    case 'array': return Array.isArray(v);
-    case 'object': return isObject(v);
-    default: return undefined;
+    case 'string':
+      return typeof v === 'string';
+    case 'number':
+      return typeof v === 'number' && Number.isFinite(v);
+    case 'integer':
+      return typeof v === 'number' && Number.isInteger(v);
+    case 'boolean':
+      return typeof v === 'boolean';
+    case 'null':
+      return v === null;
+    case 'array':
+      return Array.isArray(v);
+    case 'object':
+      return isObject(v);
+    default:
+      return undefined;
   }
 }
 
@@ -34,7 +55,7 @@ function codePoints(s: string): number {
     // A high surrogate followed by a low one is one code point.
     if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
       const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) (n--, i++);
+      if (d >= 0xdc00 && d <= 0xdfff) n--, i++;
     }
   }
   return n;
@@ -66,34 +87,76 @@ export function quickCheck(schema: unknown, v: unknown): boolean | undefined {
         r = results.includes(true) ? true : results.includes(undefined) ? undefined : false;
         break;
       }
-      case 'enum': r = Array.isArray(value) ? value.some((e) => equal(e, v)) : undefined; break;
-      case 'const': r = equal(value, v); break;
-      case 'minLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) >= value : undefined; break;
-      case 'maxLength': r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) <= value : undefined; break;
-      case 'minimum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v >= value : undefined; break;
-      case 'maximum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v <= value : undefined; break;
-      case 'exclusiveMinimum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v > value : undefined; break;
-      case 'exclusiveMaximum': r = typeof v !== 'number' ? true : typeof value === 'number' ? v < value : undefined; break;
-      case 'minItems': r = !Array.isArray(v) ? true : typeof value === 'number' ? v.length >= value : undefined; break;
-      case 'maxItems': r = !Array.isArray(v) ? true : typeof value === 'number' ? v.length <= value : undefined; break;
-      case 'minProperties': r = !isObject(v) ? true : typeof value === 'number' ? Object.keys(v).length >= value : undefined; break;
-      case 'maxProperties': r = !isObject(v) ? true : typeof value === 'number' ? Object.keys(v).length <= value : undefined; break;
+      case 'enum':
+        r = Array.isArray(value) ? value.some((e) => equal(e, v)) : undefined;
+        break;
+      case 'const':
+        r = equal(value, v);
+        break;
+      case 'minLength':
+        r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) >= value : undefined;
+        break;
+      case 'maxLength':
+        r = typeof v !== 'string' ? true : typeof value === 'number' ? codePoints(v) <= value : undefined;
+        break;
+      case 'minimum':
+        r = typeof v !== 'number' ? true : typeof value === 'number' ? v >= value : undefined;
+        break;
+      case 'maximum':
+        r = typeof v !== 'number' ? true : typeof value === 'number' ? v <= value : undefined;
+        break;
+      case 'exclusiveMinimum':
+        r = typeof v !== 'number' ? true : typeof value === 'number' ? v > value : undefined;
+        break;
+      case 'exclusiveMaximum':
+        r = typeof v !== 'number' ? true : typeof value === 'number' ? v < value : undefined;
+        break;
+      case 'minItems':
+        r = !Array.isArray(v) ? true : typeof value === 'number' ? v.length >= value : undefined;
+        break;
+      case 'maxItems':
+        r = !Array.isArray(v) ? true : typeof value === 'number' ? v.length <= value : undefined;
+        break;
+      case 'minProperties':
+        r = !isObject(v) ? true : typeof value === 'number' ? Object.keys(v).length >= value : undefined;
+        break;
+      case 'maxProperties':
+        r = !isObject(v) ? true : typeof value === 'number' ? Object.keys(v).length <= value : undefined;
+        break;
       case 'required':
-        r = !isObject(v) ? true : Array.isArray(value) ? value.every((k) => typeof k === 'string' && Object.hasOwn(v, k)) : undefined;
+        r = !isObject(v)
+          ? true
+          : Array.isArray(value)
+            ? value.every((k) => typeof k === 'string' && Object.hasOwn(v, k))
+            : undefined;
         break;
       case 'items':
         // A tuple form (draft-07 `items: [...]`) is left to ajv.
         r = !Array.isArray(v) ? true : Array.isArray(value) ? undefined : all(v.map((e) => quickCheck(value, e)));
         break;
       case 'properties':
-        r = !isObject(v) ? true : isObject(value) ? all(Object.entries(value).map(([k, s]) => (Object.hasOwn(v, k) ? quickCheck(s, v[k]) : true))) : undefined;
+        r = !isObject(v)
+          ? true
+          : isObject(value)
+            ? all(Object.entries(value).map(([k, s]) => (Object.hasOwn(v, k) ? quickCheck(s, v[k]) : true)))
+            : undefined;
         break;
       case 'additionalProperties': {
-        if (!isObject(v)) { r = true; break; }
+        if (!isObject(v)) {
+          r = true;
+          break;
+        }
         // Extra keys are only judged when `properties` is the sole other source of known keys.
-        if (schema.patternProperties !== undefined) { r = undefined; break; }
+        if (schema.patternProperties !== undefined) {
+          r = undefined;
+          break;
+        }
         const known = isObject(schema.properties) ? schema.properties : {};
-        r = all(Object.keys(v).filter((k) => !Object.hasOwn(known, k)).map((k) => quickCheck(value, v[k])));
+        r = all(
+          Object.keys(v)
+            .filter((k) => !Object.hasOwn(known, k))
+            .map((k) => quickCheck(value, v[k])),
+        );
         break;
       }
       case 'anyOf':
@@ -103,7 +166,10 @@ export function quickCheck(schema: unknown, v: unknown): boolean | undefined {
         r = Array.isArray(value) ? all(value.map((s) => quickCheck(s, v))) : undefined;
         break;
       case 'oneOf': {
-        if (!Array.isArray(value)) { r = undefined; break; }
+        if (!Array.isArray(value)) {
+          r = undefined;
+          break;
+        }
         const results = value.map((s) => quickCheck(s, v));
         r = results.includes(undefined) ? undefined : results.filter((x) => x).length === 1;
         break;

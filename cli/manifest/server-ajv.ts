@@ -19,7 +19,13 @@ export function serverAjv(dialect: Dialect, oneShot = false): ServerAjv {
   const key = `${dialect}${oneShot ? ' once' : ''}`;
   let ajv = engines.get(key);
   if (!ajv) {
-    const opts = { strict: false, allErrors: false, validateFormats: true, logger: false, ...(oneShot ? { code: { optimize: false } } : {}) } as const;
+    const opts = {
+      strict: false,
+      allErrors: false,
+      validateFormats: true,
+      logger: false,
+      ...(oneShot ? { code: { optimize: false } } : {}),
+    } as const;
     const { Ajv } = require('ajv') as { Ajv: typeof AjvDraft07 };
     const { Ajv2020: Ajv2020Class } = require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
     const addFormats = (require('ajv-formats') as { default: (ajv: ServerAjv) => ServerAjv }).default;

@@ -147,10 +147,7 @@ export interface ToolExecutionIR {
   inputBeforeTask: boolean;
 }
 
-export type ResourceContent =
-  | { kind: 'text'; text: string }
-  | { kind: 'blob'; base64: string }
-  | { kind: 'handler' };
+export type ResourceContent = { kind: 'text'; text: string } | { kind: 'blob'; base64: string } | { kind: 'handler' };
 
 export interface ResourceIR extends EntryIR {
   kind: 'resource';

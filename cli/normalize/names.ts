@@ -76,7 +76,8 @@ export function fileBase(name: string): string {
   const { text, lossy } = ascii(name);
   let base = text.replace(/[^A-Za-z0-9_-]/g, '_');
   if (lossy) base = base.replace(/_{2,}/g, '_').replace(/^_|_$/g, '');
-  if (lossy || base.length > MAX_FILE_BASE) base = [base.slice(0, MAX_FILE_BASE - 7), shortHash(name)].filter(Boolean).join('_');
+  if (lossy || base.length > MAX_FILE_BASE)
+    base = [base.slice(0, MAX_FILE_BASE - 7), shortHash(name)].filter(Boolean).join('_');
   return base === '' ? '_' : base;
 }
 

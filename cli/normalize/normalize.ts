@@ -42,10 +42,7 @@ export interface NormalizeOptions {
   beforeRead?: (abs: string) => void;
 }
 
-export function normalize(
-  loaded: LoadedManifest,
-  opts: NormalizeOptions,
-): { ir?: IR; diagnostics: Diagnostic[] } {
+export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?: IR; diagnostics: Diagnostic[] } {
   const m = loaded.data as M.Manifest;
   const shared = (m.schemas ?? {}) as Record<string, unknown>;
   const recursive = recursiveSharedNames(shared);
@@ -82,7 +79,11 @@ export function normalize(
     }
   };
 
-  const entry = (name: string, v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown>; scopes?: string[] }, loc: (string | number)[]): EntryIR => ({
+  const entry = (
+    name: string,
+    v: { title?: string; description?: string; icons?: M.Icon[]; meta?: Record<string, unknown>; scopes?: string[] },
+    loc: (string | number)[],
+  ): EntryIR => ({
     name,
     ident: identifier(name),
     typeBase: typeName(name),
@@ -129,7 +130,9 @@ export function normalize(
     else if (typeof r.file === 'string') {
       const bytes = readFile(r.file, ['resources', name, 'file']);
       const asText = r.encoding ? r.encoding === 'text' : isTextMime(r.mimeType ?? null, r.file);
-      content = asText ? { kind: 'text', text: bytes.toString('utf8') } : { kind: 'blob', base64: bytes.toString('base64') };
+      content = asText
+        ? { kind: 'text', text: bytes.toString('utf8') }
+        : { kind: 'blob', base64: bytes.toString('base64') };
     }
     return {
       ...e,
@@ -157,7 +160,10 @@ export function normalize(
       // Typed as a property of the params object: its own JSON Pointers are moved there.
       rawSchema: movePointers(params[v] ?? { type: 'string' }, ['properties', v]) as JsonSchema,
       completion: completion(t.complete?.[v]),
-      ...pathShape(t.uriTemplate, parsed.filter((p) => p.name === v)),
+      ...pathShape(
+        t.uriTemplate,
+        parsed.filter((p) => p.name === v),
+      ),
     }));
     const paramsSchema: JsonSchema = {
       type: 'object',
@@ -219,6 +225,8 @@ export function normalize(
 
   const s = m.server;
   const http = m.transports?.http;
+  // The HTTP settings as written, when HTTP is not turned off.
+  const h = http || undefined;
   const ir: IR = {
     manifestPath: opts.manifestPath,
     generatorVersion: m.options?.headerVersion === false ? null : opts.generatorVersion,
@@ -238,18 +246,20 @@ export function normalize(
         m.transports && (http === undefined || http === false)
           ? null
           : {
-              host: (http && http.host) || HTTP_DEFAULTS.host,
-              port: http && http.port !== undefined ? http.port : HTTP_DEFAULTS.port,
-              path: (http && http.path) || HTTP_DEFAULTS.path,
-              allowedHosts: (http && http.allowedHosts) || [],
-              allowedOrigins: (http && http.allowedOrigins) || [],
-              maxBodyBytes: (http && http.maxBodyBytes) || HTTP_DEFAULTS.maxBodyBytes,
-              bearer:
-                http && http.auth && http.auth.bearer
-                  ? { tokensEnv: http.auth.bearer.tokensEnv ?? HTTP_DEFAULTS.tokensEnv, requiredScopes: http.auth.bearer.requiredScopes ?? [] }
-                  : null,
-              oauth: http && http.auth && http.auth.oauth ? oauth(http.auth.oauth) : null,
-              sse: sse(http ? http.sse : undefined),
+              host: h?.host || HTTP_DEFAULTS.host,
+              port: h?.port ?? HTTP_DEFAULTS.port,
+              path: h?.path || HTTP_DEFAULTS.path,
+              allowedHosts: h?.allowedHosts || [],
+              allowedOrigins: h?.allowedOrigins || [],
+              maxBodyBytes: h?.maxBodyBytes || HTTP_DEFAULTS.maxBodyBytes,
+              bearer: h?.auth?.bearer
+                ? {
+                    tokensEnv: h.auth.bearer.tokensEnv ?? HTTP_DEFAULTS.tokensEnv,
+                    requiredScopes: h.auth.bearer.requiredScopes ?? [],
+                  }
+                : null,
+              oauth: h?.auth?.oauth ? oauth(h.auth.oauth) : null,
+              sse: sse(h?.sse),
             },
     },
     protocol: {

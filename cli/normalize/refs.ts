@@ -140,7 +140,8 @@ export function movePointers(schema: unknown, at: readonly (string | number)[]):
 
 /** Draft-07 knows `definitions`, not `$defs`: a schema that declares it, or already uses `definitions`, gets those. */
 function defsKeyword(schema: JsonSchema): '$defs' | 'definitions' {
-  const dialect = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
+  const dialect =
+    typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
   if (dialect === 'http://json-schema.org/draft-07/schema') return 'definitions';
   return isObject(schema.definitions) && !isObject(schema.$defs) ? 'definitions' : '$defs';
 }
@@ -161,18 +162,22 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep
     return n;
   };
   const rewrite = (s: unknown, base: readonly (string | number)[] = []): unknown =>
-    mapSchema(s, (node, recurse, path) => {
-      const name = typeof node.$ref === 'string' ? sharedRefName(node.$ref) : null;
-      if (name === null || !(name in shared)) return undefined;
-      if (!keep.has(name)) {
-        return withSiblings(recurse(movePointers(shared[name], path)), node);
-      }
-      const target = defName(name);
-      const { $ref: _r, ...siblings } = node;
-      // Siblings of the rewritten ref stay on the node: recursion needs the reference itself.
-      const $ref = `#/${defsKey}/${encodeURIComponent(target)}`;
-      return Object.keys(siblings).length ? { $ref, ...(recurse(siblings) as object) } : { $ref };
-    }, base);
+    mapSchema(
+      s,
+      (node, recurse, path) => {
+        const name = typeof node.$ref === 'string' ? sharedRefName(node.$ref) : null;
+        if (name === null || !(name in shared)) return undefined;
+        if (!keep.has(name)) {
+          return withSiblings(recurse(movePointers(shared[name], path)), node);
+        }
+        const target = defName(name);
+        const { $ref: _r, ...siblings } = node;
+        // Siblings of the rewritten ref stay on the node: recursion needs the reference itself.
+        const $ref = `#/${defsKey}/${encodeURIComponent(target)}`;
+        return Object.keys(siblings).length ? { $ref, ...(recurse(siblings) as object) } : { $ref };
+      },
+      base,
+    );
   // Every kept schema this one reaches, in the order a recursive rewrite would first meet them,
   // found with an explicit stack: `options.refs: defs` over a chain of thousands of shared
   // schemas would otherwise recurse once per link. Each is then rewritten on its own.
@@ -184,7 +189,9 @@ export function inlineSharedRefs(schema: JsonSchema, shared: SharedSchemas, keep
     hoisted.set(targets[i]!, rewrite(movePointers(shared[name], at), at));
   });
   if (hoisted.size === 0) return out;
-  const defs: Record<string, unknown> = { ...(isObject(out[defsKey]) ? (out[defsKey] as Record<string, unknown>) : {}) };
+  const defs: Record<string, unknown> = {
+    ...(isObject(out[defsKey]) ? (out[defsKey] as Record<string, unknown>) : {}),
+  };
   for (const [k, v] of hoisted) defs[k] = v;
   return { ...out, [defsKey]: defs };
 }
@@ -224,39 +231,48 @@ export function rebaseForTypes(
     if (!isLocalPointer(ref)) return null;
     const segs = fragmentSegments(ref.slice(1));
     const t = segs && pointerTarget(schema, segs);
-    if (!t || !t.ok) return null;
+    if (!t?.ok) return null;
     if (typeof t.schema === 'boolean') return t.schema;
     if (t.path.length === 0) return owner;
-    if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions')) return localName(String(t.path[1]));
+    if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions'))
+      return localName(String(t.path[1]));
     return targets.get(pathKey(t.path)) ?? null;
   };
   const hoisted: Record<string, unknown> = {};
   const inBody = new WeakSet<object>();
   const rewrite = (s: unknown, base: readonly (string | number)[]): unknown =>
     // A pointed-to subschema may hold no `$ref` itself (the pointer is elsewhere): walk it anyway.
-    targets.size === 0 && !mayHaveRef(s) ? s : mapSchema(s, (node, recurse, path) => {
-      const named = targets.size > 0 && !inBody.has(node) ? targets.get(pathKey(path)) : undefined;
-      if (named !== undefined) {
-        // The subschema becomes its own type; its place refers to it, keeping its documentation.
-        inBody.add(node);
-        hoisted[named] = null;
-        hoisted[named] = recurse(node);
-        inBody.delete(node);
-        const doc = Object.fromEntries(Object.entries(node).filter(([k]) => k === 'description' || k === 'deprecated'));
-        return { $ref: `#/$defs/${named}`, ...doc };
-      }
-      if (typeof node.$ref !== 'string') return undefined;
-      const target = refName(node.$ref);
-      if (target === null) return undefined;
-      // Siblings stay (and are rebased too): a local `description` documents the property. They
-      // sit at the node's own place, which is no second target.
-      const { $ref: _r, ...siblings } = node;
-      inBody.add(siblings);
-      const rest = recurse(siblings) as object;
-      // `true` adds nothing; `false` (`never`) is kept beside the siblings.
-      if (typeof target === 'boolean') return target ? rest : { ...rest, allOf: [false] };
-      return { $ref: `#/$defs/${target}`, ...rest };
-    }, base);
+    targets.size === 0 && !mayHaveRef(s)
+      ? s
+      : mapSchema(
+          s,
+          (node, recurse, path) => {
+            const named = targets.size > 0 && !inBody.has(node) ? targets.get(pathKey(path)) : undefined;
+            if (named !== undefined) {
+              // The subschema becomes its own type; its place refers to it, keeping its documentation.
+              inBody.add(node);
+              hoisted[named] = null;
+              hoisted[named] = recurse(node);
+              inBody.delete(node);
+              const doc = Object.fromEntries(
+                Object.entries(node).filter(([k]) => k === 'description' || k === 'deprecated'),
+              );
+              return { $ref: `#/$defs/${named}`, ...doc };
+            }
+            if (typeof node.$ref !== 'string') return undefined;
+            const target = refName(node.$ref);
+            if (target === null) return undefined;
+            // Siblings stay (and are rebased too): a local `description` documents the property. They
+            // sit at the node's own place, which is no second target.
+            const { $ref: _r, ...siblings } = node;
+            inBody.add(siblings);
+            const rest = recurse(siblings) as object;
+            // `true` adds nothing; `false` (`never`) is kept beside the siblings.
+            if (typeof target === 'boolean') return target ? rest : { ...rest, allOf: [false] };
+            return { $ref: `#/$defs/${target}`, ...rest };
+          },
+          base,
+        );
   const { $defs: _d, definitions: _defs, $schema: _s, $id: _i, ...rest } = schema;
   for (const k of Object.keys(local)) {
     const keyword = isObject(schema.$defs) && Object.hasOwn(schema.$defs, k) ? '$defs' : 'definitions';
@@ -281,7 +297,7 @@ function pointedTargets(schema: JsonSchema, owner: string, unique: (base: string
     const segs = fragmentSegments(node.$ref.slice(1));
     const t = segs && pointerTarget(schema, segs);
     // A boolean target needs no name: its place is `unknown` or `never` as it stands.
-    if (!t || !t.ok || t.path.length === 0 || !isObject(t.schema)) return undefined;
+    if (!t?.ok || t.path.length === 0 || !isObject(t.schema)) return undefined;
     if (t.path.length === 2 && (t.path[0] === '$defs' || t.path[0] === 'definitions')) return undefined;
     const key = pathKey(t.path);
     if (!out.has(key)) out.set(key, unique(owner + stepsName(t.path)));

@@ -11,10 +11,10 @@ import { serverAjv, type ServerAjv } from '../manifest/server-ajv.js';
 import { fragmentSegments } from '../manifest/json-path.js';
 import { pointerTarget } from '../validate/ref-pointer.js';
 
-
 /** The dialect the SDK's validator picks: draft-07 when declared, else 2020-12. */
 function validator(schema: JsonSchema): ServerAjv {
-  const declared = typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
+  const declared =
+    typeof schema.$schema === 'string' ? schema.$schema.replace(/#$/, '').replace(/^https:/, 'http:') : '';
   return serverAjv(declared === 'http://json-schema.org/draft-07/schema' ? 'draft-07' : '2020-12', true);
 }
 
@@ -57,7 +57,8 @@ export function validInput(schema: JsonSchema | null): Json | null {
 /** The JSON Schema of a prompt's arguments (all strings, as MCP prompt arguments are). */
 export function promptArgsSchema(args: readonly PromptArgIR[]): JsonSchema {
   const properties = namedRecord<unknown>();
-  for (const a of args) properties[a.name] = a.description !== null ? { type: 'string', description: a.description } : { type: 'string' };
+  for (const a of args)
+    properties[a.name] = a.description !== null ? { type: 'string', description: a.description } : { type: 'string' };
   const required = args.filter((a) => a.required).map((a) => a.name);
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
@@ -108,18 +109,21 @@ export function sampleOf(s: unknown, depth: number, root?: unknown): unknown {
   if (!isObject(s) || depth > 6) return undefined;
   const schema = s as JsonSchema;
   if (schema.default !== undefined && usable(schema, schema.default)) return schema.default;
-  if (Array.isArray(schema.examples) && schema.examples.length && usable(schema, schema.examples[0])) return schema.examples[0];
+  if (Array.isArray(schema.examples) && schema.examples.length && usable(schema, schema.examples[0]))
+    return schema.examples[0];
   // A `const` or `enum` member the rest of the schema refuses (`type: object, enum: ["a"]`) is no
   // sample: the generated test's cast would not compile against the handler's type.
   // Without one, nothing typed after the schema fits: better left out than guessed from `type`.
   if (schema.const !== undefined) return usable(schema, schema.const) ? schema.const : undefined;
   if (Array.isArray(schema.enum)) return schema.enum.find((e) => usable(schema, e));
   for (const k of ['anyOf', 'oneOf'] as const) {
-    if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length) return sampleOf((schema[k] as unknown[])[0], depth + 1, root);
+    if (Array.isArray(schema[k]) && (schema[k] as unknown[]).length)
+      return sampleOf((schema[k] as unknown[])[0], depth + 1, root);
   }
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
   // Its siblings are checked with the whole sample (validSample): the target says what it is.
-  if (type === undefined && typeof schema.$ref === 'string' && root !== undefined) return sampleOf(pointed(root, schema.$ref), depth + 1, root);
+  if (type === undefined && typeof schema.$ref === 'string' && root !== undefined)
+    return sampleOf(pointed(root, schema.$ref), depth + 1, root);
   switch (type) {
     case 'string': {
       if (typeof schema.format === 'string') return formatSample(schema.format);
@@ -128,11 +132,19 @@ export function sampleOf(s: unknown, depth: number, root?: unknown): unknown {
     }
     case 'integer':
     case 'number':
-      return typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? Math.floor(schema.exclusiveMinimum) + 1 : 1;
+      return typeof schema.minimum === 'number'
+        ? schema.minimum
+        : typeof schema.exclusiveMinimum === 'number'
+          ? Math.floor(schema.exclusiveMinimum) + 1
+          : 1;
     case 'boolean':
       return false;
     case 'array': {
-      const tuple = Array.isArray(schema.prefixItems) ? schema.prefixItems : Array.isArray(schema.items) ? schema.items : null;
+      const tuple = Array.isArray(schema.prefixItems)
+        ? schema.prefixItems
+        : Array.isArray(schema.items)
+          ? schema.items
+          : null;
       if (tuple) {
         const out = tuple.map((t) => sampleOf(t, depth + 1, root));
         return out.includes(undefined) ? undefined : out;
@@ -140,7 +152,9 @@ export function sampleOf(s: unknown, depth: number, root?: unknown): unknown {
       const min = typeof schema.minItems === 'number' ? schema.minItems : 0;
       if (min === 0) return [];
       const item = sampleOf(schema.items, depth + 1, root);
-      return item === undefined ? undefined : Array.from({ length: min }, (_, i) => (typeof item === 'number' ? item + i : item));
+      return item === undefined
+        ? undefined
+        : Array.from({ length: min }, (_, i) => (typeof item === 'number' ? item + i : item));
     }
     case 'null':
       return null;
@@ -166,7 +180,7 @@ export function sampleOf(s: unknown, depth: number, root?: unknown): unknown {
 function pointed(root: unknown, ref: string): unknown {
   const segs = ref.startsWith('#') ? fragmentSegments(ref.slice(1)) : undefined;
   const t = segs && pointerTarget(root, segs);
-  return t && t.ok ? t.schema : undefined;
+  return t?.ok ? t.schema : undefined;
 }
 
 function formatSample(format: string): string {

@@ -35,7 +35,11 @@ export function isObject(v: unknown): v is Record<string, unknown> {
  */
 export function mapSchema(
   schema: unknown,
-  visit: (node: JsonSchema, recurse: (s: unknown) => unknown, path: readonly (string | number)[]) => unknown | undefined,
+  visit: (
+    node: JsonSchema,
+    recurse: (s: unknown) => unknown,
+    path: readonly (string | number)[],
+  ) => unknown | undefined,
   base: readonly (string | number)[] = [],
 ): unknown {
   const path: (string | number)[] = [...base];

@@ -9,7 +9,10 @@ import type { TemplateVariable } from '../manifest/uri-template.js';
 const PATH_OPERATORS = new Set(['+', '#', '/']);
 
 /** `carriesPath` and `rooted` of one variable, from every place it appears in the template. */
-export function pathShape(template: string, uses: readonly TemplateVariable[]): { carriesPath: boolean; rooted: boolean } {
+export function pathShape(
+  template: string,
+  uses: readonly TemplateVariable[],
+): { carriesPath: boolean; rooted: boolean } {
   return {
     carriesPath: uses.some((v) => PATH_OPERATORS.has(v.operator) || v.explode),
     rooted: uses.some((v) => v.operator === '/' || suppliedRoot(template, v)),

@@ -24,7 +24,8 @@ interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-const readManifest = (dir: string): Manifest => JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
+const readManifest = (dir: string): Manifest =>
+  JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
 
 /** The folder `name` resolves to from `fromDir`, or null. */
 function resolvePackage(name: string, fromDir: string): string | null {
@@ -67,7 +68,12 @@ export function productionDependencies(projectDir: string): BundledPackage[] {
     }
   };
   const root = readManifest(projectDir);
-  visit(projectDir, '', Object.keys(root.dependencies ?? {}).map((n) => [n, false]), [root.name ?? 'the project']);
+  visit(
+    projectDir,
+    '',
+    Object.keys(root.dependencies ?? {}).map((n) => [n, false]),
+    [root.name ?? 'the project'],
+  );
   return out.sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
 }
 

@@ -66,8 +66,9 @@ function promptEntry(p: PromptIR): Record<string, unknown> {
 /** package.json's `author` (a string `Name <email> (url)` or an object) as MCPB's author object. */
 function authorOf(a: ProjectPackage['author']): { name: string; email?: string; url?: string } | null {
   if (!a) return null;
-  if (typeof a === 'object') return a.name ? { name: a.name, ...(a.email ? { email: a.email } : {}), ...(a.url ? { url: a.url } : {}) } : null;
+  if (typeof a === 'object')
+    return a.name ? { name: a.name, ...(a.email ? { email: a.email } : {}), ...(a.url ? { url: a.url } : {}) } : null;
   const m = /^\s*([^<(]*?)\s*(?:<([^>]*)>)?\s*(?:\(([^)]*)\))?\s*$/.exec(a);
-  if (!m || !m[1]) return null;
+  if (!m?.[1]) return null;
   return { name: m[1], ...(m[2] ? { email: m[2] } : {}), ...(m[3] ? { url: m[3] } : {}) };
 }

@@ -28,21 +28,39 @@ export function serverJson(ir: IR, pkg: ProjectPackage, registryName?: string): 
     notes.push(`registry name ${JSON.stringify(name)} is not <reverse-DNS namespace>/<name>`);
   }
   if (pkg.mcpName !== undefined && pkg.mcpName !== name) {
-    notes.push(`package.json mcpName is ${JSON.stringify(pkg.mcpName)} but server.json says ${JSON.stringify(name)}: the registry requires them equal`);
+    notes.push(
+      `package.json mcpName is ${JSON.stringify(pkg.mcpName)} but server.json says ${JSON.stringify(name)}: the registry requires them equal`,
+    );
   }
   const description = clip(s.description ?? s.title ?? s.name, 'server.description', notes);
   const stdio = ir.transports.stdio;
   const http = ir.transports.http;
   const env: Record<string, unknown>[] = [];
   if (!stdio && http) {
-    if (http.bearer) env.push({ name: http.bearer.tokensEnv, description: 'Bearer tokens the server accepts (comma-separated, `clientId:token` or bare)', isRequired: true, isSecret: true });
+    if (http.bearer)
+      env.push({
+        name: http.bearer.tokensEnv,
+        description: 'Bearer tokens the server accepts (comma-separated, `clientId:token` or bare)',
+        isRequired: true,
+        isSecret: true,
+      });
     const intro = http.oauth?.introspection;
     if (intro) {
       env.push({ name: intro.clientIdEnv, description: 'OAuth client id for token introspection', isRequired: true });
-      env.push({ name: intro.clientSecretEnv, description: 'OAuth client secret for token introspection', isRequired: true, isSecret: true });
+      env.push({
+        name: intro.clientSecretEnv,
+        description: 'OAuth client secret for token introspection',
+        isRequired: true,
+        isSecret: true,
+      });
     }
   }
-  const transport = stdio ? { type: 'stdio' } : { type: 'streamable-http', url: `http://${http!.host === '0.0.0.0' ? '127.0.0.1' : http!.host}:${http!.port}${http!.path}` };
+  const transport = stdio
+    ? { type: 'stdio' }
+    : {
+        type: 'streamable-http',
+        url: `http://${http!.host === '0.0.0.0' ? '127.0.0.1' : http!.host}:${http!.port}${http!.path}`,
+      };
   const icons = s.icons.filter((i) => i.src.startsWith('https://'));
   return {
     json: {
@@ -93,7 +111,10 @@ function guessName(packageName: string, pkg: ProjectPackage, notes: string[]): s
 function repositoryOf(pkg: ProjectPackage): Record<string, unknown> {
   const url = typeof pkg.repository === 'string' ? pkg.repository : pkg.repository?.url;
   if (!url) return {};
-  const clean = url.replace(/^git\+/, '').replace(/\.git$/, '').replace(/^github:/, 'https://github.com/');
+  const clean = url
+    .replace(/^git\+/, '')
+    .replace(/\.git$/, '')
+    .replace(/^github:/, 'https://github.com/');
   if (!/^https:\/\//.test(clean)) return {};
   const source = /github\.com/.test(clean) ? 'github' : /gitlab\.com/.test(clean) ? 'gitlab' : 'git';
   return { repository: { url: clean, source } };

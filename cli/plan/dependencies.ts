@@ -45,7 +45,8 @@ export function runtimeTarball(): string | null {
 }
 
 /** How a path is written in a `file:` dependency: relative to the project, with `/`. */
-const fileSpec = (projectDir: string, target: string) => `file:${path.relative(projectDir, target).split(path.sep).join('/') || '.'}`;
+const fileSpec = (projectDir: string, target: string) =>
+  `file:${path.relative(projectDir, target).split(path.sep).join('/') || '.'}`;
 
 /**
  * What the package.json of a project in `projectDir` names for the runtime and for mcpgen itself
@@ -88,7 +89,8 @@ function parseVersion(text: string): Version | null {
   return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
 }
 
-const atLeast = (a: Version, b: Version) => a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] >= b[2])));
+const atLeast = (a: Version, b: Version) =>
+  a[0] > b[0] || (a[0] === b[0] && (a[1] > b[1] || (a[1] === b[1] && a[2] >= b[2])));
 
 /**
  * Whether the lowest version a listed range admits satisfies one of the required `^x.y.z` or
@@ -110,7 +112,10 @@ export function rangeSatisfies(listed: string, required: string): boolean {
 /** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
 export function missingDependencies(projectDir: string): string | null {
   const found = dependencyProblems(projectDir);
-  return found && `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`;
+  return (
+    found &&
+    `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`
+  );
 }
 
 /** What is missing or too old, and the npm commands that add it; null when all is well or there is no package.json. */
@@ -127,8 +132,9 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
     Object.entries(deps)
       .filter(([name, range]) => {
         const have = listed[name];
-        if (have === undefined) return problems.push(`${name} is not listed`), true;
-        if (!rangeSatisfies(have, range)) return problems.push(`${name}@${have} is older than the generated code needs (${range})`), true;
+        if (have === undefined) return (problems.push(`${name} is not listed`), true);
+        if (!rangeSatisfies(have, range))
+          return (problems.push(`${name}@${have} is older than the generated code needs (${range})`), true);
         return false;
       })
       .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop()!.trim())}`);
@@ -153,7 +159,9 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
 /** The version of `name` installed in the project's node_modules, or null. */
 function installedVersion(projectDir: string, name: string): string | null {
   try {
-    const pkg = JSON.parse(readFileSync(path.join(projectDir, 'node_modules', name, 'package.json'), 'utf8')) as { version?: unknown };
+    const pkg = JSON.parse(readFileSync(path.join(projectDir, 'node_modules', name, 'package.json'), 'utf8')) as {
+      version?: unknown;
+    };
     return typeof pkg.version === 'string' ? pkg.version : null;
   } catch {
     return null;

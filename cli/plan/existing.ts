@@ -21,6 +21,6 @@ export function existingFiles(projectDir: string): (file: string) => boolean {
       }
       listings.set(dir, names);
     }
-    return names !== null && names.has(file.slice(slash + 1));
+    return names?.has(file.slice(slash + 1)) === true;
   };
 }

@@ -9,9 +9,20 @@
  * babel's caches), is never committed, and a fresh clone simply takes the full path once.
  * Light by design: this module is on the fast path and imports nothing heavy.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  type Dirent,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
@@ -60,7 +71,13 @@ export function inputStats(): { beforeRead: (abs: string) => void; before: Map<s
  * `referenced` are the manifest's files relative to its folder.
  */
 export function stampOf(
-  run: { projectDir: string; manifest: string; options: string; referenced: string[]; before: Map<string, [number, number] | null> },
+  run: {
+    projectDir: string;
+    manifest: string;
+    options: string;
+    referenced: string[];
+    before: Map<string, [number, number] | null>;
+  },
   files: { path: string; owner: 'generated' | 'user'; content: string }[],
 ): Stamp | undefined {
   const rel = (abs: string) => path.relative(run.projectDir, abs).split(path.sep).join('/');
@@ -82,7 +99,10 @@ export function stampOf(
     options: run.options,
     inputs: Object.fromEntries(Object.entries(inputs).sort()),
     outputs,
-    userFiles: files.filter((f) => f.owner === 'user').map((f) => f.path).sort(),
+    userFiles: files
+      .filter((f) => f.owner === 'user')
+      .map((f) => f.path)
+      .sort(),
     stats,
   };
 }
@@ -121,7 +141,9 @@ export function generatorFingerprint(version: string): string {
   } catch {
     /* not built: every file's stats below */
   }
-  const stats = generatorFiles(id ? 'read at run time' : 'all').map((f) => `${path.basename(f)}\0${statOf(f)?.join('\0')}`);
+  const stats = generatorFiles(id ? 'read at run time' : 'all').map(
+    (f) => `${path.basename(f)}\0${statOf(f)?.join('\0')}`,
+  );
   fingerprint = `${version}+${id ?? 'sources'}+${fnv64(stats.join('\n'))}`;
   return fingerprint;
 }
@@ -147,7 +169,7 @@ function fnv64(s: string): string {
 export function generatorFiles(which: 'all' | 'read at run time' = 'all'): string[] {
   const out: string[] = [];
   const walk = (dir: string) => {
-    let ents;
+    let ents: Dirent[];
     try {
       ents = readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1));
     } catch {
@@ -229,7 +251,7 @@ function hashFile(abs: string): string | null {
 export function listFiles(root: string, dir: string): string[] {
   const out: string[] = [];
   const walk = (rel: string) => {
-    let ents;
+    let ents: Dirent[];
     try {
       ents = readdirSync(path.join(root, rel), { withFileTypes: true });
     } catch {
@@ -279,11 +301,13 @@ export function upToDate(opts: {
   if (stamp.generator !== opts.generator || stamp.options !== opts.options) return null;
   const manifestRel = path.relative(opts.projectDir, opts.manifest).split(path.sep).join('/');
   if (!(manifestRel in stamp.inputs)) return null;
-  for (const [rel, h] of Object.entries(stamp.inputs)) if (!same(path.resolve(opts.projectDir, rel), rel, h)) return null;
+  for (const [rel, h] of Object.entries(stamp.inputs))
+    if (!same(path.resolve(opts.projectDir, rel), rel, h)) return null;
   for (const [rel, h] of Object.entries(stamp.outputs)) if (!same(path.join(opts.projectDir, rel), rel, h)) return null;
   // Nothing stale or foreign in the generated folders, no user file missing, no orphan to report.
   const outputs = new Set(Object.keys(stamp.outputs));
-  for (const dir of opts.generatedDirs) for (const f of listFiles(opts.projectDir, dir)) if (!outputs.has(f)) return null;
+  for (const dir of opts.generatedDirs)
+    for (const f of listFiles(opts.projectDir, dir)) if (!outputs.has(f)) return null;
   const user = new Set(stamp.userFiles);
   // The handler folders are listed anyway: their user files are checked against the listing.
   const listed = new Set<string>();
@@ -294,6 +318,7 @@ export function upToDate(opts: {
     }
   }
   const inHandlerDir = (f: string) => opts.handlerDirs.some((d) => f.startsWith(`${d}/`));
-  for (const f of stamp.userFiles) if (!(inHandlerDir(f) ? listed.has(f) : existsSync(path.join(opts.projectDir, f)))) return null;
+  for (const f of stamp.userFiles)
+    if (!(inHandlerDir(f) ? listed.has(f) : existsSync(path.join(opts.projectDir, f)))) return null;
   return { stamp };
 }

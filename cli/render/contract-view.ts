@@ -3,16 +3,18 @@
  * data. The test itself is fixed code that walks this data over every transport and protocol era.
  */
 import { findPlaceholders } from '../manifest/placeholders.js';
-import type { IR, PromptIR, TemplateIR } from '../normalize/ir.js';
+import type { IR, PromptIR } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
 import { entryScopes, inputKey, listedArgument, outputKey } from './views.js';
 import { Code } from './literal.js';
-import { namedRecord } from '../manifest/named-record.js';
 
 type Obj = Record<string, unknown>;
 
 /** Adds the optional metadata fields exactly as the SDK lists them (absent when not declared). */
-function withMeta(base: Obj, e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Obj {
+function withMeta(
+  base: Obj,
+  e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null },
+): Obj {
   if (e.title !== null) base.title = e.title;
   if (e.description !== null) base.description = e.description;
   if (e.icons.length) base.icons = e.icons;
@@ -63,8 +65,16 @@ export function contractTestView(ir: IR) {
   };
   const tools = ir.tools.map((t) => {
     const o = withMeta({ name: t.name }, t);
-    o.inputSchema = t.inputSchema && t.inputType ? schema(t.inputSchema, inputKey(t), 'input') : t.inputSchema ? advertisedSchema(t.inputSchema, 'input') : { type: 'object', properties: {}, additionalProperties: false };
-    if (t.outputSchema) o.outputSchema = t.outputType ? schema(t.outputSchema, outputKey(t), 'output') : advertisedSchema(t.outputSchema, 'output');
+    o.inputSchema =
+      t.inputSchema && t.inputType
+        ? schema(t.inputSchema, inputKey(t), 'input')
+        : t.inputSchema
+          ? advertisedSchema(t.inputSchema, 'input')
+          : { type: 'object', properties: {}, additionalProperties: false };
+    if (t.outputSchema)
+      o.outputSchema = t.outputType
+        ? schema(t.outputSchema, outputKey(t), 'output')
+        : advertisedSchema(t.outputSchema, 'output');
     if (t.annotations !== null) o.annotations = t.annotations;
     if (t.execution.listed) o.execution = { taskSupport: t.execution.taskSupport };
     return o;
@@ -89,7 +99,11 @@ export function contractTestView(ir: IR) {
       // rest from what it parsed: the contract test lists through that client.
       o.arguments = p.args.map((a) => {
         const { name, description, required } = listedArgument(a);
-        return { name, ...(description !== undefined ? { description } : {}), ...(required !== undefined ? { required } : {}) };
+        return {
+          name,
+          ...(description !== undefined ? { description } : {}),
+          ...(required !== undefined ? { required } : {}),
+        };
       });
     return o;
   });
@@ -115,35 +129,67 @@ export function contractTestView(ir: IR) {
   const completions: Obj[] = [];
   const staticCompletion = (ref: Obj, name: string, values: string[]) => {
     const prefix = values[0]?.slice(0, 1) ?? '';
-    completions.push({ ref, argument: { name, value: prefix }, values: values.filter((v) => v.toLowerCase().startsWith(prefix.toLowerCase())) });
+    completions.push({
+      ref,
+      argument: { name, value: prefix },
+      values: values.filter((v) => v.toLowerCase().startsWith(prefix.toLowerCase())),
+    });
   };
   for (const p of ir.prompts)
-    for (const a of p.args) if (a.completion?.kind === 'static') staticCompletion({ type: 'ref/prompt', name: p.name }, a.name, a.completion.values);
+    for (const a of p.args)
+      if (a.completion?.kind === 'static')
+        staticCompletion({ type: 'ref/prompt', name: p.name }, a.name, a.completion.values);
   for (const t of ir.templates)
-    for (const v of t.vars) if (v.completion?.kind === 'static') staticCompletion({ type: 'ref/resource', uri: t.uriTemplate }, v.name, v.completion.values);
+    for (const v of t.vars)
+      if (v.completion?.kind === 'static')
+        staticCompletion({ type: 'ref/resource', uri: t.uriTemplate }, v.name, v.completion.values);
 
   // Every handler must be reachable: a result, or an error that is not -32602 (e.g. not implemented).
   const reachable: Obj[] = [];
   // Only tools that promise to be read-only are called (normalize gives them arguments): others
   // may change the world (send mail, delete data), and a contract test must be safe to run.
-  for (const t of ir.tools) if (t.callArguments !== null) reachable.push({ kind: 'tool', name: t.name, arguments: t.callArguments });
+  for (const t of ir.tools)
+    if (t.callArguments !== null) reachable.push({ kind: 'tool', name: t.name, arguments: t.callArguments });
   for (const r of ir.resources) if (r.content.kind === 'handler') reachable.push({ kind: 'resource', uri: r.uri });
   for (const t of ir.templates) if (t.sampleUri !== null) reachable.push({ kind: 'resource', uri: t.sampleUri });
   for (const p of ir.prompts) {
     if (p.callArguments !== null) reachable.push({ kind: 'prompt', name: p.name, arguments: p.callArguments });
     for (const a of p.args)
-      if (a.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/prompt', name: p.name }, argument: { name: a.name, value: '' } });
+      if (a.completion?.kind === 'handler')
+        reachable.push({
+          kind: 'complete',
+          ref: { type: 'ref/prompt', name: p.name },
+          argument: { name: a.name, value: '' },
+        });
   }
   for (const t of ir.templates)
     for (const v of t.vars)
-      if (v.completion?.kind === 'handler') reachable.push({ kind: 'complete', ref: { type: 'ref/resource', uri: t.uriTemplate }, argument: { name: v.name, value: '' } });
+      if (v.completion?.kind === 'handler')
+        reachable.push({
+          kind: 'complete',
+          ref: { type: 'ref/resource', uri: t.uriTemplate },
+          argument: { name: v.name, value: '' },
+        });
 
   // Invalid input: a tool whose schema requires something, called with nothing.
   // A tool that is always a task answers this client (no tasks extension) with -32021 instead.
-  const strict = ir.tools.find((t) => t.execution.taskSupport !== 'required' && Array.isArray(t.inputSchema?.required) && (t.inputSchema!.required as unknown[]).length > 0);
+  const strict = ir.tools.find(
+    (t) =>
+      t.execution.taskSupport !== 'required' &&
+      Array.isArray(t.inputSchema?.required) &&
+      (t.inputSchema!.required as unknown[]).length > 0,
+  );
 
   return {
-    expected: { serverInfo, instructions: s.instructions, tools, resources, resourceTemplates, prompts, invalidInputTool: strict?.name ?? null },
+    expected: {
+      serverInfo,
+      instructions: s.instructions,
+      tools,
+      resources,
+      resourceTemplates,
+      prompts,
+      invalidInputTool: strict?.name ?? null,
+    },
     staticResources,
     declarativePrompts,
     completions,
@@ -169,7 +215,9 @@ export function contractTestView(ir: IR) {
     ],
     sse: ir.transports.http?.sse != null,
     bearer: ir.transports.http?.bearer != null,
-    oauth: ir.transports.http?.oauth ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] } : null,
+    oauth: ir.transports.http?.oauth
+      ? { scopes: [...new Set([...ir.transports.http.oauth.scopes, ...entryScopes(ir)])] }
+      : null,
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
     auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
     tokensEnv: ir.transports.http?.bearer?.tokensEnv ?? null,

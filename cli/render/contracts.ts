@@ -24,10 +24,15 @@ const hash = (v: unknown) => sha256hex(JSON.stringify(v ?? null)).slice(0, 12);
 export function contractsOf(ir: IR): Contracts {
   const c: Contracts = {};
   for (const t of ir.tools) {
-    c[`tool ${t.name}`] = { handler: `src/handlers/${t.handlerPath}.ts`, test: `test/handlers/${t.handlerPath}.test.ts`, parts: { input: hash(t.inputSchema), output: hash(t.outputSchema) } };
+    c[`tool ${t.name}`] = {
+      handler: `src/handlers/${t.handlerPath}.ts`,
+      test: `test/handlers/${t.handlerPath}.test.ts`,
+      parts: { input: hash(t.inputSchema), output: hash(t.outputSchema) },
+    };
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) c[`resource ${r.name}`] = { handler: `src/handlers/${r.handlerPath}.ts`, parts: { read: hash('uri') } };
+    if (r.handlerPath)
+      c[`resource ${r.name}`] = { handler: `src/handlers/${r.handlerPath}.ts`, parts: { read: hash('uri') } };
   }
   for (const t of ir.templates) {
     c[`template ${t.name}`] = {

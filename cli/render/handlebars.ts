@@ -27,7 +27,9 @@ const COMPILE_OPTIONS = { noEscape: true, strict: true };
 
 function createInstance(hb: Instance): Instance {
   // Manifest data as a literal (cli/render/literal.ts); `indent` is the column its line starts at.
-  hb.registerHelper('literal', (v: unknown, options: { hash: { indent?: number } }) => printLiteral(v, options.hash.indent ?? 0));
+  hb.registerHelper('literal', (v: unknown, options: { hash: { indent?: number } }) =>
+    printLiteral(v, options.hash.indent ?? 0),
+  );
   hb.registerHelper('str', (v: unknown) => printString(String(v)));
   hb.registerHelper('strings', (v: unknown) => (v as string[]).map(printString).join(', '));
   hb.registerHelper('key', (v: unknown) => propertyKey(String(v)));
@@ -66,7 +68,11 @@ export function templates(): Map<string, Template> {
       const p = path.join(dir, ent.name);
       if (ent.isDirectory()) walk(p);
       else if (ent.name.endsWith('.hbs')) {
-        const key = path.relative(TEMPLATES_DIR, p).split(path.sep).join('/').replace(/\.hbs$/, '');
+        const key = path
+          .relative(TEMPLATES_DIR, p)
+          .split(path.sep)
+          .join('/')
+          .replace(/\.hbs$/, '');
         const source = readFileSync(p, 'utf8');
         const built = precompiled[key];
         if (built && built.sha === createHash('sha256').update(source).digest('hex')) {

@@ -37,8 +37,11 @@ export function printLiteral(value: unknown, indent = 0): string {
   const one = inline(value);
   if (one !== null) return one;
   const pad = ' '.repeat(indent + 2);
-  if (Array.isArray(value)) return `[\n${value.map((e) => `${pad}${printLiteral(e, indent + 2)},\n`).join('')}${' '.repeat(indent)}]`;
-  const members = Object.entries(value as object).map(([k, v]) => `${pad}${propertyKey(k)}: ${printLiteral(v, indent + 2)},\n`);
+  if (Array.isArray(value))
+    return `[\n${value.map((e) => `${pad}${printLiteral(e, indent + 2)},\n`).join('')}${' '.repeat(indent)}]`;
+  const members = Object.entries(value as object).map(
+    ([k, v]) => `${pad}${propertyKey(k)}: ${printLiteral(v, indent + 2)},\n`,
+  );
   return `{\n${members.join('')}${' '.repeat(indent)}}`;
 }
 

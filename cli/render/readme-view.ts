@@ -48,24 +48,62 @@ export function readmeView(ir: IR) {
   const stdioByName = { command: bin };
   const stdioByPath = { command: 'node', args: [mainPath] };
   const env: { name: string; what: string }[] = [];
-  if (http?.bearer) env.push({ name: http.bearer.tokensEnv, what: 'the bearer tokens clients must send, comma-separated (`clientId:token` or a bare token); the server does not start without it' });
+  if (http?.bearer)
+    env.push({
+      name: http.bearer.tokensEnv,
+      what: 'the bearer tokens clients must send, comma-separated (`clientId:token` or a bare token); the server does not start without it',
+    });
   if (http?.oauth) {
     const o = http.oauth;
-    env.push({ name: 'MCP_OAUTH_ISSUER', what: `issuer URL of the authorization server${o.issuer ? ` (manifest: ${inlineCode(o.issuer)})` : ' (required: the manifest names none)'}` });
-    env.push({ name: 'MCP_OAUTH_RESOURCE', what: 'this server\'s public URL, the resource tokens are issued for (behind a proxy: the URL clients use)' });
+    env.push({
+      name: 'MCP_OAUTH_ISSUER',
+      what: `issuer URL of the authorization server${o.issuer ? ` (manifest: ${inlineCode(o.issuer)})` : ' (required: the manifest names none)'}`,
+    });
+    env.push({
+      name: 'MCP_OAUTH_RESOURCE',
+      what: "this server's public URL, the resource tokens are issued for (behind a proxy: the URL clients use)",
+    });
     env.push({ name: 'MCP_OAUTH_AUDIENCE', what: 'accepted token audiences, comma-separated (default: the resource)' });
-    env.push({ name: 'MCP_OAUTH_JWKS_URI', what: 'where the issuer publishes its signing keys (default: from its metadata)' });
+    env.push({
+      name: 'MCP_OAUTH_JWKS_URI',
+      what: 'where the issuer publishes its signing keys (default: from its metadata)',
+    });
     if (o.introspection) {
-      env.push({ name: 'MCP_OAUTH_INTROSPECTION_ENDPOINT', what: 'token introspection endpoint (default: from the issuer\'s metadata)' });
-      env.push({ name: o.introspection.clientIdEnv, what: 'client id this server authenticates to the introspection endpoint with' });
+      env.push({
+        name: 'MCP_OAUTH_INTROSPECTION_ENDPOINT',
+        what: "token introspection endpoint (default: from the issuer's metadata)",
+      });
+      env.push({
+        name: o.introspection.clientIdEnv,
+        what: 'client id this server authenticates to the introspection endpoint with',
+      });
       env.push({ name: o.introspection.clientSecretEnv, what: 'its client secret' });
     }
   }
-  env.push({ name: 'MCP_REQUEST_STATE_KEY', what: 'at least 32 bytes, the same on every replica: signs the `requestState` of multi-round requests (required when `NODE_ENV=production`)' });
-  env.push({ name: 'NODE_ENV', what: '`production` makes a missing `MCP_REQUEST_STATE_KEY` an error instead of a per-process development key' });
-  env.push({ name: 'REDIS_URL', what: 'replicas: the Redis every replica shares (2025 sessions, notifications, resumable streams' + (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden') ? ', tasks' : '') + '); unset, everything stays in one process' });
-  if (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden')) env.push({ name: 'MCP_MAX_TASKS', what: 'tasks kept at once (default 10000; with `REDIS_URL`, across all replicas)' });
-  env.push({ name: 'MCP_REDIS_PREFIX', what: 'with `REDIS_URL`: prefix of every key and channel (default `mcp:' + ir.server.name + ':`)' });
+  env.push({
+    name: 'MCP_REQUEST_STATE_KEY',
+    what: 'at least 32 bytes, the same on every replica: signs the `requestState` of multi-round requests (required when `NODE_ENV=production`)',
+  });
+  env.push({
+    name: 'NODE_ENV',
+    what: '`production` makes a missing `MCP_REQUEST_STATE_KEY` an error instead of a per-process development key',
+  });
+  env.push({
+    name: 'REDIS_URL',
+    what:
+      'replicas: the Redis every replica shares (2025 sessions, notifications, resumable streams' +
+      (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden') ? ', tasks' : '') +
+      '); unset, everything stays in one process',
+  });
+  if (ir.tools.some((t) => t.execution.taskSupport !== 'forbidden'))
+    env.push({
+      name: 'MCP_MAX_TASKS',
+      what: 'tasks kept at once (default 10000; with `REDIS_URL`, across all replicas)',
+    });
+  env.push({
+    name: 'MCP_REDIS_PREFIX',
+    what: `with \`REDIS_URL\`: prefix of every key and channel (default \`mcp:${ir.server.name}:\`)`,
+  });
   env.push({ name: 'MCP_SESSION_TTL', what: 'with `REDIS_URL`: seconds an idle 2025 session lives (default 3600)' });
   return {
     title: oneLine(ir.server.title ?? ir.server.name),
@@ -83,8 +121,12 @@ export function readmeView(ir: IR) {
     templates: entries(ir.templates),
     prompts: entries(ir.prompts),
     env,
-    generateCommand: ir.manifestPath === 'mcpgen.yaml' ? 'npx mcpgen generate' : `npx mcpgen generate -f ${JSON.stringify(ir.manifestPath)}`,
-    watchCommand: ir.manifestPath === 'mcpgen.yaml' ? 'npx mcpgen watch' : `npx mcpgen watch -f ${JSON.stringify(ir.manifestPath)}`,
+    generateCommand:
+      ir.manifestPath === 'mcpgen.yaml'
+        ? 'npx mcpgen generate'
+        : `npx mcpgen generate -f ${JSON.stringify(ir.manifestPath)}`,
+    watchCommand:
+      ir.manifestPath === 'mcpgen.yaml' ? 'npx mcpgen watch' : `npx mcpgen watch -f ${JSON.stringify(ir.manifestPath)}`,
     manifestPath: inlineCode(ir.manifestPath),
     claudeDesktop: json({ mcpServers: { [bin]: stdioByName } }),
     claudeDesktopPath: json({ mcpServers: { [bin]: stdioByPath } }),

@@ -6,7 +6,16 @@ import type { IR } from '../normalize/ir.js';
 import type { OutputFile } from '../plan/plan.js';
 import { renderTemplate } from './handlebars.js';
 import { renderTypes } from './types.js';
-import { contentView, handlersView, headerLines, httpView, packageData, projectView, schemasView, serverView } from './views.js';
+import {
+  contentView,
+  handlersView,
+  headerLines,
+  httpView,
+  packageData,
+  projectView,
+  schemasView,
+  serverView,
+} from './views.js';
 import { promptStub, resourceStub, templateStub, toolStub, toolTestStub } from './stubs.js';
 import { contractTestView } from './contract-view.js';
 import { renderContracts } from './contracts.js';
@@ -27,10 +36,19 @@ export function* renderFiles(
   specs: ReturnType<typeof toolchainSpecs> = { runtime: RUNTIME_RANGE, mcpgen: RUNTIME_RANGE },
 ): Generator<OutputFile> {
   const header = headerLines(ir);
-  const gen = (path: string, view: object = {}, template = path): OutputFile => ({ path, owner: 'generated', content: renderTemplate(template, { header, ...view }) });
+  const gen = (path: string, view: object = {}, template = path): OutputFile => ({
+    path,
+    owner: 'generated',
+    content: renderTemplate(template, { header, ...view }),
+  });
   // A user-owned file that exists is kept: listed, not rendered.
-  const own = (path: string, content: () => string): OutputFile => ({ path, owner: 'user', content: kept(path) ? '' : content() });
-  const user = (path: string, template: string, view: () => object): OutputFile => own(path, () => renderTemplate(template, view()));
+  const own = (path: string, content: () => string): OutputFile => ({
+    path,
+    owner: 'user',
+    content: kept(path) ? '' : content(),
+  });
+  const user = (path: string, template: string, view: () => object): OutputFile =>
+    own(path, () => renderTemplate(template, view()));
   yield { path: 'src/generated/types.ts', owner: 'generated', content: `${header}\n\n${renderTypes(ir)}` };
   const server = serverView(ir);
   const contract = contractTestView(ir);
@@ -44,7 +62,8 @@ export function* renderFiles(
   if (content.resources.length || content.prompts.length) yield gen('src/generated/content.ts', content);
   // The handler types: none without an entry that has a handler.
   const handlers = handlersView(ir);
-  if (handlers.tools.length || handlers.resources.length || handlers.templates.length || handlers.prompts.length) yield gen('src/generated/handlers.ts', handlers);
+  if (handlers.tools.length || handlers.resources.length || handlers.templates.length || handlers.prompts.length)
+    yield gen('src/generated/handlers.ts', handlers);
   yield gen('src/generated/server.ts', server);
   // Entry code holds only what the manifest implies: HTTP's settings (stdio has none).
   if (ir.transports.http) yield gen('src/generated/http.ts', httpView(ir));
@@ -64,9 +83,11 @@ export function* renderFiles(
     yield user(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t));
   }
   for (const r of ir.resources) {
-    if (r.handlerPath) yield user(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r));
+    if (r.handlerPath)
+      yield user(`src/handlers/${r.handlerPath}.ts`, 'src/handlers/resource.ts', () => resourceStub(r));
   }
-  for (const t of ir.templates) yield user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t));
+  for (const t of ir.templates)
+    yield user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/template.ts', () => templateStub(t));
   for (const p of ir.prompts) {
     if (p.handlerPath) yield user(`src/handlers/${p.handlerPath}.ts`, 'src/handlers/prompt.ts', () => promptStub(p));
   }

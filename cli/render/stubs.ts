@@ -7,7 +7,13 @@ import { docComment } from './escape.js';
 /** The file a stub is: what its "not implemented" error names. */
 const file = (handlerPath: string) => `src/handlers/${handlerPath}.ts`;
 
-function describe(kind: string, name: string, title: string | null, description: string | null, extra: string[]): string {
+function describe(
+  kind: string,
+  name: string,
+  title: string | null,
+  description: string | null,
+  extra: string[],
+): string {
   const head = `${kind} \`${name}\`${title ? ` (${title})` : ''}${description ? `: ${description}` : '.'}`;
   return docComment([head, '', ...extra].join('\n'));
 }
@@ -26,7 +32,9 @@ const CTX_DOC = [
 
 export function toolStub(t: ToolIR) {
   const extra = [
-    t.inputType ? `\`input\` is a \`${t.inputType}\` (src/generated/types.ts), already validated against the tool's input schema.` : 'The tool takes no input.',
+    t.inputType
+      ? `\`input\` is a \`${t.inputType}\` (src/generated/types.ts), already validated against the tool's input schema.`
+      : 'The tool takes no input.',
     t.outputType
       ? `Return a \`${t.outputType}\`: it is validated, then sent as structuredContent and as JSON text.`
       : 'Return a string (one text block) or content blocks; or toolResult({...}) for full control.',
@@ -41,7 +49,11 @@ export function resourceStub(r: ResourceIR) {
     `Return the contents of ${r.uri} as a string${r.mimeType ? ` (sent as ${r.mimeType})` : ''}, as bytes (sent as a base64 blob), or as a list of contents.`,
     CTX_DOC,
   ];
-  return { docBlock: describe('Resource', r.name, r.title, r.description, extra), name: r.name, file: file(r.handlerPath!) };
+  return {
+    docBlock: describe('Resource', r.name, r.title, r.description, extra),
+    name: r.name,
+    file: file(r.handlerPath!),
+  };
 }
 
 export function templateStub(t: TemplateIR) {
@@ -66,7 +78,9 @@ function pathDoc(t: TemplateIR): string[] {
   const v = t.vars.find((candidate) => candidate.carriesPath);
   if (!v) return [];
   const access = /^[A-Za-z_$][\w$]*$/.test(v.name) ? `params.${v.name}` : `params[${JSON.stringify(v.name)}]`;
-  return [`For files, \`safeJoin(root, ${access}, uri)\` from @mcpgen/runtime keeps \`${v.name}\` under \`root\` (a lexical check: symlinks are not followed).`];
+  return [
+    `For files, \`safeJoin(root, ${access}, uri)\` from @mcpgen/runtime keeps \`${v.name}\` under \`root\` (a lexical check: symlinks are not followed).`,
+  ];
 }
 
 export function promptStub(p: PromptIR) {

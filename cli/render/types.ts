@@ -19,12 +19,14 @@ import { schemaDoc, schemaType } from './ts-types/schema-type.js';
  */
 export function forEachType(ir: IR, emit: (name: string, schema: unknown) => void): void {
   // Every named type is reserved first, so a hoisted local definition never takes one's name.
-  const taken = new Set<string>([
-    ...ir.sharedSchemas.map((s) => s.typeName),
-    ...ir.tools.flatMap((t) => [t.inputType, t.outputType]),
-    ...ir.templates.map((t) => t.paramsType),
-    ...ir.prompts.map((p) => p.argsType),
-  ].filter((n): n is string => n !== null));
+  const taken = new Set<string>(
+    [
+      ...ir.sharedSchemas.map((s) => s.typeName),
+      ...ir.tools.flatMap((t) => [t.inputType, t.outputType]),
+      ...ir.templates.map((t) => t.paramsType),
+      ...ir.prompts.map((p) => p.argsType),
+    ].filter((n): n is string => n !== null),
+  );
   const add = (typeName: string, schema: JsonSchema, description?: string | null) => {
     const { root, hoisted } = rebaseForTypes(schema, typeName, taken);
     emit(typeName, description && root.description === undefined ? { ...root, description } : root);
@@ -33,19 +35,35 @@ export function forEachType(ir: IR, emit: (name: string, schema: unknown) => voi
   for (const s of ir.sharedSchemas) add(s.typeName, s.schema);
   for (const t of ir.tools) {
     // Typed as served: a root without `type` is an object on the wire (cli/manifest/object-root.ts).
-    if (t.inputType && t.inputSchema) add(t.inputType, advertisedSchema(t.inputRaw ?? t.inputSchema, 'input'), `Input of tool \`${t.name}\`.`);
-    if (t.outputType && t.outputSchema) add(t.outputType, advertisedSchema(t.outputRaw ?? t.outputSchema, 'output'), `Output of tool \`${t.name}\`.`);
+    if (t.inputType && t.inputSchema)
+      add(t.inputType, advertisedSchema(t.inputRaw ?? t.inputSchema, 'input'), `Input of tool \`${t.name}\`.`);
+    if (t.outputType && t.outputSchema)
+      add(t.outputType, advertisedSchema(t.outputRaw ?? t.outputSchema, 'output'), `Output of tool \`${t.name}\`.`);
   }
   for (const t of ir.templates) {
     const properties = namedRecord<unknown>();
     for (const v of t.vars) properties[v.name] = v.rawSchema;
-    add(t.paramsType, { type: 'object', properties, required: t.vars.map((v) => v.name), additionalProperties: false }, `Variables of resource template \`${t.name}\` (${t.uriTemplate}).`);
+    add(
+      t.paramsType,
+      { type: 'object', properties, required: t.vars.map((v) => v.name), additionalProperties: false },
+      `Variables of resource template \`${t.name}\` (${t.uriTemplate}).`,
+    );
   }
   for (const p of ir.prompts) {
     if (!p.argsType) continue;
     const properties = namedRecord<unknown>();
-    for (const a of p.args) properties[a.name] = a.description ? { type: 'string', description: a.description } : { type: 'string' };
-    add(p.argsType, { type: 'object', properties, required: p.args.filter((a) => a.required).map((a) => a.name), additionalProperties: false }, `Arguments of prompt \`${p.name}\`.`);
+    for (const a of p.args)
+      properties[a.name] = a.description ? { type: 'string', description: a.description } : { type: 'string' };
+    add(
+      p.argsType,
+      {
+        type: 'object',
+        properties,
+        required: p.args.filter((a) => a.required).map((a) => a.name),
+        additionalProperties: false,
+      },
+      `Arguments of prompt \`${p.name}\`.`,
+    );
   }
 }
 
@@ -61,6 +79,5 @@ export function renderTypes(ir: IR): string {
     // first place, as in an object.
     texts.set(name, printDeclaration({ name, doc: schemaDoc(schema), type: schemaType(schema) }));
   });
-  return texts.size === 0 ? 'export {};\n' : [...texts.values()].join('\n\n') + '\n';
+  return texts.size === 0 ? 'export {};\n' : `${[...texts.values()].join('\n\n')}\n`;
 }
-

@@ -2,7 +2,7 @@
  * View models of the generated files. Code fragments that carry manifest data are built here with
  * the escape helpers, so templates only place them.
  */
-import type { IR, JsonSchema, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
+import type { IR, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { DEV_DEPENDENCIES, RUNTIME_RANGE, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
 import { isInheritedName, lineComment } from './escape.js';
 import { Code, printString } from './literal.js';
@@ -92,7 +92,12 @@ function entryInfo(table: string, kind: string, e: { name: string; scopes: strin
   return `...${table}${index(e.name)}${extra}${e.scopes.length ? `, scopeChallenge: scopes.${kind}${index(e.name)}` : ''}`;
 }
 
-function metaData(e: { title: string | null; description: string | null; icons: unknown[]; meta: object | null }): Record<string, unknown> {
+function metaData(e: {
+  title: string | null;
+  description: string | null;
+  icons: unknown[];
+  meta: object | null;
+}): Record<string, unknown> {
   const d: Record<string, unknown> = {};
   if (e.title !== null) d.title = e.title;
   if (e.description !== null) d.description = e.description;
@@ -147,22 +152,58 @@ export function namesInherited(schema: unknown, depth = 0): boolean {
 export function schemasView(ir: IR) {
   const entries: { key: string; comment: string; schema: unknown; type: string; validator: boolean }[] = [];
   for (const t of ir.tools) {
-    if (t.inputSchema && t.inputType) entries.push({ key: inputKey(t), comment: `Input of tool \`${t.name}\`.`, schema: t.inputSchema, type: t.inputType, validator: true });
-    if (t.outputSchema && t.outputType) entries.push({ key: outputKey(t), comment: `Output of tool \`${t.name}\`.`, schema: t.outputSchema, type: t.outputType, validator: true });
+    if (t.inputSchema && t.inputType)
+      entries.push({
+        key: inputKey(t),
+        comment: `Input of tool \`${t.name}\`.`,
+        schema: t.inputSchema,
+        type: t.inputType,
+        validator: true,
+      });
+    if (t.outputSchema && t.outputType)
+      entries.push({
+        key: outputKey(t),
+        comment: `Output of tool \`${t.name}\`.`,
+        schema: t.outputSchema,
+        type: t.outputType,
+        validator: true,
+      });
   }
-  for (const t of ir.templates) entries.push({ key: paramsKey(t), comment: `Variables of resource template \`${t.name}\`.`, schema: t.paramsSchema, type: t.paramsType, validator: true });
+  for (const t of ir.templates)
+    entries.push({
+      key: paramsKey(t),
+      comment: `Variables of resource template \`${t.name}\`.`,
+      schema: t.paramsSchema,
+      type: t.paramsType,
+      validator: true,
+    });
   for (const p of ir.prompts) {
-    if (p.argsType) entries.push({ key: argsKey(p), comment: `Arguments of prompt \`${p.name}\`.`, schema: p.argsSchema, type: p.argsType, validator: false });
+    if (p.argsType)
+      entries.push({
+        key: argsKey(p),
+        comment: `Arguments of prompt \`${p.name}\`.`,
+        schema: p.argsSchema,
+        type: p.argsType,
+        validator: false,
+      });
   }
   const validators = entries.filter((e) => e.validator).map((e) => ({ ...e, ownProperties: namesInherited(e.schema) }));
-  const jsonSchemas = entries.map((e) => ({ name: e.key, comment: e.comment, schema: e.schema, plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH) }));
+  const jsonSchemas = entries.map((e) => ({
+    name: e.key,
+    comment: e.comment,
+    schema: e.schema,
+    plain: nestsDeeperThan(e.schema, LITERAL_TYPE_DEPTH),
+  }));
   return {
     jsonSchemas,
     validators: validators.map((e) => ({ name: e.key, type: e.type, ownProperties: e.ownProperties })),
     usesOwnProperties: validators.some((e) => e.ownProperties),
     usesPlainSchema: jsonSchemas.some((e) => e.plain),
     sdkImports: jsonSchemas.some((e) => e.plain) ? ['type JsonSchemaType'] : [],
-    runtimeImports: [...(validators.length ? ['compiledOnFirstUse'] : []), ...(validators.some((e) => e.ownProperties) ? ['ownProperties'] : [])],
+    runtimeImports: [
+      ...(validators.length ? ['compiledOnFirstUse'] : []),
+      ...(validators.some((e) => e.ownProperties) ? ['ownProperties'] : []),
+    ],
     packageImports: validators.length > 0 || jsonSchemas.some((e) => e.plain),
     typeImports: [...new Set(validators.map((e) => e.type))].sort(),
   };
@@ -183,17 +224,18 @@ export function contentView(ir: IR) {
     .filter((p) => p.messages !== null)
     .map((p) => {
       const messages = p.messages!.map((m) => {
-          const c = m.content;
-          // Annotations go with the content block, as declared (ContentBlock `annotations`).
-          const annotations = m.annotations !== null ? { annotations: m.annotations } : {};
-          if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text, ...annotations } };
-          if (c.type !== 'resource') return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations } };
-          const resource: Record<string, unknown> = { uri: c.uri };
-          if (c.mimeType !== null) resource.mimeType = c.mimeType;
-          if (c.text !== null) resource.text = c.text;
-          else resource.blob = c.blob ?? '';
-          return { role: m.role, content: { type: 'resource', resource, ...annotations } };
-        });
+        const c = m.content;
+        // Annotations go with the content block, as declared (ContentBlock `annotations`).
+        const annotations = m.annotations !== null ? { annotations: m.annotations } : {};
+        if (c.type === 'text') return { role: m.role, content: { type: 'text', text: c.text, ...annotations } };
+        if (c.type !== 'resource')
+          return { role: m.role, content: { type: c.type, data: c.data, mimeType: c.mimeType, ...annotations } };
+        const resource: Record<string, unknown> = { uri: c.uri };
+        if (c.mimeType !== null) resource.mimeType = c.mimeType;
+        if (c.text !== null) resource.text = c.text;
+        else resource.blob = c.blob ?? '';
+        return { role: m.role, content: { type: 'resource', resource, ...annotations } };
+      });
       // A member named like an inherited one (`toString`) is typed by that member, not the record:
       // its own `satisfies` keeps `role: 'user'` a literal.
       return { ident: p.ident, messages, inherited: isInheritedName(p.ident) };
@@ -220,19 +262,34 @@ export function handlersView(ir: IR) {
   const runtime = new Set<string>();
   const from = (name: string) => (runtime.add(name), name);
   const completing = (names: string[]) => (names.length ? (from('Completer'), names) : null);
-  const tools = ir.tools.map((t) => (from('ToolHandler'), { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }));
+  const tools = ir.tools.map(
+    (t) => (
+      from('ToolHandler'),
+      { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }
+    ),
+  );
   const resources = ir.resources.filter((r) => r.handlerPath).map((r) => (from('ResourceHandler'), { name: r.name }));
   const templates = ir.templates.map((t) => {
     from('TemplateReader');
     if (t.hasList) from('TemplateLister');
-    return { name: t.name, params: use(t.paramsType)!, list: t.hasList, complete: completing(t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name)) };
+    return {
+      name: t.name,
+      params: use(t.paramsType)!,
+      list: t.hasList,
+      complete: completing(t.vars.filter((v) => v.completion?.kind === 'handler').map((v) => v.name)),
+    };
   });
   const prompts = ir.prompts
     .filter((p) => p.handlerPath)
     .map((p) => {
       const args = use(p.argsType) ?? from('NoInput');
       if (p.messages === null) from('PromptGetter');
-      return { name: p.name, args, get: p.messages === null, complete: completing(p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name)) };
+      return {
+        name: p.name,
+        args,
+        get: p.messages === null,
+        complete: completing(p.args.filter((a) => a.completion?.kind === 'handler').map((a) => a.name)),
+      };
     });
   return {
     tools,
@@ -255,7 +312,9 @@ function resourceMetadataData(r: ResourceIR | TemplateIR): Record<string, unknow
 }
 
 /** Completions as data (runtime.ts `Completions`), or null when nothing completes. */
-function completionsData(vars: { name: string; completion: { kind: 'static'; values: string[] } | { kind: 'handler' } | null }[]): Record<string, unknown> | null {
+function completionsData(
+  vars: { name: string; completion: { kind: 'static'; values: string[] } | { kind: 'handler' } | null }[],
+): Record<string, unknown> | null {
   const values = namedRecord<string[]>();
   const handled: string[] = [];
   for (const v of vars) {
@@ -341,7 +400,16 @@ export function serverView(ir: IR) {
     };
   });
 
-  const promptArgs: { constName: string; type: string; schemaKey: string; name: string; complete: boolean; handled: boolean; alias: string; ownProperties: boolean }[] = [];
+  const promptArgs: {
+    constName: string;
+    type: string;
+    schemaKey: string;
+    name: string;
+    complete: boolean;
+    handled: boolean;
+    alias: string;
+    ownProperties: boolean;
+  }[] = [];
   const promptCompletions = namedRecord<Record<string, unknown>>();
   const promptInfo = namedRecord<Record<string, unknown>>();
   const promptDefaults = namedRecord<Record<string, unknown>>();
@@ -413,9 +481,12 @@ export function serverView(ir: IR) {
   // Embedded resources in tool results tie the server to `resources` (server/tools, "Embedded Resources").
   const embeds = ir.tools.some((t) => t.content?.includes('resource') ?? false);
   const resourcesEmpty = (empty.resources || embeds) && !ir.resources.length && !ir.templates.length;
-  if (ir.resources.length || ir.templates.length || resourcesEmpty) handledCapabilities.resources = subscribable.length ? { subscribe: true } : {};
+  if (ir.resources.length || ir.templates.length || resourcesEmpty)
+    handledCapabilities.resources = subscribable.length ? { subscribe: true } : {};
   if (ir.prompts.length || empty.prompts) handledCapabilities.prompts = {};
-  const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some((v) => v.completion !== null);
+  const completable = [...ir.templates.flatMap((t) => t.vars), ...ir.prompts.flatMap((p) => p.args)].some(
+    (v) => v.completion !== null,
+  );
   if (completable) capabilities.completions = {};
   declared.capabilities = capabilities;
   if (Object.keys(ir.protocol.cache).length) declared.cacheHints = ir.protocol.cache;
@@ -424,19 +495,22 @@ export function serverView(ir: IR) {
   const hasResources = ir.resources.length + ir.templates.length > 0;
   const reachUsed = ir.tools.length > 0 || hasResources || ir.prompts.length > 0;
   if (reachUsed) need('reachable');
-  if (ir.tools.length || ir.prompts.length) (need('register'), need('Register'));
+  if (ir.tools.length || ir.prompts.length) need('register'), need('Register');
   if (ir.tools.length) need('ToolInfo');
   if (hasResources) need('ResourceInfo');
   if (ir.prompts.length) need('PromptInfo');
-  if ([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name))) need('Named');
-  if (ir.prompts.some((p) => p.args.some(differsFromSdk))) (need('showDeclaredArguments'), need('PromptArgumentInfo'));
+  if ([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)))
+    need('Named');
+  if (ir.prompts.some((p) => p.args.some(differsFromSdk))) need('showDeclaredArguments'), need('PromptArgumentInfo');
   need('ServerInfo');
   for (const name of ['ServerApp', 'installInput', 'speakEra', 'verifyRequestState']) need(name);
   if (Object.keys(handledCapabilities).length) need('installHandlers');
   if (ir.templates.some(guardsPaths)) need('pathGuards');
   if (handlerImports.length) need('lazy');
   // The SDK keeps entries by name in plain objects: see runtime.ts `ownRegistries`.
-  const ownNames = [...ir.tools, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)) || ir.resources.some((r) => isInheritedName(r.uri));
+  const ownNames =
+    [...ir.tools, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)) ||
+    ir.resources.some((r) => isInheritedName(r.uri));
   if (ownNames) need('ownRegistries');
 
   const contentImports = [
@@ -467,13 +541,21 @@ export function serverView(ir: IR) {
     resourceInfo: ir.resources.length ? record('ResourceInfo', ir.resources, resourceInfo) : null,
     templateInfo: ir.templates.length ? record('ResourceInfo', ir.templates, templateInfo) : null,
     templateCompletions: Object.keys(templateCompletions).length
-      ? record('Completions', ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)), templateCompletions)
+      ? record(
+          'Completions',
+          ir.templates.filter((t) => Object.hasOwn(templateCompletions, t.name)),
+          templateCompletions,
+        )
       : null,
     promptInfo: ir.prompts.length ? record('PromptInfo', ir.prompts, promptInfo) : null,
     promptCompletions: Object.keys(promptCompletions).length ? promptCompletions : null,
     promptDefaults: Object.keys(promptDefaults).length ? promptDefaults : null,
     declaredArgs: Object.keys(declaredArgs).length
-      ? record('PromptArgumentInfo[]', ir.prompts.filter((p) => Object.hasOwn(declaredArgs, p.name)), declaredArgs)
+      ? record(
+          'PromptArgumentInfo[]',
+          ir.prompts.filter((p) => Object.hasOwn(declaredArgs, p.name)),
+          declaredArgs,
+        )
       : null,
     localImports: contentImports.length + schemaImports.length + types.size > 0,
     runtimeRange: RUNTIME_RANGE,
@@ -583,7 +665,8 @@ function oauthView(ir: IR) {
       jwksUri: o.jwksUri,
       algorithms: o.algorithms,
       clockToleranceSeconds: o.clockToleranceSeconds,
-      introspection: i === null ? null : { endpoint: i.endpoint, clientIdEnv: i.clientIdEnv, clientSecretEnv: i.clientSecretEnv },
+      introspection:
+        i === null ? null : { endpoint: i.endpoint, clientIdEnv: i.clientIdEnv, clientSecretEnv: i.clientSecretEnv },
       resourceName: o.resourceName ?? ir.server.title ?? ir.server.name,
       documentation: o.documentation,
     },
@@ -631,7 +714,10 @@ export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): R
       // `npm pack` / `npm publish` ship dist/src: build it first so the bin is never missing.
       prepack: 'npm run build',
     },
-    dependencies: runtimeDependencies({ oauth: ir.transports.http?.oauth != null, sse: ir.transports.http?.sse != null }, specs.runtime),
+    dependencies: runtimeDependencies(
+      { oauth: ir.transports.http?.oauth != null, sse: ir.transports.http?.sse != null },
+      specs.runtime,
+    ),
     devDependencies: sortedKeys({
       ...Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
       // `npm run dev` runs the project's own mcpgen: no global install needed.

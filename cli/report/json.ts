@@ -39,5 +39,5 @@ export function toJsonDiagnostic(d: Diagnostic): JsonDiagnostic {
 }
 
 export function formatJson(diags: readonly Diagnostic[]): string {
-  return JSON.stringify(diags.map(toJsonDiagnostic), null, 2) + '\n';
+  return `${JSON.stringify(diags.map(toJsonDiagnostic), null, 2)}\n`;
 }

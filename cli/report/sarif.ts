@@ -7,7 +7,8 @@ import { fullRange } from './types.js';
 type Level = 'error' | 'warning' | 'note' | 'none';
 const LEVEL: Record<Severity, Level> = { error: 'error', warning: 'warning', info: 'note' };
 
-export const SARIF_SCHEMA = 'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
+export const SARIF_SCHEMA =
+  'https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json';
 
 /**
  * `--format sarif`: a SARIF 2.1.0 log with one run. `tool.driver.rules` lists every lint rule (with
@@ -28,7 +29,8 @@ export function formatSarif(diags: readonly Diagnostic[]): string {
       defaultConfiguration: { level, ...extra },
     });
   };
-  for (const r of lintRules) addRule(r.code, r.default === 'error' ? 'error' : 'warning', r.default === 'off' ? { enabled: false } : {});
+  for (const r of lintRules)
+    addRule(r.code, r.default === 'error' ? 'error' : 'warning', r.default === 'off' ? { enabled: false } : {});
   for (const d of diags) addRule(d.code, LEVEL[d.severity]);
 
   const results = diags.map((d) => {
@@ -47,7 +49,12 @@ export function formatSarif(diags: readonly Diagnostic[]): string {
         },
       ],
       ...(d.path !== undefined || d.entry !== undefined
-        ? { properties: { ...(d.path !== undefined ? { jsonPath: d.path } : {}), ...(d.entry !== undefined ? { entry: d.entry } : {}) } }
+        ? {
+            properties: {
+              ...(d.path !== undefined ? { jsonPath: d.path } : {}),
+              ...(d.entry !== undefined ? { entry: d.entry } : {}),
+            },
+          }
         : {}),
     };
   });
@@ -63,7 +70,7 @@ export function formatSarif(diags: readonly Diagnostic[]): string {
       },
     ],
   };
-  return JSON.stringify(log, null, 2) + '\n';
+  return `${JSON.stringify(log, null, 2)}\n`;
 }
 
 /** A relative path as a URI reference (forward slashes, unsafe characters percent-encoded). */

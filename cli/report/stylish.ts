@@ -9,7 +9,14 @@ const MAX_FRAME_WIDTH = 120;
 /** `text.trim() === ''` without making the trimmed string: trim() strips exactly what `\s` matches. */
 const NOT_SPACE = /\S/;
 
-const ANSI = { red: '\x1b[31m', yellow: '\x1b[33m', cyan: '\x1b[36m', dim: '\x1b[2m', bold: '\x1b[1m', reset: '\x1b[0m' };
+const ANSI = {
+  red: '\x1b[31m',
+  yellow: '\x1b[33m',
+  cyan: '\x1b[36m',
+  dim: '\x1b[2m',
+  bold: '\x1b[1m',
+  reset: '\x1b[0m',
+};
 
 /**
  * Human output: `file:line:col: severity CODE message`, a code frame (the lines of the range with
@@ -24,10 +31,18 @@ export function formatStylish(diags: readonly Diagnostic[], ctx: ReportContext):
       `${paint(ANSI.bold, `${d.file}:${d.line}:${d.column}:`)} ${paint(sev, d.severity)} ${paint(ANSI.dim, d.code)} ${d.message}`,
     );
     const source = ctx.sources.get(d.file);
-    if (source !== undefined) out.push(...codeFrame(source, d, (s) => paint(sev, s), (s) => paint(ANSI.dim, s)));
+    if (source !== undefined)
+      out.push(
+        ...codeFrame(
+          source,
+          d,
+          (s) => paint(sev, s),
+          (s) => paint(ANSI.dim, s),
+        ),
+      );
     if (d.hint) out.push(`  ${paint(ANSI.cyan, 'hint:')} ${d.hint}`);
   }
-  return out.length ? out.join('\n') + '\n' : '';
+  return out.length ? `${out.join('\n')}\n` : '';
 }
 
 /**
@@ -93,7 +108,10 @@ export function codeFrame(
     let offset = 0;
     if (text.length > MAX_FRAME_WIDTH) {
       offset = Math.max(0, Math.min(start - 20, text.length - MAX_FRAME_WIDTH));
-      shown = (offset > 0 ? '…' : '') + text.slice(offset, offset + MAX_FRAME_WIDTH) + (offset + MAX_FRAME_WIDTH < text.length ? '…' : '');
+      shown =
+        (offset > 0 ? '…' : '') +
+        text.slice(offset, offset + MAX_FRAME_WIDTH) +
+        (offset + MAX_FRAME_WIDTH < text.length ? '…' : '');
       const shift = offset > 0 ? offset - 1 : 0;
       start -= shift;
       end = Math.min(end - shift, shown.length);

@@ -72,7 +72,8 @@ export function walkSchema(
 
 /** A bit per schema keyword: a node's own keys are read once, and only the keywords among them looked up. */
 const KEYWORD_BITS = new Map<string, number>();
-for (const k of [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS]) if (!KEYWORD_BITS.has(k)) KEYWORD_BITS.set(k, 1 << KEYWORD_BITS.size);
+for (const k of [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS])
+  if (!KEYWORD_BITS.has(k)) KEYWORD_BITS.set(k, 1 << KEYWORD_BITS.size);
 const bit = (k: string): number => KEYWORD_BITS.get(k)!;
 
 /** The keywords among a node's keys, as bits. Most subschemas are leaves (`{ type: string }`): then 0. */
@@ -99,7 +100,7 @@ function walk(
     const map = schema[k];
     if (!isRecord(map)) continue;
     for (const name in map) {
-      if (!Object.prototype.hasOwnProperty.call(map, name)) continue;
+      if (!Object.hasOwn(map, name)) continue;
       path.push(k, name);
       walk(map[name], path, visit, depth + 1);
       path.length -= 2;

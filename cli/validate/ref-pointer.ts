@@ -24,7 +24,12 @@ export function pointerTarget(root: unknown, segs: readonly string[]): PointerTa
   const path: (string | number)[] = [];
   let cur: unknown = root;
   let i = 0;
-  const fail = (reason: 'missing' | 'not-schema', keys: string[]): PointerTarget => ({ ok: false, reason, at: i, keys });
+  const fail = (reason: 'missing' | 'not-schema', keys: string[]): PointerTarget => ({
+    ok: false,
+    reason,
+    at: i,
+    keys,
+  });
   while (i < segs.length) {
     if (!isRecord(cur)) return fail('missing', []);
     const key = segs[i]!;
@@ -41,7 +46,11 @@ export function pointerTarget(root: unknown, segs: readonly string[]): PointerTa
       const index = segs[i + 1];
       if (index === undefined) return fail('not-schema', []);
       i++;
-      if (!INDEX.test(index) || Number(index) >= value.length) return fail('missing', value.map((_, n) => String(n)));
+      if (!INDEX.test(index) || Number(index) >= value.length)
+        return fail(
+          'missing',
+          value.map((_, n) => String(n)),
+        );
       path.push(key, Number(index));
       cur = value[Number(index)];
     } else if (ONE.has(key)) {
@@ -58,6 +67,7 @@ export function pointerTarget(root: unknown, segs: readonly string[]): PointerTa
 /** `#` + the RFC 6901 pointer of a path, escaped for a URI fragment. */
 export function pointerRef(path: readonly (string | number)[]): string {
   let out = '#';
-  for (const p of path) out += '/' + encodeURIComponent(String(p).replace(/~/g, '~0').replace(/\//g, '~1')).replace(/%24/g, '$');
+  for (const p of path)
+    out += `/${encodeURIComponent(String(p).replace(/~/g, '~0').replace(/\//g, '~1')).replace(/%24/g, '$')}`;
   return out;
 }

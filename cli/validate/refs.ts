@@ -5,7 +5,8 @@ import { pointerTarget, type PointerTarget } from './ref-pointer.js';
 import { didYouMean } from './suggest.js';
 
 export type RefResolution =
-  { ok: true; path: JsonPath; schema: unknown } | { ok: false; code: string; message: string; hint?: string };
+  | { ok: true; path: JsonPath; schema: unknown }
+  | { ok: false; code: string; message: string; hint?: string };
 
 /**
  * Resolve a `$ref` written inside the embedded schema `root`. `#/schemas/<Name>` is a shared schema
@@ -62,7 +63,11 @@ function unresolved(shown: string, segs: string[], t: Extract<PointerTarget, { o
   const missing = segs[t.at] ?? '';
   const dym = t.reason === 'missing' && missing !== '' ? didYouMean(missing, t.keys) : '';
   if ((segs[0] === '$defs' || segs[0] === 'definitions') && t.at === 1) {
-    return { ok: false, code: Codes.REF_UNRESOLVED, message: `\`$ref\` ${shown}: no such definition in this schema${dym}` };
+    return {
+      ok: false,
+      code: Codes.REF_UNRESOLVED,
+      message: `\`$ref\` ${shown}: no such definition in this schema${dym}`,
+    };
   }
   const where = `\`#${toPointer(segs.slice(0, t.at + 1))}\``;
   const message =
@@ -73,8 +78,7 @@ function unresolved(shown: string, segs: string[], t: Extract<PointerTarget, { o
     ok: false,
     code: Codes.REF_UNRESOLVED,
     message,
-    hint:
-      "a local `$ref` is a JSON Pointer from the root of the schema it is written in (`~1` for `/`, `~0` for `~`); to use a schema from elsewhere in the manifest, put it under `schemas:` and refer to '#/schemas/<Name>'",
+    hint: "a local `$ref` is a JSON Pointer from the root of the schema it is written in (`~1` for `/`, `~0` for `~`); to use a schema from elsewhere in the manifest, put it under `schemas:` and refer to '#/schemas/<Name>'",
   };
 }
 

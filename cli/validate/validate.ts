@@ -23,7 +23,8 @@ function withoutRecursionOfCycles(diagnostics: Diagnostic[]): Diagnostic[] {
   const inCycle = new Set<string>();
   // The cycle's message lists every member (`#/schemas/A → #/schemas/B → #/schemas/A`).
   for (const d of diagnostics)
-    if (d.code === Codes.REF_CYCLE) for (const [, name] of d.message.matchAll(/#\/schemas\/([A-Za-z0-9_]+)/g)) inCycle.add(name!);
+    if (d.code === Codes.REF_CYCLE)
+      for (const [, name] of d.message.matchAll(/#\/schemas\/([A-Za-z0-9_]+)/g)) inCycle.add(name!);
   if (!inCycle.size) return diagnostics;
   return diagnostics.filter((d) => d.code !== Codes.RECURSIVE_SCHEMA || !inCycle.has(d.path!.split('/')[2]!));
 }

@@ -48,13 +48,14 @@ export function writeRun(staging: string): string {
 
 function sealOf(file: string): Seal | null {
   const st = lstatSync(file, { bigint: true, throwIfNoEntry: false });
-  return st && st.isFile() ? { ino: String(st.ino), ctime: String(st.ctimeNs) } : null;
+  return st?.isFile() ? { ino: String(st.ino), ctime: String(st.ctimeNs) } : null;
 }
 
 /** Commits: the journal is renamed into place whole. */
 export function writeJournal(staging: string, run: string, at: string, switches: Switch[]): void {
   const seal = sealOf(path.join(staging, RUN));
-  if (!seal) throw Object.assign(new Error(`ENOENT: ${RUN} is missing`), { code: 'ENOENT', path: path.join(staging, RUN) });
+  if (!seal)
+    throw Object.assign(new Error(`ENOENT: ${RUN} is missing`), { code: 'ENOENT', path: path.join(staging, RUN) });
   const journal: Journal = { version: 2, run, at, seal, switches };
   writeFileSync(path.join(staging, `${JOURNAL}.tmp`), JSON.stringify(journal));
   renameSync(path.join(staging, `${JOURNAL}.tmp`), path.join(staging, JOURNAL));
@@ -83,7 +84,8 @@ export function readJournal(staging: string, at: string): Journal | null {
   }
   if (typeof j !== 'object' || j === null) throw new Refused('it is not a journal');
   if (j.version !== 2) throw new Refused('it is not a journal this version of mcpgen writes (no seal)');
-  if (typeof j.run !== 'string' || typeof j.seal !== 'object' || j.seal === null || !Array.isArray(j.switches)) throw new Refused('it is not a journal');
+  if (typeof j.run !== 'string' || typeof j.seal !== 'object' || j.seal === null || !Array.isArray(j.switches))
+    throw new Refused('it is not a journal');
   const runFile = path.join(staging, RUN);
   const seal = sealOf(runFile);
   let run: string | null = null;
@@ -93,8 +95,11 @@ export function readJournal(staging: string, at: string): Journal | null {
     /* unreadable: no seal */
   }
   if (!seal || run !== j.run || seal.ino !== j.seal.ino || seal.ctime !== j.seal.ctime || j.at !== at)
-    throw new Refused(`it was not written by a generate interrupted in this folder: its seal does not match ${RUN} beside it (a journal from a repository, an archive or a copy is never replayed)`);
-  for (const s of j.switches) if (!wellFormed(s)) throw new Refused(`it holds an entry that is not a switch (${JSON.stringify(s).slice(0, 80)})`);
+    throw new Refused(
+      `it was not written by a generate interrupted in this folder: its seal does not match ${RUN} beside it (a journal from a repository, an archive or a copy is never replayed)`,
+    );
+  for (const s of j.switches)
+    if (!wellFormed(s)) throw new Refused(`it holds an entry that is not a switch (${JSON.stringify(s).slice(0, 80)})`);
   return j as Journal;
 }
 

@@ -9,7 +9,15 @@ import { GENERATED_DIRS } from '../plan/plan.js';
 import { isTempName } from './temps.js';
 
 /** The project files mcpgen creates when missing; once they exist they are the user's. */
-export const PROJECT_FILES = ['package.json', 'tsconfig.json', 'src/main.ts', '.gitignore', '.gitattributes', '.prettierignore', 'README.md'] as const;
+export const PROJECT_FILES = [
+  'package.json',
+  'tsconfig.json',
+  'src/main.ts',
+  '.gitignore',
+  '.gitattributes',
+  '.prettierignore',
+  'README.md',
+] as const;
 const USER_FILES = new Set<string>(PROJECT_FILES);
 const USER_DIRS = ['src/handlers', 'test/handlers'];
 

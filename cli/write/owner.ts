@@ -91,7 +91,12 @@ function procStart(pid: number): string | null {
 
 function psStart(pid: number): string | null {
   try {
-    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], { encoding: 'utf8', timeout: 2000, stdio: ['ignore', 'pipe', 'ignore'], env: { ...process.env, LC_ALL: 'C' } });
+    const out = execFileSync('ps', ['-o', 'lstart=', '-p', String(pid)], {
+      encoding: 'utf8',
+      timeout: 2000,
+      stdio: ['ignore', 'pipe', 'ignore'],
+      env: { ...process.env, LC_ALL: 'C' },
+    });
     return out.trim().replace(/\s+/g, ' ') || null;
   } catch {
     return null;
@@ -113,7 +118,8 @@ function pidNamespace(): string | null {
 function bootId(): string | null {
   if (bootCache !== undefined) return bootCache;
   try {
-    bootCache = process.platform === 'linux' ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null : null;
+    bootCache =
+      process.platform === 'linux' ? readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || null : null;
   } catch {
     bootCache = null;
   }

@@ -5,7 +5,19 @@
  * every switch stays inside what mcpgen may touch (owned.ts), through real folders only; anything
  * else refuses the journal before a single change (MCPG916), and the folder is left to look at.
  */
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, unlinkSync, type Stats } from 'node:fs';
+import {
+  closeSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  type Stats,
+} from 'node:fs';
 import path from 'node:path';
 import { Codes } from '../manifest/codes.js';
 import { hasHeader } from '../plan/plan.js';
@@ -80,7 +92,11 @@ function recoverAt(absRoot: string, place: string): boolean {
   const staging = stagingIn(absRoot, place);
   const name = stagingName(place);
   if (!lstatSync(staging).isDirectory())
-    throw new WriteError(Codes.WRITE_FAILED, staging, `${name} is not mcpgen's staging folder (it is not a folder); move it away and run mcpgen generate again`);
+    throw new WriteError(
+      Codes.WRITE_FAILED,
+      staging,
+      `${name} is not mcpgen's staging folder (it is not a folder); move it away and run mcpgen generate again`,
+    );
   const owner = ownerOf(staging);
   if (owner !== null)
     throw new WriteError(
@@ -117,10 +133,12 @@ function refused(staging: string, name: string, why: string, outcome: string): W
 function replay(absRoot: string, staging: string, name: string, journal: Journal): void {
   try {
     for (const s of journal.switches) act(step(absRoot, staging, name, s));
-    for (const s of journal.switches) if (s.op === 'remove') pruneEmptyDirs(absRoot, path.dirname(path.join(absRoot, s.path)));
+    for (const s of journal.switches)
+      if (s.op === 'remove') pruneEmptyDirs(absRoot, path.dirname(path.join(absRoot, s.path)));
     unlinkSync(path.join(staging, JOURNAL));
   } catch (err) {
-    if (err instanceof Refused) throw refused(staging, name, err.message, 'the project changed while it was being replayed, which stopped there');
+    if (err instanceof Refused)
+      throw refused(staging, name, err.message, 'the project changed while it was being replayed, which stopped there');
     throw unfinished(err, absRoot, staging, name);
   }
 }
@@ -138,17 +156,23 @@ function unfinished(err: unknown, absRoot: string, staging: string, name: string
 }
 
 /** What one switch comes to now: nothing (done, or a user file kept), an unlink, a rename, a merge of folders. */
-type Step = { do: 'skip' } | { do: 'unlink'; target: string } | { do: 'rename'; from: string; to: string } | { do: 'merge'; from: string; to: string };
+type Step =
+  | { do: 'skip' }
+  | { do: 'unlink'; target: string }
+  | { do: 'rename'; from: string; to: string }
+  | { do: 'merge'; from: string; to: string };
 
 /** Checks a switch against the project as it is now; Refused when it would touch what it may not. */
 function step(absRoot: string, staging: string, name: string, s: Switch): Step {
   const target = path.join(absRoot, s.path);
   if (s.op === 'remove') {
-    if (!mayRemove(s.path)) throw new Refused(`it would remove ${s.path}, which ${userOwned(s.path) ? 'is yours' : 'mcpgen never removes'}`);
+    if (!mayRemove(s.path))
+      throw new Refused(`it would remove ${s.path}, which ${userOwned(s.path) ? 'is yours' : 'mcpgen never removes'}`);
     const there = walk(absRoot, s.path, '');
     if (!there) return { do: 'skip' };
     if (!there.isFile()) throw new Refused(`it would remove ${s.path}, which is not a file`);
-    if (!isTempName(path.posix.basename(s.path)) && !headed(target)) throw new Refused(`it would remove ${s.path}, which has no mcpgen header (it is yours)`);
+    if (!isTempName(path.posix.basename(s.path)) && !headed(target))
+      throw new Refused(`it would remove ${s.path}, which has no mcpgen header (it is yours)`);
     return { do: 'unlink', target };
   }
   const newDir = path.join(staging, 'new');
@@ -162,14 +186,17 @@ function step(absRoot: string, staging: string, name: string, s: Switch): Step {
     if (there) {
       // A user's file is created only where there is none.
       if (s.user || userOwned(s.path)) return { do: 'skip' };
-      if (!there.isFile() || !headed(target)) throw new Refused(`it would replace ${s.path}, which has no mcpgen header (it is yours)`);
+      if (!there.isFile() || !headed(target))
+        throw new Refused(`it would replace ${s.path}, which has no mcpgen header (it is yours)`);
     }
     return { do: 'rename', from: path.join(newDir, s.path), to: target };
   }
   if (!staged) return { do: 'skip' };
   if (!staged.isDirectory()) throw new Refused(`${name}/new/${s.path} is not a folder`);
   checkTree(newDir, s.path, name);
-  return walk(absRoot, s.path, '') ? { do: 'merge', from: path.join(newDir, s.path), to: target } : { do: 'rename', from: path.join(newDir, s.path), to: target };
+  return walk(absRoot, s.path, '')
+    ? { do: 'merge', from: path.join(newDir, s.path), to: target }
+    : { do: 'rename', from: path.join(newDir, s.path), to: target };
 }
 
 function act(st: Step): void {
@@ -197,7 +224,10 @@ function walk(base: string, rel: string, shown: string): Stats | null {
       return null; // ENOTDIR and the like: nothing there
     }
     if (!st) return null;
-    if (st.isSymbolicLink()) throw new Refused(`${shown}${segs.slice(0, i + 1).join('/')} is a symbolic link (a journal is replayed through real folders only)`);
+    if (st.isSymbolicLink())
+      throw new Refused(
+        `${shown}${segs.slice(0, i + 1).join('/')} is a symbolic link (a journal is replayed through real folders only)`,
+      );
     if (i < segs.length - 1 && !st.isDirectory()) return null;
   }
   return st ?? null;

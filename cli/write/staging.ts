@@ -28,7 +28,7 @@ export function stagingName(place: string): string {
 export function foundPlaces(absRoot: string): string[] {
   const found: string[] = [];
   for (const place of PLACES) {
-    let st;
+    let st: ReturnType<typeof lstatSync>;
     try {
       st = lstatSync(stagingIn(absRoot, place), { throwIfNoEntry: false });
     } catch {
@@ -46,7 +46,7 @@ function realFolders(absRoot: string, place: string): boolean {
   for (const seg of place.split('/')) {
     cur = path.join(cur, seg);
     const st = lstatSync(cur, { throwIfNoEntry: false });
-    if (!st || !st.isDirectory()) return false;
+    if (!st?.isDirectory()) return false;
   }
   return true;
 }

@@ -21,7 +21,19 @@
  * Power loss is outside this: nothing is fsynced (fsyncing every file of a large project costs
  * more than the whole generate); what survives is up to the file system's own ordering.
  */
-import { accessSync, constants, copyFileSync, linkSync, mkdirSync, rmdirSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  copyFileSync,
+  linkSync,
+  mkdirSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { Codes } from '../manifest/codes.js';
 import { JOURNAL, writeJournal, writeRun, type Switch } from './journal.js';
@@ -55,8 +67,14 @@ export function runTransaction(root: string, files: Staged[], removes: string[])
   const absRoot = path.resolve(root);
   const made = makeRoot(absRoot);
   const switches: Switch[] = [
-    ...[...new Set(files.filter((f) => f.top !== null).map((f) => f.top!))].sort().map((p): Switch => ({ op: 'dir', path: p })),
-    ...files.filter((f) => f.top === null).map((f): Switch => ({ op: 'put', path: f.path, replaces: f.replaces, ...(f.user ? { user: true as const } : {}) })),
+    ...[...new Set(files.filter((f) => f.top !== null).map((f) => f.top!))]
+      .sort()
+      .map((p): Switch => ({ op: 'dir', path: p })),
+    ...files
+      .filter((f) => f.top === null)
+      .map(
+        (f): Switch => ({ op: 'put', path: f.path, replaces: f.replaces, ...(f.user ? { user: true as const } : {}) }),
+      ),
     ...removes.map((p): Switch => ({ op: 'remove', path: p })),
   ];
   let claimed: { staging: string; at: string; run: string };
@@ -66,7 +84,13 @@ export function runTransaction(root: string, files: Staged[], removes: string[])
     // The staging folder may be another run's: only the project folder this run created goes.
     discard(absRoot, made, null);
     if (err instanceof NoStagingPlace) throw nowhere(absRoot, err);
-    throw writeErrorOf(err, absRoot, 'write', (err as NodeJS.ErrnoException).path ?? path.join(absRoot, STAGING), NOTHING);
+    throw writeErrorOf(
+      err,
+      absRoot,
+      'write',
+      (err as NodeJS.ErrnoException).path ?? path.join(absRoot, STAGING),
+      NOTHING,
+    );
   }
   const { staging, at, run } = claimed;
   try {
@@ -82,13 +106,26 @@ export function runTransaction(root: string, files: Staged[], removes: string[])
   } catch (err) {
     const failed = switches[done]!;
     const target = path.join(absRoot, failed.path);
-    const what = failed.op === 'remove' ? 'remove stale' : failed.op === 'dir' ? 'create folder' : failed.replaces ? 'replace' : 'create';
+    const what =
+      failed.op === 'remove'
+        ? 'remove stale'
+        : failed.op === 'dir'
+          ? 'create folder'
+          : failed.replaces
+            ? 'replace'
+            : 'create';
     try {
       for (let i = done - 1; i >= 0; i--) backward(absRoot, staging, switches[i]!);
     } catch (undoErr) {
       const first = writeErrorOf(err, absRoot, what, target, 'and undoing the files already switched failed');
       const where = (undoErr as NodeJS.ErrnoException).path ?? absRoot;
-      const why = writeErrorOf(undoErr, absRoot, 'restore', where, `the journal in ${stagingName(at)}/ lets the next mcpgen generate finish the switch`);
+      const why = writeErrorOf(
+        undoErr,
+        absRoot,
+        'restore',
+        where,
+        `the journal in ${stagingName(at)}/ lets the next mcpgen generate finish the switch`,
+      );
       throw new WriteError(Codes.WRITE_UNDO_FAILED, target, `${first.message} too (${why.message})`);
     }
     discard(absRoot, made, staging);
@@ -123,8 +160,14 @@ function claim(absRoot: string): { staging: string; at: string; run: string } {
 /** No folder would take the staging folder: which folders to make writable. */
 function nowhere(absRoot: string, err: NoStagingPlace): WriteError {
   const others = err.tried.map((p) => `${p}/`);
-  const fix = others.length ? `make the project folder writable, or one of ${others.join(', ')} (mcpgen stages its writes in the first of these it can write)` : 'make the project folder writable';
-  return new WriteError(Codes.WRITE_FAILED, path.join(absRoot, STAGING), `cannot write ${STAGING}: ${reason(err.first)}; ${fix}; ${NOTHING}`);
+  const fix = others.length
+    ? `make the project folder writable, or one of ${others.join(', ')} (mcpgen stages its writes in the first of these it can write)`
+    : 'make the project folder writable';
+  return new WriteError(
+    Codes.WRITE_FAILED,
+    path.join(absRoot, STAGING),
+    `cannot write ${STAGING}: ${reason(err.first)}; ${fix}; ${NOTHING}`,
+  );
 }
 
 function stage(absRoot: string, staging: string, files: Staged[], switches: Switch[]): void {
@@ -167,7 +210,13 @@ function finish(absRoot: string, staging: string, at: string, switches: Switch[]
     unlinkSync(path.join(staging, JOURNAL));
   } catch (err) {
     // The project is the new one, but a journal left behind would be replayed by the next run.
-    throw writeErrorOf(err, absRoot, 'remove', path.join(staging, JOURNAL), `the project was written; delete ${stagingName(at)}/ by hand`);
+    throw writeErrorOf(
+      err,
+      absRoot,
+      'remove',
+      path.join(staging, JOURNAL),
+      `the project was written; delete ${stagingName(at)}/ by hand`,
+    );
   }
   rmSync(staging, { recursive: true, force: true, maxRetries: 2 });
 }

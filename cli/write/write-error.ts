@@ -42,7 +42,11 @@ const REASONS: Record<string, string> = {
 
 /** True for an error the file system raised (an errno code), as opposed to a bug. */
 export function isSystemError(err: unknown): err is NodeJS.ErrnoException {
-  return err instanceof Error && typeof (err as NodeJS.ErrnoException).code === 'string' && /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!);
+  return (
+    err instanceof Error &&
+    typeof (err as NodeJS.ErrnoException).code === 'string' &&
+    /^E[A-Z0-9]+$/.test((err as NodeJS.ErrnoException).code!)
+  );
 }
 
 /** Where to look, when the reason alone does not say (root gets EPERM only from file flags). */
@@ -57,7 +61,14 @@ export function reason(err: NodeJS.ErrnoException): string {
 }
 
 /** A system error while doing `what` to `abs`, as a WriteError (anything else is rethrown: a bug). */
-export function writeErrorOf(err: unknown, root: string, what: string, abs: string, outcome: string, code: Code = Codes.WRITE_FAILED): WriteError {
+export function writeErrorOf(
+  err: unknown,
+  root: string,
+  what: string,
+  abs: string,
+  outcome: string,
+  code: Code = Codes.WRITE_FAILED,
+): WriteError {
   if (err instanceof WriteError) return err;
   if (!isSystemError(err)) throw err;
   const rel = path.relative(root, abs).split(path.sep).join('/') || '.';

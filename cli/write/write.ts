@@ -27,7 +27,9 @@ const PID_STAGING = '.mcpgen-staging-';
 export function applyPlan(plan: Plan): WriteResult {
   if (plan.errors.length) throw new Error('internal: applyPlan called on a plan with errors');
   sweepPidStaging(plan.root);
-  const writes = plan.entries.filter((e) => (e.action === 'create' || e.action === 'update') && e.content !== undefined);
+  const writes = plan.entries.filter(
+    (e) => (e.action === 'create' || e.action === 'update') && e.content !== undefined,
+  );
   const removes = plan.entries.filter((e) => e.action === 'remove').map((e) => e.path);
   if (!writes.length && !removes.length) return { written: [], removed: [] };
   // The highest missing folder above each file (null: its folder exists), asked of the disk once per folder.

@@ -71,7 +71,11 @@ export class InProcessRunner {
   }
 
   start() {
-    const child = fork(WORKER, [REPO], { env: this.env, stdio: ['ignore', 'ignore', 'pipe', 'ipc'], serialization: 'advanced' });
+    const child = fork(WORKER, [REPO], {
+      env: this.env,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+      serialization: 'advanced',
+    });
     this.child = child;
     this.count = 0;
     let early = '';
@@ -100,7 +104,16 @@ export class InProcessRunner {
       this.start();
     }
     await this.ready;
-    if (!this.child) return { code: null, signal: 'SIGKILL', timedOut: false, stdout: '', stderr: 'the worker died before it was ready', ms: 0, how: 'inproc' };
+    if (!this.child)
+      return {
+        code: null,
+        signal: 'SIGKILL',
+        timedOut: false,
+        stdout: '',
+        stderr: 'the worker died before it was ready',
+        ms: 0,
+        how: 'inproc',
+      };
     const child = /** @type {import('node:child_process').ChildProcess} */ (this.child);
     this.count++;
     const id = this.nextId++;
@@ -109,7 +122,15 @@ export class InProcessRunner {
       const timer = setTimeout(() => {
         this.pending = null;
         this.stop();
-        resolve({ code: null, signal: 'SIGKILL', timedOut: true, stdout: '', stderr: '', ms: performance.now() - started, how: 'inproc' });
+        resolve({
+          code: null,
+          signal: 'SIGKILL',
+          timedOut: true,
+          stdout: '',
+          stderr: '',
+          ms: performance.now() - started,
+          how: 'inproc',
+        });
       }, o.timeoutMs);
       this.pending = (m) => {
         if (!m.exited && m.id !== id) return;
@@ -117,9 +138,25 @@ export class InProcessRunner {
         this.pending = null;
         if (m.exited) {
           // The worker died under the command (out of memory, an abort): as a process would have.
-          resolve({ code: m.code, signal: m.signal, timedOut: false, stdout: '', stderr: m.stderr, ms: performance.now() - started, how: 'inproc' });
+          resolve({
+            code: m.code,
+            signal: m.signal,
+            timedOut: false,
+            stdout: '',
+            stderr: m.stderr,
+            ms: performance.now() - started,
+            how: 'inproc',
+          });
         } else {
-          resolve({ code: m.code, signal: null, timedOut: false, stdout: m.stdout.slice(0, MAX_OUTPUT), stderr: m.stderr.slice(0, MAX_OUTPUT), ms: m.ms, how: 'inproc' });
+          resolve({
+            code: m.code,
+            signal: null,
+            timedOut: false,
+            stdout: m.stdout.slice(0, MAX_OUTPUT),
+            stderr: m.stderr.slice(0, MAX_OUTPUT),
+            ms: m.ms,
+            how: 'inproc',
+          });
         }
       };
       child.send({ id, argv, cwd: o.cwd });

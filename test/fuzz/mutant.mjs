@@ -17,7 +17,21 @@ import { BYTE_MUTATIONS, TEXT_MUTATIONS } from './mutate-text.mjs';
  */
 
 /** What of a seed's folder is not part of its input: generated output, golden expectations. */
-const NOT_INPUT = new Set(['expected', 'node_modules', 'dist', 'src', 'test', 'package.json', 'package-lock.json', 'tsconfig.json', '.gitignore', 'stderr.txt', 'stdout.txt', 'exit.txt', 'args.json']);
+const NOT_INPUT = new Set([
+  'expected',
+  'node_modules',
+  'dist',
+  'src',
+  'test',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  '.gitignore',
+  'stderr.txt',
+  'stdout.txt',
+  'exit.txt',
+  'args.json',
+]);
 
 /** True for the files of a seed's folder a mutant gets (the manifest is written separately). */
 export function isSeedInput(seedDir, file) {
@@ -37,7 +51,12 @@ export function loadSeeds(repo) {
       const dir = path.join(base, name);
       const file = path.join(dir, 'mcpgen.yaml');
       if (!fs.existsSync(file) || !fs.statSync(file).isFile()) continue;
-      seeds.push({ name: `${group}/${name}`, dir, valid: !name.startsWith('invalid-'), text: fs.readFileSync(file, 'latin1') });
+      seeds.push({
+        name: `${group}/${name}`,
+        dir,
+        valid: !name.startsWith('invalid-'),
+        text: fs.readFileSync(file, 'latin1'),
+      });
     }
   }
   // Kept as bytes (latin1 round-trips them): some invalid seeds are not UTF-8 on purpose.
@@ -51,15 +70,47 @@ function isUtf8(latin1) {
 }
 
 const DATA_WEIGHTS = /** @type {[number, string][]} */ ([
-  [3, 'deleteKey'], [4, 'renameKey'], [4, 'duplicateEntry'], [4, 'typeConfusion'], [2, 'deepNesting'], [2, 'hugeValue'],
-  [4, 'invalidDefault'], [3, 'trickyString'], [2, 'swapSubtrees'], [2, 'graftSubtree'], [3, 'refEdit'], [2, 'uriTemplateEdit'],
-  [2, 'promptPlaceholder'], [2, 'fileRefEdit'], [2, 'alias'], [1, 'tag'], [2, 'scalarStyle'], [2, 'collectionStyle'],
-  [1, 'comment'], [2, 'unknownKey'],
+  [3, 'deleteKey'],
+  [4, 'renameKey'],
+  [4, 'duplicateEntry'],
+  [4, 'typeConfusion'],
+  [2, 'deepNesting'],
+  [2, 'hugeValue'],
+  [4, 'invalidDefault'],
+  [3, 'trickyString'],
+  [2, 'swapSubtrees'],
+  [2, 'graftSubtree'],
+  [3, 'refEdit'],
+  [2, 'uriTemplateEdit'],
+  [2, 'promptPlaceholder'],
+  [2, 'fileRefEdit'],
+  [2, 'alias'],
+  [1, 'tag'],
+  [2, 'scalarStyle'],
+  [2, 'collectionStyle'],
+  [1, 'comment'],
+  [2, 'unknownKey'],
 ]);
 const TEXT_WEIGHTS = /** @type {[number, string][]} */ ([
-  [3, 'deleteLine'], [2, 'duplicateLine'], [2, 'swapLines'], [3, 'indent'], [1, 'truncate'], [3, 'insertChars'], [1, 'bom'],
-  [2, 'crlf'], [1, 'trailingSpace'], [1, 'noFinalNewline'], [2, 'comment'], [2, 'documentMarkers'], [2, 'blockScalar'],
-  [2, 'flowOverLines'], [2, 'anchorAlias'], [2, 'tag'], [2, 'oddKeySyntax'], [1, 'longLine'], [1, 'blankLines'],
+  [3, 'deleteLine'],
+  [2, 'duplicateLine'],
+  [2, 'swapLines'],
+  [3, 'indent'],
+  [1, 'truncate'],
+  [3, 'insertChars'],
+  [1, 'bom'],
+  [2, 'crlf'],
+  [1, 'trailingSpace'],
+  [1, 'noFinalNewline'],
+  [2, 'comment'],
+  [2, 'documentMarkers'],
+  [2, 'blockScalar'],
+  [2, 'flowOverLines'],
+  [2, 'anchorAlias'],
+  [2, 'tag'],
+  [2, 'oddKeySyntax'],
+  [1, 'longLine'],
+  [1, 'blankLines'],
 ]);
 
 /** @param {number} number @param {Seed[]} seeds @returns {Mutant} */
@@ -74,7 +125,15 @@ export function makeMutant(number, seeds) {
 
   const doc = YAML.parseDocument(text, { uniqueKeys: false });
   // A seed the yaml package cannot write back (an alias to no anchor) is only mutated as text.
-  const dataSteps = doc.errors.length || !YAML.isMap(doc.contents) || !printable(doc) ? 0 : rng.weighted([[2, 0], [6, 1], [3, 2], [1, 3]]);
+  const dataSteps =
+    doc.errors.length || !YAML.isMap(doc.contents) || !printable(doc)
+      ? 0
+      : rng.weighted([
+          [2, 0],
+          [6, 1],
+          [3, 2],
+          [1, 3],
+        ]);
   if (dataSteps) {
     /** @type {Map<string, (indent: number) => string>} */
     const markers = new Map();
@@ -157,7 +216,12 @@ function isUtf8Text(seed) {
  * loses the steps that were dropped).
  */
 function stringify(history, chain, rng) {
-  const style = rng.weighted([[4, 'any'], [4, 'block'], [2, 'flow'], [1, 'json']]);
+  const style = rng.weighted([
+    [4, 'any'],
+    [4, 'block'],
+    [2, 'flow'],
+    [1, 'json'],
+  ]);
   const lineWidth = rng.pick([0, 0, 80, 20]);
   for (let i = history.length - 1; i >= 0; i--) {
     try {
@@ -185,13 +249,16 @@ function stringifyAs(doc, style, lineWidth, rng) {
   if (style === 'json') {
     try {
       const indent = rng.pick([0, 2]);
-      return [JSON.stringify(doc.toJS({ maxAliasCount: 1000 }), null, indent) + '\n', `json (indent ${indent})`];
+      return [`${JSON.stringify(doc.toJS({ maxAliasCount: 1000 }), null, indent)}\n`, `json (indent ${indent})`];
     } catch {
       /* aliases too many, or cycles: YAML then */
     }
   }
   const collectionStyle = style === 'json' ? 'any' : style;
-  return [doc.toString({ collectionStyle: /** @type {any} */ (collectionStyle), lineWidth }), `${collectionStyle} (lineWidth ${lineWidth})`];
+  return [
+    doc.toString({ collectionStyle: /** @type {any} */ (collectionStyle), lineWidth }),
+    `${collectionStyle} (lineWidth ${lineWidth})`,
+  ];
 }
 
 /** Markers become raw text; block values get the indentation of the line they are on. */

@@ -44,9 +44,11 @@ function pairs(doc) {
 }
 
 const show = (/** @type {(string|number)[]} */ p) =>
-  p.length ? p.map((k) => (String(k).length > 24 ? `${String(k).slice(0, 12)}…(${String(k).length})` : String(k))).join('.') : '(root)';
+  p.length
+    ? p.map((k) => (String(k).length > 24 ? `${String(k).slice(0, 12)}…(${String(k).length})` : String(k))).join('.')
+    : '(root)';
 const clip = (/** @type {unknown} */ v) => {
-  const s = typeof v === 'string' ? JSON.stringify(v) : JSON.stringify(v) ?? String(v);
+  const s = typeof v === 'string' ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
   return s.length > 40 ? `${s.slice(0, 37)}…` : s;
 };
 
@@ -78,7 +80,19 @@ function valuesAt(doc, key) {
 
 /** The pairs of the named sections (tools, resources…) and of every `properties`/`params`/`arguments` map. */
 function namedEntries(doc) {
-  const sections = new Set(['tools', 'resources', 'resourceTemplates', 'prompts', 'schemas', 'properties', 'params', 'arguments', '$defs', 'definitions', 'rules']);
+  const sections = new Set([
+    'tools',
+    'resources',
+    'resourceTemplates',
+    'prompts',
+    'schemas',
+    'properties',
+    'params',
+    'arguments',
+    '$defs',
+    'definitions',
+    'rules',
+  ]);
   return pairs(doc).filter((p) => sections.has(String(p.path[p.path.length - 1])));
 }
 
@@ -148,7 +162,11 @@ export const DATA_MUTATIONS = {
     const shape = useSchema
       ? rng.pick(['properties', 'items', 'anyOf', 'allOf', 'additionalProperties'])
       : rng.pick(['list', 'map', 'mixed']);
-    replace(ctx, e, marker(ctx, (indent) => (block ? deepBlock(shape, depth, indent) : deepFlow(shape, depth))));
+    replace(
+      ctx,
+      e,
+      marker(ctx, (indent) => (block ? deepBlock(shape, depth, indent) : deepFlow(shape, depth))),
+    );
     return `nest ${show(e.path)} ${depth} levels of ${shape} (${block ? 'block' : 'flow'})`;
   },
 
@@ -161,7 +179,11 @@ export const DATA_MUTATIONS = {
       const e = rng.pick(es);
       const n = rng.logInt(1000, 3_000_000);
       const unit = rng.pick(['x', 'é', '🙂', 'ab ', '*/', '\\']);
-      replace(ctx, e, marker(ctx, () => JSON.stringify(unit.repeat(Math.ceil(n / unit.length)))));
+      replace(
+        ctx,
+        e,
+        marker(ctx, () => JSON.stringify(unit.repeat(Math.ceil(n / unit.length)))),
+      );
       return `huge string ${show(e.path)} ${n} × ${clip(unit)}`;
     }
     if (kind === 'number') {
@@ -169,7 +191,11 @@ export const DATA_MUTATIONS = {
       if (!es.length) return null;
       const e = rng.pick(es);
       const text = rng.pick(NUMBER_TEXTS);
-      replace(ctx, e, marker(ctx, () => text));
+      replace(
+        ctx,
+        e,
+        marker(ctx, () => text),
+      );
       return `number ${show(e.path)} := ${text}`;
     }
     if (kind === 'entries') {
@@ -178,7 +204,8 @@ export const DATA_MUTATIONS = {
       const { map, pair, path } = rng.pick(ps);
       const n = rng.logInt(10, 2000);
       const base = String(pair.key?.value);
-      for (let i = 0; i < n; i++) map.items.push(new Pair(new Scalar(`${base}${i}`), pair.value?.clone ? pair.value.clone() : pair.value));
+      for (let i = 0; i < n; i++)
+        map.items.push(new Pair(new Scalar(`${base}${i}`), pair.value?.clone ? pair.value.clone() : pair.value));
       return `${n} copies of ${show([...path, base])}`;
     }
     const schemas = schemaEntries(doc);
@@ -186,10 +213,22 @@ export const DATA_MUTATIONS = {
     const e = rng.pick(schemas);
     const n = rng.logInt(10, 20_000);
     if (kind === 'properties') {
-      replace(ctx, e, marker(ctx, () => `{type: object, properties: {${Array.from({ length: n }, (_, i) => `p${i}: {type: string}`).join(', ')}}}`));
+      replace(
+        ctx,
+        e,
+        marker(
+          ctx,
+          () =>
+            `{type: object, properties: {${Array.from({ length: n }, (_, i) => `p${i}: {type: string}`).join(', ')}}}`,
+        ),
+      );
       return `${n} properties at ${show(e.path)}`;
     }
-    replace(ctx, e, marker(ctx, () => `{type: string, enum: [${Array.from({ length: n }, (_, i) => `v${i}`).join(', ')}]}`));
+    replace(
+      ctx,
+      e,
+      marker(ctx, () => `{type: string, enum: [${Array.from({ length: n }, (_, i) => `v${i}`).join(', ')}]}`),
+    );
     return `enum of ${n} at ${show(e.path)}`;
   },
 
@@ -200,10 +239,15 @@ export const DATA_MUTATIONS = {
     if (!schemas.length) return null;
     const e = rng.pick(schemas);
     const type = e.node.get('type');
-    const key = rng.weighted([[6, 'default'], [1, 'const'], [1, 'enum'], [1, 'examples']]);
+    const key = rng.weighted([
+      [6, 'default'],
+      [1, 'const'],
+      [1, 'enum'],
+      [1, 'examples'],
+    ]);
     const wrong = {
       string: [1, true, null, [], {}],
-      integer: [1.5, '1', 1e400, true, []],
+      integer: [1.5, '1', Number.POSITIVE_INFINITY, true, []],
       number: ['1', null, {}, true],
       boolean: ['true', 0, null],
       object: [[], 'x', { __proto__x: 1 }, 1],
@@ -222,7 +266,10 @@ export const DATA_MUTATIONS = {
     if (rng.chance(0.2)) raw = rng.pick(NUMBER_TEXTS);
     if (key === 'enum' && !raw) value = [value, rng.pick(pool)];
     if (key === 'examples' && !raw) value = [value];
-    const node = raw !== null ? marker(ctx, () => (key === 'enum' || key === 'examples' ? `[${raw}]` : raw)) : doc.createNode(value);
+    const node =
+      raw !== null
+        ? marker(ctx, () => (key === 'enum' || key === 'examples' ? `[${raw}]` : raw))
+        : doc.createNode(value);
     e.node.set(key, node);
     return `${key} at ${show(e.path)} (type ${String(type)}) := ${raw ?? clip(value)}`;
   },
@@ -269,7 +316,9 @@ export const DATA_MUTATIONS = {
     const { doc, rng } = ctx;
     const schemas = schemaEntries(doc);
     const refs = valuesAt(doc, '$ref');
-    const names = isMap(doc.get('schemas')) ? /** @type {any} */ (doc.get('schemas')).items.map((p) => String(p.key?.value)) : [];
+    const names = isMap(doc.get('schemas'))
+      ? /** @type {any} */ (doc.get('schemas')).items.map((p) => String(p.key?.value))
+      : [];
     const kind = rng.pick(['value', 'value', 'cycle', 'selfRecursive']);
     if (kind === 'cycle' || kind === 'selfRecursive' || (!refs.length && !schemas.length)) {
       let shared = doc.get('schemas');
@@ -278,14 +327,18 @@ export const DATA_MUTATIONS = {
         doc.set('schemas', shared);
       }
       const n = kind === 'selfRecursive' ? 1 : rng.int(1, 4);
-      const via = kind === 'selfRecursive' || rng.chance(0.3) ? rng.pick(['properties', 'items', 'anyOf', 'direct']) : 'direct';
+      const via =
+        kind === 'selfRecursive' || rng.chance(0.3) ? rng.pick(['properties', 'items', 'anyOf', 'direct']) : 'direct';
       for (let i = 0; i < n; i++) {
         const next = `#/schemas/Fz${(i + 1) % n}`;
         const body =
-          via === 'properties' ? { type: 'object', properties: { next: { $ref: next } } }
-          : via === 'items' ? { type: 'array', items: { $ref: next } }
-          : via === 'anyOf' ? { anyOf: [{ $ref: next }, { type: 'null' }] }
-          : { $ref: next };
+          via === 'properties'
+            ? { type: 'object', properties: { next: { $ref: next } } }
+            : via === 'items'
+              ? { type: 'array', items: { $ref: next } }
+              : via === 'anyOf'
+                ? { anyOf: [{ $ref: next }, { type: 'null' }] }
+                : { $ref: next };
         /** @type {any} */ (shared).set(`Fz${i}`, doc.createNode(body));
       }
       // Something must use the cycle for it to reach the generated code.
@@ -334,8 +387,34 @@ export const DATA_MUTATIONS = {
     const e = rng.pick(es);
     const old = String(e.node.value);
     const piece = rng.pick([
-      '{x}', '{?a,b}', '{+path}', '{#frag}', '{x*}', '{x:3}', '{x:0}', '{x:99999}', '{', '}', '{}', '{{x}}', '{x}{x}', '{a-b}',
-      '{__proto__}', '{constructor}', '{/a,b}', '{;a}', '{.a}', '{&a}', '{=a}', '{a b}', '{é}', '%zz', '%41', ' ', '#frag', '?q=1',
+      '{x}',
+      '{?a,b}',
+      '{+path}',
+      '{#frag}',
+      '{x*}',
+      '{x:3}',
+      '{x:0}',
+      '{x:99999}',
+      '{',
+      '}',
+      '{}',
+      '{{x}}',
+      '{x}{x}',
+      '{a-b}',
+      '{__proto__}',
+      '{constructor}',
+      '{/a,b}',
+      '{;a}',
+      '{.a}',
+      '{&a}',
+      '{=a}',
+      '{a b}',
+      '{é}',
+      '%zz',
+      '%41',
+      ' ',
+      '#frag',
+      '?q=1',
     ]);
     const text = rng.weighted([
       [4, `${old}${piece}`],
@@ -350,7 +429,9 @@ export const DATA_MUTATIONS = {
 
   promptPlaceholder({ doc, rng }) {
     const es = valuesAt(doc, 'text').filter((e) => e.path[0] === 'prompts' && isScalar(e.node));
-    const args = entries(doc).filter((e) => e.path[0] === 'prompts' && e.path[e.path.length - 1] === 'arguments' && isMap(e.node));
+    const args = entries(doc).filter(
+      (e) => e.path[0] === 'prompts' && e.path[e.path.length - 1] === 'arguments' && isMap(e.node),
+    );
     if (args.length && rng.chance(0.3)) {
       const a = rng.pick(args);
       const name = rng.pick([...PROTOTYPE_NAMES, 'a-b', 'a.b', '1st', 'é', '']);
@@ -360,9 +441,27 @@ export const DATA_MUTATIONS = {
     if (!es.length) return null;
     const e = rng.pick(es);
     const piece = rng.pick([
-      '{{missing}}', '{{ topic }}', '{{{topic}}}', '{{#if x}}y{{/if}}', '{{__proto__}}', '{{constructor}}', '{{toString}}', '{{',
-      '}}', '{{a.b}}', '{{topic}}{{topic}}', '\\{{topic}}', '${topic}', '{{> partial}}', '{{!comment}}', '{{}}', '{{ }}', '{{1}}',
-      '{{é}}', '{{hasOwnProperty}}', '{{a-b}}',
+      '{{missing}}',
+      '{{ topic }}',
+      '{{{topic}}}',
+      '{{#if x}}y{{/if}}',
+      '{{__proto__}}',
+      '{{constructor}}',
+      '{{toString}}',
+      '{{',
+      '}}',
+      '{{a.b}}',
+      '{{topic}}{{topic}}',
+      '\\{{topic}}',
+      '${topic}',
+      '{{> partial}}',
+      '{{!comment}}',
+      '{{}}',
+      '{{ }}',
+      '{{1}}',
+      '{{é}}',
+      '{{hasOwnProperty}}',
+      '{{a-b}}',
     ]);
     const text = `${String(e.node.value)} ${piece}`;
     replace({ doc }, e, new Scalar(text));
@@ -383,27 +482,66 @@ export const DATA_MUTATIONS = {
       if (!es.length) return null;
     }
     const e = rng.pick(es);
-    const kind = rng.pick(['missing', 'outside', 'absolute', 'self', 'dir', 'huge', 'badUtf8', 'empty', 'symlinkOut', 'dot', 'emptyName', 'nul']);
+    const kind = rng.pick([
+      'missing',
+      'outside',
+      'absolute',
+      'self',
+      'dir',
+      'huge',
+      'badUtf8',
+      'empty',
+      'symlinkOut',
+      'dot',
+      'emptyName',
+      'nul',
+    ]);
     /** @type {string} */
     let value;
     switch (kind) {
-      case 'missing': value = 'missing.txt'; break;
-      case 'outside': value = '../../outside.txt'; break;
-      case 'absolute': value = '/etc/hostname'; break;
-      case 'self': value = 'mcpgen.yaml'; break;
-      case 'dir': value = 'fz-dir'; ctx.files.push({ path: 'fz-dir/a.txt', content: 'a' }); break;
+      case 'missing':
+        value = 'missing.txt';
+        break;
+      case 'outside':
+        value = '../../outside.txt';
+        break;
+      case 'absolute':
+        value = '/etc/hostname';
+        break;
+      case 'self':
+        value = 'mcpgen.yaml';
+        break;
+      case 'dir':
+        value = 'fz-dir';
+        ctx.files.push({ path: 'fz-dir/a.txt', content: 'a' });
+        break;
       case 'huge': {
         const size = rng.logInt(1024, 24 * 1024 * 1024);
         value = 'fz-huge.bin';
         ctx.files.push({ path: value, size });
         break;
       }
-      case 'badUtf8': value = 'fz-bad.txt'; ctx.files.push({ path: value, content: Buffer.from([0x61, 0xff, 0xfe, 0xc3, 0x28, 0x00]) }); break;
-      case 'empty': value = 'fz-empty.txt'; ctx.files.push({ path: value, content: '' }); break;
-      case 'symlinkOut': value = 'fz-link.txt'; ctx.files.push({ path: value, symlink: '/etc/hostname' }); break;
-      case 'dot': value = '.'; break;
-      case 'emptyName': value = ''; break;
-      default: value = 'a\u0000b'; break;
+      case 'badUtf8':
+        value = 'fz-bad.txt';
+        ctx.files.push({ path: value, content: Buffer.from([0x61, 0xff, 0xfe, 0xc3, 0x28, 0x00]) });
+        break;
+      case 'empty':
+        value = 'fz-empty.txt';
+        ctx.files.push({ path: value, content: '' });
+        break;
+      case 'symlinkOut':
+        value = 'fz-link.txt';
+        ctx.files.push({ path: value, symlink: '/etc/hostname' });
+        break;
+      case 'dot':
+        value = '.';
+        break;
+      case 'emptyName':
+        value = '';
+        break;
+      default:
+        value = 'a\u0000b';
+        break;
     }
     replace(ctx, e, new Scalar(value));
     return `file ${show(e.path)} := ${kind}${kind === 'huge' ? ` (${ctx.files[ctx.files.length - 1]?.size} bytes)` : ''}`;
@@ -432,9 +570,22 @@ export const DATA_MUTATIONS = {
     if (!es.length) return null;
     const e = rng.pick(es);
     if (isAlias(e.node)) return null;
-    const tag = rng.pick(['tag:yaml.org,2002:str', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:bool',
-      'tag:yaml.org,2002:null', 'tag:yaml.org,2002:map', 'tag:yaml.org,2002:seq', 'tag:yaml.org,2002:binary',
-      'tag:yaml.org,2002:timestamp', 'tag:yaml.org,2002:set', 'tag:yaml.org,2002:omap', '!custom', '!', 'tag:example.com,2026:x']);
+    const tag = rng.pick([
+      'tag:yaml.org,2002:str',
+      'tag:yaml.org,2002:int',
+      'tag:yaml.org,2002:float',
+      'tag:yaml.org,2002:bool',
+      'tag:yaml.org,2002:null',
+      'tag:yaml.org,2002:map',
+      'tag:yaml.org,2002:seq',
+      'tag:yaml.org,2002:binary',
+      'tag:yaml.org,2002:timestamp',
+      'tag:yaml.org,2002:set',
+      'tag:yaml.org,2002:omap',
+      '!custom',
+      '!',
+      'tag:example.com,2026:x',
+    ]);
     e.node.tag = tag;
     return `tag ${show(e.path)} ${tag}`;
   },
@@ -445,7 +596,8 @@ export const DATA_MUTATIONS = {
     const e = rng.pick(es);
     const type = rng.pick(['BLOCK_LITERAL', 'BLOCK_FOLDED', 'QUOTE_SINGLE', 'QUOTE_DOUBLE', 'PLAIN']);
     e.node.type = type;
-    if (type.startsWith('BLOCK') && rng.chance(0.5)) e.node.value = `${String(e.node.value)}\n\nsecond  paragraph\n  indented\n`;
+    if (type.startsWith('BLOCK') && rng.chance(0.5))
+      e.node.value = `${String(e.node.value)}\n\nsecond  paragraph\n  indented\n`;
     return `style ${show(e.path)} ${type}`;
   },
 
@@ -472,7 +624,16 @@ export const DATA_MUTATIONS = {
     const es = entries(doc).filter((e) => isMap(e.node));
     if (!es.length) return null;
     const e = rng.pick(es);
-    const key = rng.pick(['x-extra', 'additionalProperties', 'extra', 'Type', 'descripton', 'type ', 'version', ...PROTOTYPE_NAMES]);
+    const key = rng.pick([
+      'x-extra',
+      'additionalProperties',
+      'extra',
+      'Type',
+      'descripton',
+      'type ',
+      'version',
+      ...PROTOTYPE_NAMES,
+    ]);
     e.node.set(key, doc.createNode(rng.pick(TYPE_VALUES)));
     return `key ${clip(key)} added at ${show(e.path)}`;
   },
@@ -483,14 +644,22 @@ export const DATA_MUTATIONS = {
 /** @param {string} shape @param {number} depth */
 function deepFlow(shape, depth) {
   switch (shape) {
-    case 'list': return '['.repeat(depth) + ']'.repeat(depth);
-    case 'map': return '{a: '.repeat(depth) + '1' + '}'.repeat(depth);
-    case 'mixed': return '{a: ['.repeat(depth) + '1' + ']}'.repeat(depth);
-    case 'properties': return '{type: object, properties: {p: '.repeat(depth) + '{type: string}' + '}}'.repeat(depth);
-    case 'items': return '{type: array, items: '.repeat(depth) + '{type: string}' + '}'.repeat(depth);
-    case 'anyOf': return '{anyOf: ['.repeat(depth) + '{type: string}' + ']}'.repeat(depth);
-    case 'allOf': return '{allOf: ['.repeat(depth) + '{type: string}' + ']}'.repeat(depth);
-    default: return '{type: object, additionalProperties: '.repeat(depth) + '{type: string}' + '}'.repeat(depth);
+    case 'list':
+      return '['.repeat(depth) + ']'.repeat(depth);
+    case 'map':
+      return `${'{a: '.repeat(depth)}1${'}'.repeat(depth)}`;
+    case 'mixed':
+      return `${'{a: ['.repeat(depth)}1${']}'.repeat(depth)}`;
+    case 'properties':
+      return `${'{type: object, properties: {p: '.repeat(depth)}{type: string}${'}}'.repeat(depth)}`;
+    case 'items':
+      return `${'{type: array, items: '.repeat(depth)}{type: string}${'}'.repeat(depth)}`;
+    case 'anyOf':
+      return `${'{anyOf: ['.repeat(depth)}{type: string}${']}'.repeat(depth)}`;
+    case 'allOf':
+      return `${'{allOf: ['.repeat(depth)}{type: string}${']}'.repeat(depth)}`;
+    default:
+      return `${'{type: object, additionalProperties: '.repeat(depth)}{type: string}${'}'.repeat(depth)}`;
   }
 }
 
@@ -501,12 +670,28 @@ function deepBlock(shape, depth, indent) {
   const sp = () => ' '.repeat(pad);
   for (let i = 0; i < depth; i++) {
     switch (shape) {
-      case 'list': lines.push(`${sp()}-`); break;
-      case 'map': case 'mixed': lines.push(`${sp()}a:`); break;
-      case 'properties': lines.push(`${sp()}type: object`, `${sp()}properties:`, `${sp()}  p:`); pad += 2; break;
-      case 'items': lines.push(`${sp()}type: array`, `${sp()}items:`); break;
-      case 'anyOf': case 'allOf': lines.push(`${sp()}${shape}:`, `${sp()}  -`); pad += 2; break;
-      default: lines.push(`${sp()}type: object`, `${sp()}additionalProperties:`); break;
+      case 'list':
+        lines.push(`${sp()}-`);
+        break;
+      case 'map':
+      case 'mixed':
+        lines.push(`${sp()}a:`);
+        break;
+      case 'properties':
+        lines.push(`${sp()}type: object`, `${sp()}properties:`, `${sp()}  p:`);
+        pad += 2;
+        break;
+      case 'items':
+        lines.push(`${sp()}type: array`, `${sp()}items:`);
+        break;
+      case 'anyOf':
+      case 'allOf':
+        lines.push(`${sp()}${shape}:`, `${sp()}  -`);
+        pad += 2;
+        break;
+      default:
+        lines.push(`${sp()}type: object`, `${sp()}additionalProperties:`);
+        break;
     }
     pad += 2;
   }

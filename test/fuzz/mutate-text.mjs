@@ -45,9 +45,19 @@ export const TEXT_MUTATIONS = {
     const l = /** @type {string} */ (ls[i]);
     const how = rng.pick(['+1', '+2', '-1', '-2', 'tab', 'zero', '+40']);
     ls[i] =
-      how === '+1' ? ` ${l}` : how === '+2' ? `  ${l}` : how === '+40' ? `${' '.repeat(40)}${l}`
-      : how === '-1' ? l.replace(/^ /, '') : how === '-2' ? l.replace(/^ {2}/, '')
-      : how === 'tab' ? l.replace(/^( *)/, (m) => `\t${m.slice(2)}`) : l.trimStart();
+      how === '+1'
+        ? ` ${l}`
+        : how === '+2'
+          ? `  ${l}`
+          : how === '+40'
+            ? `${' '.repeat(40)}${l}`
+            : how === '-1'
+              ? l.replace(/^ /, '')
+              : how === '-2'
+                ? l.replace(/^ {2}/, '')
+                : how === 'tab'
+                  ? l.replace(/^( *)/, (m) => `\t${m.slice(2)}`)
+                  : l.trimStart();
     return [ls.join('\n'), `indent line ${i + 1} ${how}`];
   },
   truncate(text, rng) {
@@ -57,20 +67,65 @@ export const TEXT_MUTATIONS = {
   },
   insertChars(text, rng) {
     const at = rng.int(0, text.length);
-    const s = rng.pick([':', ': ', '-', '- ', '[', ']', '{', '}', ',', '#', '&', '*', '!', '|', '>', '%', '@', '`', '"', "'", '?', '\\',
-      '\t', '\r', '\u0000', '\u0007', '\u001b', '\u00a0', '\u2028', '\u200b', '\ufeff', '\ud800', '🙂', 'é', '\u0085']);
+    const s = rng.pick([
+      ':',
+      ': ',
+      '-',
+      '- ',
+      '[',
+      ']',
+      '{',
+      '}',
+      ',',
+      '#',
+      '&',
+      '*',
+      '!',
+      '|',
+      '>',
+      '%',
+      '@',
+      '`',
+      '"',
+      "'",
+      '?',
+      '\\',
+      '\t',
+      '\r',
+      '\u0000',
+      '\u0007',
+      '\u001b',
+      '\u00a0',
+      '\u2028',
+      '\u200b',
+      '\ufeff',
+      '\ud800',
+      '🙂',
+      'é',
+      '\u0085',
+    ]);
     return [text.slice(0, at) + s + text.slice(at), `insert ${JSON.stringify(s)} at ${at}`];
   },
   bom(text) {
-    return ['\ufeff' + text, 'BOM'];
+    return [`\ufeff${text}`, 'BOM'];
   },
   crlf(text, rng) {
     const style = rng.pick(['\r\n', '\r', 'mixed']);
-    if (style === 'mixed') return [text.split('\n').map((l, i) => (i % 2 ? `${l}\r` : l)).join('\n'), 'line endings mixed CRLF/LF'];
+    if (style === 'mixed')
+      return [
+        text
+          .split('\n')
+          .map((l, i) => (i % 2 ? `${l}\r` : l))
+          .join('\n'),
+        'line endings mixed CRLF/LF',
+      ];
     return [text.replace(/\n/g, style), `line endings ${JSON.stringify(style)}`];
   },
   trailingSpace(text, rng) {
-    return [text.replace(/\n/g, () => (rng.chance(0.3) ? `${rng.pick([' ', '\t', '  '])}\n` : '\n')), 'trailing whitespace'];
+    return [
+      text.replace(/\n/g, () => (rng.chance(0.3) ? `${rng.pick([' ', '\t', '  '])}\n` : '\n')),
+      'trailing whitespace',
+    ];
   },
   noFinalNewline(text) {
     return [text.replace(/\n+$/, ''), 'no final newline'];
@@ -92,7 +147,11 @@ export const TEXT_MUTATIONS = {
     if (how === 'end') return [`${text}\n...\n`, 'ends with ...'];
     if (how === 'second') return [`${text}\n---\n${text}`, 'two documents'];
     if (how === 'empty-second') return [`${text}\n---\n`, 'an empty second document'];
-    if (how === 'directive') return [`${rng.pick(['%YAML 1.1', '%YAML 1.2', '%YAML 2.0', '%TAG ! tag:example.com,2026:'])}\n---\n${text}`, 'a directive'];
+    if (how === 'directive')
+      return [
+        `${rng.pick(['%YAML 1.1', '%YAML 1.2', '%YAML 2.0', '%TAG ! tag:example.com,2026:'])}\n---\n${text}`,
+        'a directive',
+      ];
     const ls = lines(text);
     const i = rng.int(0, ls.length);
     ls.splice(i, 0, rng.pick(['---', '...', '--- # c', '---x']));
@@ -143,7 +202,21 @@ export const TEXT_MUTATIONS = {
     const cands = ls.map((l, i) => (/^\s*[\w$.-]+: \S/.test(l) ? i : -1)).filter((i) => i >= 0);
     if (!cands.length) return null;
     const i = rng.pick(cands);
-    const tag = rng.pick(['!!str', '!!int', '!!float', '!!bool', '!!null', '!!binary', '!!timestamp', '!!map', '!!seq', '!custom', '!', '!<tag:x>', '!!python/object:os.system']);
+    const tag = rng.pick([
+      '!!str',
+      '!!int',
+      '!!float',
+      '!!bool',
+      '!!null',
+      '!!binary',
+      '!!timestamp',
+      '!!map',
+      '!!seq',
+      '!custom',
+      '!',
+      '!<tag:x>',
+      '!!python/object:os.system',
+    ]);
     ls[i] = /** @type {string} */ (ls[i]).replace(/^(\s*[\w$.-]+:) /, `$1 ${tag} `);
     return [ls.join('\n'), `tag ${tag} at line ${i + 1}`];
   },
@@ -153,7 +226,21 @@ export const TEXT_MUTATIONS = {
     const i = contentLine(rng, ls);
     if (i < 0) return null;
     const pad = /^\s*/.exec(/** @type {string} */ (ls[i]))?.[0] ?? '';
-    const s = rng.pick(['? [a, b]\n: 1', '? |\n  block key\n: 1', ': orphan value', '"quoted key": 1', 'a: b: c', 'a:b', '[a]: 1', '{a: 1}: 2', '? x', 'key: value: more', '-1: x', '0: x', '1.5: x']);
+    const s = rng.pick([
+      '? [a, b]\n: 1',
+      '? |\n  block key\n: 1',
+      ': orphan value',
+      '"quoted key": 1',
+      'a: b: c',
+      'a:b',
+      '[a]: 1',
+      '{a: 1}: 2',
+      '? x',
+      'key: value: more',
+      '-1: x',
+      '0: x',
+      '1.5: x',
+    ]);
     ls.splice(i, 0, ...s.split('\n').map((x) => pad + x));
     return [ls.join('\n'), `odd key ${JSON.stringify(s)} at line ${i + 1}`];
   },
@@ -200,10 +287,12 @@ export const BYTE_MUTATIONS = {
   encoding(bytes, rng) {
     const how = rng.pick(['utf16le', 'utf16be', 'latin1']);
     const text = bytes.toString('utf8');
-    if (how === 'utf16le') return [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'UTF-16LE with BOM'];
+    if (how === 'utf16le')
+      return [Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]), 'UTF-16LE with BOM'];
     if (how === 'utf16be') {
       const le = Buffer.from(text, 'utf16le');
-      for (let i = 0; i + 1 < le.length; i += 2) [le[i], le[i + 1]] = [/** @type {number} */ (le[i + 1]), /** @type {number} */ (le[i])];
+      for (let i = 0; i + 1 < le.length; i += 2)
+        [le[i], le[i + 1]] = [/** @type {number} */ (le[i + 1]), /** @type {number} */ (le[i])];
       return [le, 'UTF-16BE without BOM'];
     }
     return [Buffer.from(text, 'latin1'), 'Latin-1'];

@@ -44,7 +44,11 @@ const INTERNAL = /internal error/i;
 export function writeMutant(mutant, dir, { withSeedFiles = true } = {}) {
   fs.mkdirSync(dir, { recursive: true });
   if (withSeedFiles)
-    fs.cpSync(mutant.seed.dir, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => isSeedInput(mutant.seed.dir, src) });
+    fs.cpSync(mutant.seed.dir, dir, {
+      recursive: true,
+      verbatimSymlinks: true,
+      filter: (src) => isSeedInput(mutant.seed.dir, src),
+    });
   fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), mutant.bytes);
   for (const f of mutant.files) {
     const abs = path.join(dir, f.path);
@@ -69,28 +73,53 @@ export function normalize(s) {
     .slice(0, 160);
 }
 
-const errorCodes = (/** @type {Run} */ r) => [...new Set([...`${r.stderr}\n${r.stdout}`.matchAll(/: error (MCPG\d+)/g)].map((m) => m[1]))].sort();
+const errorCodes = (/** @type {Run} */ r) =>
+  [...new Set([...`${r.stderr}\n${r.stdout}`.matchAll(/: error (MCPG\d+)/g)].map((m) => m[1]))].sort();
 
 /** The process-level promises: exit code, no signal/timeout, no stack trace or internal error. */
 function runProblems(/** @type {Run} */ r, /** @type {string} */ command) {
   /** @type {Problem[]} */
   const out = [];
   const text = `${r.stderr}\n${r.stdout}`;
-  if (r.timedOut) out.push({ kind: 'timeout', command, signature: `${command.split(' ')[0]} timed out`, message: `no exit within the timeout (${r.ms.toFixed(0)} ms, ${r.how})` });
-  else if (r.signal) out.push({ kind: 'crash', command, signature: `killed by ${r.signal}`, message: excerpt(r.stderr) || `killed by ${r.signal}` });
+  if (r.timedOut)
+    out.push({
+      kind: 'timeout',
+      command,
+      signature: `${command.split(' ')[0]} timed out`,
+      message: `no exit within the timeout (${r.ms.toFixed(0)} ms, ${r.how})`,
+    });
+  else if (r.signal)
+    out.push({
+      kind: 'crash',
+      command,
+      signature: `killed by ${r.signal}`,
+      message: excerpt(r.stderr) || `killed by ${r.signal}`,
+    });
   else if (r.code === null || ![0, 1, 2].includes(r.code))
-    out.push({ kind: 'crash', command, signature: `exit ${r.code}: ${normalize(firstErrorLine(text))}`, message: excerpt(text) });
+    out.push({
+      kind: 'crash',
+      command,
+      signature: `exit ${r.code}: ${normalize(firstErrorLine(text))}`,
+      message: excerpt(text),
+    });
   if (INTERNAL.test(text) || STACK_LINE.test(text)) {
     const line = /internal error:? ?(.*)/i.exec(text)?.[1] ?? lineBeforeStack(text);
     out.push({ kind: 'crash', command, signature: `internal error: ${normalize(line)}`, message: excerpt(text) });
   } else if (r.code === 2) {
-    out.push({ kind: 'bad-exit', command, signature: `exit 2 on a plain command: ${normalize(firstErrorLine(text))}`, message: excerpt(text) });
+    out.push({
+      kind: 'bad-exit',
+      command,
+      signature: `exit 2 on a plain command: ${normalize(firstErrorLine(text))}`,
+      message: excerpt(text),
+    });
   }
   return out;
 }
 
 function firstErrorLine(text) {
-  return text.split('\n').find((l) => /error|fatal|abort|mcpgen:/i.test(l)) ?? text.split('\n').find((l) => l.trim()) ?? '';
+  return (
+    text.split('\n').find((l) => /error|fatal|abort|mcpgen:/i.test(l)) ?? text.split('\n').find((l) => l.trim()) ?? ''
+  );
 }
 
 function lineBeforeStack(text) {
@@ -111,13 +140,25 @@ function onlyDiskConflicts(/** @type {Run} */ r) {
 
 /** @param {Run} v @param {Run} g @param {string} command @param {boolean} pre */
 function agreement(v, g, command, pre) {
-  if (![0, 1].includes(/** @type {number} */ (v.code)) || ![0, 1].includes(/** @type {number} */ (g.code)) || v.code === g.code) return [];
+  if (
+    ![0, 1].includes(/** @type {number} */ (v.code)) ||
+    ![0, 1].includes(/** @type {number} */ (g.code)) ||
+    v.code === g.code
+  )
+    return [];
   if (pre && g.code === 1 && onlyDiskConflicts(g)) return [];
   const failing = v.code === 1 ? v : g;
   const codes = errorCodes(failing);
   const said = v.code === 1 ? 'validate fails, generate succeeds' : 'validate passes, generate fails';
   const detail = codes.length ? codes.join(' ') : normalize(firstErrorLine(failing.stderr));
-  return [{ kind: /** @type {Kind} */ ('disagreement'), command, signature: `${said}: ${detail}`, message: `validate exit ${v.code}:\n${excerpt(v.stderr, 800)}\n${command} exit ${g.code}:\n${excerpt(g.stderr, 800)}` }];
+  return [
+    {
+      kind: /** @type {Kind} */ ('disagreement'),
+      command,
+      signature: `${said}: ${detail}`,
+      message: `validate exit ${v.code}:\n${excerpt(v.stderr, 800)}\n${command} exit ${g.code}:\n${excerpt(g.stderr, 800)}`,
+    },
+  ];
 }
 
 /** @param {Run} g @param {Map<string,string>} before @param {Map<string,string>} after @param {string} command @param {string} where */
@@ -125,9 +166,18 @@ function unchanged(g, before, after, command, where, always = false) {
   if (g.code === 0 && !always) return [];
   const diff = changes(before, after);
   if (!diff.length) return [];
-  const what = [...new Set(diff.map((d) => `${d[0]} ${d.slice(2).split('/').slice(0, 2).join('/')}`))].slice(0, 6).join(', ');
+  const what = [...new Set(diff.map((d) => `${d[0]} ${d.slice(2).split('/').slice(0, 2).join('/')}`))]
+    .slice(0, 6)
+    .join(', ');
   const exit = g.timedOut ? 'timed out' : g.signal ? `killed by ${g.signal}` : `exit ${g.code}`;
-  return [{ kind: /** @type {Kind} */ ('wrote-on-error'), command, signature: `${where}: ${exit} yet changed ${normalize(what)}`, message: `${diff.slice(0, 20).join('\n')}${diff.length > 20 ? `\n… ${diff.length} changes` : ''}\n${excerpt(g.stderr, 600)}` }];
+  return [
+    {
+      kind: /** @type {Kind} */ ('wrote-on-error'),
+      command,
+      signature: `${where}: ${exit} yet changed ${normalize(what)}`,
+      message: `${diff.slice(0, 20).join('\n')}${diff.length > 20 ? `\n… ${diff.length} changes` : ''}\n${excerpt(g.stderr, 600)}`,
+    },
+  ];
 }
 
 /**
@@ -147,11 +197,28 @@ async function plantedRun(attack, dir, outside, run, verdict) {
   const codes = errorCodes(r);
   const what = verdict.attack.steps.join('; ');
   if (!r.timedOut && !r.signal && (r.code !== 1 || !codes.some((c) => c === 'MCPG916' || c === 'MCPG911')))
-    P.push({ kind: 'escaped', command, signature: `a planted staging folder was not refused: exit ${r.code}${codes.length ? ` ${codes.join(' ')}` : ''}`, message: `${what}\n${excerpt(r.stderr, 800)}` });
+    P.push({
+      kind: 'escaped',
+      command,
+      signature: `a planted staging folder was not refused: exit ${r.code}${codes.length ? ` ${codes.join(' ')}` : ''}`,
+      message: `${what}\n${excerpt(r.stderr, 800)}`,
+    });
   const inside = changes(before, snapshot(dir));
-  if (inside.length) P.push({ kind: 'escaped', command, signature: `a planted staging folder changed the project: ${normalize(inside.slice(0, 3).join(', '))}`, message: `${what}\n${inside.slice(0, 20).join('\n')}` });
+  if (inside.length)
+    P.push({
+      kind: 'escaped',
+      command,
+      signature: `a planted staging folder changed the project: ${normalize(inside.slice(0, 3).join(', '))}`,
+      message: `${what}\n${inside.slice(0, 20).join('\n')}`,
+    });
   const out = changes(outsideBefore, snapshot(outside));
-  if (out.length) P.push({ kind: 'escaped', command, signature: `a planted staging folder changed files outside the project: ${normalize(out.slice(0, 3).join(', '))}`, message: `${what}\n${out.slice(0, 20).join('\n')}` });
+  if (out.length)
+    P.push({
+      kind: 'escaped',
+      command,
+      signature: `a planted staging folder changed files outside the project: ${normalize(out.slice(0, 3).join(', '))}`,
+      message: `${what}\n${out.slice(0, 20).join('\n')}`,
+    });
   unplant(attack, dir);
 }
 
@@ -166,7 +233,10 @@ export async function checkMutant(mutant, work, o) {
   fs.rmSync(work, { recursive: true, force: true });
   const inDir = path.join(work, 'm');
   writeMutant(mutant, inDir);
-  const run = (argv, cwd) => (o.useBin ? runBin(argv, { cwd, env: o.env, timeoutMs: o.timeoutMs }) : o.runner.run(argv, { cwd, timeoutMs: o.timeoutMs }));
+  const run = (argv, cwd) =>
+    o.useBin
+      ? runBin(argv, { cwd, env: o.env, timeoutMs: o.timeoutMs })
+      : o.runner.run(argv, { cwd, timeoutMs: o.timeoutMs });
   /** @type {Verdict} */
   const verdict = { problems: [], generated: false };
   const P = verdict.problems;
@@ -192,18 +262,35 @@ export async function checkMutant(mutant, work, o) {
     const preBefore = snapshot(preDir);
     const userFiles = listUserFiles(preDir);
     const p = (verdict.pre = await run(['generate', '-q'], preDir));
-    P.push(...runProblems(p, 'generate (over the seed\'s project)'));
-    P.push(...agreement(v, p, 'generate (over the seed\'s project)', true));
+    P.push(...runProblems(p, "generate (over the seed's project)"));
+    P.push(...agreement(v, p, "generate (over the seed's project)", true));
     const preAfter = snapshot(preDir);
-    P.push(...unchanged(p, preBefore, preAfter, 'generate (over the seed\'s project)', 'generated project'));
+    P.push(...unchanged(p, preBefore, preAfter, "generate (over the seed's project)", 'generated project'));
     const touched = userFiles.filter((f) => preAfter.get(f) !== preBefore.get(f));
     if (touched.length)
-      P.push({ kind: 'escaped', command: 'generate (over the seed\'s project)', signature: `changed a user-owned file: ${normalize(touched.slice(0, 3).join(', '))}`, message: `${touched.join('\n')}\n${excerpt(p.stderr, 600)}` });
+      P.push({
+        kind: 'escaped',
+        command: "generate (over the seed's project)",
+        signature: `changed a user-owned file: ${normalize(touched.slice(0, 3).join(', '))}`,
+        message: `${touched.join('\n')}\n${excerpt(p.stderr, 600)}`,
+      });
     if (p.code === 0 && !p.timedOut) {
       const c = (verdict.check = await run(['generate', '--check'], preDir));
       P.push(...runProblems(c, 'generate --check'));
       if (c.code === 1)
-        P.push({ kind: 'not-up-to-date', command: 'generate --check', signature: `--check after generate: ${normalize(c.stdout.split('\n').filter((l) => !l.startsWith('✔')).map((l) => l.replace(/\S*\//g, '')).slice(0, 3).join(', '))}`, message: excerpt(`${c.stdout}\n${c.stderr}`) });
+        P.push({
+          kind: 'not-up-to-date',
+          command: 'generate --check',
+          signature: `--check after generate: ${normalize(
+            c.stdout
+              .split('\n')
+              .filter((l) => !l.startsWith('✔'))
+              .map((l) => l.replace(/\S*\//g, ''))
+              .slice(0, 3)
+              .join(', '),
+          )}`,
+          message: excerpt(`${c.stdout}\n${c.stderr}`),
+        });
     }
   }
 
@@ -213,12 +300,33 @@ export async function checkMutant(mutant, work, o) {
     const project = path.join(o.tscDir ?? path.join(REPO, '.tmp/fuzz-tsc'), mutant.id);
     fs.rmSync(project, { recursive: true, force: true });
     fs.cpSync(path.join(work, 'fresh'), project, { recursive: true, verbatimSymlinks: true });
-    const t = (verdict.tsc = await runProcess(TSC, ['-p', project, '--noEmit', '--pretty', 'false'], { cwd: project, env: o.env, timeoutMs: o.tscTimeoutMs }));
+    const t = (verdict.tsc = await runProcess(TSC, ['-p', project, '--noEmit', '--pretty', 'false'], {
+      cwd: project,
+      env: o.env,
+      timeoutMs: o.tscTimeoutMs,
+    }));
     fs.rmSync(project, { recursive: true, force: true });
-    if (t.timedOut) P.push({ kind: 'timeout', command: 'tsc --noEmit', signature: 'tsc timed out', message: `tsc ran past ${o.tscTimeoutMs} ms` });
+    if (t.timedOut)
+      P.push({
+        kind: 'timeout',
+        command: 'tsc --noEmit',
+        signature: 'tsc timed out',
+        message: `tsc ran past ${o.tscTimeoutMs} ms`,
+      });
     else if (t.code !== 0) {
       const codes = [...new Set([...t.stdout.matchAll(/error (TS\d+)/g)].map((m) => m[1]))].sort();
-      P.push({ kind: 'non-compiling', command: 'tsc --noEmit', signature: `tsc: ${codes.join(' ') || normalize(firstErrorLine(t.stdout + t.stderr))}`, message: excerpt(t.stdout.split('\n').filter((l) => l.includes('error')).slice(0, 15).join('\n')) });
+      P.push({
+        kind: 'non-compiling',
+        command: 'tsc --noEmit',
+        signature: `tsc: ${codes.join(' ') || normalize(firstErrorLine(t.stdout + t.stderr))}`,
+        message: excerpt(
+          t.stdout
+            .split('\n')
+            .filter((l) => l.includes('error'))
+            .slice(0, 15)
+            .join('\n'),
+        ),
+      });
     }
   }
   return verdict;

@@ -38,10 +38,13 @@ export function plant(attack, dir, outside) {
   const rng = makeRng(attack.number ^ 0x2c1b3c6d);
   const steps = [];
   fs.mkdirSync(path.join(outside, 'keep'), { recursive: true });
-  fs.writeFileSync(path.join(outside, 'canary.txt'), 'not mcpgen\'s\n');
+  fs.writeFileSync(path.join(outside, 'canary.txt'), "not mcpgen's\n");
   fs.writeFileSync(path.join(outside, 'keep/notes.md'), 'mine\n');
   const userFiles = listUserFiles(dir);
-  const links = LINKS.filter((l) => fs.existsSync(path.join(dir, path.dirname(l))) && !fs.lstatSync(path.join(dir, l), { throwIfNoEntry: false }));
+  const links = LINKS.filter(
+    (l) =>
+      fs.existsSync(path.join(dir, path.dirname(l))) && !fs.lstatSync(path.join(dir, l), { throwIfNoEntry: false }),
+  );
   const link = rng.pick(links.length ? links : ['link']);
   fs.symlinkSync(outside, path.join(dir, link));
   steps.push(`symlink ${link} → outside`);
@@ -50,7 +53,11 @@ export function plant(attack, dir, outside) {
   const staging = path.join(dir, place, '.mcpgen-staging');
 
   // The staging "folder" itself: usually a folder; sometimes a symlink to outside, or a file.
-  const shape = rng.weighted([[10, 'folder'], [1, 'symlink'], [1, 'file']]);
+  const shape = rng.weighted([
+    [10, 'folder'],
+    [1, 'symlink'],
+    [1, 'file'],
+  ]);
   if (shape === 'symlink') {
     fs.mkdirSync(path.join(outside, 'staging'), { recursive: true });
     writeJournal(path.join(outside, 'staging'), { version: 1, switches: [{ op: 'remove', path: 'mcpgen.yaml' }] });
@@ -63,8 +70,20 @@ export function plant(attack, dir, outside) {
   }
   fs.mkdirSync(staging);
 
-  const owner = rng.weighted([[3, 'none'], [1, 'bare 1'], [2, 'bare dead'], [1, 'json pid 1'], [1, 'garbage']]);
-  const ownerText = { none: null, 'bare 1': '1\n', 'bare dead': '999999999\n', 'json pid 1': '{"pid":1,"start":"1","boot":"00000000-0000-0000-0000-000000000000"}\n', garbage: '\u0000\u00ff{' }[owner];
+  const owner = rng.weighted([
+    [3, 'none'],
+    [1, 'bare 1'],
+    [2, 'bare dead'],
+    [1, 'json pid 1'],
+    [1, 'garbage'],
+  ]);
+  const ownerText = {
+    none: null,
+    'bare 1': '1\n',
+    'bare dead': '999999999\n',
+    'json pid 1': '{"pid":1,"start":"1","boot":"00000000-0000-0000-0000-000000000000"}\n',
+    garbage: '\u0000\u00ff{',
+  }[owner];
   if (ownerText !== null) fs.writeFileSync(path.join(staging, 'owner'), ownerText);
   steps.push(`owner: ${owner}`);
 
@@ -75,7 +94,16 @@ export function plant(attack, dir, outside) {
   const n = rng.int(1, 4);
   for (let i = 0; i < n; i++) {
     // Paths that leave the project outright are the rarer ones: they were refused before seals.
-    const kind = rng.weighted([[4, 'remove outside'], [3, 'put outside'], [2, 'dir outside'], [3, 'remove user'], [2, 'replace user'], [1, 'put elsewhere'], [1, 'leave'], [1, 'absolute']]);
+    const kind = rng.weighted([
+      [4, 'remove outside'],
+      [3, 'put outside'],
+      [2, 'dir outside'],
+      [3, 'remove user'],
+      [2, 'replace user'],
+      [1, 'put elsewhere'],
+      [1, 'leave'],
+      [1, 'absolute'],
+    ]);
     const user = userFiles.length ? rng.pick(userFiles) : 'mcpgen.yaml';
     if (kind === 'remove outside') switches.push({ op: 'remove', path: `${link}/canary.txt` });
     else if (kind === 'put outside') {
@@ -97,13 +125,24 @@ export function plant(attack, dir, outside) {
     steps.push(`journal: ${kind}`);
   }
 
-  const format = rng.weighted([[5, 'v1'], [3, 'v2 guessed seal'], [1, 'not json'], [1, 'journal symlink']]);
+  const format = rng.weighted([
+    [5, 'v1'],
+    [3, 'v2 guessed seal'],
+    [1, 'not json'],
+    [1, 'journal symlink'],
+  ]);
   const run = `r${attack.number}`;
   if (format === 'v1') writeJournal(staging, { version: 1, switches });
   else if (format === 'v2 guessed seal') {
     // A seal taken from a file it can see: never the run file's own, which does not exist until planted.
     const st = fs.lstatSync(path.join(dir, 'mcpgen.yaml'), { bigint: true });
-    writeJournal(staging, { version: 2, run, at: place, seal: { ino: String(st.ino), ctime: String(st.ctimeNs) }, switches });
+    writeJournal(staging, {
+      version: 2,
+      run,
+      at: place,
+      seal: { ino: String(st.ino), ctime: String(st.ctimeNs) },
+      switches,
+    });
     fs.writeFileSync(path.join(staging, 'run'), `${run}\n`);
   } else if (format === 'not json') fs.writeFileSync(path.join(staging, 'journal.json'), '{"version":1,"switches":[');
   else {
@@ -152,7 +191,8 @@ export function listUserFiles(/** @type {string} */ dir) {
 
 /** Takes out what `plant` put in the project (the outside folder is the caller's). */
 export function unplant(/** @type {Attack} */ attack, /** @type {string} */ dir) {
-  for (const place of ['.', 'src/generated']) fs.rmSync(path.join(dir, place, '.mcpgen-staging'), { recursive: true, force: true });
+  for (const place of ['.', 'src/generated'])
+    fs.rmSync(path.join(dir, place, '.mcpgen-staging'), { recursive: true, force: true });
   for (const link of LINKS) {
     const abs = path.join(dir, link);
     if (fs.lstatSync(abs, { throwIfNoEntry: false })?.isSymbolicLink()) fs.rmSync(abs);

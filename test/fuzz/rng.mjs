@@ -7,7 +7,7 @@
 
 /** @param {number} seed */
 export function makeRng(seed) {
-  let a = seed >>> 0 ^ 0x9e3779b9;
+  let a = (seed >>> 0) ^ 0x9e3779b9;
   const next = () => {
     a = (a + 0x6d2b79f5) >>> 0;
     let t = a;
@@ -38,7 +38,8 @@ export function makeRng(seed) {
       return /** @type {T} */ (table[table.length - 1]?.[1]);
     },
     /** log-uniform integer in [lo, hi]: as many small values as huge ones */
-    logInt: (/** @type {number} */ lo, /** @type {number} */ hi) => Math.round(Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo)))),
+    logInt: (/** @type {number} */ lo, /** @type {number} */ hi) =>
+      Math.round(Math.exp(Math.log(lo) + next() * (Math.log(hi) - Math.log(lo)))),
   };
   return rng;
 }

@@ -42,13 +42,15 @@ function defaultWorkDir() {
 }
 
 /** Every N-th mutant by a hash of its number: the same mutants each time, spread over all seeds. */
-const sampled = (/** @type {number} */ n, /** @type {number} */ every) => every > 0 && (Math.imul(n, 2654435761) >>> 0) % every === 0;
+const sampled = (/** @type {number} */ n, /** @type {number} */ every) =>
+  every > 0 && (Math.imul(n, 2654435761) >>> 0) % every === 0;
 
 /**
  * Mutations that change what reaches the generated code (names, defaults, strings, schema shapes)
  * are type-checked four times as often as the rest (styles, comments), which change only the YAML.
  */
-const REACHES_CODE = /data:(renameKey|duplicateEntry|invalidDefault|trickyString|deepNesting|hugeValue|refEdit|promptPlaceholder|uriTemplateEdit|typeConfusion|graftSubtree|swapSubtrees|unknownKey)/;
+const REACHES_CODE =
+  /data:(renameKey|duplicateEntry|invalidDefault|trickyString|deepNesting|hugeValue|refEdit|promptPlaceholder|uriTemplateEdit|typeConfusion|graftSubtree|swapSubtrees|unknownKey)/;
 function typecheckSampled(/** @type {Mutant} */ m, /** @type {number} */ every) {
   if (every <= 0) return false;
   return sampled(m.number, REACHES_CODE.test(m.chain.join('\n')) ? Math.max(1, Math.floor(every / 4)) : every);
@@ -81,7 +83,9 @@ export async function runFuzz(opts = {}) {
   /** @type {(() => Mutant)[]} */
   const queue = opts.replay
     ? opts.replay.map((id) => () => loadSaved(findingsDir, id, seeds))
-    : (opts.numbers ?? Array.from({ length: opts.count ?? 100 }, (_, i) => (opts.seed ?? 1) + i)).map((n) => () => makeMutant(n, seeds));
+    : (opts.numbers ?? Array.from({ length: opts.count ?? 100 }, (_, i) => (opts.seed ?? 1) + i)).map(
+        (n) => () => makeMutant(n, seeds),
+      );
   const total = queue.length;
   // --minutes: no new mutant after the deadline (the ones running finish).
   const deadline = opts.minutes ? started + opts.minutes * 60_000 : Infinity;
@@ -98,10 +102,15 @@ export async function runFuzz(opts = {}) {
       p = (async () => {
         const dir = path.join(workDir, 'baselines', seed.name.replace(/[^\w-]+/g, '_'));
         fs.rmSync(dir, { recursive: true, force: true });
-        writeMutant({ id: 'baseline', number: 0, seed, bytes: Buffer.from(seed.text, 'utf8'), chain: [], files: [] }, dir);
+        writeMutant(
+          { id: 'baseline', number: 0, seed, bytes: Buffer.from(seed.text, 'utf8'), chain: [], files: [] },
+          dir,
+        );
         const r = await runBin(['generate', '-q'], { cwd: dir, env, timeoutMs: 120_000 });
         if (r.code !== 0) {
-          log(`! baseline ${seed.name} did not generate (exit ${r.code}); its mutants are only generated into empty folders\n${r.stderr.slice(0, 500)}`);
+          log(
+            `! baseline ${seed.name} did not generate (exit ${r.code}); its mutants are only generated into empty folders\n${r.stderr.slice(0, 500)}`,
+          );
           return null;
         }
         return dir;
@@ -114,7 +123,18 @@ export async function runFuzz(opts = {}) {
   /** @type {Finding[]} */
   const findings = [];
   /** @type {Stats} */
-  const stats = { mutants: 0, generated: 0, typechecked: 0, bin: 0, planted: 0, validateExits: {}, ms: 0, steps: {}, chains: [], unmade: 0 };
+  const stats = {
+    mutants: 0,
+    generated: 0,
+    typechecked: 0,
+    bin: 0,
+    planted: 0,
+    validateExits: {},
+    ms: 0,
+    steps: {},
+    chains: [],
+    unmade: 0,
+  };
   let next = 0;
   let lastReport = performance.now();
 
@@ -134,10 +154,18 @@ export async function runFuzz(opts = {}) {
           continue;
         }
         const useBin = opts.replay ? true : sampled(mutant.number + 1, binEvery);
-        const typecheck = (opts.replay !== undefined || typecheckSampled(mutant, typecheckEvery)) && stats.typechecked < typecheckMax;
+        const typecheck =
+          (opts.replay !== undefined || typecheckSampled(mutant, typecheckEvery)) && stats.typechecked < typecheckMax;
         const work = path.join(workDir, `lane${laneNo}`, mutant.id);
         const verdict = await checkMutant(mutant, work, {
-          runner, useBin, env, timeoutMs, tscTimeoutMs, typecheck, plantEvery, baseline: await baselineOf(mutant.seed),
+          runner,
+          useBin,
+          env,
+          timeoutMs,
+          tscTimeoutMs,
+          typecheck,
+          plantEvery,
+          baseline: await baselineOf(mutant.seed),
           tscDir: path.join(REPO, '.tmp/fuzz-tsc', `lane${laneNo}`),
         });
         stats.mutants++;
@@ -155,15 +183,26 @@ export async function runFuzz(opts = {}) {
         if (verdict.problems.length) {
           const saved = save(findingsDir, mutant, work, verdict);
           for (const p of verdict.problems) {
-            const f = { ...p, id: mutant.id, number: opts.replay ? null : mutant.number, seed: mutant.seed.name, chain: mutant.chain, saved };
+            const f = {
+              ...p,
+              id: mutant.id,
+              number: opts.replay ? null : mutant.number,
+              seed: mutant.seed.name,
+              chain: mutant.chain,
+              saved,
+            };
             findings.push(f);
-            log(`✖ ${f.kind} [${f.id}] ${f.signature}\n    ${f.command} on ${f.seed}: ${f.chain.join(' | ').slice(0, 400)}\n    saved ${path.relative(process.cwd(), saved)}; replay: npm run fuzz -- --replay ${f.id}${f.number !== null ? ` (or --seed ${f.number} --count 1)` : ''}`);
+            log(
+              `✖ ${f.kind} [${f.id}] ${f.signature}\n    ${f.command} on ${f.seed}: ${f.chain.join(' | ').slice(0, 400)}\n    saved ${path.relative(process.cwd(), saved)}; replay: npm run fuzz -- --replay ${f.id}${f.number !== null ? ` (or --seed ${f.number} --count 1)` : ''}`,
+            );
           }
         }
         fs.rmSync(work, { recursive: true, force: true });
         if (performance.now() - lastReport > 30_000) {
           lastReport = performance.now();
-          log(`… ${stats.mutants}/${total} mutants, ${findings.length} findings, ${((performance.now() - started) / 1000).toFixed(0)} s`);
+          log(
+            `… ${stats.mutants}/${total} mutants, ${findings.length} findings, ${((performance.now() - started) / 1000).toFixed(0)} s`,
+          );
         }
       }
     } finally {
@@ -194,7 +233,9 @@ export function staleBuild() {
     }
   };
   for (const d of ['cli', 'templates', 'schemas']) walk(path.join(REPO, d));
-  return newer ? `${path.relative(REPO, newer)} is newer than dist/: run \`npm run build\` first (the fuzzer runs the built CLI)` : null;
+  return newer
+    ? `${path.relative(REPO, newer)} is newer than dist/: run \`npm run build\` first (the fuzzer runs the built CLI)`
+    : null;
 }
 
 /** The mutant's input folder and what went wrong, for --replay and for whoever fixes it. */
@@ -204,18 +245,42 @@ function save(findingsDir, /** @type {Mutant} */ mutant, work, verdict) {
   fs.mkdirSync(dir, { recursive: true });
   // Large files the mutation made are re-made on replay, not saved.
   const big = new Set(mutant.files.filter((f) => f.size !== undefined).map((f) => path.join(work, 'm', f.path)));
-  fs.cpSync(path.join(work, 'm'), path.join(dir, 'input'), { recursive: true, verbatimSymlinks: true, filter: (src) => !big.has(src) });
+  fs.cpSync(path.join(work, 'm'), path.join(dir, 'input'), {
+    recursive: true,
+    verbatimSymlinks: true,
+    filter: (src) => !big.has(src),
+  });
   fs.copyFileSync(path.join(work, 'm', 'mcpgen.yaml'), path.join(dir, 'mcpgen.yaml'));
-  const brief = (/** @type {any} */ r) => r && { code: r.code, signal: r.signal, timedOut: r.timedOut, how: r.how, ms: Math.round(r.ms), stdout: r.stdout.slice(0, 4000), stderr: r.stderr.slice(0, 4000) };
+  const brief = (/** @type {any} */ r) =>
+    r && {
+      code: r.code,
+      signal: r.signal,
+      timedOut: r.timedOut,
+      how: r.how,
+      ms: Math.round(r.ms),
+      stdout: r.stdout.slice(0, 4000),
+      stderr: r.stderr.slice(0, 4000),
+    };
   const record = {
     id: mutant.id,
     number: mutant.number,
     seed: mutant.seed.name,
     chain: mutant.chain,
-    files: mutant.files.map((f) => ({ path: f.path, ...(f.size !== undefined ? { size: f.size } : {}), ...(f.symlink ? { symlink: f.symlink } : {}) })),
+    files: mutant.files.map((f) => ({
+      path: f.path,
+      ...(f.size !== undefined ? { size: f.size } : {}),
+      ...(f.symlink ? { symlink: f.symlink } : {}),
+    })),
     problems: verdict.problems,
     ...(verdict.attack ? { planted: verdict.attack.steps } : {}),
-    runs: { validate: brief(verdict.validate), fresh: brief(verdict.fresh), planted: brief(verdict.planted), pre: brief(verdict.pre), check: brief(verdict.check), tsc: brief(verdict.tsc) },
+    runs: {
+      validate: brief(verdict.validate),
+      fresh: brief(verdict.fresh),
+      planted: brief(verdict.planted),
+      pre: brief(verdict.pre),
+      check: brief(verdict.check),
+      tsc: brief(verdict.tsc),
+    },
   };
   fs.writeFileSync(path.join(dir, 'finding.json'), `${JSON.stringify(record, null, 2)}\n`);
   return path.join(dir, 'mcpgen.yaml');
@@ -237,7 +302,12 @@ function loadSaved(findingsDir, id, /** @type {Seed[]} */ seeds) {
     chain: record.chain,
     // The mutation's own files go into the generated project too (the input folder has them).
     files: record.files.map((/** @type {any} */ f) =>
-      f.size !== undefined || f.symlink ? f : { path: f.path, content: fs.existsSync(path.join(inputDir, f.path)) ? fs.readFileSync(path.join(inputDir, f.path)) : '' },
+      f.size !== undefined || f.symlink
+        ? f
+        : {
+            path: f.path,
+            content: fs.existsSync(path.join(inputDir, f.path)) ? fs.readFileSync(path.join(inputDir, f.path)) : '',
+          },
     ),
   };
   return mutant;
@@ -252,7 +322,15 @@ export function savedFindings(findingsDir = FINDINGS_DIR) {
     const file = path.join(findingsDir, id, 'finding.json');
     if (!fs.existsSync(file)) continue;
     const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-    for (const p of r.problems) out.push({ ...p, id: r.id, number: r.number, seed: r.seed, chain: r.chain, saved: path.join(findingsDir, id, 'mcpgen.yaml') });
+    for (const p of r.problems)
+      out.push({
+        ...p,
+        id: r.id,
+        number: r.number,
+        seed: r.seed,
+        chain: r.chain,
+        saved: path.join(findingsDir, id, 'mcpgen.yaml'),
+      });
   }
   return out;
 }
@@ -266,7 +344,16 @@ export function summarize(/** @type {Finding[]} */ findings) {
     byKind.set(f.kind, kind);
     kind.set(f.signature, [...(kind.get(f.signature) ?? []), f]);
   }
-  const order = ['crash', 'timeout', 'bad-exit', 'disagreement', 'wrote-on-error', 'escaped', 'not-up-to-date', 'non-compiling'];
+  const order = [
+    'crash',
+    'timeout',
+    'bad-exit',
+    'disagreement',
+    'wrote-on-error',
+    'escaped',
+    'not-up-to-date',
+    'non-compiling',
+  ];
   const lines = [];
   for (const kind of [...byKind.keys()].sort((a, b) => order.indexOf(a) - order.indexOf(b))) {
     const sigs = /** @type {Map<string, Finding[]>} */ (byKind.get(kind));
@@ -275,7 +362,9 @@ export function summarize(/** @type {Finding[]} */ findings) {
     for (const [sig, fs] of [...sigs].sort((a, b) => b[1].length - a[1].length)) {
       const smallest = [...fs].sort((a, b) => size(a) - size(b))[0];
       lines.push(`  ${String(fs.length).padStart(4)} × ${sig}`);
-      lines.push(`         e.g. ${smallest?.id} (${smallest?.seed}): ${path.relative(process.cwd(), smallest?.saved ?? '')}`);
+      lines.push(
+        `         e.g. ${smallest?.id} (${smallest?.seed}): ${path.relative(process.cwd(), smallest?.saved ?? '')}`,
+      );
     }
   }
   return lines.length ? lines.join('\n') : 'no findings';

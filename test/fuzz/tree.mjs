@@ -32,8 +32,9 @@ export function snapshot(root) {
 /** What changed between two snapshots: `+ created`, `- removed`, `~ modified`. */
 export function changes(before, after) {
   const out = [];
-  for (const [p, h] of after) if (!before.has(p)) out.push(`+ ${p}`);
-  else if (before.get(p) !== h) out.push(`~ ${p}`);
+  for (const [p, h] of after)
+    if (!before.has(p)) out.push(`+ ${p}`);
+    else if (before.get(p) !== h) out.push(`~ ${p}`);
   for (const p of before.keys()) if (!after.has(p)) out.push(`- ${p}`);
   return out.sort();
 }

@@ -12,11 +12,16 @@ const { runCli } = await import(pathToFileURL(path.join(repo, 'dist/main.js')).h
 
 /** Output of the command being run, including anything written to the real streams behind the CliIO's back. */
 let current = { stdout: '', stderr: '' };
-for (const [name, stream] of /** @type {const} */ ([['stdout', process.stdout], ['stderr', process.stderr]])) {
-  stream.write = /** @type {any} */ ((chunk) => {
-    current[name] += String(chunk);
-    return true;
-  });
+for (const [name, stream] of /** @type {const} */ ([
+  ['stdout', process.stdout],
+  ['stderr', process.stderr],
+])) {
+  stream.write = /** @type {any} */ (
+    (chunk) => {
+      current[name] += String(chunk);
+      return true;
+    }
+  );
 }
 
 process.on('message', async (/** @type {{ id: number, argv: string[], cwd: string }} */ msg) => {

@@ -17,7 +17,22 @@ export function tsModules(dir: string): string[] {
     });
 }
 
-const REGEX_AFTER_WORD = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'delete', 'void', 'throw', 'instanceof', 'yield', 'await']);
+const REGEX_AFTER_WORD = new Set([
+  'return',
+  'typeof',
+  'case',
+  'do',
+  'else',
+  'in',
+  'of',
+  'new',
+  'delete',
+  'void',
+  'throw',
+  'instanceof',
+  'yield',
+  'await',
+]);
 
 /**
  * The source with comments blanked (`code`), and also with the text of strings, templates and
@@ -199,7 +214,11 @@ export function parseModule(source: string): ModuleSyntax {
     const text = m[1]!.trim();
     const named = /\{([^}]*)\}/.exec(text);
     if (named) bindings.push(...clause(named[1]!));
-    const rest = text.replace(/\{[^}]*\}/, '').split(',').map((s) => s.trim()).filter(Boolean);
+    const rest = text
+      .replace(/\{[^}]*\}/, '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
     for (const part of rest) {
       const ns = /^\*\s*as\s+([\w$]+)$/.exec(part);
       if (ns) bindings.push({ imported: '*', local: ns[1]! });
@@ -221,11 +240,16 @@ export function parseModule(source: string): ModuleSyntax {
     // (`lazy(() => import(…))`) may reach every export.
     const destructured = /(?:const|let|var)\s*\{([^{}]*)\}\s*=\s*await\s*$/.exec(before);
     // `(await import(…)).a`, or `import(…).A` in a type; `.then(…)` reads nothing by name.
-    const read = (/\(\s*await\s*$/.test(before) ? /^\s*\)\s*\)\s*\??\.\s*([\w$]+)/ : /^\s*\)\s*\.\s*([\w$]+)/).exec(after)?.[1];
+    const read = (/\(\s*await\s*$/.test(before) ? /^\s*\)\s*\)\s*\??\.\s*([\w$]+)/ : /^\s*\)\s*\.\s*([\w$]+)/).exec(
+      after,
+    )?.[1];
     const member = read === 'then' ? undefined : read;
     const bindings: Binding[] = [];
     if (destructured) {
-      for (const part of destructured[1]!.split(',').map((s) => s.trim()).filter(Boolean)) {
+      for (const part of destructured[1]!
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)) {
         const b = /^([\w$]+)\s*(?::\s*([\w$]+))?(?:\s*=.*)?$/.exec(part);
         if (b) bindings.push({ imported: b[1]!, local: b[2] ?? b[1]! });
       }
@@ -247,7 +271,7 @@ export function parseModule(source: string): ModuleSyntax {
     for (const b of clause(m[1]!)) exports.push({ exported: b.local, local: b.imported });
   }
   for (const m of bare.matchAll(EXPORT_DECLARATION)) exports.push({ exported: m[1]!, local: m[1]! });
-  for (const m of bare.matchAll(EXPORT_DEFAULT)) exports.push({ exported: 'default', local: 'default' });
+  for (const _ of bare.matchAll(EXPORT_DEFAULT)) exports.push({ exported: 'default', local: 'default' });
 
   const references = new Map<string, number>();
   const whole = new Map<string, number>();
@@ -275,7 +299,11 @@ export function parseModule(source: string): ModuleSyntax {
 export function resolveSpecifier(from: string, specifier: string, known: ReadonlySet<string>): string | undefined {
   if (!specifier.startsWith('.')) return undefined;
   const target = path.resolve(path.dirname(from), specifier);
-  const candidates = [target.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts'), `${target}.ts`, path.join(target, 'index.ts')];
+  const candidates = [
+    target.replace(/\.js$/, '.ts').replace(/\.mjs$/, '.mts'),
+    `${target}.ts`,
+    path.join(target, 'index.ts'),
+  ];
   return candidates.find((c) => known.has(c));
 }
 
@@ -351,7 +379,10 @@ export function exportUses(files: readonly string[], root: string): Map<string, 
 }
 
 /** Imports of relative modules whose binding the importer never refers to (nor re-exports): they use nothing. */
-export function idleImports(files: readonly string[], root: string): { importer: string; module: string; name: string }[] {
+export function idleImports(
+  files: readonly string[],
+  root: string,
+): { importer: string; module: string; name: string }[] {
   return analyse(files, root).idle;
 }
 
@@ -379,7 +410,8 @@ function analyse(files: readonly string[], root: string) {
       if (exp.from !== undefined) {
         const target = resolveSpecifier(file, exp.from, known);
         if (!target) names.set(exp.exported, new Set());
-        else if (exp.local === '*' && exp.exported === '*') stars.set(module, [...(stars.get(module) ?? []), rel(target)]);
+        else if (exp.local === '*' && exp.exported === '*')
+          stars.set(module, [...(stars.get(module) ?? []), rel(target)]);
         else {
           names.set(exp.exported, new Set());
           origin.set(key(module, exp.exported), { module: rel(target), name: exp.local });
@@ -408,7 +440,8 @@ function analyse(files: readonly string[], root: string) {
           continue;
         }
         if (!syntax.references.get(b.local)) {
-          if (!syntax.exports.some((e) => e.from === undefined && e.local === b.local)) idle.push({ importer: user, module, name: b.imported });
+          if (!syntax.exports.some((e) => e.from === undefined && e.local === b.local))
+            idle.push({ importer: user, module, name: b.imported });
           continue;
         }
         if (b.imported !== '*') {

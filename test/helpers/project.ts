@@ -21,7 +21,11 @@ export function scratch(name: string, from?: string): string {
   if (from) {
     cpSync(from, dir, {
       recursive: true,
-      filter: (src) => !path.relative(from, src).split(path.sep).some((seg) => ['dist', 'node_modules', 'expected'].includes(seg)),
+      filter: (src) =>
+        !path
+          .relative(from, src)
+          .split(path.sep)
+          .some((seg) => ['dist', 'node_modules', 'expected'].includes(seg)),
     });
   }
   return dir;
@@ -48,7 +52,13 @@ export interface RunResult {
 }
 
 /** Runs a command to completion with a hard timeout (kills only the process it started). */
-export function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_000, env: NodeJS.ProcessEnv = process.env): Promise<RunResult> {
+export function run(
+  cmd: string,
+  args: string[],
+  cwd: string,
+  timeoutMs = 120_000,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(cmd, args, { cwd, env: { ...env, NODE_OPTIONS: '' } });
     let stdout = '';
@@ -68,8 +78,17 @@ export function run(cmd: string, args: string[], cwd: string, timeoutMs = 120_00
 }
 
 export async function connectStdio(projectDir: string, modern = false): Promise<Client> {
-  const client = new Client({ name: 'mcpgen-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [path.join(projectDir, 'dist/src/main.js')], stderr: 'pipe' }));
+  const client = new Client(
+    { name: 'mcpgen-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [path.join(projectDir, 'dist/src/main.js')],
+      stderr: 'pipe',
+    }),
+  );
   return client;
 }
 
@@ -109,7 +128,10 @@ export async function startHttpServer(
 }
 
 export async function connectHttp(url: URL, modern = false): Promise<Client> {
-  const client = new Client({ name: 'mcpgen-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'mcpgen-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
 }

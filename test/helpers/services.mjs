@@ -37,15 +37,23 @@ export function ensurePackages(commands) {
     const root = process.getuid?.() === 0;
     const sudo = !root && which('sudo') ? ['sudo', '-n'] : [];
     if (!root && sudo.length === 0) {
-      throw new Error(`${missing.join(', ')} not found, and installing them needs root (run: apt-get install -y ${packages.join(' ')})`);
+      throw new Error(
+        `${missing.join(', ')} not found, and installing them needs root (run: apt-get install -y ${packages.join(' ')})`,
+      );
     }
-    if (!which('apt-get')) throw new Error(`${missing.join(', ')} not found and apt-get is not available: install ${packages.join(' ')}`);
+    if (!which('apt-get'))
+      throw new Error(`${missing.join(', ')} not found and apt-get is not available: install ${packages.join(' ')}`);
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    for (const args of [['apt-get', 'update'], ['apt-get', 'install', '-y', '--no-install-recommends', ...packages]]) {
+    for (const args of [
+      ['apt-get', 'update'],
+      ['apt-get', 'install', '-y', '--no-install-recommends', ...packages],
+    ]) {
       const cmd = [...sudo, ...args];
       const r = spawnSync(cmd[0], cmd.slice(1), { env, encoding: 'utf8', timeout: 600_000 });
       if (r.status !== 0) {
-        throw new Error(`could not install ${packages.join(' ')}: \`${cmd.join(' ')}\` ${r.error ? `failed (${r.error.message})` : `exited ${r.status}`}\n${(r.stderr ?? '').slice(-1500)}`);
+        throw new Error(
+          `could not install ${packages.join(' ')}: \`${cmd.join(' ')}\` ${r.error ? `failed (${r.error.message})` : `exited ${r.status}`}\n${(r.stderr ?? '').slice(-1500)}`,
+        );
       }
     }
   }
@@ -83,7 +91,8 @@ export async function waitFor(what, probe, timeoutMs = 10_000, everyMs = 50) {
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${last.message})` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${last.message})` : ''}`);
     await sleep(everyMs);
   }
 }
@@ -127,7 +136,6 @@ function tail(text) {
 
 // ---- Redis -------------------------------------------------------------------------------------
 
-
 /** Sends one inline command to Redis on `port`; resolves with the first reply line. */
 export function redisCommand(port, command, timeoutMs = 1_000) {
   return new Promise((resolve, reject) => {
@@ -170,7 +178,11 @@ export async function startRedis(options = {}) {
   }
   let child;
   let output = '';
-  const ping = () => redisCommand(port, 'PING', 500).then((r) => r === '+PONG', () => false);
+  const ping = () =>
+    redisCommand(port, 'PING', 500).then(
+      (r) => r === '+PONG',
+      () => false,
+    );
   const launch = async () => {
     output = '';
     child = track(
@@ -208,7 +220,6 @@ export async function startRedis(options = {}) {
 /** A 32-byte request-state key for tests (every replica must sign with the same one). */
 export const TEST_REQUEST_STATE_KEY = 'scale-out-test-key-0123456789abcdef012345';
 
-
 /** Starts `node dist/src/main.js --http --port <port>` in `projectDir`; resolves once it prints its URL. */
 export async function startReplica(projectDir, env = {}, port = 0) {
   const entry = path.join(projectDir, 'dist/src/main.js');
@@ -227,7 +238,10 @@ export async function startReplica(projectDir, env = {}, port = 0) {
     );
     const current = child;
     url = await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`replica did not print its URL within 15 s:\n${tail(stderr)}`)), 15_000);
+      const timer = setTimeout(
+        () => reject(new Error(`replica did not print its URL within 15 s:\n${tail(stderr)}`)),
+        15_000,
+      );
       current.stderr.on('data', (d) => {
         stderr += d;
         const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
@@ -274,9 +288,6 @@ export async function startReplicas(projectDir, n, env = {}) {
 }
 
 // ---- haproxy -----------------------------------------------------------------------------------
-
-
-
 
 function haproxyConfig(port, socket, backends, o) {
   return [
@@ -367,7 +378,12 @@ export async function startBalancer(backendPorts, options = {}) {
       .filter((row) => at(row, 'pxname') === 'replicas' && /^r\d+$/.test(at(row, 'svname')))
       .map((row) => {
         const name = at(row, 'svname');
-        return { name, port: backendPorts[Number(name.slice(1))], status: at(row, 'status'), requests: Number(at(row, 'req_tot') || at(row, 'stot')) };
+        return {
+          name,
+          port: backendPorts[Number(name.slice(1))],
+          status: at(row, 'status'),
+          requests: Number(at(row, 'req_tot') || at(row, 'stot')),
+        };
       });
   };
   await waitFor('haproxy listening with its stats socket', async () => {
@@ -408,9 +424,18 @@ export function buildExampleCopy(repo, example, into) {
   const from = path.join(repo, 'examples', example);
   cpSync(from, into, {
     recursive: true,
-    filter: (src) => !path.relative(from, src).split(path.sep).some((seg) => ['dist', 'node_modules'].includes(seg)),
+    filter: (src) =>
+      !path
+        .relative(from, src)
+        .split(path.sep)
+        .some((seg) => ['dist', 'node_modules'].includes(seg)),
   });
-  const r = spawnSync(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], { cwd: into, encoding: 'utf8', timeout: 300_000 });
-  if (r.status !== 0) throw new Error(`tsc in ${into} exited ${r.status ?? r.error?.message}:\n${tail(r.stdout + r.stderr)}`);
+  const r = spawnSync(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+    cwd: into,
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
+  if (r.status !== 0)
+    throw new Error(`tsc in ${into} exited ${r.status ?? r.error?.message}:\n${tail(r.stdout + r.stderr)}`);
   return into;
 }

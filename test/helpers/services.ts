@@ -79,7 +79,12 @@ export const ensurePackages: (commands: string[]) => Record<string, string> = im
 /** A TCP port free on 127.0.0.1 right now. */
 export const freePort: () => Promise<number> = impl.freePort;
 /** Polls `probe` until true, or throws naming `what` after `timeoutMs`. */
-export const waitFor: (what: string, probe: () => Promise<boolean> | boolean, timeoutMs?: number, everyMs?: number) => Promise<void> = impl.waitFor;
+export const waitFor: (
+  what: string,
+  probe: () => Promise<boolean> | boolean,
+  timeoutMs?: number,
+  everyMs?: number,
+) => Promise<void> = impl.waitFor;
 /** SIGKILLs every process started here that still runs and removes the temp folders. For afterAll. */
 export const stopAll: () => Promise<void> = impl.stopAll;
 /** One inline Redis command (e.g. 'PING'); resolves with the first reply line ('+PONG'). */
@@ -93,10 +98,13 @@ export const startRedis: (options?: RedisOptions) => Promise<RedisProcess> = imp
 /** A 32-byte-plus MCP_REQUEST_STATE_KEY shared by the replicas of a test. */
 export const TEST_REQUEST_STATE_KEY: string = impl.TEST_REQUEST_STATE_KEY;
 /** `node dist/src/main.js --http --port <port>` (0: a free one, kept on restart) in a built project. */
-export const startReplica: (projectDir: string, env?: NodeJS.ProcessEnv, port?: number) => Promise<Replica> = impl.startReplica;
+export const startReplica: (projectDir: string, env?: NodeJS.ProcessEnv, port?: number) => Promise<Replica> =
+  impl.startReplica;
 /** `n` replicas of the built project, one after another, each on its own port. */
-export const startReplicas: (projectDir: string, n: number, env?: NodeJS.ProcessEnv) => Promise<Replica[]> = impl.startReplicas;
+export const startReplicas: (projectDir: string, n: number, env?: NodeJS.ProcessEnv) => Promise<Replica[]> =
+  impl.startReplicas;
 /** haproxy round robin (no stickiness, /health checks, retries) over the ports; resolves once all are UP. */
-export const startBalancer: (backendPorts: number[], options?: BalancerOptions) => Promise<Balancer> = impl.startBalancer;
+export const startBalancer: (backendPorts: number[], options?: BalancerOptions) => Promise<Balancer> =
+  impl.startBalancer;
 /** Copies examples/<example> to `into` (inside the repo, for node_modules) and compiles it; returns `into`. */
 export const buildExampleCopy: (repo: string, example: string, into: string) => string = impl.buildExampleCopy;

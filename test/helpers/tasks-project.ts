@@ -106,7 +106,8 @@ export async function buildTasksProject(dir: string, options: { tokensEnv?: stri
   writeFileSync(path.join(dir, 'mcpgen.yaml'), yaml);
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [name, code] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, `src/handlers/tools/${name}.ts`), `${IMPORTS}\n${code}\n`);
+  for (const [name, code] of Object.entries(HANDLERS))
+    writeFileSync(path.join(dir, `src/handlers/tools/${name}.ts`), `${IMPORTS}\n${code}\n`);
   const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
 }
@@ -118,14 +119,25 @@ const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
  * tasks extension at initialize, where the SDK client takes a task handle as a tools/call result.
  */
 export async function tasksClient(url: URL, token: string): Promise<Client> {
-  const client = new Client({ name: 'tasks-e2e', version: '0.0.0' }, { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
-  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  const client = new Client(
+    { name: 'tasks-e2e', version: '0.0.0' },
+    { capabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
   expect(client.getNegotiatedProtocolVersion()).toBe('2025-11-25');
   return client;
 }
 
 /** Any result: tasks/get and tasks/cancel answer the extension's shapes, not 2025's. */
-const anyResult = { '~standard': { version: 1 as const, vendor: 'tasks-e2e', validate: (value: unknown) => ({ value: value as Record<string, unknown> }) } };
+const anyResult = {
+  '~standard': {
+    version: 1 as const,
+    vendor: 'tasks-e2e',
+    validate: (value: unknown) => ({ value: value as Record<string, unknown> }),
+  },
+};
 
 /** Starts the tool as a task through `client`: its id. */
 export async function startTask(client: Client, name: string): Promise<string> {

@@ -21,7 +21,10 @@ export function toolsManifest(version: 'A' | 'B', count = 80): string {
 }
 
 /** path → sha1 of every file under dir (folders too, as 'dir'), sorted; `skip`: top-level names left out. */
-export function snapshot(dir: string, skip: string[] = ['node_modules', '.mcpgen-staging', 'mcpgen.yaml']): Map<string, string> {
+export function snapshot(
+  dir: string,
+  skip: string[] = ['node_modules', '.mcpgen-staging', 'mcpgen.yaml'],
+): Map<string, string> {
   const out = new Map<string, string>();
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
@@ -31,7 +34,13 @@ export function snapshot(dir: string, skip: string[] = ['node_modules', '.mcpgen
         out.set(`${r}/`, 'dir');
         walk(r);
       } else if (e.isSymbolicLink()) out.set(r, `-> ${fs.readlinkSync(path.join(dir, r))}`);
-      else out.set(r, createHash('sha1').update(fs.readFileSync(path.join(dir, r))).digest('hex'));
+      else
+        out.set(
+          r,
+          createHash('sha1')
+            .update(fs.readFileSync(path.join(dir, r)))
+            .digest('hex'),
+        );
     }
   };
   walk('');
@@ -49,7 +58,8 @@ export function temps(dir: string): string[] {
   const walk = (rel: string) => {
     for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
       const r = rel ? `${rel}/${e.name}` : e.name;
-      if (/^\.mcpgen-staging/.test(e.name) || /\.mcpgen-\d+\.tmp$/.test(e.name) || /\.\d+\.tmp$/.test(e.name)) found.push(r);
+      if (/^\.mcpgen-staging/.test(e.name) || /\.mcpgen-\d+\.tmp$/.test(e.name) || /\.\d+\.tmp$/.test(e.name))
+        found.push(r);
       if (e.isDirectory() && !e.isSymbolicLink()) walk(r);
     }
   };
@@ -58,7 +68,16 @@ export function temps(dir: string): string[] {
 }
 
 /** Runs the built bin to completion. */
-export function mcpgen(cwd: string, args: string[], env: NodeJS.ProcessEnv): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', ...env }, encoding: 'utf8', timeout: 60_000 });
+export function mcpgen(
+  cwd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd,
+    env: { ...process.env, NO_COLOR: '1', NODE_OPTIONS: '', ...env },
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

@@ -39,9 +39,12 @@ export function sseMessages(res: Response): { next(waitMs?: number): Promise<Mes
     buffer += value;
     let end: number;
     while ((end = buffer.indexOf('\n\n')) >= 0) {
-      const data = buffer.slice(0, end).split('\n').find((line) => line.startsWith('data:'));
+      const data = buffer
+        .slice(0, end)
+        .split('\n')
+        .find((line) => line.startsWith('data:'));
       buffer = buffer.slice(end + 2);
-      if (data && data.slice(5).trim()) queue.push(JSON.parse(data.slice(5)) as Message);
+      if (data?.slice(5).trim()) queue.push(JSON.parse(data.slice(5)) as Message);
     }
   };
   let reading: Promise<void> | undefined;
@@ -50,7 +53,12 @@ export function sseMessages(res: Response): { next(waitMs?: number): Promise<Mes
     async next(waitMs = 10_000) {
       const deadline = Date.now() + waitMs;
       while (queue.length === 0) {
-        await Promise.race([more(), new Promise((_, reject) => setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())))]);
+        await Promise.race([
+          more(),
+          new Promise((_, reject) =>
+            setTimeout(() => reject(new Error('no message on the stream')), Math.max(1, deadline - Date.now())),
+          ),
+        ]);
       }
       return queue.shift()!;
     },

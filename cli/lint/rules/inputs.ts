@@ -48,19 +48,31 @@ export const unconstrainedInput: LintRule = {
       const isNumber = types.includes('number') || types.includes('integer');
       if (isString && !has(p.effective, ...STRING_CONSTRAINTS)) {
         out.push(
-          diagAt(m, p.path, Codes.LINT_UNCONSTRAINED_INPUT, `string input \`${p.name}\` of tool \`${p.tool}\` accepts any text`, {
-            key: true,
-            severity: 'warning',
-            hint: 'add `enum`, `maxLength`, `format` or `pattern`',
-          }),
+          diagAt(
+            m,
+            p.path,
+            Codes.LINT_UNCONSTRAINED_INPUT,
+            `string input \`${p.name}\` of tool \`${p.tool}\` accepts any text`,
+            {
+              key: true,
+              severity: 'warning',
+              hint: 'add `enum`, `maxLength`, `format` or `pattern`',
+            },
+          ),
         );
       } else if (isNumber && !isString && !has(p.effective, ...NUMBER_CONSTRAINTS)) {
         out.push(
-          diagAt(m, p.path, Codes.LINT_UNCONSTRAINED_INPUT, `number input \`${p.name}\` of tool \`${p.tool}\` has no bounds`, {
-            key: true,
-            severity: 'warning',
-            hint: 'add `minimum` and/or `maximum` (or `enum`)',
-          }),
+          diagAt(
+            m,
+            p.path,
+            Codes.LINT_UNCONSTRAINED_INPUT,
+            `number input \`${p.name}\` of tool \`${p.tool}\` has no bounds`,
+            {
+              key: true,
+              severity: 'warning',
+              hint: 'add `minimum` and/or `maximum` (or `enum`)',
+            },
+          ),
         );
       }
     }

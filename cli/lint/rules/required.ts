@@ -23,7 +23,8 @@ export const requiredDefined: LintRule = {
   description: '`required` names only properties the schema defines',
   check(m: LoadedManifest): Diagnostic[] {
     const out: Diagnostic[] = [];
-    for (const root of embeddedSchemas(m.data)) walkSchema(root.schema, root.path, (node, path) => requiredNode(m, node, path, out));
+    for (const root of embeddedSchemas(m.data))
+      walkSchema(root.schema, root.path, (node, path) => requiredNode(m, node, path, out));
     return out;
   },
 };
@@ -34,14 +35,20 @@ function requiredNode(m: LoadedManifest, node: Record<string, unknown>, path: Js
   if (!props && node.additionalProperties !== false) return; // nothing to compare with
   const patterns = isRecord(node.patternProperties) ? Object.keys(node.patternProperties).map(safeRegex) : [];
   node.required.forEach((name, i) => {
-    if (typeof name !== 'string' || (props && Object.prototype.hasOwnProperty.call(props, name))) return;
+    if (typeof name !== 'string' || (props && Object.hasOwn(props, name))) return;
     if (patterns.some((re) => re?.test(name))) return;
     const where = props ? 'in `properties`' : '(the schema has no `properties` and allows no others)';
     out.push(
-      diagAt(m, [...path, 'required', i], Codes.LINT_REQUIRED_UNDEFINED, `\`required\` names \`${name}\`, which is not defined ${where}${didYouMean(name, Object.keys(props ?? {}))}`, {
-        severity: 'warning',
-        hint: 'define it under `properties` (its handler then gets a typed value), or fix the name if it is a typo',
-      }),
+      diagAt(
+        m,
+        [...path, 'required', i],
+        Codes.LINT_REQUIRED_UNDEFINED,
+        `\`required\` names \`${name}\`, which is not defined ${where}${didYouMean(name, Object.keys(props ?? {}))}`,
+        {
+          severity: 'warning',
+          hint: 'define it under `properties` (its handler then gets a typed value), or fix the name if it is a typo',
+        },
+      ),
     );
   });
 }

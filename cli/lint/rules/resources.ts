@@ -10,15 +10,32 @@ import type { LintRule } from '../rule.js';
 /** Lowercase words joined by single hyphens: `weather`, `my-app`. */
 const GOOD_SCHEME = /^[a-z][a-z0-9]*(?:-[a-z0-9]+)*$/;
 /** Registered schemes that do not fit that shape but are not anyone's custom invention. */
-const REGISTERED = new Set(['git+ssh', 'git+https', 'svn+ssh', 'coap+tcp', 'coap+ws', 'coaps+tcp', 'coaps+ws', 'iris.beep']);
+const REGISTERED = new Set([
+  'git+ssh',
+  'git+https',
+  'svn+ssh',
+  'coap+tcp',
+  'coap+ws',
+  'coaps+tcp',
+  'coaps+ws',
+  'iris.beep',
+]);
 
 /** Resources and templates as (path of the URI, the URI, what, entry path). */
-function uris(m: LoadedManifest): { at: JsonPath; uri: string; what: string; entry: JsonPath; value: Record<string, unknown> }[] {
+function uris(
+  m: LoadedManifest,
+): { at: JsonPath; uri: string; what: string; entry: JsonPath; value: Record<string, unknown> }[] {
   const out: { at: JsonPath; uri: string; what: string; entry: JsonPath; value: Record<string, unknown> }[] = [];
   if (!isRecord(m.data)) return out;
   for (const [name, r] of recordEntries(m.data.resources)) {
     if (isRecord(r) && typeof r.uri === 'string')
-      out.push({ at: ['resources', name, 'uri'], uri: r.uri, what: `resource \`${name}\``, entry: ['resources', name], value: r });
+      out.push({
+        at: ['resources', name, 'uri'],
+        uri: r.uri,
+        what: `resource \`${name}\``,
+        entry: ['resources', name],
+        value: r,
+      });
   }
   for (const [name, t] of recordEntries(m.data.resourceTemplates)) {
     if (isRecord(t) && typeof t.uriTemplate === 'string')
@@ -49,11 +66,17 @@ export const uriSchemeFormat: LintRule = {
         .replace(/[^a-z0-9]+/g, '-')
         .replace(/^-+|-+$/g, '');
       out.push(
-        diagAt(m, u.at, Codes.LINT_URI_SCHEME_FORMAT, `URI scheme \`${scheme}\` of ${u.what} is not lowercase and hyphen-separated`, {
-          range: locateInString(m, u.at, 0, scheme.length),
-          severity: 'warning',
-          hint: `schemes are case-insensitive and clients compare URIs as text: use \`${better || 'my-app'}://\``,
-        }),
+        diagAt(
+          m,
+          u.at,
+          Codes.LINT_URI_SCHEME_FORMAT,
+          `URI scheme \`${scheme}\` of ${u.what} is not lowercase and hyphen-separated`,
+          {
+            range: locateInString(m, u.at, 0, scheme.length),
+            severity: 'warning',
+            hint: `schemes are case-insensitive and clients compare URIs as text: use \`${better || 'my-app'}://\``,
+          },
+        ),
       );
     }
     return out;
@@ -94,11 +117,17 @@ export const httpsResource: LintRule = {
       const scheme = /^(https?):/i.exec(u.uri)?.[1];
       if (scheme === undefined) continue;
       out.push(
-        diagAt(m, u.at, Codes.LINT_HTTPS_RESOURCE, `${u.what} is served by this server under an \`${scheme.toLowerCase()}://\` URI`, {
-          range: locateInString(m, u.at, 0, scheme.length),
-          severity: 'warning',
-          hint: `clients may fetch ${scheme.toLowerCase()}:// URIs from the web themselves: give it a scheme of your own (\`${m.data && isRecord(m.data) && isRecord(m.data.server) && typeof m.data.server.name === 'string' ? schemeOf(m.data.server.name) : 'my-app'}://…\`)`,
-        }),
+        diagAt(
+          m,
+          u.at,
+          Codes.LINT_HTTPS_RESOURCE,
+          `${u.what} is served by this server under an \`${scheme.toLowerCase()}://\` URI`,
+          {
+            range: locateInString(m, u.at, 0, scheme.length),
+            severity: 'warning',
+            hint: `clients may fetch ${scheme.toLowerCase()}:// URIs from the web themselves: give it a scheme of your own (\`${m.data && isRecord(m.data) && isRecord(m.data.server) && typeof m.data.server.name === 'string' ? schemeOf(m.data.server.name) : 'my-app'}://…\`)`,
+          },
+        ),
       );
     }
     return out;
@@ -107,7 +136,13 @@ export const httpsResource: LintRule = {
 
 /** A server name as a scheme: lowercase words joined by hyphens. */
 function schemeOf(name: string): string {
-  return name.replace(/^@[^/]+\//, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'my-app';
+  return (
+    name
+      .replace(/^@[^/]+\//, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'my-app'
+  );
 }
 
 /** What breaks lowercase words joined by hyphens: capitals, underscores, spaces (percent-escapes aside). */
@@ -131,7 +166,12 @@ export const uriPathFormat: LintRule = {
       const uri = u.uri.replace(/\{[^{}]*\}/g, (e) => 'x'.repeat(e.length));
       // A custom scheme's authority names a part of the server's data as its path does: both checked.
       const match = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/)?/.exec(uri);
-      if (!match || !GOOD_SCHEME.test(match[1]!.toLowerCase()) || ['file', 'http', 'https', 'data'].includes(match[1]!.toLowerCase())) continue;
+      if (
+        !match ||
+        !GOOD_SCHEME.test(match[1]!.toLowerCase()) ||
+        ['file', 'http', 'https', 'data'].includes(match[1]!.toLowerCase())
+      )
+        continue;
       const start = match[0].length;
       const end = uri.search(/[?#]/) === -1 ? uri.length : uri.search(/[?#]/);
       const path = uri.slice(start, end).replace(/%[0-9A-Fa-f]{2}/g, '%xx');
@@ -146,11 +186,20 @@ export const uriPathFormat: LintRule = {
           const written = u.uri.slice(offset, offset + segment.length);
           const shown = written.length > 40 ? `${written.slice(0, 40)}…` : written;
           out.push(
-            diagAt(m, u.at, Codes.LINT_URI_PATH_FORMAT, `path segment \`${shown}\` of ${u.what} is not lowercase and hyphen-separated`, {
-              range: locateInString(m, u.at, offset, offset + segment.length),
-              severity: 'warning',
-              hint: better.length > 40 ? 'clients compare URIs as text: use lowercase words joined by hyphens' : `clients compare URIs as text: write \`${better}\``,
-            }),
+            diagAt(
+              m,
+              u.at,
+              Codes.LINT_URI_PATH_FORMAT,
+              `path segment \`${shown}\` of ${u.what} is not lowercase and hyphen-separated`,
+              {
+                range: locateInString(m, u.at, offset, offset + segment.length),
+                severity: 'warning',
+                hint:
+                  better.length > 40
+                    ? 'clients compare URIs as text: use lowercase words joined by hyphens'
+                    : `clients compare URIs as text: write \`${better}\``,
+              },
+            ),
           );
           break;
         }

@@ -36,28 +36,47 @@ export const unknownSchemaKeys: LintRule = {
           const where = subject(path);
           if (node[key] === null) {
             // A run of empty keys after a plain string (`description: A, B, C`) is one mistake: reported at its first key.
-            if (i > 0 && node[keys[i - 1]!] === null && !KEYWORDS.has(keys[i - 1]!) && !isVendorKey(keys[i - 1]!)) continue;
+            if (i > 0 && node[keys[i - 1]!] === null && !KEYWORDS.has(keys[i - 1]!) && !isVendorKey(keys[i - 1]!))
+              continue;
             let last = i;
-            while (last + 1 < keys.length && node[keys[last + 1]!] === null && !KEYWORDS.has(keys[last + 1]!) && !isVendorKey(keys[last + 1]!)) last++;
+            while (
+              last + 1 < keys.length &&
+              node[keys[last + 1]!] === null &&
+              !KEYWORDS.has(keys[last + 1]!) &&
+              !isVendorKey(keys[last + 1]!)
+            )
+              last++;
             const fix = i > 0 ? commaFix(m, path, keys[i - 1]!, keys[last]!, node[keys[i - 1]!]) : undefined;
             out.push(
-              diagAt(m, at, Codes.LINT_UNKNOWN_SCHEMA_KEY, `key \`${key}\` of ${where} has no value, and is not a JSON Schema keyword`, {
-                key: true,
-                severity: 'warning',
-                hint: fix
-                  ? `in a flow mapping a comma ends a plain value: quote it, ${fix}`
-                  : close
-                    ? `did you mean \`${close}\`? Give it a value, or remove it`
-                    : 'give it a value, or remove it',
-              }),
+              diagAt(
+                m,
+                at,
+                Codes.LINT_UNKNOWN_SCHEMA_KEY,
+                `key \`${key}\` of ${where} has no value, and is not a JSON Schema keyword`,
+                {
+                  key: true,
+                  severity: 'warning',
+                  hint: fix
+                    ? `in a flow mapping a comma ends a plain value: quote it, ${fix}`
+                    : close
+                      ? `did you mean \`${close}\`? Give it a value, or remove it`
+                      : 'give it a value, or remove it',
+                },
+              ),
             );
           } else if (close !== undefined && close !== key) {
             out.push(
-              diagAt(m, at, Codes.LINT_UNKNOWN_SCHEMA_KEY, `key \`${key}\` of ${where} is not a JSON Schema keyword; did you mean \`${close}\`?`, {
-                key: true,
-                severity: 'warning',
-                hint: `clients ignore \`${key}\`: rename it to \`${close}\` (or prefix it with \`x-\` if it is your own annotation)`,
-              }),
+              diagAt(
+                m,
+                at,
+                Codes.LINT_UNKNOWN_SCHEMA_KEY,
+                `key \`${key}\` of ${where} is not a JSON Schema keyword; did you mean \`${close}\`?`,
+                {
+                  key: true,
+                  severity: 'warning',
+                  hint: `clients ignore \`${key}\`: rename it to \`${close}\` (or prefix it with \`x-\` if it is your own annotation)`,
+                },
+              ),
             );
           }
         }
@@ -71,7 +90,13 @@ export const unknownSchemaKeys: LintRule = {
  * `description: "Text to look for, case-insensitive"` when the string before the empty key and the
  * key itself are written on one line as plain text, the fix being to quote them together.
  */
-function commaFix(m: LoadedManifest, path: JsonPath, before: string, lastKey: string, value: unknown): string | undefined {
+function commaFix(
+  m: LoadedManifest,
+  path: JsonPath,
+  before: string,
+  lastKey: string,
+  value: unknown,
+): string | undefined {
   if (typeof value !== 'string') return undefined;
   const from = m.locate([...path, before]);
   const to = m.locate([...path, lastKey], { key: true });

@@ -41,7 +41,8 @@ export const vendorKeys: LintRule = {
       }
     };
     const icons = (path: JsonPath, owner: string, v: unknown) => {
-      if (Array.isArray(v)) v.forEach((icon, i) => check([...path, 'icons', i], `icon ${i + 1} of ${owner}`, ICON, icon));
+      if (Array.isArray(v))
+        v.forEach((icon, i) => check([...path, 'icons', i], `icon ${i + 1} of ${owner}`, ICON, icon));
     };
     if (isRecord(m.data.server)) icons(['server'], 'the server', m.data.server.icons);
     const kinds: [string, string, Set<string>][] = [
@@ -57,12 +58,19 @@ export const vendorKeys: LintRule = {
         if (top !== 'prompts') check([top, name, 'annotations'], `the annotations of ${owner}`, known, e.annotations);
         else {
           for (const [arg, a] of recordEntries(e.arguments)) {
-            if (isRecord(a)) check([top, name, 'arguments', arg], `argument \`${arg}\` of ${owner}`, PROMPT_ARGUMENT, a);
+            if (isRecord(a))
+              check([top, name, 'arguments', arg], `argument \`${arg}\` of ${owner}`, PROMPT_ARGUMENT, a);
           }
         }
         if (top === 'prompts' && Array.isArray(e.messages))
           e.messages.forEach((msg, i) => {
-            if (isRecord(msg)) check([top, name, 'messages', i, 'annotations'], `the annotations of message ${i + 1} of ${owner}`, known, msg.annotations);
+            if (isRecord(msg))
+              check(
+                [top, name, 'messages', i, 'annotations'],
+                `the annotations of message ${i + 1} of ${owner}`,
+                known,
+                msg.annotations,
+              );
           });
         icons([top, name], owner, e.icons);
       }

@@ -37,7 +37,11 @@ function typeText(t: TypeNode, level: number): string {
     case 'name':
       return t.text;
     case 'literal':
-      return typeof t.value === 'string' ? printString(t.value) : typeof t.value === 'number' ? JSON.stringify(t.value) : String(t.value);
+      return typeof t.value === 'string'
+        ? printString(t.value)
+        : typeof t.value === 'number'
+          ? JSON.stringify(t.value)
+          : String(t.value);
     case 'object':
       return t.members.length === 0 ? '{}' : `{\n${membersText(t.members, level + 1)}${'  '.repeat(level)}}`;
     case 'array':
@@ -48,7 +52,9 @@ function typeText(t: TypeNode, level: number): string {
       return `[${items.join(', ')}]`;
     }
     case 'union':
-      return t.members.map((m) => (m.kind === 'intersection' ? `(${typeText(m, level)})` : typeText(m, level))).join(' | ');
+      return t.members
+        .map((m) => (m.kind === 'intersection' ? `(${typeText(m, level)})` : typeText(m, level)))
+        .join(' | ');
     case 'intersection':
       return t.members.map((m) => grouped(m, level)).join(' & ');
   }
@@ -73,8 +79,11 @@ function membersText(members: Member[], level: number): string {
 
 /** One declaration: an object type as an interface, any other as a type alias. */
 export function printDeclaration(d: Declaration): string {
-  const comment = jsdoc(d.doc).map((l) => `${l}\n`).join('');
+  const comment = jsdoc(d.doc)
+    .map((l) => `${l}\n`)
+    .join('');
   const t = d.type;
-  if (t.kind === 'object') return `${comment}export interface ${d.name} ${t.members.length === 0 ? '{}' : `{\n${membersText(t.members, 1)}}`}`;
+  if (t.kind === 'object')
+    return `${comment}export interface ${d.name} ${t.members.length === 0 ? '{}' : `{\n${membersText(t.members, 1)}}`}`;
   return `${comment}export type ${d.name} = ${typeText(t, 0)};`;
 }

@@ -57,7 +57,8 @@ export function schemaDoc(schema: unknown): string[] {
   if (!isObject(schema)) return [];
   const lines: string[] = [];
   const text = schema.description;
-  if (typeof text === 'string' && text.trim() !== '') lines.push(...(/[\r\n\u2028\u2029]/.test(text) ? text.split(/\r\n|[\r\n\u2028\u2029]/) : [text]));
+  if (typeof text === 'string' && text.trim() !== '')
+    lines.push(...(/[\r\n\u2028\u2029]/.test(text) ? text.split(/\r\n|[\r\n\u2028\u2029]/) : [text]));
   if (schema.deprecated === true) lines.push('@deprecated');
   return lines;
 }
@@ -70,7 +71,9 @@ export function union(members: TypeNode[]): TypeNode {
   const out: TypeNode[] = [];
   const seen = new Set<string>();
   if (members.length === 1 && members[0]!.kind !== 'union') return members[0]!;
-  const all = members.some((m) => m.kind === 'union') ? members.flatMap((m) => (m.kind === 'union' ? m.members : [m])) : members;
+  const all = members.some((m) => m.kind === 'union')
+    ? members.flatMap((m) => (m.kind === 'union' ? m.members : [m]))
+    : members;
   for (const m of all) {
     if (isUnknown(m)) return UNKNOWN;
     const key = m.kind === 'name' ? m.text : m.kind === 'literal' ? `${typeof m.value}:${m.value}` : null;
@@ -95,7 +98,13 @@ export function schemaType(schema: unknown): TypeNode {
   if (schema === false) return NEVER;
   if (!isObject(schema)) return UNKNOWN;
   // Most schemas combine nothing: their own type is the type.
-  if (typeof schema.$ref !== 'string' && !Array.isArray(schema.anyOf) && !Array.isArray(schema.oneOf) && !Array.isArray(schema.allOf)) return ownType(schema) ?? UNKNOWN;
+  if (
+    typeof schema.$ref !== 'string' &&
+    !Array.isArray(schema.anyOf) &&
+    !Array.isArray(schema.oneOf) &&
+    !Array.isArray(schema.allOf)
+  )
+    return ownType(schema) ?? UNKNOWN;
   const parts: TypeNode[] = [];
   if (typeof schema.$ref === 'string') {
     const m = /^#\/\$defs\/(.+)$/.exec(schema.$ref);
@@ -120,7 +129,8 @@ function isFreeForm(t: TypeNode): boolean {
 /** What `const`, `enum` and `type` (or keywords implying a type) say; null when they say nothing. */
 function ownType(schema: JsonSchema): TypeNode | null {
   if ('const' in schema && isPrimitive(schema.const)) return literal(schema.const);
-  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isPrimitive)) return union(schema.enum.map(literal));
+  if (Array.isArray(schema.enum) && schema.enum.length > 0 && schema.enum.every(isPrimitive))
+    return union(schema.enum.map(literal));
   let one: unknown;
   if (typeof schema.type === 'string') one = schema.type;
   else if (Array.isArray(schema.type)) return union(schema.type.map((t) => typeOf(t, schema)));

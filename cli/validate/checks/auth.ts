@@ -64,11 +64,21 @@ export function checkAuth(m: LoadedManifest): Diagnostic[] {
   if (!auth || (!isRecord(auth.bearer) && !oauth)) {
     for (const [path] of scoped) {
       out.push(
-        diagAt(m, path, Codes.SCOPES_WITHOUT_AUTH, http ? 'scopes are never checked: HTTP requests are not authenticated' : 'scopes are never checked: HTTP is off, and stdio is not authenticated', {
-          severity: 'warning',
-          key: true,
-          hint: http ? 'add `transports.http.auth.oauth` (or `bearer`), or remove `scopes`' : 'enable `transports.http` with `auth`, or remove `scopes`',
-        }),
+        diagAt(
+          m,
+          path,
+          Codes.SCOPES_WITHOUT_AUTH,
+          http
+            ? 'scopes are never checked: HTTP requests are not authenticated'
+            : 'scopes are never checked: HTTP is off, and stdio is not authenticated',
+          {
+            severity: 'warning',
+            key: true,
+            hint: http
+              ? 'add `transports.http.auth.oauth` (or `bearer`), or remove `scopes`'
+              : 'enable `transports.http` with `auth`, or remove `scopes`',
+          },
+        ),
       );
     }
   }
@@ -79,7 +89,12 @@ export function checkAuth(m: LoadedManifest): Diagnostic[] {
     [[...base, 'issuer'], oauth.issuer, false, false],
     [[...base, 'resource'], oauth.resource, false, true],
     [[...base, 'jwksUri'], oauth.jwksUri, false, true],
-    [[...base, 'introspection', 'endpoint'], isRecord(oauth.introspection) ? oauth.introspection.endpoint : undefined, false, true],
+    [
+      [...base, 'introspection', 'endpoint'],
+      isRecord(oauth.introspection) ? oauth.introspection.endpoint : undefined,
+      false,
+      true,
+    ],
   ];
   for (const [path, value, fragment, query] of urls) {
     if (typeof value !== 'string') continue;
@@ -87,7 +102,14 @@ export function checkAuth(m: LoadedManifest): Diagnostic[] {
     if (problem) out.push(diagAt(m, path, Codes.BAD_AUTH_URL, `\`${path.at(-1)}\`: ${problem}`));
   }
   if (typeof oauth.documentation === 'string' && !/^https?:\/\//.test(oauth.documentation)) {
-    out.push(diagAt(m, [...base, 'documentation'], Codes.BAD_AUTH_URL, '`documentation`: clients open it, so it must be an http(s) URL'));
+    out.push(
+      diagAt(
+        m,
+        [...base, 'documentation'],
+        Codes.BAD_AUTH_URL,
+        '`documentation`: clients open it, so it must be an http(s) URL',
+      ),
+    );
   }
 
   // Advertised scopes that leave out one the server requires: a client asking for what the
@@ -101,21 +123,33 @@ export function checkAuth(m: LoadedManifest): Diagnostic[] {
     const missing = [...new Set(required.filter((s) => !supported.has(s)))];
     if (missing.length) {
       out.push(
-        diagAt(m, [...base, 'scopesSupported'], Codes.AUTH_WITHOUT_EFFECT, `\`scopesSupported\` leaves out ${missing.map((s) => `\`${s}\``).join(', ')}, which requests need`, {
-          severity: 'warning',
-          hint: 'add them, or leave `scopesSupported` out: it defaults to every scope the manifest requires',
-        }),
+        diagAt(
+          m,
+          [...base, 'scopesSupported'],
+          Codes.AUTH_WITHOUT_EFFECT,
+          `\`scopesSupported\` leaves out ${missing.map((s) => `\`${s}\``).join(', ')}, which requests need`,
+          {
+            severity: 'warning',
+            hint: 'add them, or leave `scopesSupported` out: it defaults to every scope the manifest requires',
+          },
+        ),
       );
     }
   }
   const bearer = isRecord(auth!.bearer) ? auth!.bearer : null;
   if (bearer && Array.isArray(bearer.requiredScopes) && bearer.requiredScopes.length > 0) {
     out.push(
-      diagAt(m, ['transports', 'http', 'auth', 'bearer', 'requiredScopes'], Codes.AUTH_WITHOUT_EFFECT, '`requiredScopes` has no effect beside `oauth`: requests need `oauth.scopes`, and static tokens carry every scope', {
-        severity: 'warning',
-        key: true,
-        hint: 'move the scopes to `oauth.scopes`',
-      }),
+      diagAt(
+        m,
+        ['transports', 'http', 'auth', 'bearer', 'requiredScopes'],
+        Codes.AUTH_WITHOUT_EFFECT,
+        '`requiredScopes` has no effect beside `oauth`: requests need `oauth.scopes`, and static tokens carry every scope',
+        {
+          severity: 'warning',
+          key: true,
+          hint: 'move the scopes to `oauth.scopes`',
+        },
+      ),
     );
   }
   return out;

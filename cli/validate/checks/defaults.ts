@@ -25,10 +25,16 @@ export function defaultNode(
     const r = checkValue(node, node.default, draft);
     if (r.valid === false)
       out.push(
-        diagAt(m, [...path, 'default'], Codes.INVALID_DEFAULT, `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`, {
-          severity: 'warning',
-          hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
-        }),
+        diagAt(
+          m,
+          [...path, 'default'],
+          Codes.INVALID_DEFAULT,
+          `\`default\` ${preview(node.default)} is not valid against its own schema: ${r.problem}`,
+          {
+            severity: 'warning',
+            hint: 'clients may send the default as it is: make it a value the schema accepts, or remove it',
+          },
+        ),
       );
   }
   // An `enum` member or a `const` the rest of the schema refuses (`type: object, enum: [a]`) can
@@ -36,16 +42,24 @@ export function defaultNode(
   if (Array.isArray(node.enum)) {
     // Most enums sit beside a `type` alone (`{ type: string, enum: [a, b] }`): a member of that type
     // is valid without checking the whole node once per member (which compares it with every member).
-    const typeOnly = Object.keys(node).every((k) => k === 'type' || k === 'enum' || k === 'const' || ANNOTATIONS.has(k) || k.startsWith('x-'));
+    const typeOnly = Object.keys(node).every(
+      (k) => k === 'type' || k === 'enum' || k === 'const' || ANNOTATIONS.has(k) || k.startsWith('x-'),
+    );
     node.enum.forEach((member, i) => {
       if (typeOnly && fitsType(node.type, member)) return;
       const r = checkValue(node, member, draft);
       if (r.valid === false)
         out.push(
-          diagAt(m, [...path, 'enum', i], Codes.INVALID_DEFAULT, `\`enum\` member ${preview(member)} is not valid against the rest of its schema: ${r.problem}`, {
-            severity: 'warning',
-            hint: 'no value can match it: make the members fit the schema (often `type`), or remove the member',
-          }),
+          diagAt(
+            m,
+            [...path, 'enum', i],
+            Codes.INVALID_DEFAULT,
+            `\`enum\` member ${preview(member)} is not valid against the rest of its schema: ${r.problem}`,
+            {
+              severity: 'warning',
+              hint: 'no value can match it: make the members fit the schema (often `type`), or remove the member',
+            },
+          ),
         );
     });
   }
@@ -53,10 +67,16 @@ export function defaultNode(
     const r = checkValue(node, node.const, draft);
     if (r.valid === false)
       out.push(
-        diagAt(m, [...path, 'const'], Codes.INVALID_DEFAULT, `\`const\` ${preview(node.const)} is not valid against the rest of its schema: ${r.problem}`, {
-          severity: 'warning',
-          hint: 'no value can match the schema: make the constant fit it (often `type`), or remove one of the two',
-        }),
+        diagAt(
+          m,
+          [...path, 'const'],
+          Codes.INVALID_DEFAULT,
+          `\`const\` ${preview(node.const)} is not valid against the rest of its schema: ${r.problem}`,
+          {
+            severity: 'warning',
+            hint: 'no value can match the schema: make the constant fit it (often `type`), or remove one of the two',
+          },
+        ),
       );
   }
   // `examples` likewise (Validation §9.5: they SHOULD validate): models copy them into calls.
@@ -65,10 +85,16 @@ export function defaultNode(
       const r = checkValue(node, example, draft);
       if (r.valid === false)
         out.push(
-          diagAt(m, [...path, 'examples', i], Codes.INVALID_DEFAULT, `example ${preview(example)} is not valid against its own schema: ${r.problem}`, {
-            severity: 'warning',
-            hint: 'models copy examples into their calls: make it a value the schema accepts, or remove it',
-          }),
+          diagAt(
+            m,
+            [...path, 'examples', i],
+            Codes.INVALID_DEFAULT,
+            `example ${preview(example)} is not valid against its own schema: ${r.problem}`,
+            {
+              severity: 'warning',
+              hint: 'models copy examples into their calls: make it a value the schema accepts, or remove it',
+            },
+          ),
         );
     });
   }

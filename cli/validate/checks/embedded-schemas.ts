@@ -6,7 +6,13 @@ import type { EmbeddedSchema } from '../json-schema-walk.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 
 const NONE: readonly string[] = [];
-import { declaredDialect, knownFormats, META_SCHEMA_ID, validateAgainstDraft07MetaSchema, validateAgainstMetaSchema } from '../schema/ajv.js';
+import {
+  declaredDialect,
+  knownFormats,
+  META_SCHEMA_ID,
+  validateAgainstDraft07MetaSchema,
+  validateAgainstMetaSchema,
+} from '../schema/ajv.js';
 import { translateErrors } from '../schema/translate.js';
 import { didYouMean } from '../suggest.js';
 
@@ -47,7 +53,11 @@ export function embeddedSchemaNode(
   formats ??= [...knownFormats()];
   // Everything here is checked (and the generated server validates) as 2020-12, or draft-07 when
   // the root declares it; another dialect, or one declared inside, would be read with the wrong rules.
-  if (typeof node.$schema === 'string' && node.$schema.replace(/#$/, '') !== META_SCHEMA_ID && !(draft07 && node === root.schema)) {
+  if (
+    typeof node.$schema === 'string' &&
+    node.$schema.replace(/#$/, '') !== META_SCHEMA_ID &&
+    !(draft07 && node === root.schema)
+  ) {
     out.push(
       diagAt(
         m,

@@ -46,7 +46,12 @@ export function fileRefs(data: unknown): FileRef[] {
       for (const kind of ['image', 'audio', 'resource']) {
         const c = msg[kind];
         if (isRecord(c) && typeof c.file === 'string')
-          refs.push({ at: ['prompts', name, 'messages', i, kind, 'file'], file: c.file, mustBeText: false, resource: false });
+          refs.push({
+            at: ['prompts', name, 'messages', i, kind, 'file'],
+            file: c.file,
+            mustBeText: false,
+            resource: false,
+          });
       }
     });
   }

@@ -39,11 +39,17 @@ function checkToolContent(m: LoadedManifest, name: string, tool: unknown): Diagn
   if (!isRecord(tool) || tool.output === undefined || !Array.isArray(tool.content)) return [];
   if (tool.content.includes('text')) return [];
   return [
-    diagAt(m, ['tools', name, 'content'], Codes.CONTENT_WITHOUT_TEXT, `tool \`${name}\` has \`output\`, so its results carry their JSON as a text block, but \`content\` leaves out \`text\``, {
-      key: true,
-      severity: 'warning',
-      hint: 'add `text` to `content`',
-    }),
+    diagAt(
+      m,
+      ['tools', name, 'content'],
+      Codes.CONTENT_WITHOUT_TEXT,
+      `tool \`${name}\` has \`output\`, so its results carry their JSON as a text block, but \`content\` leaves out \`text\``,
+      {
+        key: true,
+        severity: 'warning',
+        hint: 'add `text` to `content`',
+      },
+    ),
   ];
 }
 
@@ -75,8 +81,16 @@ function checkHttpPaths(m: LoadedManifest, http: unknown): Diagnostic[] {
   if (h.sse !== false) {
     const sse = isRecord(h.sse) ? h.sse : {};
     endpoints.push(
-      { at: ['transports', 'http', 'sse', 'path'], path: text(sse.path, HTTP_DEFAULTS.sse.path), what: 'the HTTP+SSE stream' },
-      { at: ['transports', 'http', 'sse', 'messagesPath'], path: text(sse.messagesPath, HTTP_DEFAULTS.sse.messagesPath), what: 'the HTTP+SSE message endpoint' },
+      {
+        at: ['transports', 'http', 'sse', 'path'],
+        path: text(sse.path, HTTP_DEFAULTS.sse.path),
+        what: 'the HTTP+SSE stream',
+      },
+      {
+        at: ['transports', 'http', 'sse', 'messagesPath'],
+        path: text(sse.messagesPath, HTTP_DEFAULTS.sse.messagesPath),
+        what: 'the HTTP+SSE message endpoint',
+      },
     );
   }
   const out: Diagnostic[] = [];
@@ -90,10 +104,16 @@ function checkHttpPaths(m: LoadedManifest, http: unknown): Diagnostic[] {
     let at = e.at;
     while (at.length > 1 && !has(m.data, at)) at = at.slice(0, -1);
     out.push(
-      diagAt(m, at, Codes.HTTP_PATH_COLLISION, `${e.what} and ${other} are both at \`${e.path}\`: one would shadow the other`, {
-        key: true,
-        hint: 'give each HTTP endpoint a path of its own (or `sse: false` for no HTTP+SSE transport)',
-      }),
+      diagAt(
+        m,
+        at,
+        Codes.HTTP_PATH_COLLISION,
+        `${e.what} and ${other} are both at \`${e.path}\`: one would shadow the other`,
+        {
+          key: true,
+          hint: 'give each HTTP endpoint a path of its own (or `sse: false` for no HTTP+SSE transport)',
+        },
+      ),
     );
   }
   return out;
@@ -127,8 +147,14 @@ export function checkPackageName(m: LoadedManifest): Diagnostic[] {
       .replace(/^[-._]+|-+$/g, '')
       .slice(0, 214) || 'mcp-server';
   return [
-    diagAt(m, ['server', 'name'], Codes.BAD_STRING, `server name ${JSON.stringify(s.name)} is not an npm package name, and \`server.package\` is not set`, {
-      hint: `clients see the name as written; add \`package: ${suggested}\` for the generated project's package.json (lowercase letters, digits, \`-\`, \`.\`, \`_\`, \`~\`; optionally @scope/name)`,
-    }),
+    diagAt(
+      m,
+      ['server', 'name'],
+      Codes.BAD_STRING,
+      `server name ${JSON.stringify(s.name)} is not an npm package name, and \`server.package\` is not set`,
+      {
+        hint: `clients see the name as written; add \`package: ${suggested}\` for the generated project's package.json (lowercase letters, digits, \`-\`, \`.\`, \`_\`, \`~\`; optionally @scope/name)`,
+      },
+    ),
   ];
 }

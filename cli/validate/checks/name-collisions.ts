@@ -52,7 +52,8 @@ export function checkNameCollisions(m: LoadedManifest): Diagnostic[] {
           if (v.input) types.push(`${base}Input`);
           if (v.output) types.push(`${base}Output`);
         } else if (top === 'resourceTemplates') types.push(`${base}Params`);
-        else if (top === 'prompts' && isRecord(v.arguments) && Object.keys(v.arguments).length) types.push(`${base}Args`);
+        else if (top === 'prompts' && isRecord(v.arguments) && Object.keys(v.arguments).length)
+          types.push(`${base}Args`);
       }
       return { path: [top, name], kind, name, ident: identifier(name), fileBase: fileBase(name), types };
     }),
@@ -67,7 +68,11 @@ export function checkNameCollisions(m: LoadedManifest): Diagnostic[] {
       else idents.set(e.ident, e.name);
       const f = files.get(e.fileBase.toLowerCase());
       if (f !== undefined && i === undefined)
-        report(e, `handler file \`${e.fileBase}.ts\` (file names are case-insensitive on macOS and Windows)`, `${e.kind} \`${f}\``);
+        report(
+          e,
+          `handler file \`${e.fileBase}.ts\` (file names are case-insensitive on macOS and Windows)`,
+          `${e.kind} \`${f}\``,
+        );
       else files.set(e.fileBase.toLowerCase(), e.name);
     }
   }

@@ -41,7 +41,7 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
       // Each unknown name once per text, at its first use, with how often it recurs.
       const unknown = new Map<string, { first: ReturnType<typeof findPlaceholders>[number]; count: number }>();
       for (const ph of findPlaceholders(text)) {
-        if (Object.prototype.hasOwnProperty.call(args, ph.name)) continue;
+        if (Object.hasOwn(args, ph.name)) continue;
         const seen = unknown.get(ph.name);
         if (seen) seen.count++;
         else unknown.set(ph.name, { first: ph, count: 1 });
@@ -67,9 +67,11 @@ export function checkPrompts(m: LoadedManifest): Diagnostic[] {
       if (!isRecord(msg)) return;
       for (const kind of ['image', 'audio'] as const) {
         const media = msg[kind];
-        if (isRecord(media) && typeof media.data === 'string') checkBase64(m, media.data, ['prompts', name, 'messages', i, kind, 'data'], out);
+        if (isRecord(media) && typeof media.data === 'string')
+          checkBase64(m, media.data, ['prompts', name, 'messages', i, kind, 'data'], out);
       }
-      if (isRecord(msg.resource) && typeof msg.resource.blob === 'string') checkBase64(m, msg.resource.blob, ['prompts', name, 'messages', i, 'resource', 'blob'], out);
+      if (isRecord(msg.resource) && typeof msg.resource.blob === 'string')
+        checkBase64(m, msg.resource.blob, ['prompts', name, 'messages', i, 'resource', 'blob'], out);
       if (typeof msg.text === 'string') checkText(msg.text, ['prompts', name, 'messages', i, 'text']);
       // A `file:` resource's text is rendered too; only text written in the manifest is checked here.
       if (isRecord(msg.resource) && typeof msg.resource.text === 'string')
@@ -91,7 +93,11 @@ function checkBase64(m: LoadedManifest, value: string, at: JsonPath, out: Diagno
   const compact = value.replace(/\s+/g, '');
   if (BASE64.test(compact)) return;
   const bad = /[^A-Za-z0-9+/=\s]/.exec(value);
-  const why = bad ? `holds \`${bad[0]}\`, which base64 has not` : compact.length % 4 !== 0 ? `is ${compact.length} characters long, not a multiple of 4` : 'has `=` padding inside it';
+  const why = bad
+    ? `holds \`${bad[0]}\`, which base64 has not`
+    : compact.length % 4 !== 0
+      ? `is ${compact.length} characters long, not a multiple of 4`
+      : 'has `=` padding inside it';
   out.push(
     diagAt(m, at, Codes.NOT_BASE64, `this data is not base64: it ${why}`, {
       ...(bad ? { range: locateInString(m, at, bad.index, bad.index + bad[0].length) } : {}),

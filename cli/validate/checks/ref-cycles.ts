@@ -3,7 +3,15 @@ import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord, toPointer, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
-import { embeddedSchemas, IN_PLACE_LISTS, IN_PLACE_ONE, inPlaceRefs, recordEntries, walkSchema, type EmbeddedSchema } from '../json-schema-walk.js';
+import {
+  embeddedSchemas,
+  IN_PLACE_LISTS,
+  IN_PLACE_ONE,
+  inPlaceRefs,
+  recordEntries,
+  walkSchema,
+  type EmbeddedSchema,
+} from '../json-schema-walk.js';
 import { resolveRef } from '../refs.js';
 
 interface Node {
@@ -121,7 +129,8 @@ function hasInPlaceRef(schema: unknown): boolean {
 function label(path: JsonPath): string {
   if (path[0] === 'schemas' && path.length === 2) return `#/schemas/${String(path[1])}`;
   // The embedded root: a shared schema, a tool's `input`/`output`, a template variable.
-  const rootLength = path[0] === 'schemas' ? 2 : path[0] === 'tools' ? 3 : path[0] === 'resourceTemplates' ? 4 : path.length;
+  const rootLength =
+    path[0] === 'schemas' ? 2 : path[0] === 'tools' ? 3 : path[0] === 'resourceTemplates' ? 4 : path.length;
   if (path.length > rootLength) return `${path.slice(0, rootLength).join('.')}#${toPointer(path.slice(rootLength))}`;
   return path.join('.');
 }

@@ -15,15 +15,22 @@ export function checkToolExecution(m: LoadedManifest): Diagnostic[] {
     const execution = isRecord(tool) ? tool.execution : undefined;
     if (!isRecord(execution)) continue;
     if ((execution.taskSupport ?? 'forbidden') !== 'forbidden') continue;
-    const why = execution.taskSupport === undefined ? '`taskSupport` is `forbidden` by default' : '`taskSupport: forbidden`';
+    const why =
+      execution.taskSupport === undefined ? '`taskSupport` is `forbidden` by default' : '`taskSupport: forbidden`';
     for (const key of TASK_SETTINGS) {
       if (execution[key] === undefined) continue;
       out.push(
-        diagAt(m, ['tools', name, 'execution', key], Codes.TASK_OPTIONS_WITHOUT_TASK, `\`execution.${key}\` of tool \`${name}\` has no effect: the tool never runs as a task (${why})`, {
-          key: true,
-          severity: 'warning',
-          hint: 'set `taskSupport: optional` (a task when the client supports it) or `required`, or remove the setting',
-        }),
+        diagAt(
+          m,
+          ['tools', name, 'execution', key],
+          Codes.TASK_OPTIONS_WITHOUT_TASK,
+          `\`execution.${key}\` of tool \`${name}\` has no effect: the tool never runs as a task (${why})`,
+          {
+            key: true,
+            severity: 'warning',
+            hint: 'set `taskSupport: optional` (a task when the client supports it) or `required`, or remove the setting',
+          },
+        ),
       );
     }
   }

@@ -15,7 +15,11 @@ export type ValueCheck = { valid: true } | { valid: false; problem: string } | {
  * Checks `value` against `schema`, a subschema read on its own: one that holds a `$ref` is
  * undecidable here (its target lies outside it), and so is one ajv cannot compile.
  */
-export function checkValue(schema: Record<string, unknown>, value: unknown, dialect: '2020-12' | 'draft-07'): ValueCheck {
+export function checkValue(
+  schema: Record<string, unknown>,
+  value: unknown,
+  dialect: '2020-12' | 'draft-07',
+): ValueCheck {
   const quick = quickCheck(schema, value);
   if (quick === true) return { valid: true };
   if (quick === undefined && holdsRef(schema, 0)) return { valid: undefined };
@@ -31,7 +35,9 @@ export function checkValue(schema: Record<string, unknown>, value: unknown, dial
 
 function describe(e: ErrorObject | undefined): string {
   if (!e) return 'rejected';
-  return e.instancePath ? `${e.instancePath.slice(1).replace(/\//g, '.')} ${e.message ?? 'is invalid'}` : (e.message ?? 'rejected');
+  return e.instancePath
+    ? `${e.instancePath.slice(1).replace(/\//g, '.')} ${e.message ?? 'is invalid'}`
+    : (e.message ?? 'rejected');
 }
 
 function holdsRef(v: unknown, depth: number): boolean {

@@ -102,7 +102,7 @@ function resolveUnion(u: ErrorObject, path: JsonPath, group: Item[], data: unkno
         ),
     );
     if (!isRecord(value)) return rest;
-    const present = keys.filter((k) => Object.prototype.hasOwnProperty.call(value, k));
+    const present = keys.filter((k) => Object.hasOwn(value, k));
     const names = orList(keys.map((k) => `\`${k}\``));
     if (present.length === 0) {
       rest.push({

@@ -22,7 +22,9 @@ function requestIssues(error: unknown): Issue[] | undefined {
   try {
     const issues: unknown = JSON.parse(error.message);
     if (!Array.isArray(issues) || issues.length === 0) return undefined;
-    const ok = issues.every((i) => typeof i === 'object' && i !== null && Array.isArray(i.path) && typeof i.message === 'string');
+    const ok = issues.every(
+      (i) => typeof i === 'object' && i !== null && Array.isArray(i.path) && typeof i.message === 'string',
+    );
     return ok ? (issues as Issue[]) : undefined;
   } catch {
     return undefined;
@@ -59,10 +61,18 @@ export function answerAsSpecified(server: McpServer): void {
         return await wrapped(request, ctx);
       } catch (error) {
         const issues = requestIssues(error);
-        if (issues) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${describe(issues)}`);
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams && RESULT_REFUSED.test(error.message)) {
+        if (issues)
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${describe(issues)}`);
+        if (
+          error instanceof ProtocolError &&
+          error.code === ProtocolErrorCode.InvalidParams &&
+          RESULT_REFUSED.test(error.message)
+        ) {
           logError(`${method}${entryOf(request)}: the handler's result breaks the protocol: ${error.message}`);
-          throw new ProtocolError(ProtocolErrorCode.InternalError, `Internal error: the server's answer to ${method} breaks the protocol`);
+          throw new ProtocolError(
+            ProtocolErrorCode.InternalError,
+            `Internal error: the server's answer to ${method} breaks the protocol`,
+          );
         }
         throw error;
       }

@@ -4,15 +4,11 @@ import type { Completer } from './handlers.js';
 import type { Loader } from './runtime.js';
 
 /** The SDK's completion callback; it may be called without context. */
-type SdkCompleter = (
-  value: string,
-  context?: { arguments?: Record<string, string> },
-) => string[] | Promise<string[]>;
+type SdkCompleter = (value: string, context?: { arguments?: Record<string, string> }) => string[] | Promise<string[]>;
 
 /** Completes from fixed values: those starting with what was typed, ignoring case. */
 function completeFrom(values: readonly string[]): SdkCompleter {
-  return (value) =>
-    values.filter((candidate) => candidate.toLowerCase().startsWith(value.toLowerCase()));
+  return (value) => values.filter((candidate) => candidate.toLowerCase().startsWith(value.toLowerCase()));
 }
 
 /** Completes with a handler (loaded on first use), giving it the arguments filled in so far. */
@@ -39,8 +35,7 @@ export function completers(
 ): Record<string, SdkCompleter> {
   // No prototype: the SDK looks a completer up by the name the client sends (`toString` too).
   const out: Record<string, SdkCompleter> = Object.create(null);
-  for (const [name, values] of Object.entries(completions?.values ?? {}))
-    out[name] = completeFrom(values);
+  for (const [name, values] of Object.entries(completions?.values ?? {})) out[name] = completeFrom(values);
   for (const name of completions?.handled ?? [])
     out[name] = completeWith(async () => (await module!()).complete[name]!);
   return out;

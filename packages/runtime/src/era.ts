@@ -21,10 +21,7 @@ import { decorate, installAs } from './sdk-handlers.js';
 export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
 /** Every version the server speaks: per request (2026-07-28), then through initialize (2025). */
-export const PROTOCOL_VERSIONS: readonly string[] = [
-  ...MODERN_PROTOCOL_VERSIONS,
-  ...SUPPORTED_PROTOCOL_VERSIONS,
-];
+export const PROTOCOL_VERSIONS: readonly string[] = [...MODERN_PROTOCOL_VERSIONS, ...SUPPORTED_PROTOCOL_VERSIONS];
 
 /**
  * Makes an instance answer as its era's revision says, once it is connected (stdio, 2025 HTTP
@@ -86,9 +83,7 @@ export const isObject = (value: unknown): value is Record<string, unknown> =>
 /** The error of a JSON-RPC error response, else undefined. */
 function errorOf(message: JSONRPCMessage): { code: number; data?: unknown } | undefined {
   const error = (message as { error?: unknown }).error;
-  return isObject(error) && typeof error.code === 'number'
-    ? (error as { code: number; data?: unknown })
-    : undefined;
+  return isObject(error) && typeof error.code === 'number' ? (error as { code: number; data?: unknown }) : undefined;
 }
 
 /**
@@ -110,8 +105,7 @@ const resourceNotFound2025: Rewrite = (message) => {
 /** 2026-07-28 (basic/versioning): an UnsupportedProtocolVersionError lists every version served. */
 const everyVersion: Rewrite = (message) => {
   const error = errorOf(message);
-  if (error?.code !== ProtocolErrorCode.UnsupportedProtocolVersion || !isObject(error.data))
-    return message;
+  if (error?.code !== ProtocolErrorCode.UnsupportedProtocolVersion || !isObject(error.data)) return message;
   return {
     ...message,
     error: { ...error, data: { ...error.data, supported: [...PROTOCOL_VERSIONS] } },
@@ -154,22 +148,12 @@ function refuseUnknownVersions(transport: Transport): void {
   };
 }
 
-const LOG_LEVELS = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-] as const;
+const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 
 type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** A level logging/setLevel accepts. */
-export const isLogLevel = (level: unknown): level is LogLevel =>
-  (LOG_LEVELS as readonly unknown[]).includes(level);
+export const isLogLevel = (level: unknown): level is LogLevel => (LOG_LEVELS as readonly unknown[]).includes(level);
 
 /** logging/setLevel params: an unknown level is `-32602` with this message, not `-32603`. */
 const setLevelParams: StandardSchemaV1<{ level: LogLevel }> = {
@@ -198,11 +182,8 @@ const setLevelParams: StandardSchemaV1<{ level: LogLevel }> = {
  */
 function strictLogLevels(server: McpServer): void {
   installAs(server, 'logging/setLevel', (setLevel, install) =>
-    install(
-      'logging/setLevel',
-      { params: setLevelParams },
-      (params: { level: string }, ctx: ServerContext) =>
-        setLevel({ method: 'logging/setLevel', params }, ctx),
+    install('logging/setLevel', { params: setLevelParams }, (params: { level: string }, ctx: ServerContext) =>
+      setLevel({ method: 'logging/setLevel', params }, ctx),
     ),
   );
 }
@@ -253,12 +234,8 @@ function uncachedAfterInput(transport: Transport): void {
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     const { id, result } = message as { id?: unknown; result?: unknown };
-    if (!isId(id) || !retries.delete(id) || !isObject(result) || !('ttlMs' in result))
-      return send(message, options);
-    return send(
-      { ...message, result: { ...result, ttlMs: 0, cacheScope: 'private' } } as JSONRPCMessage,
-      options,
-    );
+    if (!isId(id) || !retries.delete(id) || !isObject(result) || !('ttlMs' in result)) return send(message, options);
+    return send({ ...message, result: { ...result, ttlMs: 0, cacheScope: 'private' } } as JSONRPCMessage, options);
   };
 }
 
@@ -269,12 +246,8 @@ function uncachedAfterInput(transport: Transport): void {
  * not a listen request); servers without subscribable resources are left to the SDK, whose
  * acknowledgement then leaves resource subscriptions out.
  */
-export function listenRefusal(
-  message: unknown,
-  subscribable: ReadonlySet<string>,
-): JSONRPCMessage | undefined {
-  if (subscribable.size === 0 || !isObject(message) || message.method !== 'subscriptions/listen')
-    return undefined;
+export function listenRefusal(message: unknown, subscribable: ReadonlySet<string>): JSONRPCMessage | undefined {
+  if (subscribable.size === 0 || !isObject(message) || message.method !== 'subscriptions/listen') return undefined;
   if (!isId(message.id) || !isObject(message.params)) return undefined;
   const meta = message.params._meta;
   const claimed = isObject(meta) ? meta[PROTOCOL_VERSION_META_KEY] : undefined;
@@ -282,9 +255,7 @@ export function listenRefusal(
   const filter = message.params.notifications;
   const uris = isObject(filter) ? filter.resourceSubscriptions : undefined;
   if (!Array.isArray(uris)) return undefined;
-  const refused = uris.filter(
-    (uri): uri is string => typeof uri === 'string' && !subscribable.has(uri),
-  );
+  const refused = uris.filter((uri): uri is string => typeof uri === 'string' && !subscribable.has(uri));
   if (refused.length === 0) return undefined;
   const list = refused.join(', ');
   return {

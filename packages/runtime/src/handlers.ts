@@ -142,11 +142,7 @@ export type ResourceBody = string | Uint8Array | (TextResourceContents | BlobRes
 export type ResourceHandler = (uri: URL, ctx: HandlerContext) => Awaitable<ResourceBody>;
 
 /** Reads one resource of a template; `params` are the URI's variables, already validated. */
-export type TemplateReader<P> = (
-  params: P,
-  uri: URL,
-  ctx: HandlerContext,
-) => Awaitable<ResourceBody>;
+export type TemplateReader<P> = (params: P, uri: URL, ctx: HandlerContext) => Awaitable<ResourceBody>;
 
 /** Lists concrete resources of a template for resources/list. */
 export type TemplateLister = (ctx: HandlerContext) => Awaitable<Resource[]>;

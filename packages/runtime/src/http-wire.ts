@@ -2,10 +2,7 @@
 // and the web Request/Response the SDK's transports take, over Node's own request and response.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
-import type {
-  AuthInfo,
-  WebStandardStreamableHTTPServerTransport,
-} from '@modelcontextprotocol/server';
+import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 import { principalOf } from './request-state.js';
 import { logError } from './app.js';
@@ -17,12 +14,7 @@ export function sendJson(res: ServerResponse, status: number, body: unknown): vo
   res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
 }
 
-export function sendRpcError(
-  res: ServerResponse,
-  status: number,
-  code: number,
-  message: string,
-): void {
+export function sendRpcError(res: ServerResponse, status: number, code: number, message: string): void {
   sendJson(res, status, { jsonrpc: '2.0', error: { code, message }, id: null });
 }
 
@@ -72,11 +64,7 @@ export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request 
  * transport holds an SSE answer back for a timer turn when its first event comes early, as a
  * priming event always does: a millisecond per request of a 2025 session.)
  */
-export async function writeResponse(
-  req: IncomingMessage,
-  res: ServerResponse,
-  response: Response,
-): Promise<void> {
+export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
   res.writeHead(response.status, Object.fromEntries(response.headers));
   if (!response.body) return void res.end();
   // A GET stream may stay quiet for long: the client needs its headers now, not with the first event.
@@ -85,8 +73,7 @@ export async function writeResponse(
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   void closed.then(() => reader.cancel().catch(() => {}));
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (!res.write(chunk.value))
-      await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
+    if (!res.write(chunk.value)) await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
   }
   res.end();
 }

@@ -1,8 +1,4 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
@@ -26,14 +22,7 @@ import {
 
 import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
-import {
-  type AuthedRequest,
-  readJson,
-  sendJson,
-  sendRpcError,
-  webRequest,
-  writeResponse,
-} from './http-wire.js';
+import { type AuthedRequest, readJson, sendJson, sendRpcError, webRequest, writeResponse } from './http-wire.js';
 import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
 import type { OAuthDefaults, OAuthOptions } from './oauth.js';
@@ -134,10 +123,7 @@ export const REDIS_URL_ENV = 'REDIS_URL';
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
 
 /** transports.http.auth.bearer: the tokens in the environment variable it names. */
-export function staticBearerAuth(
-  bearer: BearerConfig,
-  env: NodeJS.ProcessEnv = process.env,
-): BearerAuthOptions {
+export function staticBearerAuth(bearer: BearerConfig, env: NodeJS.ProcessEnv = process.env): BearerAuthOptions {
   const { tokensEnv: name, requiredScopes, scopes } = bearer;
   const tokens = new Map<string, string>();
   for (const entry of (env[name] ?? '')
@@ -145,20 +131,15 @@ export function staticBearerAuth(
     .map((t) => t.trim())
     .filter(Boolean)) {
     const colon = entry.indexOf(':');
-    tokens.set(
-      colon > 0 ? entry.slice(colon + 1) : entry,
-      colon > 0 ? entry.slice(0, colon) : 'client',
-    );
+    tokens.set(colon > 0 ? entry.slice(colon + 1) : entry, colon > 0 ? entry.slice(0, colon) : 'client');
   }
-  if (tokens.size === 0)
-    throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send`);
+  if (tokens.size === 0) throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send`);
   return {
     requiredScopes,
     verifier: {
       async verifyAccessToken(token): Promise<AuthInfo> {
         const clientId = tokens.get(token);
-        if (clientId === undefined)
-          throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
+        if (clientId === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown token');
         // Static tokens do not expire; the SDK wants a time, so: an hour from now, every time.
         return { token, clientId, scopes, expiresAt: Math.floor(Date.now() / 1000) + 3600 };
       },
@@ -193,8 +174,7 @@ const isListen = (body: unknown) => isObject(body) && body.method === 'subscript
 
 /** A message other than initialize whose `params._meta` has the per-request protocol version. */
 function claimsEnvelope(body: unknown): boolean {
-  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize')
-    return false;
+  if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize') return false;
   const meta = isObject(body.params) ? body.params._meta : undefined;
   return isObject(meta) && PROTOCOL_VERSION_META_KEY in meta;
 }
@@ -222,18 +202,13 @@ export async function startHttp(
   const redisUrl = options.redisUrl ?? process.env[REDIS_URL_ENV];
   // Loaded only with Redis: a single process never loads the client.
   const shared: SharedState | undefined = redisUrl
-    ? await (await loadPeer('ioredis', 'REDIS_URL', () => import('./shared.js'))).shareState(
-        app,
-        redisUrl,
-        onerror,
-      )
+    ? await (await loadPeer('ioredis', 'REDIS_URL', () => import('./shared.js'))).shareState(app, redisUrl, onerror)
     : undefined;
   // Before listening: without an authorization server (or `jose`) the server does not start.
   const oauthModule = config.oauth
     ? await loadPeer('jose', 'transports.http.auth.oauth', () => import('./oauth.js'))
     : undefined;
-  const oauth =
-    config.oauth && oauthModule?.oauthSettings(config.oauth, options.oauth, process.env, !options.auth);
+  const oauth = config.oauth && oauthModule?.oauthSettings(config.oauth, options.oauth, process.env, !options.auth);
   const tokens = options.auth || !config.bearer ? undefined : staticBearerAuth(config.bearer);
   // With OAuth, set once the port is bound (the resource identifier defaults to the URL).
   let auth: VerifyBearerTokenOptions | undefined = oauth ? undefined : (options.auth ?? tokens);
@@ -255,9 +230,7 @@ export async function startHttp(
     originValidation(allowedOrigins),
   ];
   if (allowedHosts.length === 0) {
-    console.error(
-      `${serverInfo.name}: listening on ${host} without a Host check; set allowedHosts to enable it`,
-    );
+    console.error(`${serverInfo.name}: listening on ${host} without a Host check; set allowedHosts to enable it`);
   }
 
   // 2026-07-28: one instance per request; change notifications go to the listen streams.
@@ -268,11 +241,7 @@ export async function startHttp(
     ...(options.bus || shared ? { bus: options.bus ?? shared!.bus } : {}),
   });
   // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
-  async function handleModern(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    body: unknown,
-  ) {
+  async function handleModern(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, body: unknown) {
     // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
     const refusal = listenRefusal(body, app.subscribable);
     if (refusal) return sendJson(res, 200, refusal);
@@ -290,12 +259,7 @@ export async function startHttp(
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
       if (granted && tasks)
-        response = tasks.withListenGrants(
-          response,
-          (body as { id: string | number }).id,
-          granted.grants,
-          abort.signal,
-        );
+        response = tasks.withListenGrants(response, (body as { id: string | number }).id, granted.grants, abort.signal);
       await writeResponse(req, res, await withEveryVersionResponse(response));
     } finally {
       res.off('close', onClose);
@@ -307,9 +271,7 @@ export async function startHttp(
     options.sse === false || !config.sse
       ? null
       : (
-          await loadPeer('@modelcontextprotocol/server-legacy', 'transports.http.sse', () =>
-            import('./sse.js'),
-          )
+          await loadPeer('@modelcontextprotocol/server-legacy', 'transports.http.sse', () => import('./sse.js'))
         ).sseEndpoints({
           ...config.sse,
           ...options.sse,
@@ -323,11 +285,8 @@ export async function startHttp(
 
   // 2025: one instance per session, in this process or (replicas) roaming through Redis.
   const sessionOptions = { app, maxSessions, maxEvents, bus: modern.bus, onerror };
-  const legacy: LegacySessions = shared
-    ? shared.sessions(sessionOptions)
-    : memorySessions(sessionOptions);
-  const handleLegacy = (req: AuthedRequest, res: ServerResponse, body?: unknown) =>
-    legacy.handle(req, res, body);
+  const legacy: LegacySessions = shared ? shared.sessions(sessionOptions) : memorySessions(sessionOptions);
+  const handleLegacy = (req: AuthedRequest, res: ServerResponse, body?: unknown) => legacy.handle(req, res, body);
 
   /** Sets `req.auth` (read by both legs), or answers the challenge; true when the request may go on. */
   async function authenticate(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse) {
@@ -339,9 +298,7 @@ export async function startHttp(
       return true;
     } catch (error) {
       const challenge = bearerAuthChallengeResponse(error, auth);
-      res
-        .writeHead(challenge.status, Object.fromEntries(challenge.headers))
-        .end(await challenge.text());
+      res.writeHead(challenge.status, Object.fromEntries(challenge.headers)).end(await challenge.text());
       return false;
     }
   }
@@ -368,9 +325,7 @@ export async function startHttp(
       inFlight.add(res);
       res.once('close', () => inFlight.delete(res));
     }
-    return isLegacy(req, read.body)
-      ? handleLegacy(req, res, read.body)
-      : handleModern(req, res, read.body);
+    return isLegacy(req, read.body) ? handleLegacy(req, res, read.body) : handleModern(req, res, read.body);
   }
 
   const inFlight = new Set<ServerResponse>();
@@ -392,13 +347,7 @@ export async function startHttp(
       sendJson(res, 404, { error: `not found: ${pathname}` });
     } else if (guards.every((guard) => guard(req, res))) {
       authenticate(req, res)
-        .then((ok) =>
-          ok
-            ? pathname === path
-              ? handleMcp(req, res)
-              : sse!.handle(req, res, pathname)
-            : undefined,
-        )
+        .then((ok) => (ok ? (pathname === path ? handleMcp(req, res) : sse!.handle(req, res, pathname)) : undefined))
         .catch((error: Error) => {
           onerror(error);
           if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');

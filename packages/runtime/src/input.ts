@@ -45,9 +45,7 @@ const FORMATS: Record<string, (value: string) => boolean> = {
 function allowed(schema: Schema): unknown[] | undefined {
   if (Array.isArray(schema.enum)) return schema.enum;
   const options = schema.oneOf ?? schema.anyOf;
-  return Array.isArray(options)
-    ? options.map((o) => (isObject(o) ? o.const : undefined))
-    : undefined;
+  return Array.isArray(options) ? options.map((o) => (isObject(o) ? o.const : undefined)) : undefined;
 }
 
 function checkString(name: string, value: unknown, schema: Schema): string | undefined {
@@ -74,8 +72,7 @@ function checkField(name: string, value: unknown, schema: Schema): string | unde
     case 'number':
     case 'integer': {
       if (typeof value !== 'number' || !Number.isFinite(value)) return `${name} must be a number`;
-      if (schema.type === 'integer' && !Number.isInteger(value))
-        return `${name} must be an integer`;
+      if (schema.type === 'integer' && !Number.isInteger(value)) return `${name} must be an integer`;
       if (typeof schema.minimum === 'number' && value < schema.minimum)
         return `${name} must be at least ${schema.minimum}`;
       if (typeof schema.maximum === 'number' && value > schema.maximum)
@@ -130,9 +127,7 @@ export function elicitedContentProblem(schema: unknown, content: unknown): strin
 
 /** The requested schemas of the form elicitations among `requests`, by key. */
 /** The form schemas of the elicitations among `requests`, by key. */
-export function requestedSchemas(
-  requests: InputRequiredResult['inputRequests'],
-): Record<string, unknown> {
+export function requestedSchemas(requests: InputRequiredResult['inputRequests']): Record<string, unknown> {
   const schemas: Record<string, unknown> = {};
   for (const [key, request] of Object.entries(requests ?? {})) {
     const params = (request as { method?: string; params?: Schema }).params;
@@ -168,9 +163,7 @@ async function seal(result: InputRequiredResult, sdk: ServerContext): Promise<In
   if (asked.length === 0) return result;
   const codec = requestStateCodec();
   const state =
-    typeof result.requestState === 'string'
-      ? ownState(await codec.verify(result.requestState, sdk))
-      : undefined;
+    typeof result.requestState === 'string' ? ownState(await codec.verify(result.requestState, sdk)) : undefined;
   const schemas = requestedSchemas(result.inputRequests);
   return {
     ...result,
@@ -191,17 +184,14 @@ export function unanswered(sdk: ServerContext, key: string): InputError | undefi
   if (!isSealed(sealed) || !sealed[SEALED].asked.includes(key)) return undefined;
   const responses = (sdk.mcpReq.inputResponses ?? {}) as Record<string, unknown>;
   const entry = Object.hasOwn(responses, key) ? responses[key] : undefined;
-  if (isObject(entry) && RESULT_SHAPES.some((shape) => Object.hasOwn(entry, shape)))
-    return undefined;
+  if (isObject(entry) && RESULT_SHAPES.some((shape) => Object.hasOwn(entry, shape))) return undefined;
   const error = isObject(entry) && isObject(entry.error) ? entry.error : {};
   const method = sealed[SEALED].schemas[key] === undefined ? 'the input request' : 'elicitation';
   return {
     kind: 'error',
     code: typeof error.code === 'number' ? error.code : ProtocolErrorCode.MethodNotFound,
     message:
-      typeof error.message === 'string'
-        ? error.message
-        : `the client retried without an answer to ${method} '${key}'`,
+      typeof error.message === 'string' ? error.message : `the client retried without an answer to ${method} '${key}'`,
   };
 }
 
@@ -362,17 +352,11 @@ const pause = (ms: number, signal: AbortSignal) =>
  * loop, a request that fails (the client's "Roots not supported", a timeout, content that does
  * not match the schema) does not end the call: the handler sees `{ kind: 'error' }` and decides.
  */
-async function fulfil(
-  first: InputRequiredResult,
-  sdk: ServerContext,
-  client: Client,
-  rerun: Rerun,
-): Promise<unknown> {
+async function fulfil(first: InputRequiredResult, sdk: ServerContext, client: Client, rerun: Rerun): Promise<unknown> {
   const method = sdk.mcpReq.method;
   let current = first;
   for (let round = 1; ; round += 1) {
-    if (round > MAX_ROUNDS)
-      return failure(method, `'${method}' still required input after ${MAX_ROUNDS} rounds`);
+    if (round > MAX_ROUNDS) return failure(method, `'${method}' still required input after ${MAX_ROUNDS} rounds`);
     const requests = Object.entries(current.inputRequests ?? {});
     const state = current.requestState;
     if (requests.length === 0 && state === undefined) {
@@ -457,9 +441,7 @@ const rootsListeners = new Set<(change: RootsChange) => void | Promise<void>>();
  * connections (2026-07-28 deprecates them and has no server-to-client channel to send them on).
  * Returns the removal. Register it in main.ts or at the top of a handler module.
  */
-export function onRootsChanged(
-  listener: (change: RootsChange) => void | Promise<void>,
-): () => void {
+export function onRootsChanged(listener: (change: RootsChange) => void | Promise<void>): () => void {
   rootsListeners.add(listener);
   return () => rootsListeners.delete(listener);
 }

@@ -1,11 +1,7 @@
 // Listen filter keys the SDK does not know (the tasks extension's `taskIds`), on stdio and HTTP:
 // read before the SDK serves the request, acknowledged beside its own, fed on the same stream.
 
-import {
-  type JSONRPCMessage,
-  PROTOCOL_VERSION_META_KEY,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, PROTOCOL_VERSION_META_KEY, type Transport } from '@modelcontextprotocol/server';
 
 import { type Id, isId, isObject, type ListenReader, MODERN_PROTOCOL_VERSIONS } from './era.js';
 
@@ -26,9 +22,7 @@ export interface ListenGrant {
 export type ListenTopic = (
   params: Record<string, unknown>,
   principal: string,
-) => Promise<
-  ListenGrant | { error: { code: number; message: string; data?: unknown } } | undefined
->;
+) => Promise<ListenGrant | { error: { code: number; message: string; data?: unknown } } | undefined>;
 
 const topics = new Set<ListenTopic>();
 
@@ -57,18 +51,14 @@ export async function listenGrants(
   for (const topic of topics) {
     const outcome = await topic(message.params, principal);
     if (!outcome) continue;
-    if ('error' in outcome)
-      return { refusal: { jsonrpc: '2.0', id: message.id, error: outcome.error } };
+    if ('error' in outcome) return { refusal: { jsonrpc: '2.0', id: message.id, error: outcome.error } };
     grants.push(outcome);
   }
   return grants.length > 0 ? { grants } : undefined;
 }
 
 /** Adds the grants' fields to an acknowledgement's `notifications`. */
-function acknowledged(
-  params: Record<string, unknown>,
-  grants: ListenGrant[],
-): Record<string, unknown> {
+function acknowledged(params: Record<string, unknown>, grants: ListenGrant[]): Record<string, unknown> {
   const notifications = isObject(params.notifications) ? params.notifications : {};
   return {
     ...params,
@@ -101,14 +91,9 @@ function servingListenTopics(transport: Transport) {
     const grants = isId(id) ? expected.get(id) : undefined;
     if (m.method === 'notifications/subscriptions/acknowledged' && params && isId(id) && grants) {
       expected.delete(id);
-      const out = send(
-        { ...message, params: acknowledged(params, grants) } as JSONRPCMessage,
-        options,
-      );
+      const out = send({ ...message, params: acknowledged(params, grants) } as JSONRPCMessage, options);
       const feed: ListenSend = (method, body) =>
-        void send({ jsonrpc: '2.0', method, params: stamped(id, body) } as JSONRPCMessage).catch(
-          () => stop(id),
-        );
+        void send({ jsonrpc: '2.0', method, params: stamped(id, body) } as JSONRPCMessage).catch(() => stop(id));
       active.set(
         id,
         grants.map((g) => g.subscribe(feed)),
@@ -157,22 +142,15 @@ export function readingListenTopics(transport: Transport): ListenReader {
  * for them when the SDK honoured nothing itself (its stream would end at once), until the client
  * goes (`signal`).
  */
-export function withListenGrants(
-  response: Response,
-  id: Id,
-  grants: ListenGrant[],
-  signal: AbortSignal,
-): Response {
-  if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream'))
-    return response;
+export function withListenGrants(response: Response, id: Id, grants: ListenGrant[], signal: AbortSignal): Response {
+  if (!response.body || !response.headers.get('content-type')?.includes('text/event-stream')) return response;
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   const encoder = new TextEncoder();
   let unsubscribes: Array<() => void> = [];
   let closed = false;
   let controller: ReadableStreamDefaultController<Uint8Array>;
   const write = (message: unknown) => {
-    if (!closed)
-      controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
+    if (!closed) controller.enqueue(encoder.encode(`event: message\ndata: ${JSON.stringify(message)}\n\n`));
   };
   const close = () => {
     if (closed) return;
@@ -201,11 +179,9 @@ export function withListenGrants(
         const message: unknown = data ? JSON.parse(data.slice(5)) : undefined;
         if (isObject(message) && message.method === 'notifications/subscriptions/acknowledged') {
           const params = isObject(message.params) ? message.params : {};
-          sdkEmpty =
-            !isObject(params.notifications) || Object.keys(params.notifications).length === 0;
+          sdkEmpty = !isObject(params.notifications) || Object.keys(params.notifications).length === 0;
           write({ ...message, params: acknowledged(params, grants) });
-          const feed: ListenSend = (method, body) =>
-            write({ jsonrpc: '2.0', method, params: stamped(id, body) });
+          const feed: ListenSend = (method, body) => write({ jsonrpc: '2.0', method, params: stamped(id, body) });
           unsubscribes = grants.map((g) => g.subscribe(feed));
         } else if (isObject(message) && message.id === id && sdkEmpty) {
           // The SDK ends a stream it honours nothing on; the grants keep it open.

@@ -124,18 +124,13 @@ export function oauthSettings(
     );
   }
   const issuerUrl = secureUrl(issuer.value, `${issuer.source} (issuer)`);
-  if (issuerUrl.search)
-    throw new Error(`${issuer.source} (issuer) must not have a query: ${issuer.value}`);
+  if (issuerUrl.search) throw new Error(`${issuer.source} (issuer) must not have a query: ${issuer.value}`);
   const resource = pick(options.resource, 'RESOURCE', d.resource);
   const jwksUri = pick(options.jwksUri, 'JWKS_URI', d.jwksUri);
   const audience = options.audience ?? list(env.MCP_OAUTH_AUDIENCE) ?? d.audience;
   let introspection: OAuthSettings['introspection'] = null;
   if (d.introspection) {
-    const endpoint = pick(
-      options.introspectionEndpoint,
-      'INTROSPECTION_ENDPOINT',
-      d.introspection.endpoint,
-    );
+    const endpoint = pick(options.introspectionEndpoint, 'INTROSPECTION_ENDPOINT', d.introspection.endpoint);
     const clientId = env[d.introspection.clientIdEnv] ?? '';
     const clientSecret = env[d.introspection.clientSecretEnv] ?? '';
     if (verifying && (!clientId || !clientSecret)) {
@@ -144,24 +139,19 @@ export function oauthSettings(
       );
     }
     introspection = {
-      endpoint: endpoint
-        ? secureUrl(endpoint.value, `${endpoint.source} (introspection endpoint)`)
-        : null,
+      endpoint: endpoint ? secureUrl(endpoint.value, `${endpoint.source} (introspection endpoint)`) : null,
       clientId,
       clientSecret,
     };
   }
   // The two refusals an operator may relax (see introspect and verifyJwt).
-  const audienceRule =
-    options.introspectionAudience ?? (env.MCP_OAUTH_INTROSPECTION_AUDIENCE || 'required');
+  const audienceRule = options.introspectionAudience ?? (env.MCP_OAUTH_INTROSPECTION_AUDIENCE || 'required');
   if (audienceRule !== 'required' && audienceRule !== 'optional') {
     const source =
       options.introspectionAudience !== undefined
         ? 'oauth option introspectionAudience'
         : 'MCP_OAUTH_INTROSPECTION_AUDIENCE';
-    throw new Error(
-      `${source} must be "required" or "optional", not ${JSON.stringify(audienceRule)}`,
-    );
+    throw new Error(`${source} must be "required" or "optional", not ${JSON.stringify(audienceRule)}`);
   }
   const iatText = env.MCP_OAUTH_IAT_TOLERANCE_SECONDS?.trim();
   const iatTolerance =
@@ -195,10 +185,7 @@ export function oauthSettings(
 }
 
 /** Protected Resource Metadata (RFC 9728 §2) of this server. */
-export function protectedResourceMetadata(
-  settings: OAuthSettings,
-  resource: URL,
-): OAuthProtectedResourceMetadata {
+export function protectedResourceMetadata(settings: OAuthSettings, resource: URL): OAuthProtectedResourceMetadata {
   return {
     resource: resource.href,
     authorization_servers: [settings.issuer],
@@ -237,9 +224,7 @@ export function sendMetadata(
     res.writeHead(204, {
       ...cors,
       'Access-Control-Allow-Methods': 'GET, HEAD, OPTIONS',
-      ...(asked
-        ? { 'Access-Control-Allow-Headers': asked, Vary: 'Access-Control-Request-Headers' }
-        : {}),
+      ...(asked ? { 'Access-Control-Allow-Headers': asked, Vary: 'Access-Control-Request-Headers' } : {}),
     });
     return void res.end();
   }
@@ -274,20 +259,14 @@ interface IssuerMetadata {
 export function metadataUrls(issuer: URL): URL[] {
   const path = issuer.pathname.replace(/\/$/, '');
   const at = (wellKnown: string) => new URL(`${wellKnown}${path}`, issuer.origin);
-  const urls = [
-    at('/.well-known/oauth-authorization-server'),
-    at('/.well-known/openid-configuration'),
-  ];
+  const urls = [at('/.well-known/oauth-authorization-server'), at('/.well-known/openid-configuration')];
   if (path) urls.push(new URL(`${path}/.well-known/openid-configuration`, issuer.origin));
   return urls;
 }
 
 const sameIssuer = (a: string, b: string) => a.replace(/\/$/, '') === b.replace(/\/$/, '');
 
-async function fetchJson(
-  url: URL,
-  init: RequestInit = {},
-): Promise<{ status: number; body: unknown }> {
+async function fetchJson(url: URL, init: RequestInit = {}): Promise<{ status: number; body: unknown }> {
   const response = await fetch(url, {
     ...init,
     redirect: 'error',
@@ -339,10 +318,7 @@ function unavailable(error: unknown, logged: Set<string>): OAuthError {
     logged.add(message);
     logError(`OAuth: ${message}; tokens are refused until it answers`);
   }
-  return new OAuthError(
-    OAuthErrorCode.ServerError,
-    'The authorization server cannot be reached to check the token',
-  );
+  return new OAuthError(OAuthErrorCode.ServerError, 'The authorization server cannot be reached to check the token');
 }
 
 const invalid = (description: string) => new OAuthError(OAuthErrorCode.InvalidToken, description);
@@ -356,14 +332,11 @@ function tokenError(error: unknown, issuer: string): OAuthError | null {
     if (error.claim === 'nbf') return invalid('Token is not valid yet');
     return invalid(`Token claim ${error.claim} is invalid`);
   }
-  if (error instanceof errors.JOSEAlgNotAllowed)
-    return invalid('Token signing algorithm is not accepted');
-  if (error instanceof errors.JWSSignatureVerificationFailed)
-    return invalid('Token signature is invalid');
+  if (error instanceof errors.JOSEAlgNotAllowed) return invalid('Token signing algorithm is not accepted');
+  if (error instanceof errors.JWSSignatureVerificationFailed) return invalid('Token signature is invalid');
   if (error instanceof errors.JWKSNoMatchingKey)
     return invalid('Token is signed with a key the issuer does not publish');
-  if (error instanceof errors.JWKSMultipleMatchingKeys)
-    return invalid('Token names no key the issuer publishes once');
+  if (error instanceof errors.JWKSMultipleMatchingKeys) return invalid('Token names no key the issuer publishes once');
   if (
     error instanceof errors.JWSInvalid ||
     error instanceof errors.JWTInvalid ||
@@ -391,12 +364,7 @@ function clientOf(claims: Record<string, unknown>): string {
   return 'unknown';
 }
 
-function authInfoOf(
-  token: string,
-  claims: Record<string, unknown>,
-  resource: URL,
-  expiresAt: number,
-): AuthInfo {
+function authInfoOf(token: string, claims: Record<string, unknown>, resource: URL, expiresAt: number): AuthInfo {
   const clientId = clientOf(claims);
   const sub = typeof claims.sub === 'string' ? claims.sub : null;
   const iss = typeof claims.iss === 'string' ? claims.iss : null;
@@ -451,16 +419,14 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     }
     return metadata;
   };
-  const needsMetadata =
-    !settings.jwksUri || (settings.introspection !== null && !settings.introspection.endpoint);
+  const needsMetadata = !settings.jwksUri || (settings.introspection !== null && !settings.introspection.endpoint);
   if (needsMetadata) issuerMetadata().catch((error) => unavailable(error, logged));
 
   let keys: ReturnType<typeof createRemoteJWKSet> | null = null;
   const keySet = async () => {
     if (keys) return keys;
     const uri = settings.jwksUri ?? (await issuerMetadata()).jwks_uri;
-    if (!uri)
-      throw new Error(`issuer ${settings.issuer} publishes no jwks_uri; set MCP_OAUTH_JWKS_URI`);
+    if (!uri) throw new Error(`issuer ${settings.issuer} publishes no jwks_uri; set MCP_OAUTH_JWKS_URI`);
     // jose caches the keys and fetches them again when a token names an unknown `kid` (rotation).
     keys ??= createRemoteJWKSet(secureUrl(String(uri), 'jwks_uri'), {
       cooldownDuration: settings.jwksCooldownMs,
@@ -494,9 +460,7 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     // by a clock or a key holder that cannot be trusted now (RFC 7519 §4.1.6: the time of issue).
     const ahead = (payload.iat ?? 0) - Math.floor(Date.now() / 1000);
     if (ahead > settings.iatToleranceSeconds)
-      throw invalid(
-        `Token was issued in the future (iat is ${ahead} s ahead of this server's clock)`,
-      );
+      throw invalid(`Token was issued in the future (iat is ${ahead} s ahead of this server's clock)`);
     // The SDK refuses a token past `expiresAt` itself: it gets the same clock skew as jose allowed.
     return authInfoOf(token, payload, resource, payload.exp! + settings.clockToleranceSeconds);
   }
@@ -508,8 +472,7 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     let answer: { status: number; body: unknown };
     try {
       const endpoint = introspection.endpoint ?? (await issuerMetadata()).introspection_endpoint;
-      if (!endpoint)
-        throw new Error(`issuer ${settings.issuer} publishes no introspection_endpoint`);
+      if (!endpoint) throw new Error(`issuer ${settings.issuer} publishes no introspection_endpoint`);
       // RFC 7662 §2.1, client authentication as RFC 6749 §2.3.1 says (form-encoded, then Basic).
       const basic = Buffer.from(
         `${encodeURIComponent(introspection.clientId)}:${encodeURIComponent(introspection.clientSecret)}`,
@@ -538,12 +501,9 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     // a JWT's `aud`: a string or a list, one entry equal to an accepted audience.
     if (claims.aud === undefined || claims.aud === null) {
       if (settings.introspectionAudience === 'required')
-        throw invalid(
-          'Token introspection names no audience (aud): the token is not known to be for this resource',
-        );
+        throw invalid('Token introspection names no audience (aud): the token is not known to be for this resource');
     } else {
-      const aud =
-        typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
+      const aud = typeof claims.aud === 'string' ? [claims.aud] : Array.isArray(claims.aud) ? claims.aud : [];
       if (!aud.some((a) => typeof a === 'string' && audience.includes(a)))
         throw invalid('Token was not issued for this resource');
     }
@@ -551,8 +511,7 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
     if (typeof claims.nbf === 'number' && claims.nbf > now + settings.clockToleranceSeconds)
       throw invalid('Token is not valid yet');
     // Without `exp` the token is good for as long as the issuer says it is active: this request.
-    const expiresAt =
-      typeof claims.exp === 'number' ? claims.exp + settings.clockToleranceSeconds : now + 1;
+    const expiresAt = typeof claims.exp === 'number' ? claims.exp + settings.clockToleranceSeconds : now + 1;
     return authInfoOf(token, claims, resource, expiresAt);
   }
 
@@ -566,10 +525,7 @@ export function oauthVerifier(settings: OAuthSettings, resource: URL): OAuthToke
 }
 
 /** A gate accepting a token either verifier accepts: static tokens first (a lookup), then OAuth. */
-export function eitherToken(
-  first: VerifyBearerTokenOptions,
-  then: VerifyBearerTokenOptions,
-): VerifyBearerTokenOptions {
+export function eitherToken(first: VerifyBearerTokenOptions, then: VerifyBearerTokenOptions): VerifyBearerTokenOptions {
   return {
     ...then,
     verifier: {

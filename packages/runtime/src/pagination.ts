@@ -34,8 +34,7 @@ export function paginate(server: McpServer, pageSize: number): void {
       const start = pageStart(request.params?.cursor as string | undefined);
       const result = (await full(request, ctx)) as Record<string, unknown>;
       const all = (result[key] ?? []) as unknown[];
-      if (start > all.length)
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
+      if (start > all.length) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid cursor');
       const end = start + pageSize;
       return {
         ...result,

@@ -30,11 +30,7 @@ export function pathGuards(guards: PathGuards): GuardPaths {
     Object.hasOwn(guards, template) ? checkPaths(guards[template]!, uri, variables) : variables;
 }
 
-function checkPaths(
-  checked: Record<string, PathVariable>,
-  uri: URL,
-  variables: Variables,
-): Variables {
+function checkPaths(checked: Record<string, PathVariable>, uri: URL, variables: Variables): Variables {
   for (const [name, value] of Object.entries(variables)) {
     const shape = Object.hasOwn(checked, name) ? checked[name] : undefined;
     if (!shape) continue;
@@ -70,8 +66,7 @@ function pathProblem(value: string, shape: PathVariable): string | null {
   if (value.includes('\0')) return 'holds a NUL byte';
   if (value.split(/[\\/]/).some((segment) => DOT_DOT.test(segment))) return 'has a ".." segment';
   if (/^[A-Za-z]:/.test(value)) return 'names a drive';
-  if (shape.rooted && /^[\\/]/.test(value))
-    return 'starts with a separator where the template supplies the root';
+  if (shape.rooted && /^[\\/]/.test(value)) return 'starts with a separator where the template supplies the root';
   return null;
 }
 
@@ -82,15 +77,10 @@ function pathProblem(value: string, shape: PathVariable): string | null {
  * the separator): it follows no symlinks, so a link under `root` pointing elsewhere is not caught;
  * use fs.realpath on the result where that matters. Backslashes count as separators.
  */
-export function safeJoin(
-  root: string,
-  path: string | readonly string[],
-  uri?: URL | string,
-): string {
+export function safeJoin(root: string, path: string | readonly string[], uri?: URL | string): string {
   const parts = typeof path === 'string' ? [path] : [...path];
   const named = uri === undefined ? parts.join('/') : typeof uri === 'string' ? uri : uri.href;
-  const refuse = (problem: string) =>
-    new ResourceNotFoundError(named, `Resource not found: ${named} (${problem})`);
+  const refuse = (problem: string) => new ResourceNotFoundError(named, `Resource not found: ${named} (${problem})`);
   if (parts.some((part) => part.includes('\0'))) throw refuse('the path holds a NUL byte');
   const base = resolve(root);
   const target = resolve(base, ...parts.map((part) => part.replaceAll('\\', '/')));

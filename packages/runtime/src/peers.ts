@@ -36,11 +36,7 @@ function isMissing(error: unknown, packageName: string): boolean {
  * Loads the runtime module of a feature that needs `packageName`; a missing package becomes a
  * {@link MissingPeerError} naming the feature (`feature`: what configured it) and the install.
  */
-export async function loadPeer<T>(
-  packageName: string,
-  feature: string,
-  load: () => Promise<T>,
-): Promise<T> {
+export async function loadPeer<T>(packageName: string, feature: string, load: () => Promise<T>): Promise<T> {
   try {
     return await load();
   } catch (error) {

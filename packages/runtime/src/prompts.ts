@@ -17,14 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { PromptGetter } from './handlers.js';
-import {
-  type Answer,
-  invoke,
-  isPromiseLike,
-  liftEmbeddedAnnotations,
-  type Loader,
-  type OpenIcons,
-} from './runtime.js';
+import { type Answer, invoke, isPromiseLike, liftEmbeddedAnnotations, type Loader, type OpenIcons } from './runtime.js';
 import { decorate } from './sdk-handlers.js';
 
 /** A prompt argument as prompts/list shows it (MCP gives arguments a `title`; the SDK's type does not). */
@@ -72,8 +65,7 @@ export function renderPrompt(
   return {
     messages: messages.map((message): PromptMessage => {
       const content = message.content;
-      if (content.type === 'text')
-        return { ...message, content: { ...content, text: fill(content.text) } };
+      if (content.type === 'text') return { ...message, content: { ...content, text: fill(content.text) } };
       // Embedded text resources are templates too; blobs and media are data.
       if (content.type === 'resource' && 'text' in content.resource) {
         return {
@@ -96,9 +88,7 @@ export function describedPrompt(
 ): Answer<GetPromptResult> {
   if (description === undefined) return answer;
   const add = (result: GetPromptResult | InputRequiredResult) =>
-    isInputRequiredResult(result) || result.description !== undefined
-      ? result
-      : { description, ...result };
+    isInputRequiredResult(result) || result.description !== undefined ? result : { description, ...result };
   return isPromiseLike(answer) ? Promise.resolve(answer).then(add) : add(answer);
 }
 
@@ -133,9 +123,7 @@ export function showDeclaredArguments(
   decorate(server, 'prompts/list', (full) => async (request, ctx) => {
     const result = (await full(request, ctx)) as Record<string, unknown>;
     const listed = (result.prompts ?? []) as { name: string }[];
-    const prompts = listed.map((p) =>
-      Object.hasOwn(declared, p.name) ? { ...p, arguments: declared[p.name] } : p,
-    );
+    const prompts = listed.map((p) => (Object.hasOwn(declared, p.name) ? { ...p, arguments: declared[p.name] } : p));
     return { ...result, prompts };
   });
 }

@@ -31,9 +31,7 @@ export class RedisServerEventBus implements ServerEventBus {
   publish(event: ServerEvent): void {
     this.hub
       .publish(TOPIC, event)
-      .catch((error: Error) =>
-        this.onerror(new Error(`notification ${event.kind} not sent: ${error.message}`)),
-      );
+      .catch((error: Error) => this.onerror(new Error(`notification ${event.kind} not sent: ${error.message}`)));
   }
 
   subscribe(listener: (event: ServerEvent) => void): () => void {

@@ -74,17 +74,7 @@ export class RedisEventStore implements EventStore {
     const results = await this.hub.run((client) =>
       client
         .pipeline()
-        .xadd(
-          this.key,
-          'MAXLEN',
-          '~',
-          String(this.limit),
-          '*',
-          's',
-          streamId,
-          'm',
-          JSON.stringify(message),
-        )
+        .xadd(this.key, 'MAXLEN', '~', String(this.limit), '*', 's', streamId, 'm', JSON.stringify(message))
         .pexpire(this.key, this.ttlMs)
         .exec(),
     );
@@ -96,9 +86,7 @@ export class RedisEventStore implements EventStore {
   async getStreamIdForEventId(eventId: string): Promise<string | undefined> {
     const parsed = parseEventId(eventId);
     if (!parsed) return undefined;
-    const found = await this.hub.run((client) =>
-      client.xrange(this.key, parsed.xid, parsed.xid, 'COUNT', 1),
-    );
+    const found = await this.hub.run((client) => client.xrange(this.key, parsed.xid, parsed.xid, 'COUNT', 1));
     return found.length > 0 ? parsed.streamId : undefined;
   }
 
@@ -185,15 +173,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
   async function touch(id: string) {
     const now = Date.now();
     const fields = await hub.run((client) =>
-      (client as unknown as Touching).mcpTouch(
-        key(id),
-        key(id, 'subs'),
-        key(id, 'events'),
-        index,
-        ttlMs,
-        now,
-        id,
-      ),
+      (client as unknown as Touching).mcpTouch(key(id), key(id, 'subs'), key(id, 'events'), index, ttlMs, now, id),
     );
     if (!fields) return undefined;
     const [principal, rev, level, init] = fields;
@@ -252,15 +232,9 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
         m.method !== undefined && m.id !== undefined
           ? ({ ...m, id: `${own}${String(m.id)}` } as JSONRPCMessage)
           : message;
-      if (
-        sendOptions?.relatedRequestId !== undefined ||
-        m.method === undefined ||
-        local.holdsStream
-      )
+      if (sendOptions?.relatedRequestId !== undefined || m.method === undefined || local.holdsStream)
         return send(outgoing, sendOptions);
-      const holder = await hub
-        .run((client) => client.hget(key(local.id), 'stream'))
-        .catch(() => null);
+      const holder = await hub.run((client) => client.hget(key(local.id), 'stream')).catch(() => null);
       if (holder && holder !== hub.replica) {
         return hub.tell(holder, 'session-send', { id: local.id, message: outgoing });
       }
@@ -327,10 +301,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
   });
 
   /** This replica's instance of a session, opened from its record when it has none yet. */
-  async function instance(
-    id: string,
-    record: NonNullable<Awaited<ReturnType<typeof touch>>>,
-  ): Promise<Local> {
+  async function instance(id: string, record: NonNullable<Awaited<ReturnType<typeof touch>>>): Promise<Local> {
     let local = locals.get(id);
     if (!local) {
       let pending = opening.get(id);
@@ -392,8 +363,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
         const subs = key(local.id, 'subs');
         const uri = params.uri;
         await hub.run(async (client) => {
-          if (message.method === 'resources/unsubscribe')
-            return void (await client.srem(subs, uri));
+          if (message.method === 'resources/unsubscribe') return void (await client.srem(subs, uri));
           await client.pipeline().sadd(subs, uri).pexpire(subs, ttlMs).exec();
         });
       }
@@ -403,11 +373,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
   }
 
   /** Resumes a POST's stream on this replica: its events from Redis, until its answer. */
-  async function tail(
-    local: Local,
-    res: ServerResponse,
-    from: { streamId: string; xid: string },
-  ): Promise<void> {
+  async function tail(local: Local, res: ServerResponse, from: { streamId: string; xid: string }): Promise<void> {
     res.writeHead(200, {
       'Content-Type': 'text/event-stream',
       'Cache-Control': 'no-cache, no-transform',
@@ -425,9 +391,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
       for (const event of events) {
         cursor = event.xid;
         if (!isObject(event.message) || Object.keys(event.message).length === 0) continue;
-        res.write(
-          `event: message\nid: ${event.eventId}\ndata: ${JSON.stringify(event.message)}\n\n`,
-        );
+        res.write(`event: message\nid: ${event.eventId}\ndata: ${JSON.stringify(event.message)}\n\n`);
         if (isResponse(event.message)) return void res.end();
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -435,12 +399,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
     res.end();
   }
 
-  async function serve(
-    local: Local,
-    req: AuthedRequest,
-    res: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
+  async function serve(local: Local, req: AuthedRequest, res: ServerResponse, body: unknown): Promise<void> {
     local.busy += 1;
     try {
       await serveSession(local.transport, req, res, body);
@@ -449,12 +408,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
     }
   }
 
-  async function handleSession(
-    id: string,
-    req: AuthedRequest,
-    res: ServerResponse,
-    body: unknown,
-  ): Promise<void> {
+  async function handleSession(id: string, req: AuthedRequest, res: ServerResponse, body: unknown): Promise<void> {
     const record = await touch(id);
     if (!record) {
       dropLocal(id);
@@ -547,9 +501,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
         }
         hub
           .run((client) => client.sismember(key(local.id, 'subs'), event.uri))
-          .then((subscribed) =>
-            subscribed ? local.server.server.sendResourceUpdated({ uri: event.uri }) : undefined,
-          )
+          .then((subscribed) => (subscribed ? local.server.server.sendResourceUpdated({ uri: event.uri }) : undefined))
           .catch(() => {});
       }
     }),
@@ -594,9 +546,7 @@ export function redisSessions(hub: RedisHub, options: RedisSessionOptions): Lega
       clearInterval(keepAlive);
       for (const stop of stops) stop();
       // The records stay: other replicas go on serving these sessions.
-      await Promise.all(
-        [...locals.values()].map((local) => local.transport.close().catch(() => {})),
-      );
+      await Promise.all([...locals.values()].map((local) => local.transport.close().catch(() => {})));
       locals.clear();
     },
   };

@@ -252,10 +252,7 @@ export function shareTasks(hub: RedisHub): () => void {
     isAlive: (runner) => hub.isAlive(runner),
   });
   // A killed replica's tasks are failed even if no client asks about them (Redis away: next time).
-  const sweep = setInterval(
-    () => void failOrphans(hub, store).catch(() => {}),
-    ORPHAN_SWEEP_MS,
-  ).unref();
+  const sweep = setInterval(() => void failOrphans(hub, store).catch(() => {}), ORPHAN_SWEEP_MS).unref();
   return () => {
     clearInterval(sweep);
     serving = false;

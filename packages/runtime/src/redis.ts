@@ -33,10 +33,7 @@ export class RedisHub {
   readonly #subscriber: Redis;
   readonly #listeners = new Map<string, Set<Listener>>();
   readonly #answerers = new Map<string, Answerer>();
-  readonly #waiting = new Map<
-    string,
-    { resolve: (value: unknown) => void; reject: (error: Error) => void }
-  >();
+  readonly #waiting = new Map<string, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   readonly #reconnected = new Set<() => void>();
   readonly #aliveMs: number;
   readonly #heartbeat: NodeJS.Timeout;
@@ -130,9 +127,7 @@ export class RedisHub {
 
   /** Publishes `message` (JSON) to every replica's listeners of `topic`, this one's included. */
   async publish(topic: string, message: unknown): Promise<void> {
-    await this.run((client) =>
-      client.publish(this.#channel('broadcast'), JSON.stringify({ topic, message })),
-    );
+    await this.run((client) => client.publish(this.#channel('broadcast'), JSON.stringify({ topic, message })));
   }
 
   /** Listens to `topic` on every replica's publications; returns the removal. */
@@ -152,9 +147,7 @@ export class RedisHub {
   /** Sends `payload` to `kind` on one replica, not waiting for an answer. */
   async tell(replica: string, kind: string, payload: unknown): Promise<void> {
     if (replica === this.replica) return void this.#answer(kind, payload, undefined, undefined);
-    await this.run((client) =>
-      client.publish(this.#channel(`replica:${replica}`), JSON.stringify({ kind, payload })),
-    );
+    await this.run((client) => client.publish(this.#channel(`replica:${replica}`), JSON.stringify({ kind, payload })));
   }
 
   /**
@@ -177,9 +170,7 @@ export class RedisHub {
     });
     const message = { kind, payload, ask: id, from: this.replica };
     try {
-      await this.run((client) =>
-        client.publish(this.#channel(`replica:${replica}`), JSON.stringify(message)),
-      );
+      await this.run((client) => client.publish(this.#channel(`replica:${replica}`), JSON.stringify(message)));
     } catch (error) {
       this.#waiting.delete(id);
       throw error;
@@ -246,7 +237,10 @@ export class RedisHub {
       const message = JSON.stringify({ answer: ask, ...body });
       this.client.publish(this.#channel(`replica:${from}`), message).catch(() => {});
     };
-    if (!answerer) return reply({ error: { message: `no answerer for ${kind}` } });
+    if (!answerer) {
+      reply({ error: { message: `no answerer for ${kind}` } });
+      return;
+    }
     Promise.resolve()
       .then(() => answerer(payload))
       .then(
@@ -264,8 +258,7 @@ export class RedisHub {
     clearInterval(this.#heartbeat);
     for (const { reject } of this.#waiting.values()) reject(new Error('closed'));
     this.#waiting.clear();
-    if (this.client.status === 'ready')
-      await this.client.del(this.key('replica', this.replica)).catch(() => {});
+    if (this.client.status === 'ready') await this.client.del(this.key('replica', this.replica)).catch(() => {});
     this.client.disconnect();
     this.#subscriber.disconnect();
   }

@@ -29,16 +29,12 @@ function requestStateKey(): string | null {
   const key = process.env[REQUEST_STATE_KEY_ENV];
   if (key !== undefined && key !== '') {
     if (Buffer.byteLength(key) < 32) {
-      throw new Error(
-        `${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long (it signs requestState)`,
-      );
+      throw new Error(`${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long (it signs requestState)`);
     }
     return key;
   }
   if (process.env.NODE_ENV === 'production') {
-    throw new Error(
-      `${REQUEST_STATE_KEY_ENV} is not set: it signs requestState and must be shared by every replica`,
-    );
+    throw new Error(`${REQUEST_STATE_KEY_ENV} is not set: it signs requestState and must be shared by every replica`);
   }
   return null;
 }
@@ -67,5 +63,4 @@ export function requestStateCodec(): RequestStateCodec {
 }
 
 /** For `ServerOptions.requestState.verify`: tampered or expired state is -32602 before handlers run. */
-export const verifyRequestState = (state: string, sdk: ServerContext) =>
-  requestStateCodec().verify(state, sdk);
+export const verifyRequestState = (state: string, sdk: ServerContext) => requestStateCodec().verify(state, sdk);

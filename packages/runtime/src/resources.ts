@@ -15,32 +15,15 @@ import {
   type Variables,
 } from '@modelcontextprotocol/server';
 
-import type {
-  ResourceBody,
-  ResourceHandler,
-  TemplateLister,
-  TemplateReader,
-} from './handlers.js';
-import {
-  type Answer,
-  handlerContext,
-  invoke,
-  type Loader,
-  notFound,
-  type Open,
-  type OpenIcons,
-} from './runtime.js';
+import type { ResourceBody, ResourceHandler, TemplateLister, TemplateReader } from './handlers.js';
+import { type Answer, handlerContext, invoke, type Loader, notFound, type Open, type OpenIcons } from './runtime.js';
 
 type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 /** What resources/list shows of each resource and template (and its cache hint). */
 export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
   OpenIcons & { annotations?: Open<Annotations> };
 
-function resourceResult(
-  body: ResourceBody,
-  uri: URL,
-  mimeType: string | undefined,
-): ReadResourceResult {
+function resourceResult(body: ResourceBody, uri: URL, mimeType: string | undefined): ReadResourceResult {
   if (typeof body === 'string') return { contents: [{ uri: uri.href, mimeType, text: body }] };
   if (body instanceof Uint8Array) {
     const blob = Buffer.from(body.buffer, body.byteOffset, body.byteLength).toString('base64');
@@ -73,10 +56,7 @@ export function readResource(
 }
 
 function invalidUri(uri: URL, reason: string): ProtocolError {
-  return new ProtocolError(
-    ProtocolErrorCode.InvalidParams,
-    `Invalid resource URI ${uri.href}: ${reason}`,
-  );
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid resource URI ${uri.href}: ${reason}`);
 }
 
 /** Reads a resource of a template once the URI's variables are decoded and valid (else -32602). */
@@ -98,14 +78,10 @@ export async function readTemplate<P>(
     }
   };
   const decoded = Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [
-      name,
-      Array.isArray(value) ? value.map(decode) : decode(value),
-    ]),
+    Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.map(decode) : decode(value)]),
   );
   const checked = await params['~standard'].validate(decoded);
-  if (checked.issues)
-    throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
+  if (checked.issues) throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
   return invoke(
     module,
     { sdk, server },

@@ -25,14 +25,7 @@ import {
   type TextContent,
 } from '@modelcontextprotocol/server';
 
-import type {
-  HandlerContext,
-  Notify,
-  TaskContext,
-  ToolContent,
-  ToolResult,
-  ToolResultFields,
-} from './handlers.js';
+import type { HandlerContext, Notify, TaskContext, ToolContent, ToolResult, ToolResultFields } from './handlers.js';
 import { followUp, type InputErrors, ownState, unanswered } from './input.js';
 import { requestStateCodec } from './request-state.js';
 
@@ -141,10 +134,7 @@ export function installSubscriptions(server: McpServer, subscribable: ReadonlySe
   const uris = subscribedUris(server);
   const check = (uri: string) => {
     if (!subscribable.has(uri)) {
-      throw new ProtocolError(
-        ProtocolErrorCode.InvalidParams,
-        `Resource ${uri} does not support subscriptions`,
-      );
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Resource ${uri} does not support subscriptions`);
     }
   };
   server.server.setRequestHandler('resources/subscribe', (request) => {
@@ -301,8 +291,7 @@ class RequestContext implements HandlerContext {
   }
 
   get clientCapabilities(): ClientCapabilities {
-    const modern = this.sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as
-      ClientCapabilities | undefined;
+    const modern = this.sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as ClientCapabilities | undefined;
     return modern ?? this.server?.server.getClientCapabilities() ?? {};
   }
 
@@ -354,7 +343,7 @@ class RequestContext implements HandlerContext {
 
   get requestState(): HandlerContext['requestState'] {
     const mcpReq = this.sdk.mcpReq;
-    return <T,>() => ownState(mcpReq.requestState()) as T | undefined;
+    return <T>() => ownState(mcpReq.requestState()) as T | undefined;
   }
 
   get signState(): HandlerContext['signState'] {
@@ -390,9 +379,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     signState: async (payload) => JSON.stringify(payload),
     notify: { resourceUpdated() {}, toolsChanged() {}, promptsChanged() {}, resourcesChanged() {} },
     get sdk(): ServerContext {
-      throw new Error(
-        'ctx.sdk is not available in unit tests: test through a client (see test/generated)',
-      );
+      throw new Error('ctx.sdk is not available in unit tests: test through a client (see test/generated)');
     },
     ...overrides,
   };
@@ -415,11 +402,12 @@ export const content = {
     mimeType,
   }),
   /** A link to a resource the client may read. */
-  resourceLink: (
-    uri: string,
-    name: string,
-    extra: Omit<ResourceLink, 'type' | 'uri' | 'name'> = {},
-  ): ResourceLink => ({ type: 'resource_link', uri, name, ...extra }),
+  resourceLink: (uri: string, name: string, extra: Omit<ResourceLink, 'type' | 'uri' | 'name'> = {}): ResourceLink => ({
+    type: 'resource_link',
+    uri,
+    name,
+    ...extra,
+  }),
   /** An embedded text resource. */
   resource: (uri: string, text: string, mimeType?: string): EmbeddedResource => ({
     type: 'resource',
@@ -489,8 +477,7 @@ export function invoke<M, T, R>(
   shape: (value: T) => R,
 ): Answer<R> {
   const module = load();
-  if (module instanceof Promise)
-    return module.then((loaded) => invoke(() => loaded, at, call, shape));
+  if (module instanceof Promise) return module.then((loaded) => invoke(() => loaded, at, call, shape));
   const settle = (result: T) => (isInputRequiredResult(result) ? result : shape(result));
   const attempt = (ctx: HandlerContext): Answer<R> => {
     let value: T | PromiseLike<T>;

@@ -1,10 +1,6 @@
 // The schemas of generated servers: validated as written, compiled when first used.
 
-import {
-  fromJsonSchema,
-  type JsonSchemaType,
-  type StandardSchemaWithJSON,
-} from '@modelcontextprotocol/server';
+import { fromJsonSchema, type JsonSchemaType, type StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 
 /**
  * A schema for the SDK whose validator is compiled on first use, then kept for the process: under

@@ -120,22 +120,21 @@ export function memorySessions(options: SessionOptions): LegacySessions {
     if (sessions.size >= options.maxSessions) await closeSession(sessions.keys().next().value!);
     const server = options.app.createServer({ era: 'legacy' });
     const principal = principalOf(req.auth);
-    const transport: WebStandardStreamableHTTPServerTransport =
-      new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        eventStore: new MemoryEventStore(options.maxEvents),
-        retryInterval: 1000,
-        onsessioninitialized: (sessionId) => {
-          const sink = connectionSink(server, 'legacy');
-          sessions.set(sessionId, {
-            transport,
-            server,
-            principal,
-            unsubscribe: options.bus.subscribe((event) => deliverEvent(sink, event)),
-          });
-        },
-        onsessionclosed: (sessionId) => void closeSession(sessionId),
-      });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      eventStore: new MemoryEventStore(options.maxEvents),
+      retryInterval: 1000,
+      onsessioninitialized: (sessionId) => {
+        const sink = connectionSink(server, 'legacy');
+        sessions.set(sessionId, {
+          transport,
+          server,
+          principal,
+          unsubscribe: options.bus.subscribe((event) => deliverEvent(sink, event)),
+        });
+      },
+      onsessionclosed: (sessionId) => void closeSession(sessionId),
+    });
     transport.onclose = () => {
       if (transport.sessionId !== undefined) void closeSession(transport.sessionId);
     };

@@ -22,11 +22,7 @@ export interface SharedState {
  * Connects to the Redis at `url` and shares through it what replicas must agree on. Every replica
  * must sign requestState with the same key, so one is required here.
  */
-export async function shareState(
-  app: ServerApp,
-  url: string,
-  onerror: (error: Error) => void,
-): Promise<SharedState> {
+export async function shareState(app: ServerApp, url: string, onerror: (error: Error) => void): Promise<SharedState> {
   if (!process.env[REQUEST_STATE_KEY_ENV]) {
     throw new Error(
       `${REQUEST_STATE_KEY_ENV} is not set: with REDIS_URL, every replica must sign requestState with the same key (at least 32 bytes)`,

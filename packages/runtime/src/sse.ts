@@ -51,11 +51,7 @@ export interface SseOptions {
 export interface SseEndpoints {
   /** Whether `pathname` is one of the two endpoints. */
   serves(pathname: string): boolean;
-  handle(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    pathname: string,
-  ): Promise<void>;
+  handle(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, pathname: string): Promise<void>;
   /** Ends every stream. */
   close(): Promise<void>;
 }
@@ -152,8 +148,7 @@ export function sseEndpoints(
       unsubscribe: options.bus.subscribe((event) => deliverEvent(sink, event)),
     });
     const record = JSON.stringify({ replica: hub?.replica, principal: principal ?? null });
-    const remember = () =>
-      hub?.run((client) => client.set(recordKey(id), record, 'PX', recordMs)).catch(() => {});
+    const remember = () => hub?.run((client) => client.set(recordKey(id), record, 'PX', recordMs)).catch(() => {});
     await remember();
     if (hub) {
       const timer = setInterval(remember, recordMs / 3).unref();
@@ -169,11 +164,7 @@ export function sseEndpoints(
     }
   }
 
-  async function post(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    query: URLSearchParams,
-  ) {
+  async function post(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, query: URLSearchParams) {
     const id = query.get('sessionId');
     if (id === null || id === '') {
       return sendRpcError(
@@ -185,14 +176,12 @@ export function sseEndpoints(
     }
     const session = sessions.get(id);
     if (!session && hub) return forward(req, res, id);
-    if (!session || !ownsSession(session, req.auth, id))
-      return sendRpcError(res, 404, -32001, 'Session not found');
+    if (!session || !ownsSession(session, req.auth, id)) return sendRpcError(res, 404, -32001, 'Session not found');
     sessions.delete(id); // re-inserted: the map's order is the eviction order
     sessions.set(id, session);
     const read = await readJson(req, res, options.maxBodyBytes);
     if (!read) return;
-    if (!isMessage(read.body))
-      return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+    if (!isMessage(read.body)) return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
     if (await refusedScopes(session.server, req, res, read.body)) return;
     await session.transport.handlePostMessage(req, res, read.body);
   }
@@ -214,18 +203,13 @@ export function sseEndpoints(
       });
       if (challenge !== undefined) {
         const response = bearerAuthChallengeResponse(
-          new OAuthError(
-            OAuthErrorCode.InsufficientScope,
-            challenge.errorDescription ?? 'Insufficient scope',
-          ),
+          new OAuthError(OAuthErrorCode.InsufficientScope, challenge.errorDescription ?? 'Insufficient scope'),
           {
             requiredScopes: [...challenge.scopes],
             resourceMetadataUrl: resourceMetadataUrl(req.auth),
           },
         );
-        res
-          .writeHead(response.status, Object.fromEntries(response.headers))
-          .end(await response.text());
+        res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
         return true;
       }
     }
@@ -233,31 +217,22 @@ export function sseEndpoints(
   }
 
   /** A message for a stream another replica holds: checked here, delivered there. */
-  async function forward(
-    req: IncomingMessage & { auth?: AuthInfo },
-    res: ServerResponse,
-    id: string,
-  ) {
+  async function forward(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, id: string) {
     let record: SseRecord | undefined;
     try {
       const raw = await hub!.run((client) => client.get(recordKey(id)));
-      const parsed = raw
-        ? (JSON.parse(raw) as { replica: string; principal: string | null })
-        : undefined;
+      const parsed = raw ? (JSON.parse(raw) as { replica: string; principal: string | null }) : undefined;
       record = parsed && { replica: parsed.replica, principal: parsed.principal ?? undefined };
     } catch (error) {
       // By name: redis.js (and its client) is not loaded without Redis.
       if ((error as Error).name !== 'RedisUnavailableError') throw error;
       return sendUnavailable(res, 'the session store (Redis) is not reachable; retry shortly');
     }
-    if (!record || !ownsSession(record, req.auth, id))
-      return sendRpcError(res, 404, -32001, 'Session not found');
+    if (!record || !ownsSession(record, req.auth, id)) return sendRpcError(res, 404, -32001, 'Session not found');
     const read = await readJson(req, res, options.maxBodyBytes);
     if (!read) return;
-    if (!isMessage(read.body))
-      return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
-    if (await refusedScopes((probe ??= options.app.createServer({ era: 'legacy' })), req, res, read.body))
-      return;
+    if (!isMessage(read.body)) return sendRpcError(res, 400, -32600, 'Invalid Request: not a JSON-RPC message');
+    if (await refusedScopes((probe ??= options.app.createServer({ era: 'legacy' })), req, res, read.body)) return;
     try {
       await hub!.ask(record.replica, 'sse-message', {
         id,
@@ -283,23 +258,13 @@ export function sseEndpoints(
       if (pathname === path) {
         if (req.method !== 'GET') {
           res.setHeader('Allow', 'GET');
-          return sendRpcError(
-            res,
-            405,
-            -32000,
-            `Method not allowed: ${path} takes GET (the event stream)`,
-          );
+          return sendRpcError(res, 405, -32000, `Method not allowed: ${path} takes GET (the event stream)`);
         }
         return open(req, res);
       }
       if (req.method !== 'POST') {
         res.setHeader('Allow', 'POST');
-        return sendRpcError(
-          res,
-          405,
-          -32000,
-          `Method not allowed: ${messagesPath} takes POST (a message)`,
-        );
+        return sendRpcError(res, 405, -32000, `Method not allowed: ${messagesPath} takes POST (a message)`);
       }
       return post(req, res, new URL(req.url ?? '/', 'http://localhost').searchParams);
     },

@@ -327,8 +327,7 @@ function invalidMessage(value: unknown): string | undefined {
     return 'jsonrpc' in value
       ? `"jsonrpc" must be "2.0", not ${JSON.stringify(value.jsonrpc)}`
       : '"jsonrpc": "2.0" is missing';
-  if ('id' in value && !isId(value.id))
-    return `"id" must be a string or an integer, not ${JSON.stringify(value.id)}`;
+  if ('id' in value && !isId(value.id)) return `"id" must be a string or an integer, not ${JSON.stringify(value.id)}`;
   const kind =
     'method' in value
       ? 'id' in value
@@ -348,8 +347,7 @@ function invalidMessage(value: unknown): string | undefined {
     if (typeof value.method !== 'string') return '"method" must be a string';
     return '"params" must be an object (with a valid "_meta")';
   }
-  if (kind === 'error')
-    return '"error" must be an object with an integer "code" and a string "message"';
+  if (kind === 'error') return '"error" must be an object with an integer "code" and a string "message"';
   if (!('id' in value)) return 'a response needs the "id" of its request';
   return '"result" must be an object';
 }
@@ -368,8 +366,7 @@ const CLOSE_BRACKET = 0x5d;
 const isSpace = (b: number) => b === 0x20 || b === 0x09 || b === 0x0d || b === 0x0a;
 const isDigit = (b: number) => b >= 0x30 && b <= 0x39;
 /** The bytes a JSON number may go on with (RFC 8259 §6): digits, `.`, `e`, `E`, `+`, `-`. */
-const isNumberByte = (b: number) =>
-  isDigit(b) || b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === MINUS;
+const isNumberByte = (b: number) => isDigit(b) || b === 0x2e || b === 0x65 || b === 0x45 || b === 0x2b || b === MINUS;
 
 /** Longest id kept, in bytes: an id is a key into the caller's pending requests, not content. */
 const MAX_ID_BYTES = 4096;
@@ -523,7 +520,10 @@ export class IdScanner {
         return;
       }
       const value = this.parsed('"');
-      if (typeof value !== 'string') return this.finish(null);
+      if (typeof value !== 'string') {
+        this.finish(null);
+        return;
+      }
       this.candidate = value;
       this.phase = 'afterId';
       return;

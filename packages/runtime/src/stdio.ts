@@ -14,10 +14,7 @@ export type { StdioTransportOptions };
  * JSON-RPC errors and a line over `maxLineBytes` (10 MiB) is answered and skipped
  * (./stdio-transport.ts).
  */
-export function runStdio(
-  app: ServerApp,
-  options: StdioTransportOptions = {},
-): StdioServerHandle {
+export function runStdio(app: ServerApp, options: StdioTransportOptions = {}): StdioServerHandle {
   startApp(app);
   // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
   let removeSink = () => {};
@@ -30,11 +27,7 @@ export function runStdio(
   // A refused version lists every version served, 2025 ones too; listen is checked as subscribe is (./era.ts).
   const transport = withEveryVersion(new StdioTransport(process.stdin, process.stdout, options));
   return serveStdio(factory, {
-    transport: refusingUnsubscribable(
-      transport,
-      app.subscribable,
-      app.tasks?.readListen(transport),
-    ),
+    transport: refusingUnsubscribable(transport, app.subscribable, app.tasks?.readListen(transport)),
     onerror: (error) => logError(error.message),
   });
 }

@@ -107,13 +107,8 @@ export function taskLimits(): Required<TaskLimits> {
   return {
     maxTasks: configured.maxTasks ?? fromEnv(MAX_TASKS_ENV) ?? DEFAULT_MAX_TASKS,
     maxTasksPerPrincipal:
-      configured.maxTasksPerPrincipal ??
-      fromEnv(MAX_TASKS_PER_PRINCIPAL_ENV) ??
-      DEFAULT_MAX_TASKS_PER_PRINCIPAL,
-    maxResultBytes:
-      configured.maxResultBytes ??
-      fromEnv(MAX_TASK_RESULT_BYTES_ENV) ??
-      DEFAULT_MAX_TASK_RESULT_BYTES,
+      configured.maxTasksPerPrincipal ?? fromEnv(MAX_TASKS_PER_PRINCIPAL_ENV) ?? DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+    maxResultBytes: configured.maxResultBytes ?? fromEnv(MAX_TASK_RESULT_BYTES_ENV) ?? DEFAULT_MAX_TASK_RESULT_BYTES,
   };
 }
 
@@ -160,9 +155,7 @@ function unkept(value: unknown, what: string): string | undefined {
   // A UTF-16 code unit is at most 3 bytes of UTF-8: most values need no count.
   if (json === undefined || json.length <= max / 3) return undefined;
   const bytes = Buffer.byteLength(json);
-  return bytes > max
-    ? `the task's ${what} is ${bytes} bytes, more than the ${max} a task keeps`
-    : undefined;
+  return bytes > max ? `the task's ${what} is ${bytes} bytes, more than the ${max} a task keeps` : undefined;
 }
 
 /**
@@ -202,8 +195,7 @@ const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
 
 /** Whether the request's client declared the extension: on the request (2026-07-28) or at initialize. */
 export function declaresTasks(sdk: ServerContext, server: McpServer): boolean {
-  const modern = sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as
-    ClientCapabilities | undefined;
+  const modern = sdk.mcpReq.envelope?.[CLIENT_CAPABILITIES as never] as ClientCapabilities | undefined;
   const capabilities = modern ?? server.server.getClientCapabilities();
   return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
@@ -291,12 +283,7 @@ const modernRunners = new WeakMap<object, Map<string, Runner>>();
  * server register the same handler for a tool, so the tasks of a tool run on the first instance
  * that created one. A 2025 connection's instance is the connection's, shared by its tasks.
  */
-function runnerOf(
-  era: 'legacy' | 'modern',
-  policies: object,
-  name: string,
-  request: Runner,
-): Runner {
+function runnerOf(era: 'legacy' | 'modern', policies: object, name: string, request: Runner): Runner {
   if (era !== 'modern') return request;
   const runners = modernRunners.get(policies) ?? new Map<string, Runner>();
   modernRunners.set(policies, runners);
@@ -417,11 +404,7 @@ function taskContext(taskId: string): TaskContext {
   };
 }
 
-function roundContext(
-  run: Run,
-  inputResponses: Record<string, unknown> | undefined,
-  state: unknown,
-): ServerContext {
+function roundContext(run: Run, inputResponses: Record<string, unknown> | undefined, state: unknown): ServerContext {
   const task = taskContext(run.taskId);
   const mcpReq = {
     ...run.sdk.mcpReq,
@@ -440,10 +423,7 @@ async function verifiedState(run: Run): Promise<unknown> {
 }
 
 /** Calls the tool once, as McpServer would (output checked, errors shaped), in the task's context. */
-async function callTool(
-  run: Run,
-  sdk: ServerContext,
-): Promise<CallToolResult | InputRequiredResult> {
+async function callTool(run: Run, sdk: ServerContext): Promise<CallToolResult | InputRequiredResult> {
   const result = await run.tool.executor(run.args, sdk);
   if (isInputRequiredResult(result) || result.isError || !run.tool.outputSchema) return result;
   const checked = await run.tool.outputSchema['~standard'].validate(result.structuredContent);
@@ -460,10 +440,7 @@ function errorResult(message: string): CallToolResult {
 }
 
 /** Runs rounds until the handler returns, fails, asks the client, or the task is cancelled. */
-async function runRounds(
-  run: Run,
-  first?: Promise<CallToolResult | InputRequiredResult>,
-): Promise<void> {
+async function runRounds(run: Run, first?: Promise<CallToolResult | InputRequiredResult>): Promise<void> {
   let pending = first;
   while (!run.controller.signal.aborted) {
     let outcome: CallToolResult | InputRequiredResult;
@@ -487,10 +464,7 @@ async function runRounds(
         });
       } else {
         await finish(run, 'completed', {
-          result: errorResult(error instanceof Error ? error.message : String(error)) as Record<
-            string,
-            unknown
-          >,
+          result: errorResult(error instanceof Error ? error.message : String(error)) as Record<string, unknown>,
         });
       }
       return;
@@ -665,10 +639,7 @@ export async function failIfOrphaned(taskId: string): Promise<void> {
 }
 
 /** tasks/update on the task's runner: checks the answers, keeps them, runs the next round once all are in. */
-export async function updateOnRunner(
-  taskId: string,
-  responses: Record<string, unknown>,
-): Promise<void> {
+export async function updateOnRunner(taskId: string, responses: Record<string, unknown>): Promise<void> {
   const task = await taskStore().get(taskId);
   if (task) await applyUpdate(task, responses);
 }
@@ -686,8 +657,7 @@ async function applyUpdate(task: TaskRecord, responses: Record<string, unknown>)
   const schemas = requestedSchemas(task.inputRequests as InputRequiredResult['inputRequests']);
   for (const [key, schema] of Object.entries(schemas)) {
     const response = responses[key] as { action?: unknown; content?: unknown } | undefined;
-    if (!run.pending.has(key) || response?.action !== 'accept' || response.content === undefined)
-      continue;
+    if (!run.pending.has(key) || response?.action !== 'accept' || response.content === undefined) continue;
     const problem = elicitedContentProblem(schema, response.content);
     if (problem)
       throw new ProtocolError(
@@ -704,9 +674,7 @@ async function applyUpdate(task: TaskRecord, responses: Record<string, unknown>)
   }
   if (!answered) return;
   if (run.pending.size > 0) {
-    const left = Object.fromEntries(
-      Object.entries(task.inputRequests ?? {}).filter(([key]) => run.pending.has(key)),
-    );
+    const left = Object.fromEntries(Object.entries(task.inputRequests ?? {}).filter(([key]) => run.pending.has(key)));
     await change(task.taskId, { inputRequests: left });
     return;
   }
@@ -786,8 +754,7 @@ export function installTasks(
   };
   decorate(server, 'tools/call', (sdkToolsCall) => async (request, sdk) => {
     const name = request.params?.name;
-    const policy =
-      typeof name === 'string' && Object.hasOwn(policies, name) ? policies[name] : undefined;
+    const policy = typeof name === 'string' && Object.hasOwn(policies, name) ? policies[name] : undefined;
     const tool = policy ? registeredTool(server, name as string) : undefined;
     if (!policy || !tool?.enabled) return sdkToolsCall(request, sdk);
     if (!declaresTasks(sdk, server)) {
@@ -808,15 +775,7 @@ export function installTasks(
       return beforeTask(server, tool, runner, name as string, args, sdk, policy, controller);
     }
     const runner = runnerOf(era, policies, name as string, { server, tool });
-    const { run, task } = await createTask(
-      server,
-      runner,
-      name as string,
-      args,
-      sdk,
-      policy,
-      controller,
-    );
+    const { run, task } = await createTask(server, runner, name as string, args, sdk, policy, controller);
     runRounds(run).catch(storeFailed);
     return taskHandle(task);
   });
@@ -825,8 +784,7 @@ export function installTasks(
 /** A task handle as it goes out: without the empty `content` the SDK gives it. */
 function handleOnly(message: JSONRPCMessage): JSONRPCMessage {
   const result = (message as { result?: Record<string, unknown> }).result;
-  if (result?.resultType !== 'task' || !Array.isArray(result.content) || result.content.length)
-    return message;
+  if (result?.resultType !== 'task' || !Array.isArray(result.content) || result.content.length) return message;
   const { content: _empty, ...handle } = result;
   return { ...message, result: handle } as JSONRPCMessage;
 }

@@ -62,11 +62,7 @@ export type Connection = [name: string, open: () => Promise<Client>];
 const INVALID_PARAMS = -32602;
 
 /** A client connected over `transport`, pinned to 2026-07-28 when `modern`, else a 2025 one. */
-export async function connect(
-  transport: Transport,
-  modern: boolean,
-  name = 'mcpgen-contract-test',
-): Promise<Client> {
+export async function connect(transport: Transport, modern: boolean, name = 'mcpgen-contract-test'): Promise<Client> {
   const client = new Client(
     { name, version: '0.0.0' },
     modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
@@ -119,10 +115,7 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
           resources.filter((resource) => declared.has(resource.uri)),
           expected.resources,
         );
-        assert.deepEqual(
-          (await client.listResourceTemplates()).resourceTemplates,
-          expected.resourceTemplates,
-        );
+        assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, expected.resourceTemplates);
       });
 
       const invalid = expected.invalidInputTool;
@@ -134,12 +127,9 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
 
       it('reaches every handler', async () => {
         for (const r of contract.reachable) {
-          if (r.kind === 'tool')
-            await assertReachable(client.callTool({ name: r.name, arguments: r.arguments }));
+          if (r.kind === 'tool') await assertReachable(client.callTool({ name: r.name, arguments: r.arguments }));
           else if (r.kind === 'prompt')
-            await assertReachable(
-              client.getPrompt({ name: r.name, arguments: r.arguments as Record<string, string> }),
-            );
+            await assertReachable(client.getPrompt({ name: r.name, arguments: r.arguments as Record<string, string> }));
           else if (r.kind === 'resource') await assertReachable(client.readResource({ uri: r.uri }));
           else await assertReachable(client.complete({ ref: r.ref, argument: r.argument }));
         }
@@ -173,10 +163,7 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
         if (expected.prompts.length)
           await assert.rejects(client.getPrompt({ name: 'mcpgen-no-such-prompt' }), invalidParams);
         if (expected.resources.length || expected.resourceTemplates.length)
-          await assert.rejects(
-            client.readResource({ uri: 'mcpgen-no-such-scheme://nothing' }),
-            invalidParams,
-          );
+          await assert.rejects(client.readResource({ uri: 'mcpgen-no-such-scheme://nothing' }), invalidParams);
       });
     });
   }
@@ -197,26 +184,21 @@ export interface HttpContract {
 }
 
 /** A raw request, so that Host and Content-Length are exactly what the test says. */
-function send(
-  url: URL,
-  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
-) {
-  return new Promise<{ status: number; body: string; authenticate: string | undefined }>(
-    (resolve, reject) => {
-      const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
-        let body = '';
-        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body,
-            authenticate: res.headers['www-authenticate'],
-          }),
-        );
-      });
-      req.on('error', reject).end(init.body);
-    },
-  );
+function send(url: URL, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; body: string; authenticate: string | undefined }>((resolve, reject) => {
+    const req = request(url, { method: init.method ?? 'GET', headers: init.headers }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          body,
+          authenticate: res.headers['www-authenticate'],
+        }),
+      );
+    });
+    req.on('error', reject).end(init.body);
+  });
 }
 
 /** The HTTP endpoint: health, 404s, Host and Origin checks, the token, the body limit. */

@@ -51,11 +51,7 @@ export function structuredTool<I, O>(
         (value) => checkEmbeds(server, name, structuredResult(value)),
       ),
     );
-  const tool = server.registerTool(
-    name,
-    { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output },
-    call,
-  );
+  const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output }, call);
   registered(server, name, tool, info);
 }
 
@@ -169,4 +165,4 @@ const NO_INPUT = fromJsonSchema<Record<string, never>>({
   properties: {},
   additionalProperties: false,
 });
-const noInput = <I,>() => NO_INPUT as unknown as StandardSchemaWithJSON<I>;
+const noInput = <I>() => NO_INPUT as unknown as StandardSchemaWithJSON<I>;

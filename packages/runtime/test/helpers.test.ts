@@ -46,7 +46,10 @@ describe('content', () => {
       mimeType: 'text/plain',
       description: 'A',
     });
-    expect(content.resource('note://1', 'body')).toEqual({ type: 'resource', resource: { uri: 'note://1', text: 'body' } });
+    expect(content.resource('note://1', 'body')).toEqual({
+      type: 'resource',
+      resource: { uri: 'note://1', text: 'body' },
+    });
     expect(content.resource('note://1', 'body', 'text/markdown')).toEqual({
       type: 'resource',
       resource: { uri: 'note://1', text: 'body', mimeType: 'text/markdown' },
@@ -54,7 +57,11 @@ describe('content', () => {
   });
 
   it('encodes bytes as base64 and passes a string on as already encoded', () => {
-    expect(content.image(new Uint8Array([0, 1, 2, 255]), 'image/png')).toEqual({ type: 'image', data: 'AAEC/w==', mimeType: 'image/png' });
+    expect(content.image(new Uint8Array([0, 1, 2, 255]), 'image/png')).toEqual({
+      type: 'image',
+      data: 'AAEC/w==',
+      mimeType: 'image/png',
+    });
     expect(content.audio('UklGRg==', 'audio/wav')).toEqual({ type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' });
     expect(content.blob('bin://x', new Uint8Array([104, 105]), 'application/octet-stream')).toEqual({
       type: 'resource',
@@ -142,25 +149,49 @@ describe('reachable', () => {
   });
 
   it('narrows a call to the entry its Mcp-Name names', () => {
-    expect(reachable(request({ 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_forecast' }))).toEqual({ ...nothing, tools: 'get_forecast' });
-    expect(reachable(request({ 'Mcp-Method': 'prompts/get', 'Mcp-Name': 'packing_list' }))).toEqual({ ...nothing, prompts: 'packing_list' });
+    expect(reachable(request({ 'Mcp-Method': 'tools/call', 'Mcp-Name': 'get_forecast' }))).toEqual({
+      ...nothing,
+      tools: 'get_forecast',
+    });
+    expect(reachable(request({ 'Mcp-Method': 'prompts/get', 'Mcp-Name': 'packing_list' }))).toEqual({
+      ...nothing,
+      prompts: 'packing_list',
+    });
   });
 
   it('gives a whole kind when the name is missing or Base64-encoded', () => {
     expect(reachable(request({ 'Mcp-Method': 'tools/call' }))).toEqual({ ...nothing, tools: true });
-    expect(reachable(request({ 'Mcp-Method': 'tools/call', 'Mcp-Name': '=?base64?w6k=?=' }))).toEqual({ ...nothing, tools: true });
+    expect(reachable(request({ 'Mcp-Method': 'tools/call', 'Mcp-Name': '=?base64?w6k=?=' }))).toEqual({
+      ...nothing,
+      tools: true,
+    });
   });
 
   it('maps lists, reads and completions to their kinds', () => {
     expect(reachable(request({ 'Mcp-Method': 'tools/list' }))).toEqual({ ...nothing, tools: true });
     expect(reachable(request({ 'Mcp-Method': 'prompts/list' }))).toEqual({ ...nothing, prompts: true });
     for (const method of ['resources/read', 'resources/list', 'resources/templates/list'])
-      expect(reachable(request({ 'Mcp-Method': method, 'Mcp-Name': 'file:///x' })), method).toEqual({ ...nothing, resources: true });
-    expect(reachable(request({ 'Mcp-Method': 'completion/complete' }))).toEqual({ tools: false, resources: true, prompts: true });
+      expect(reachable(request({ 'Mcp-Method': method, 'Mcp-Name': 'file:///x' })), method).toEqual({
+        ...nothing,
+        resources: true,
+      });
+    expect(reachable(request({ 'Mcp-Method': 'completion/complete' }))).toEqual({
+      tools: false,
+      resources: true,
+      prompts: true,
+    });
   });
 
   it('registers nothing for discovery, pings, listens, tasks and notifications; everything for an unknown method', () => {
-    for (const method of ['server/discover', 'ping', 'subscriptions/listen', 'tasks/get', 'tasks/update', 'tasks/cancel', 'notifications/cancelled'])
+    for (const method of [
+      'server/discover',
+      'ping',
+      'subscriptions/listen',
+      'tasks/get',
+      'tasks/update',
+      'tasks/cancel',
+      'notifications/cancelled',
+    ])
       expect(reachable(request({ 'Mcp-Method': method })), method).toEqual(nothing);
     expect(reachable(request({ 'Mcp-Method': 'vendor/custom' }))).toEqual(everything);
   });
@@ -216,7 +247,7 @@ describe('testContext', () => {
 
   it('takes overrides, and says ctx.sdk is for tests through a client', () => {
     const signal = AbortSignal.abort();
-    const ctx = testContext({ signal, sessionId: 's-1', requestState: <T,>() => ({ step: 2 }) as T });
+    const ctx = testContext({ signal, sessionId: 's-1', requestState: <T>() => ({ step: 2 }) as T });
     expect(ctx.signal).toBe(signal);
     expect(ctx.sessionId).toBe('s-1');
     expect(ctx.requestState()).toEqual({ step: 2 });
@@ -225,12 +256,20 @@ describe('testContext', () => {
 });
 
 describe('run and ctx.ask', () => {
-  const schema = { type: 'object' as const, properties: { confirm: { type: 'boolean' as const } }, required: ['confirm'] };
+  const schema = {
+    type: 'object' as const,
+    properties: { confirm: { type: 'boolean' as const } },
+    required: ['confirm'],
+  };
   // A handler as users write them: ask, then read the answer when it runs again.
   const deploy = async (input: { env: string }, ctx: HandlerContext) => {
     const answer = ctx.accepted<{ confirm: boolean }>('confirm');
     if (!answer)
-      return ctx.ask({ inputRequests: { confirm: inputRequired.elicit({ message: `Deploy to ${input.env}?`, requestedSchema: schema }) } });
+      return ctx.ask({
+        inputRequests: {
+          confirm: inputRequired.elicit({ message: `Deploy to ${input.env}?`, requestedSchema: schema }),
+        },
+      });
     return answer.confirm ? `deployed to ${input.env}` : 'cancelled';
   };
 
@@ -239,12 +278,17 @@ describe('run and ctx.ask', () => {
     expect(isInputRequiredResult(result)).toBe(true);
     expect(result).toEqual({
       resultType: 'input_required',
-      inputRequests: { confirm: { method: 'elicitation/create', params: { mode: 'form', message: 'Deploy to prod?', requestedSchema: schema } } },
+      inputRequests: {
+        confirm: {
+          method: 'elicitation/create',
+          params: { mode: 'form', message: 'Deploy to prod?', requestedSchema: schema },
+        },
+      },
     });
   });
 
   it('returns what the handler returns once answered', async () => {
-    const ctx = testContext({ accepted: <T,>() => ({ confirm: true }) as unknown as T });
+    const ctx = testContext({ accepted: <T>() => ({ confirm: true }) as unknown as T });
     expect(await run(() => deploy({ env: 'prod' }, ctx))).toBe('deployed to prod');
   });
 
@@ -302,11 +346,19 @@ describe('safeJoin', () => {
   it('throws the not-found error when the path leaves the root, naming the URI when given', () => {
     const outside = thrown(() => safeJoin(ROOT, '../etc/passwd', new URL('file:///x')));
     expect(outside.error).toBeInstanceOf(ResourceNotFoundError);
-    expect(outside).toMatchObject({ code: -32602, message: 'Resource not found: file:///x (the path leaves its root)', data: { uri: 'file:///x' } });
-    expect(thrown(() => safeJoin(ROOT, 'a/../../etc')).message).toBe('Resource not found: a/../../etc (the path leaves its root)');
+    expect(outside).toMatchObject({
+      code: -32602,
+      message: 'Resource not found: file:///x (the path leaves its root)',
+      data: { uri: 'file:///x' },
+    });
+    expect(thrown(() => safeJoin(ROOT, 'a/../../etc')).message).toBe(
+      'Resource not found: a/../../etc (the path leaves its root)',
+    );
     expect(thrown(() => safeJoin(ROOT, 'a\\..\\..\\etc')).message).toContain('the path leaves its root');
     expect(thrown(() => safeJoin(ROOT, '/etc/passwd')).message).toContain('the path leaves its root');
-    expect(thrown(() => safeJoin(ROOT, ['a', '..', '..', 'etc'], 'file:///a')).message).toBe('Resource not found: file:///a (the path leaves its root)');
+    expect(thrown(() => safeJoin(ROOT, ['a', '..', '..', 'etc'], 'file:///a')).message).toBe(
+      'Resource not found: file:///a (the path leaves its root)',
+    );
     // Lexical: a sibling whose name starts with the root's is outside it.
     expect(thrown(() => safeJoin(ROOT, '../root-other/x')).message).toContain('the path leaves its root');
     expect(thrown(() => safeJoin(ROOT, 'a\0b')).message).toContain('the path holds a NUL byte');
@@ -336,7 +388,9 @@ describe('pathGuards', () => {
     expect(r.error).toBeInstanceOf(ResourceNotFoundError);
     expect(r.code).toBe(-32602);
     expect(r.data).toEqual({ uri });
-    expect(r.message).toBe(`Resource not found: ${uri} (variable "path" has a ".." segment; path traversal is refused)`);
+    expect(r.message).toBe(
+      `Resource not found: ${uri} (variable "path" has a ".." segment; path traversal is refused)`,
+    );
   });
 
   it.each([
@@ -380,7 +434,10 @@ describe('compiledOnFirstUse', () => {
 describe('pathGuards and a bare ".."', () => {
   it('refuses it in a variable whose operator does not keep "/" (a query or host variable)', async () => {
     const { UriTemplate } = await import('@modelcontextprotocol/server');
-    const guard = pathGuards({ search: { name: { path: false, rooted: false } }, notes: { book: { path: false, rooted: false } } });
+    const guard = pathGuards({
+      search: { name: { path: false, rooted: false } },
+      notes: { book: { path: false, rooted: false } },
+    });
     const query = new URL('docs://library?name=..');
     const host = new URL('notes://../x');
     // The SDK hands the value through as it is: the guard is what stops it.
@@ -393,7 +450,12 @@ describe('pathGuards and a bare ".."', () => {
 });
 
 describe('startApp: the runtime range generated code names', () => {
-  const app = (runtime?: string) => ({ info: { name: 'ranged', version: '1.0.0' }, createServer: () => new McpServer({ name: 'x', version: '1' }), subscribable: new Set<string>(), runtime });
+  const app = (runtime?: string) => ({
+    info: { name: 'ranged', version: '1.0.0' },
+    createServer: () => new McpServer({ name: 'x', version: '1' }),
+    subscribable: new Set<string>(),
+    runtime,
+  });
 
   it('accepts this runtime for its own range, and code that names none', async () => {
     const { startApp } = await import('../src/app.js');
@@ -407,7 +469,9 @@ describe('startApp: the runtime range generated code names', () => {
     const { RUNTIME_VERSION } = await import('../src/version.js');
     const [major, minor, patch] = RUNTIME_VERSION.split('.').map(Number) as [number, number, number];
     for (const range of [`^${major}.${minor + 1}.0`, `^${major}.${minor}.${patch + 1}`, `^${major + 1}.0.0`]) {
-      expect(() => startApp(app(range)), range).toThrow(`the generated code needs @mcpgen/runtime ${range}, and ${RUNTIME_VERSION} is installed: run npm install`);
+      expect(() => startApp(app(range)), range).toThrow(
+        `the generated code needs @mcpgen/runtime ${range}, and ${RUNTIME_VERSION} is installed: run npm install`,
+      );
     }
   });
 });

@@ -29,7 +29,9 @@ describe('loadPeer', () => {
   });
 
   it('names a subpath import of the missing package as missing too', async () => {
-    const error = await loadPeer(MISSING, 'some.feature', () => importMissing(`${MISSING}/sub`)).catch((e: unknown) => e);
+    const error = await loadPeer(MISSING, 'some.feature', () => importMissing(`${MISSING}/sub`)).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(MissingPeerError);
   });
 

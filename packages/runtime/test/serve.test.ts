@@ -46,7 +46,10 @@ const tools: Record<string, Register> = {
       'blocks',
       undefined,
       undefined,
-      module<unknown, ToolContent>(() => [content.text('two blocks'), content.image(new Uint8Array([1, 2, 3]), 'image/png')]),
+      module<unknown, ToolContent>(() => [
+        content.text('two blocks'),
+        content.image(new Uint8Array([1, 2, 3]), 'image/png'),
+      ]),
     ),
   custom: (server) =>
     contentTool(
@@ -54,7 +57,9 @@ const tools: Record<string, Register> = {
       'custom',
       undefined,
       undefined,
-      module<unknown, ToolContent>(() => toolResult({ content: [content.text('as sent')], isError: true, _meta: { 'example.com/k': 1 } })),
+      module<unknown, ToolContent>(() =>
+        toolResult({ content: [content.text('as sent')], isError: true, _meta: { 'example.com/k': 1 } }),
+      ),
     ),
   fail: (server) =>
     contentTool(
@@ -66,7 +71,15 @@ const tools: Record<string, Register> = {
         throw new Error('the forecast service is down');
       }),
     ),
-  count: (server) => structuredTool(server, 'count', undefined, undefined, countOutput, module<unknown, { count: number }>(() => ({ count: 3 }))),
+  count: (server) =>
+    structuredTool(
+      server,
+      'count',
+      undefined,
+      undefined,
+      countOutput,
+      module<unknown, { count: number }>(() => ({ count: 3 })),
+    ),
   confirm: (server) =>
     contentTool(
       server,
@@ -75,7 +88,12 @@ const tools: Record<string, Register> = {
       undefined,
       module<unknown, ToolContent>((_input, ctx: HandlerContext) => {
         const answer = ctx.accepted<{ ok: boolean }>('confirm');
-        if (!answer) return ctx.ask({ inputRequests: { confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: confirmSchema } } } });
+        if (!answer)
+          return ctx.ask({
+            inputRequests: {
+              confirm: { method: 'elicitation/create', params: { message: 'Sure?', requestedSchema: confirmSchema } },
+            },
+          });
         return `confirmed: ${answer.ok}`;
       }),
     ),
@@ -97,12 +115,17 @@ const tools: Record<string, Register> = {
 const registered: string[][] = [];
 
 function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer({ name: 'runtime-test', version: '1.2.3' }, { capabilities: { tools: {} }, requestState: { verify: verifyRequestState } });
+  const server = new McpServer(
+    { name: 'runtime-test', version: '1.2.3' },
+    { capabilities: { tools: {} }, requestState: { verify: verifyRequestState } },
+  );
   installInput(server, ctx.era);
   const names: string[] = [];
   registered.push(names);
   const reach = reachable(ctx.requestInfo);
-  const recording = Object.fromEntries(Object.entries(tools).map(([name, entry]) => [name, (s: McpServer) => (names.push(name), entry(s))]));
+  const recording = Object.fromEntries(
+    Object.entries(tools).map(([name, entry]) => [name, (s: McpServer) => (names.push(name), entry(s))]),
+  );
   register(server, recording, reach.tools);
   return server;
 }
@@ -125,17 +148,30 @@ const ENVELOPE = {
   'io.modelcontextprotocol/clientInfo': { name: 'runtime-test-client', version: '0.0.0' },
 };
 
-const text = (result: { content?: unknown }) => (result.content as { type: string; text?: string }[]).map((b) => b.text ?? `<${b.type}>`);
+const text = (result: { content?: unknown }) =>
+  (result.content as { type: string; text?: string }[]).map((b) => b.text ?? `<${b.type}>`);
 
 /** What every era must answer the same. */
 async function listsAndCallsTools(client: Client) {
   const listed = await client.listTools();
-  expect(listed.tools.map((t) => t.name).sort()).toEqual(['blocks', 'confirm', 'count', 'custom', 'fail', 'greet', 'roots']);
+  expect(listed.tools.map((t) => t.name).sort()).toEqual([
+    'blocks',
+    'confirm',
+    'count',
+    'custom',
+    'fail',
+    'greet',
+    'roots',
+  ]);
   const greet = listed.tools.find((t) => t.name === 'greet')!;
   expect(greet.description).toBe('Greets');
   expect(greet.inputSchema).toMatchObject({ type: 'object', required: ['name'] });
   // A tool without input says it takes none.
-  expect(listed.tools.find((t) => t.name === 'blocks')!.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
+  expect(listed.tools.find((t) => t.name === 'blocks')!.inputSchema).toEqual({
+    type: 'object',
+    properties: {},
+    additionalProperties: false,
+  });
 
   const greeted = await client.callTool({ name: 'greet', arguments: { name: 'Ada' } });
   expect(greeted.content).toEqual([{ type: 'text', text: 'Hello, Ada' }]);
@@ -171,7 +207,10 @@ describe('in memory, 2025 connection', () => {
 
   beforeAll(async () => {
     server = createServer();
-    client = new Client({ name: 'runtime-test-client', version: '0.0.0' }, { capabilities: { elicitation: { form: {} }, roots: { listChanged: true } } });
+    client = new Client(
+      { name: 'runtime-test-client', version: '0.0.0' },
+      { capabilities: { elicitation: { form: {} }, roots: { listChanged: true } } },
+    );
     client.setRequestHandler('elicitation/create', async (request) => {
       asked.push(request.params);
       return { action: 'accept', content: { ok: true } };
@@ -199,7 +238,9 @@ describe('in memory, 2025 connection', () => {
   });
 
   it('asks the client itself when a handler calls ctx.ask, then runs the handler again', async () => {
-    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([{ type: 'text', text: 'confirmed: true' }]);
+    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'confirmed: true' },
+    ]);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ mode: 'form', message: 'Sure?', requestedSchema: confirmSchema });
   });
@@ -238,7 +279,10 @@ describe('startHttp on 127.0.0.1', () => {
   async function connect(modern: boolean): Promise<Client> {
     const client = new Client(
       { name: 'runtime-test-client', version: '0.0.0' },
-      { capabilities: { elicitation: { form: {} } }, ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}) },
+      {
+        capabilities: { elicitation: { form: {} } },
+        ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+      },
     );
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { ok: false } }));
     clients.push(client);
@@ -261,7 +305,9 @@ describe('startHttp on 127.0.0.1', () => {
     expect(client.getServerVersion()).toMatchObject({ name: 'runtime-test', version: '1.2.3' });
     await listsAndCallsTools(client);
     // ctx.ask: the runtime asks a 2025 client itself; a 2026-07-28 client answers input_required and retries.
-    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([{ type: 'text', text: 'confirmed: false' }]);
+    expect((await client.callTool({ name: 'confirm', arguments: {} })).content).toEqual([
+      { type: 'text', text: 'confirmed: false' },
+    ]);
   });
 
   it('registers only the tool a 2026-07-28 call names', async () => {
@@ -283,14 +329,22 @@ describe('startHttp on 127.0.0.1', () => {
           'Mcp-Method': 'tools/call',
           'Mcp-Name': 'roots',
         },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'roots', arguments: {}, _meta: ENVELOPE, ...extra } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'roots', arguments: {}, _meta: ENVELOPE, ...extra },
+        }),
         signal: AbortSignal.timeout(5000),
       });
       expect(response.status).toBe(200);
       return (await response.json()) as { result?: Record<string, unknown>; error?: { code: number; message: string } };
     };
     const first = await call({});
-    expect(first.result).toMatchObject({ resultType: 'input_required', inputRequests: { roots: { method: 'roots/list' } } });
+    expect(first.result).toMatchObject({
+      resultType: 'input_required',
+      inputRequests: { roots: { method: 'roots/list' } },
+    });
     expect(first.result!.requestState).toEqual(expect.any(String));
     const retried = await call({ requestState: first.result!.requestState, inputResponses: {} });
     expect(JSON.parse(text(retried.result!)[0]!)).toEqual({
@@ -325,7 +379,9 @@ describe('startHttp with static bearer tokens', () => {
 
   it('does not start when the tokens variable is unset, and names it', async () => {
     delete process.env[tokensEnv];
-    await expect(startHttp(app, { ...config, bearer }, { port: 0, redisUrl: false })).rejects.toThrow(`${tokensEnv} is not set`);
+    await expect(startHttp(app, { ...config, bearer }, { port: 0, redisUrl: false })).rejects.toThrow(
+      `${tokensEnv} is not set`,
+    );
   });
 
   it('refuses requests without a listed token, and serves those with one', async () => {
@@ -334,15 +390,26 @@ describe('startHttp with static bearer tokens', () => {
     try {
       const refused = await fetch(http.url, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: 'Bearer wrong' },
+        headers: {
+          'Content-Type': 'application/json',
+          Accept: 'application/json, text/event-stream',
+          Authorization: 'Bearer wrong',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
         signal: AbortSignal.timeout(5000),
       });
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toMatch(/^Bearer /);
-      const client = new Client({ name: 'runtime-test-client', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      const client = new Client(
+        { name: 'runtime-test-client', version: '0.0.0' },
+        { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+      );
       await withTimeout(
-        client.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { Authorization: 'Bearer secret-token' } } })),
+        client.connect(
+          new StreamableHTTPClientTransport(http.url, {
+            requestInit: { headers: { Authorization: 'Bearer secret-token' } },
+          }),
+        ),
         10_000,
         'connect timed out',
       );
@@ -365,7 +432,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, message: string): Promi
 function statusWithHost(url: URL, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { Host: host, 'Content-Type': 'application/json' }, timeout: 5000 },
+      {
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: { Host: host, 'Content-Type': 'application/json' },
+        timeout: 5000,
+      },
       (res) => {
         res.resume();
         resolve(res.statusCode ?? 0);

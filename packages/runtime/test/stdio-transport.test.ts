@@ -53,7 +53,11 @@ function scanned(line: string, size: number): { done: boolean; id: unknown } {
 describe('IdScanner', () => {
   const cases: [string, string, string | number | null][] = [
     ['id first (string)', `{"jsonrpc":"2.0","id":"big-1","method":"ping","params":{"p":"${pad}"}}`, 'big-1'],
-    ['id after params, as the TypeScript SDK writes it', `{"method":"tools/call","params":{"p":"${pad}"},"jsonrpc":"2.0","id":7}`, 7],
+    [
+      'id after params, as the TypeScript SDK writes it',
+      `{"method":"tools/call","params":{"p":"${pad}"},"jsonrpc":"2.0","id":7}`,
+      7,
+    ],
     ['a negative id, spaces around', `{ "id" : -3 , "method":"ping"}`, -3],
     ['an id as the last member', `{"method":"ping","params":{},"id":12}`, 12],
     ['an id with escapes and non-ASCII', `{"id":"a\\"b\\\\c é","method":"ping"}`, 'a"b\\c é'],

@@ -18,13 +18,28 @@ import { installInput } from '../src/input.js';
 import { verifyRequestState } from '../src/request-state.js';
 import { lazy, reachable, register, type Register } from '../src/runtime.js';
 import { installHandlers } from '../src/sdk-handlers.js';
-import { DEFAULT_MAX_TASKS_PER_PRINCIPAL, MemoryTaskStore, type TaskRecord, TaskStoreFullError } from '../src/task-store.js';
+import {
+  DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+  MemoryTaskStore,
+  type TaskRecord,
+  TaskStoreFullError,
+} from '../src/task-store.js';
 import { installTasks, setTaskLimits, setTaskStore, type TaskPolicy, taskTransport } from '../src/tasks.js';
 import { contentTool } from '../src/tools.js';
 
 function record(taskId: string, owner: string, lifeMs = 60_000, now = Date.now()): TaskRecord {
   const stamp = new Date(now).toISOString();
-  return { taskId, owner, tool: 'wait', status: 'working', createdAt: stamp, lastUpdatedAt: stamp, ttlMs: lifeMs, pollIntervalMs: 1000, expiresAt: now + lifeMs };
+  return {
+    taskId,
+    owner,
+    tool: 'wait',
+    status: 'working',
+    createdAt: stamp,
+    lastUpdatedAt: stamp,
+    ttlMs: lifeMs,
+    pollIntervalMs: 1000,
+    expiresAt: now + lifeMs,
+  };
 }
 
 describe('MemoryTaskStore: a quota per principal', () => {
@@ -34,7 +49,11 @@ describe('MemoryTaskStore: a quota per principal', () => {
     await store.create(record('a2', 'alice'));
     const refused = store.create(record('a3', 'alice'));
     await expect(refused).rejects.toBeInstanceOf(TaskStoreFullError);
-    await expect(refused).rejects.toMatchObject({ scope: 'principal', limit: 2, message: expect.stringContaining('at most 2 at once') });
+    await expect(refused).rejects.toMatchObject({
+      scope: 'principal',
+      limit: 2,
+      message: expect.stringContaining('at most 2 at once'),
+    });
     expect(await store.get('a3')).toBeUndefined();
     await store.create(record('b1', 'bob'));
     expect(await store.get('b1')).toMatchObject({ owner: 'bob', status: 'working' });
@@ -96,7 +115,11 @@ describe('MemoryTaskStore: a quota per principal', () => {
     await store.create(record('a1', 'alice'));
     await store.create(record('a2', 'alice'));
     await store.create(record('b1', 'bob'));
-    await expect(store.create(record('c1', 'carol'))).rejects.toMatchObject({ scope: 'server', limit: 3, message: 'too many tasks running (at most 3)' });
+    await expect(store.create(record('c1', 'carol'))).rejects.toMatchObject({
+      scope: 'server',
+      limit: 3,
+      message: 'too many tasks running (at most 3)',
+    });
     // A finished task of anyone makes room in a full store, as before.
     await store.update('b1', { status: 'failed', error: { code: -32603, message: 'x' } });
     await store.create(record('c1', 'carol'));
@@ -127,7 +150,8 @@ const ENVELOPE = {
 
 /** What the `wait` handler saw of the request in its task. */
 const seen: { httpRequest: boolean; authInfo: string | undefined }[] = [];
-const module = (handler: (input: unknown, ctx: HandlerContext) => ToolContent | Promise<ToolContent>) => lazy(async () => ({ handler }));
+const module = (handler: (input: unknown, ctx: HandlerContext) => ToolContent | Promise<ToolContent>) =>
+  lazy(async () => ({ handler }));
 const tools: Record<string, Register> = {
   wait: (server) =>
     contentTool(
@@ -141,7 +165,14 @@ const tools: Record<string, Register> = {
         return 'stopped';
       }),
     ),
-  big: (server) => contentTool(server, 'big', undefined, undefined, module(async () => 'x'.repeat(5000))),
+  big: (server) =>
+    contentTool(
+      server,
+      'big',
+      undefined,
+      undefined,
+      module(async () => 'x'.repeat(5000)),
+    ),
 };
 const policy: TaskPolicy = { taskSupport: 'optional', ttlMs: 60_000, pollIntervalMs: 1000, inputBeforeTask: false };
 const policies: Record<string, TaskPolicy> = { wait: policy, big: policy };
@@ -150,7 +181,10 @@ const policies: Record<string, TaskPolicy> = { wait: policy, big: policy };
 const instances: WeakRef<McpServer>[] = [];
 
 function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
-  const server = new McpServer({ name: 'task-limits-test', version: '1.0.0' }, { capabilities: {}, requestState: { verify: verifyRequestState } });
+  const server = new McpServer(
+    { name: 'task-limits-test', version: '1.0.0' },
+    { capabilities: {}, requestState: { verify: verifyRequestState } },
+  );
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installTasks(server, ctx.era, policies);
@@ -160,7 +194,12 @@ function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   return server;
 }
 
-const app: ServerApp = { info: { name: 'task-limits-test', version: '1.0.0' }, createServer, subscribable: new Set(), tasks: taskTransport };
+const app: ServerApp = {
+  info: { name: 'task-limits-test', version: '1.0.0' },
+  createServer,
+  subscribable: new Set(),
+  tasks: taskTransport,
+};
 const config: HttpConfig = {
   host: '127.0.0.1',
   port: 0,
@@ -249,7 +288,10 @@ describe('the tasks extension at a quota', () => {
     try {
       const taskId = (await call('bob', 'big')).result!.taskId as string;
       const failed = await until('bob', taskId, 'failed');
-      expect(failed.error).toEqual({ code: -32603, message: expect.stringMatching(/^the task's result is 50\d\d bytes, more than the 1000 a task keeps$/) });
+      expect(failed.error).toEqual({
+        code: -32603,
+        message: expect.stringMatching(/^the task's result is 50\d\d bytes, more than the 1000 a task keeps$/),
+      });
       expect(failed).not.toHaveProperty('result');
     } finally {
       setTaskLimits({});
