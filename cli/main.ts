@@ -7,7 +7,7 @@ import { UsageError } from './diagnostics.js';
 import { EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
 
-// Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or prettier.
+// Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or the build.
 const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) =>
   (await import('./commands/validate.js')).validateCommand(...a);
 const generateCommand: typeof import('./commands/generate.js').generateCommand = async (...a) =>

@@ -52,7 +52,7 @@ export async function planProject(
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const display = path.relative(io.cwd, manifest) || path.basename(manifest);
-  // Loaded on demand: the up-to-date fast path must not pay for prettier, ajv and friends.
+  // Loaded on demand: the up-to-date fast path must not pay for ajv and the build.
   const { generate } = await import('../generate.js');
   const reads = inputStats();
   const result = await generate({

@@ -690,7 +690,7 @@ export function binName(packageName: string): string {
 /** tsc, then the executable bit on the entry (a no-op on Windows), so `./dist/src/main.js` runs as a command. */
 export const BUILD_SCRIPT = `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
 
-/** The project's package.json as data (printed by printJson: prettier's layout without prettier). */
+/** The project's package.json as data (printed by printJson). */
 export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
   const hasStdio = ir.transports.stdio;
