@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileBase, identifier, typeName } from '../cli/normalize/names.js';
-import { inlineSharedRefs, rebaseForTypes, recursiveSharedNames } from '../cli/normalize/refs.js';
+import { inlineSharedRefs, recursiveSharedNames } from '../cli/normalize/refs.js';
+import { rebaseForTypes } from '../cli/render/ts-types/rebase.js';
 import { parseUriTemplate } from '../cli/manifest/uri-template.js';
 import { pathShape } from '../cli/normalize/template-paths.js';
 

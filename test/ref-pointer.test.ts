@@ -1,7 +1,8 @@
 /** Local `$ref`s as JSON Pointers (RFC 6901) into the schema they are written in. */
 import { describe, expect, it } from 'vitest';
 import { resolveRef } from '../cli/validate/refs.js';
-import { movePointers, rebaseForTypes } from '../cli/normalize/refs.js';
+import { movePointers } from '../cli/normalize/refs.js';
+import { rebaseForTypes } from '../cli/render/ts-types/rebase.js';
 
 const schema = {
   type: 'object',

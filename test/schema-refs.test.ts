@@ -7,7 +7,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { generate } from '../cli/generate.js';
 import { fileBase, identifier, typeName } from '../cli/normalize/names.js';
-import { inlineSharedRefs, rebaseForTypes, recursiveSharedNames } from '../cli/normalize/refs.js';
+import { inlineSharedRefs, recursiveSharedNames } from '../cli/normalize/refs.js';
+import { rebaseForTypes } from '../cli/render/ts-types/rebase.js';
 import { mapSchema } from '../cli/normalize/schema-walk.js';
 
 const shared = {

@@ -6,7 +6,7 @@
  */
 import type { IR, JsonSchema } from '../normalize/ir.js';
 import { advertisedSchema } from '../manifest/object-root.js';
-import { rebaseForTypes } from '../normalize/refs.js';
+import { rebaseForTypes } from './ts-types/rebase.js';
 import { namedRecord } from '../manifest/named-record.js';
 import { printDeclaration } from './ts-types/print.js';
 import { schemaDoc, schemaType } from './ts-types/schema-type.js';
