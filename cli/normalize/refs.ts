@@ -12,7 +12,7 @@
 import type { JsonSchema } from './ir.js';
 import { collectRefs, isObject, mapSchema, sharedRefName, SHARED_PREFIX } from './schema-walk.js';
 import { hasKeys } from '../manifest/json-path.js';
-import { pointerRef, } from '../validate/ref-pointer.js';
+import { pointerRef } from '../validate/ref-pointer.js';
 
 export type SharedSchemas = Record<string, unknown>;
 

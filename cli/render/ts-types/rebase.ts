@@ -3,9 +3,9 @@
  * so shared schemas turn into one named type each and entry-local `$defs` do not clash.
  */
 import type { JsonSchema } from '../../normalize/ir.js';
-import { isObject, mapSchema, sharedRefName, } from '../../normalize/schema-walk.js';
+import { isObject, mapSchema, sharedRefName } from '../../normalize/schema-walk.js';
 import { typeName } from '../../normalize/names.js';
-import { fragmentSegments, } from '../../manifest/json-path.js';
+import { fragmentSegments } from '../../manifest/json-path.js';
 import { pointerTarget } from '../../validate/ref-pointer.js';
 import { isLocalPointer, mayHaveRef } from '../../normalize/refs.js';
 
