@@ -102,6 +102,7 @@ export function promptStub(p: PromptIR) {
 
 export function toolTestStub(t: ToolIR) {
   return {
+    name: t.name,
     title: `${t.name} handler`,
     handlerModule: `../../../src/handlers/${t.handlerPath}.js`,
     sample: t.stubInput,

@@ -9,6 +9,7 @@
 
 export type { ServerApp } from './app.js';
 export type * from './handlers.js';
+export { callTool, outputOf, textOf, type ToolAnswer } from './handler-testing.js';
 export { type InputError, onRootsChanged, type RootsChange } from './input.js';
 export { safeJoin } from './paths.js';
 export { MissingPeerError, OPTIONAL_PEERS } from './peers.js';

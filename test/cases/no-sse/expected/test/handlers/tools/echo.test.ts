@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { NotImplementedError, testContext } from '@mcpgen/runtime';
+import { callTool, NotImplementedError, testContext } from '@mcpgen/runtime';
 
 import { handler } from '../../../src/handlers/tools/echo.js';
 
@@ -9,13 +9,20 @@ type Input = Parameters<typeof handler>[0];
 
 // Calls the handler directly, without a client: test/generated covers the protocol side.
 // This file is yours: replace the input and the expectation with real ones.
+//
+// A handler that reaches a database or an API is tested with a stand-in: export a factory from
+// the handler file and the handler made from it,
+//   export const makeHandler = (db: Db): ToolHandlers['echo'] => async (input, ctx) => …;
+//   export const handler = makeHandler(openDb());
+// then test `makeHandler(fakeDb)` here. `testContext({ … })` stands in for ctx (log, signal, authInfo …).
 
 test('echo handler', async (t) => {
   // A sample built from the input schema; complete it where it falls short (the cast lets it compile).
   const input = { text: 'example' } as Input;
   try {
-    const result = await handler(input, testContext());
-    assert.ok(result !== undefined);
+    const answer = await callTool(handler, input, testContext());
+    // `answer.output` is typed as the tool's output: assert on its fields.
+    assert.equal(answer.kind, 'output', answer.kind === 'error' ? answer.message : 'the tool asked the client for input');
   } catch (error) {
     if (!(error instanceof NotImplementedError)) throw error;
     t.todo('implement the handler, then write a real test here');
