@@ -1,7 +1,8 @@
 /** Compiling the generated project with its own TypeScript, incrementally. */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { type Dirent, existsSync, readdirSync, rmdirSync, unlinkSync } from 'node:fs';
 import path from 'node:path';
+import { tsconfigAdvice } from '../commands/init-tsconfig.js';
 
 /** The project's `tsc` (its node_modules, or one above it as Node would resolve it), or null. */
 export function findTsc(projectDir: string): string | null {
@@ -21,7 +22,8 @@ export interface BuildResult {
 
 /**
  * `tsc -p tsconfig.json --incremental --noEmitOnError`: nothing is written when there are errors,
- * so dist/ keeps the last good build (and the running server what it loaded from it).
+ * so dist/ keeps the last good build (and the running server what it loaded from it). After a
+ * build that succeeded, what a removed source compiled to is removed too ({@link pruneStale}).
  */
 export function build(
   projectDir: string,
@@ -60,6 +62,7 @@ export function build(
     });
     child.once('close', (code, signal) => {
       onRunning(null);
+      if (code === 0) pruneStale(projectDir);
       resolve({
         ok: code === 0,
         output: signal ? `tsc stopped (${signal})\n${output}` : output,
@@ -67,4 +70,70 @@ export function build(
       });
     });
   });
+}
+
+/** What tsc emits for a source, by the source's extension: `.ts` → `.js`, `.js.map`, `.d.ts`, `.d.ts.map`. */
+const EMITTED = /^(.*?)\.([mc]?)js(?:\.map)?$|^(.*?)\.d\.([mc]?)ts(?:\.map)?$/;
+
+/**
+ * The sources an output in dist/ can come from (`dist/src/a.js` ← `src/a.ts`, `.tsx`, or `.js`
+ * with allowJs), relative to the project, or null for a file tsc does not emit.
+ */
+export function sourcesOf(output: string): string[] | null {
+  const m = EMITTED.exec(output);
+  if (!m) return null;
+  const stem = m[1] ?? m[3]!;
+  const flavour = m[2] ?? m[4]!;
+  return flavour
+    ? [`${stem}.${flavour}ts`, `${stem}.${flavour}js`]
+    : [`${stem}.ts`, `${stem}.tsx`, `${stem}.js`, `${stem}.jsx`];
+}
+
+/**
+ * Removes from dist/src and dist/test what tsc emitted for a source that is gone (tsc never
+ * deletes outputs, so a deleted handler would still be loadable and a deleted test still run by
+ * `node --test`), then the folders that left empty. Only where dist/ mirrors the project folder
+ * (outDir `dist`, rootDir `.`, as mcpgen writes tsconfig.json): under another layout an output's
+ * source cannot be told from its path, and nothing is removed. Symbolic links are not followed.
+ * Returns the removed files, relative to the project.
+ */
+export function pruneStale(projectDir: string): string[] {
+  const advice = tsconfigAdvice(projectDir);
+  if (typeof advice === 'string' || advice.set?.outDir !== undefined || advice.set?.rootDir !== undefined) return [];
+  const removed: string[] = [];
+  const walk = (rel: string): boolean => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(projectDir, 'dist', rel), { withFileTypes: true });
+    } catch {
+      return false;
+    }
+    let left = entries.length;
+    for (const e of entries) {
+      const file = `${rel}/${e.name}`;
+      if (e.isDirectory()) {
+        if (walk(file)) left -= 1;
+        continue;
+      }
+      if (!e.isFile()) continue;
+      const sources = sourcesOf(file);
+      if (sources === null || sources.some((s) => existsSync(path.join(projectDir, s)))) continue;
+      try {
+        unlinkSync(path.join(projectDir, 'dist', file));
+        removed.push(`dist/${file}`);
+        left -= 1;
+      } catch {
+        /* gone already, or not ours to remove: the next build tries again */
+      }
+    }
+    if (left > 0 || !removed.some((r) => r.startsWith(`dist/${rel}/`))) return false;
+    try {
+      rmdirSync(path.join(projectDir, 'dist', rel));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  for (const top of ['src', 'test']) walk(top);
+  return removed;
 }

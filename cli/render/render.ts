@@ -77,6 +77,12 @@ export function* renderFiles(
   yield user('.gitattributes', 'project/gitattributes', () => ({}));
   yield user('.prettierignore', 'project/prettierignore', () => ({}));
   yield user('README.md', 'project/README.md', () => readmeView(ir));
+  // What a team sets up next, as a start: CI, and a container for a server that has HTTP to serve.
+  yield user('.github/workflows/mcp.yml', 'project/workflow.yml', () => ({}));
+  if (ir.transports.http) {
+    yield user('Dockerfile', 'project/Dockerfile', () => projectView(ir));
+    yield user('.dockerignore', 'project/dockerignore', () => ({}));
+  }
 
   for (const t of ir.tools) {
     yield user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));

@@ -673,12 +673,16 @@ function oauthView(ir: IR) {
   };
 }
 
-/** package.json and main.ts: created once, then the user's. */
+/** package.json, main.ts and the Dockerfile: created once, then the user's. */
 export function projectView(ir: IR) {
   return {
     name: ir.server.packageName,
     hasHttp: ir.transports.http !== null,
     hasStdio: ir.transports.stdio,
+    // A container listens on a port fixed in its image: the manifest's, or 3000 where it says 0 (any free one).
+    containerPort: ir.transports.http?.port || 3000,
+    // Docker's repository names take no scope sign, tilde or capital.
+    imageName: binName(ir.server.packageName).replace(/[^a-z0-9._-]/g, '-'),
   };
 }
 
@@ -687,8 +691,13 @@ export function binName(packageName: string): string {
   return packageName.replace(/^@[^/]+\//, '');
 }
 
-/** tsc, then the executable bit on the entry (a no-op on Windows), so `./dist/src/main.js` runs as a command. */
-export const BUILD_SCRIPT = `tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
+/**
+ * dist emptied first, as tsc never deletes what a removed source compiled to (a deleted test would
+ * still run from dist/test, a deleted handler still ship); with node, not `rm -rf`, so it runs in
+ * Windows shells too. Then tsc, then the executable bit on the entry (a no-op on Windows), so
+ * `./dist/src/main.js` runs as a command.
+ */
+export const BUILD_SCRIPT = `node -e "require('node:fs').rmSync('dist', { recursive: true, force: true })" && tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
 
 /** The project's package.json as data (printed by printJson). */
 export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): Record<string, unknown> {

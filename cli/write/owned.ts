@@ -17,6 +17,9 @@ export const PROJECT_FILES = [
   '.gitattributes',
   '.prettierignore',
   'README.md',
+  '.github/workflows/mcp.yml',
+  'Dockerfile',
+  '.dockerignore',
 ] as const;
 const USER_FILES = new Set<string>(PROJECT_FILES);
 const USER_DIRS = ['src/handlers', 'test/handlers'];
