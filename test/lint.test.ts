@@ -26,6 +26,9 @@ function lint(yaml: string, cli: Parameters<typeof lintManifest>[1] = {}) {
   return lintManifest(manifest, cli).map((d) => `${d.line}:${d.column} ${d.severity} ${d.code}`);
 }
 
+/** Only the findings of optional-without-default (a dotted name also gets name-format's). */
+const lint303 = (yaml: string) => lint(yaml).filter((d) => d.endsWith(Codes.LINT_OPTIONAL_WITHOUT_DEFAULT));
+
 const HEAD = 'version: 1\nserver: { name: s, version: 1.0.0 }\n';
 
 /** A manifest that follows every rule, the opt-in one included. */
@@ -110,6 +113,98 @@ tools:
       required: [b]
 `),
     ).toEqual([]);
+  });
+
+  test('optional-without-default: a patch-style update tool (eight optional fields) gets no warning', () => {
+    const fields = `
+      properties:
+        id: { type: string, description: The note to change }
+        title: { type: string, description: The new title }
+        body: { type: string, description: The new text }
+        tags: { type: array, items: { type: string }, description: The new tags }
+        pinned: { type: boolean, description: Pinned to the top }
+        color: { type: string, description: The colour of its card }
+        due: { type: string, format: date, description: The day it is due }
+        archived: { type: boolean, description: Moved out of the list }
+        priority: { type: integer, description: Its rank among the others }
+      required: [id]
+`;
+    const tool = (name: string, extra = '') =>
+      `  ${name}:\n    description: Change the given fields of a note${extra}\n    input:\n      type: object${fields}`;
+    for (const name of [
+      'update_note',
+      'note_update',
+      'notes.patch',
+      'editTask',
+      'modify-note',
+      'set_note',
+      'notes.update_item',
+    ])
+      expect(lint303(`${HEAD}tools:\n${tool(name)}`), name).toEqual([]);
+    // By its title: the tool's own or the annotation MCP defines.
+    expect(lint303(`${HEAD}tools:\n${tool('note', '\n    title: Update a note')}`)).toEqual([]);
+    expect(lint303(`${HEAD}tools:\n${tool('note', '\n    annotations: { title: Patch note }')}`)).toEqual([]);
+    // A normal tool with the same inputs still warns, once per optional field; so does a name
+    // where the verb is only inside (`get_update_status`) or part of a word (`reset`, `settings`).
+    for (const name of ['create_note', 'get_update_status', 'reset_note', 'settings'])
+      expect(lint303(`${HEAD}tools:\n${tool(name)}`), name).toHaveLength(8);
+    // The hints alone do not make an update: a delete is idempotent and not read-only too.
+    expect(
+      lint303(`${HEAD}tools:\n${tool('note', '\n    annotations: { readOnlyHint: false, idempotentHint: true }')}`),
+    ).toHaveLength(8);
+  });
+
+  test('optional-without-default: a description that says it is optional, or unchanged when omitted', () => {
+    const m = (description: string) => `${HEAD}tools:
+  search:
+    description: Search the notes by text
+    input:
+      type: object
+      properties:
+        q: { type: string, description: "${description}" }
+`;
+    for (const d of [
+      'Optional. A filter by tag',
+      'The tag to filter by (optional)',
+      'The tag; all tags if omitted',
+      'The title; leaves it unchanged',
+      'The title, unchanged if not given',
+      'The title; left unchanged when omitted',
+      'The tag; every tag if not given',
+    ])
+      expect(lint(m(d)), d).toEqual([]);
+    for (const d of ['The tag to filter by', 'Options are listed in the docs', 'The unchanged part of the text'])
+      expect(lint(m(d)), d).toEqual(['9:9 warning MCPG303']);
+  });
+
+  test('optional-without-default: a shared property is reported for a tool that is no update', () => {
+    const m = (a: string, b: string) => `${HEAD}schemas:
+  Fields:
+    type: object
+    properties:
+      title: { type: string, description: The title of the note }
+tools:
+  ${a}:
+    description: Works on the fields of a note
+    input: { $ref: "#/schemas/Fields" }
+  ${b}:
+    description: Works on the fields of a note
+    input: { $ref: "#/schemas/Fields" }
+`;
+    expect(lint(m('update_note', 'patch_note'))).toEqual([]);
+    const found = lintManifest(
+      loadManifest(
+        (() => {
+          const f = path.join(tmp, `m${n++}.yaml`);
+          fs.writeFileSync(f, m('update_note', 'create_note'));
+          return f;
+        })(),
+        'mcpgen.yaml',
+      ).manifest!,
+    ).filter((d) => d.code === Codes.LINT_OPTIONAL_WITHOUT_DEFAULT);
+    expect(found.map((d) => d.message)).toEqual([
+      'optional input property `title` of tool `create_note` has no `default`',
+    ]);
   });
 
   test('unconstrained-input (opt-in): off by default; format, pattern, const and one bound are enough', () => {

@@ -6,7 +6,10 @@ import { derefRoot, resolveRef } from '../validate/refs.js';
 
 /** A property of a tool's input schema, at any depth of inline objects. */
 export interface InputProperty {
+  /** The first tool whose input reaches it. */
   tool: string;
+  /** Every tool whose input reaches it, in manifest order: one, unless it is in a shared schema. */
+  tools: string[];
   name: string;
   /** Path of the property's schema in the manifest (may be inside a shared schema the input refers to). */
   path: JsonPath;
@@ -38,7 +41,7 @@ function collect(m: LoadedManifest): InputProperty[] {
   const out: InputProperty[] = [];
   const data = m.data;
   if (!isRecord(data)) return out;
-  const seen = new Set<string>();
+  const seen = new Map<string, InputProperty>();
   for (const [tool, t] of recordEntries(data.tools)) {
     if (!isRecord(t) || !isRecord(t.input)) continue;
     const start = derefRoot({ path: ['tools', tool, 'input'], schema: t.input }, data);
@@ -54,19 +57,24 @@ function collect(m: LoadedManifest): InputProperty[] {
         if (!isRecord(prop)) continue;
         const propPath = [...path, 'properties', name];
         // Only a shared schema can be reached twice (from several tools); a tool's own paths are unique.
-        if (propPath[0] === 'schemas') {
-          const key = toPointer(propPath);
-          if (seen.has(key)) continue;
-          seen.add(key);
+        // Reached again, it is reported once but remembers the tool, and its nested properties too.
+        const key = propPath[0] === 'schemas' ? toPointer(propPath) : undefined;
+        const again = key === undefined ? undefined : seen.get(key);
+        if (again) {
+          if (!again.tools.includes(tool)) again.tools.push(tool);
+        } else {
+          const p: InputProperty = {
+            tool,
+            tools: [tool],
+            name,
+            path: propPath,
+            own: prop,
+            effective: effective(prop, base, data),
+            required: required.includes(name),
+          };
+          if (key !== undefined) seen.set(key, p);
+          out.push(p);
         }
-        out.push({
-          tool,
-          name,
-          path: propPath,
-          own: prop,
-          effective: effective(prop, base, data),
-          required: required.includes(name),
-        });
         visitObject(prop, propPath, depth + 1);
         if (isRecord(prop.items)) visitObject(prop.items, [...propPath, 'items'], depth + 1);
       }
