@@ -90,11 +90,21 @@ export async function readTemplate<P>(
   );
 }
 
-/** Lists the resources of a template. */
+/**
+ * Lists the resources of a template. The SDK shows each under its template's metadata
+ * (`{ ...template, ...resource }`), so what a resource sets is its own and its template's
+ * description, mimeType, icons and annotations fill in the rest. Not the title: clients show a
+ * title in place of the name, and every resource of the template would be shown by the template's
+ * one; a resource without a title of its own is shown by its name.
+ */
 export async function listResources(
   module: Loader<{ list: TemplateLister }>,
   sdk: ServerContext,
   server?: McpServer,
 ): Promise<ListResourcesResult> {
-  return { resources: await (await module()).list(handlerContext(sdk, server)) };
+  const resources = await (await module()).list(handlerContext(sdk, server));
+  // An own `title: undefined` stops the template's from being spread in; JSON leaves it out.
+  return {
+    resources: resources.map((resource) => ('title' in resource ? resource : { ...resource, title: undefined })),
+  };
 }
