@@ -23,6 +23,8 @@ const devCommand: typeof import('./commands/dev.js').devCommand = async (...a) =
   (await import('./commands/dev.js')).devCommand(...a);
 const packCommand: typeof import('./commands/pack.js').packCommand = async (...a) =>
   (await import('./commands/pack.js')).packCommand(...a);
+const renameCommand: typeof import('./commands/rename.js').renameCommand = async (...a) =>
+  (await import('./commands/rename.js')).renameCommand(...a);
 
 /** What each command is run with: the commands themselves, or (tests) something that records the options. */
 export interface Actions {
@@ -34,6 +36,7 @@ export interface Actions {
   schema(): Promise<number>;
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
+  rename(o: { kind: string; from: string; to: string; file?: string; out?: string; yes?: boolean }): Promise<number>;
 }
 
 type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean; format?: Layout };
@@ -63,6 +66,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     schema: () => schemaCommand(io),
     dev: (o) => devCommand(o, io),
     pack: (o) => packCommand(o, io),
+    rename: (o) => renameCommand(o, io),
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -156,6 +160,16 @@ export async function buildProgram(
     .option('--build', 'run npm run build first')
     .option('--registry-name <name>', 'server.json name, e.g. io.github.you/weather (default: package.json mcpName)')
     .action((o: PackFlags) => run(() => actions.pack(o)));
+
+  program
+    .command('rename <kind> <old> <new>')
+    .description('rename a tool, resource, template or prompt and move its handler along (dry run unless --yes)')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
+    .option('--yes', 'apply the rename (default: print what would change and write nothing)')
+    .action((kind: string, from: string, to: string, o: { file?: string; out?: string; yes?: boolean }) =>
+      run(() => actions.rename({ kind, from, to, ...o })),
+    );
 
   program
     .command('diff')

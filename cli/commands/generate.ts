@@ -238,6 +238,11 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     mark('write');
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
+  // Orphans beside new entries of their kind may be a rename done by hand: name the command that finishes it.
+  if (plan.entries.some((e) => e.action === 'orphan')) {
+    const { renameHints } = await import('../rename/hint.js');
+    for (const hint of renameHints(plan, opts)) io.stderr(`${hint}\n`);
+  }
   await printContractChanges(plan, io, rel);
   const missing = missingDependencies(outDir);
   if (missing) io.stderr(`${missing}\n`);
