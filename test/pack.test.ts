@@ -3,6 +3,7 @@
  * validator, the unpacked bundle runs on its own (outside the repository, so nothing resolves from
  * mcpgen's node_modules) for a real client, and server.json passes the Registry's schema.
  */
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +14,7 @@ import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { REPO, run, scratch, TSC } from './helpers/project.js';
+import { bundledFiles, reachablePackages } from './helpers/bundle.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 const MCPGEN = path.join(REPO, 'bin/mcpgen.js');
@@ -20,6 +22,13 @@ const SCHEMA = JSON.parse(
   readFileSync(path.join(REPO, 'schemas/vendor/mcp-registry-server.2025-12-11.schema.json'), 'utf8'),
 );
 const validateServerJson = addFormats(new Ajv({ strict: false, allErrors: true })).compile(SCHEMA);
+// The MCPB manifest's own JSON Schema, as the @anthropic-ai/mcpb package publishes it.
+const validateMcpb = addFormats(new Ajv({ strict: false, allErrors: true })).compile(
+  JSON.parse(
+    readFileSync(path.join(REPO, 'node_modules/@anthropic-ai/mcpb/dist/mcpb-manifest-v0.3.schema.json'), 'utf8'),
+  ),
+);
+const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const outside: string[] = [];
 afterAll(() => {
   for (const d of outside) rmSync(d, { recursive: true, force: true });
@@ -47,10 +56,10 @@ describe('stdio server (examples/weather)', () => {
   it('builds a bundle the MCPB validator accepts and that serves on its own', async () => {
     expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
     const r = await pack(dir, '--registry-name', 'io.github.example/weather');
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toContain('! server.json: bundle URL is a placeholder');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages\), 2 tool\(s\), 2 prompt\(s\)\n {2}sha256 [0-9a-f]{64}\n/,
+      /✔ weather-0\.1\.0\.mcpb: \d+ KiB, \d+ files \(\d+ packages, 2 tool\(s\), 2 prompt\(s\)\), for darwin, linux, win32\n {2}sha256 [0-9a-f]{64}\n/,
     );
     expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
     // The same build packs to the same bytes.
@@ -64,6 +73,9 @@ describe('stdio server (examples/weather)', () => {
     ).toBe(true);
     expect(validateManifest(unpacked)).toBe(true);
     const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+    expect(validateMcpb(m), JSON.stringify(validateMcpb.errors)).toBe(true);
+    // No native dependency: one bundle for every platform an MCPB manifest can name.
+    expect(m.compatibility.platforms).toEqual(['darwin', 'linux', 'win32']);
     expect(m).toMatchObject({
       manifest_version: '0.3',
       name: 'weather',
@@ -78,6 +90,21 @@ describe('stdio server (examples/weather)', () => {
     expect(existsSync(path.join(unpacked, 'node_modules/typescript'))).toBe(false);
     expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/client'))).toBe(false);
     expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/server/package.json'))).toBe(true);
+    // Exactly the packages reachable from `dependencies`, each resolving inside the bundle to the
+    // version it resolves to in the installed tree, and none of the devDependencies.
+    const reached = reachablePackages(unpacked, dir);
+    expect(reached.missing).toEqual([]);
+    expect(reached.unreached).toEqual([]);
+    expect(reached.mismatched).toEqual([]);
+    expect(reached.names.size).toBeGreaterThan(20);
+    const devs = Object.keys(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).devDependencies);
+    expect(devs.length).toBeGreaterThan(0);
+    for (const name of devs) expect(reached.names.has(name), name).toBe(false);
+    // Nothing only a compiler, a debugger or a reader uses; licences kept.
+    const files = bundledFiles(unpacked).filter((f) => f.startsWith('node_modules/'));
+    expect(files.filter((f) => /\.(map|md|d\.[mc]?ts)$/.test(f) && !/\/licen[cs]e[^/]*$/i.test(f))).toEqual([]);
+    expect(files.filter((f) => /^(node_modules\/(@[^/]+\/)?[^/]+\/)+(test|tests|__tests__)\//.test(f))).toEqual([]);
+    expect(files.some((f) => /\/LICENSE$/.test(f))).toBe(true);
 
     // Started as a desktop client would, from mcp_config with ${__dirname} filled in.
     const args = (m.server.mcp_config.args as string[]).map((a) => a.replace('${__dirname}', unpacked));
@@ -105,8 +132,17 @@ describe('stdio server (examples/weather)', () => {
       name: 'io.github.example/weather',
       description: 'Forecasts for any city',
       version: '0.1.0',
-      packages: [{ registryType: 'npm', identifier: 'weather', version: '0.1.0', transport: { type: 'stdio' } }],
+      packages: [
+        { registryType: 'npm', identifier: 'weather', version: '0.1.0', transport: { type: 'stdio' } },
+        {
+          registryType: 'mcpb',
+          identifier: 'https://github.com/YOUR-GITHUB-USER/weather/releases/download/v0.1.0/weather-0.1.0.mcpb',
+          fileSha256: sha256(path.join(dir, 'weather-0.1.0.mcpb')),
+          transport: { type: 'stdio' },
+        },
+      ],
     });
+    expect(s.packages).toHaveLength(2);
     // The schema is not vacuous: a name without a namespace fails it.
     expect(validateServerJson({ ...s, name: 'weather' })).toBe(false);
   });

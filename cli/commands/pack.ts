@@ -1,20 +1,22 @@
 /**
  * `mcpgen pack`: an MCP Bundle (`<name>-<version>.mcpb`: manifest.json, the built server and its
- * production dependencies, zipped) and the MCP Registry's `server.json`, both from the manifest.
- * Each file is written next to its final name and renamed over it, so a failure leaves no
- * half-written bundle.
+ * production dependencies, zipped; with native dependencies one `<name>-<version>-<platform>-<arch>.mcpb`
+ * per platform they have binaries for) and the MCP Registry's `server.json` listing them, all from
+ * the manifest. Every file is written next to its final name and renamed over it, so a failure
+ * leaves no half-written bundle.
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
-import { productionDependencies } from '../pack/dependencies.js';
+import { bundleContents, dependencyEntries } from '../pack/contents.js';
 import { filesUnder, newestMtime } from '../pack/files.js';
 import { BUNDLE_ENTRY, mcpbManifest, type ProjectPackage } from '../pack/mcpb-manifest.js';
+import { hostTarget, MCPB_PLATFORMS, platformOf } from '../pack/native.js';
 import { serverJson } from '../pack/server-json.js';
 import { zip, type ZipEntry } from '../pack/zip.js';
 import { generateCommand } from './generate.js';
@@ -23,7 +25,7 @@ export interface PackOptions {
   file?: string;
   /** Project folder (default: the manifest's folder). */
   out?: string;
-  /** Bundle path (default: `<project>/<name>-<version>.mcpb`). */
+  /** Bundle path (default: `<project>/<name>-<version>.mcpb`; per platform, `-<platform>-<arch>` goes before `.mcpb`). */
   bundle?: string;
   /** Run the project's `npm run build` first. */
   build?: boolean;
@@ -75,57 +77,77 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     );
   }
 
-  const deps = productionDependencies(projectDir);
+  const host = hostTarget();
+  const contents = bundleContents(projectDir, host);
   const { devDependencies: _dev, scripts: _scripts, ...runtimePkg } = pkg;
-  const mcpb = mcpbManifest(ir, pkg);
-  const entries: ZipEntry[] = [
-    { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(mcpb, null, 2)}\n`), mode: 0o644 },
+  const own: ZipEntry[] = [
     { name: 'package.json', data: Buffer.from(`${JSON.stringify(runtimePkg, null, 2)}\n`), mode: 0o644 },
     // The server's code only: no tests, source maps or declaration files.
-    ...filesUnder(
-      path.join(projectDir, 'dist', 'src'),
-      'dist/src/',
-      (_r, name) => name.endsWith('.map') || name.endsWith('.d.ts'),
-    ),
+    ...filesUnder(path.join(projectDir, 'dist', 'src'), 'dist/src/', (r) => r.endsWith('.map') || r.endsWith('.d.ts')),
   ];
-  for (const d of deps) {
-    // Nested node_modules are placed by productionDependencies; a package's own .bin links are not needed.
-    entries.push(...filesUnder(d.from, `${d.to}/`, (r) => r === 'node_modules'));
-  }
   for (const extra of ['README.md', 'LICENSE']) {
     const abs = path.join(projectDir, extra);
-    if (existsSync(abs)) entries.push({ name: extra, data: readFileSync(abs), mode: 0o644 });
+    if (existsSync(abs)) own.push({ name: extra, data: readFileSync(abs), mode: 0o644 });
   }
-  const archive = zip(entries);
-  const bundlePath = path.resolve(
-    io.cwd,
-    opts.bundle ?? path.join(projectDir, `${String(mcpb.name)}-${ir.server.version}.mcpb`),
+  const baseName = String(mcpbManifest(ir, pkg, MCPB_PLATFORMS).name);
+  const defaultPath = path.join(projectDir, `${baseName}-${ir.server.version}.mcpb`);
+  const singlePath = path.resolve(io.cwd, opts.bundle ?? defaultPath);
+  // One bundle for every platform, or, with native dependencies, one per platform-arch they have binaries for.
+  const bundles = (contents.targets ?? [null]).map((target) => {
+    const mcpb = mcpbManifest(ir!, pkg, target ? [platformOf(target)] : MCPB_PLATFORMS);
+    const entries: ZipEntry[] = [
+      { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(mcpb, null, 2)}\n`), mode: 0o644 },
+      ...own,
+      ...dependencyEntries(contents, target, host),
+    ];
+    const archive = zip(entries);
+    const file = target ? singlePath.replace(/(\.mcpb)?$/, `-${target}$1`) : singlePath;
+    return { target, file, archive, files: entries.length, sha256: createHash('sha256').update(archive).digest('hex') };
+  });
+
+  const registry = serverJson(
+    ir,
+    pkg,
+    opts.registryName,
+    bundles.map((b) => ({ file: path.basename(b.file), sha256: b.sha256 })),
   );
-  writeAtomically(bundlePath, archive);
-
-  const registry = serverJson(ir, pkg, opts.registryName);
   const serverJsonPath = path.join(projectDir, 'server.json');
-  writeAtomically(serverJsonPath, Buffer.from(`${JSON.stringify(registry.json, null, 2)}\n`));
+  writeAllOrNothing([
+    ...bundles.map((b): [string, Buffer] => [b.file, b.archive]),
+    [serverJsonPath, Buffer.from(`${JSON.stringify(registry.json, null, 2)}\n`)],
+  ]);
 
-  const sha = createHash('sha256').update(archive).digest('hex');
-  const kb = (statSync(bundlePath).size / 1024).toFixed(0);
+  for (const w of contents.warnings) io.stderr(`! ${w}\n`);
+  const what = `${contents.packages.length} packages, ${ir.tools.length} tool(s), ${ir.prompts.length} prompt(s)`;
+  for (const b of bundles) {
+    const kb = (b.archive.length / 1024).toFixed(0);
+    const where = b.target ? platformOf(b.target) : MCPB_PLATFORMS.join(', ');
+    io.stdout(`✔ ${rel(b.file)}: ${kb} KiB, ${b.files} files (${what}), for ${where}\n  sha256 ${b.sha256}\n`);
+  }
   io.stdout(
-    `✔ ${rel(bundlePath)}: ${kb} KiB, ${entries.length} files (${deps.length} packages), ${ir.tools.length} tool(s), ${ir.prompts.length} prompt(s)\n` +
-      `  sha256 ${sha}\n` +
-      `✔ ${rel(serverJsonPath)}: ${String(registry.json.name)} ${ir.server.version}, npm package ${ir.server.packageName}\n`,
+    `✔ ${rel(serverJsonPath)}: ${String(registry.json.name)} ${ir.server.version}, npm package ${ir.server.packageName}${
+      ir.transports.stdio ? `, ${bundles.length} bundle(s)` : ''
+    }\n`,
   );
   for (const n of registry.notes) io.stderr(`! server.json: ${n}\n`);
   return EXIT_OK;
 }
 
-/** Writes beside the target and renames over it: readers see the old file or the whole new one. */
-function writeAtomically(target: string, data: Buffer): void {
-  const tmp = `${target}.${process.pid}.tmp`;
+/**
+ * Writes each file beside its target, then renames them all over their targets: a failure while
+ * writing leaves every old file as it was, and readers see an old file or a whole new one.
+ */
+function writeAllOrNothing(files: readonly [string, Buffer][]): void {
+  const tmps: string[] = [];
   try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, target);
+    for (const [target, data] of files) {
+      const tmp = `${target}.${process.pid}.tmp`;
+      tmps.push(tmp);
+      writeFileSync(tmp, data);
+    }
+    files.forEach(([target], i) => renameSync(tmps[i]!, target));
   } catch (err) {
-    rmSync(tmp, { force: true });
+    for (const tmp of tmps) rmSync(tmp, { force: true });
     throw err;
   }
 }

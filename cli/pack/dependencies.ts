@@ -13,21 +13,29 @@ export interface BundledPackage {
   from: string;
   /** Where it goes in the bundle, POSIX, e.g. `node_modules/yaml` or `node_modules/a/node_modules/b`. */
   to: string;
+  /** package.json as installed. */
+  manifest: PackageManifest;
 }
 
-interface Manifest {
+export interface PackageManifest {
   name?: string;
   version?: string;
   dependencies?: Record<string, string>;
   optionalDependencies?: Record<string, string>;
   peerDependencies?: Record<string, string>;
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+  gypfile?: boolean;
+  os?: string[];
+  cpu?: string[];
 }
 
-const readManifest = (dir: string): Manifest =>
-  JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as Manifest;
+/** Past this many nested node_modules a layout is taken to be a cycle of conflicting versions. */
+const MAX_DEPTH = 32;
 
-/** The folder `name` resolves to from `fromDir`, or null. */
+const readManifest = (dir: string): PackageManifest =>
+  JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageManifest;
+
+/** The real folder `name` resolves to from `fromDir`, or null. */
 function resolvePackage(name: string, fromDir: string): string | null {
   for (let dir = fromDir; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name);
@@ -38,14 +46,34 @@ function resolvePackage(name: string, fromDir: string): string | null {
 
 /**
  * Every package the project needs at run time: `dependencies` and their dependencies and required
- * peers (optional ones only when installed). A version already placed at the top is reused; another
- * version nests under the package that needs it, as npm would.
+ * peers; optional dependencies and optional peers only when installed. Each package goes at the top
+ * of the bundle's node_modules when the name is free there, else under the package that needs it,
+ * so that Node, resolving inside the bundle, finds for every package exactly the folder it finds
+ * in the installed tree. A package's dependencies are all placed before any package nested under
+ * it looks for its own, so a later placement never shadows one already resolved.
  */
 export function productionDependencies(projectDir: string): BundledPackage[] {
   const placed = new Map<string, BundledPackage>();
-  const out: BundledPackage[] = [];
-  const visit = (pkgDir: string, bundleDir: string, names: [string, boolean][], chain: string[]) => {
-    for (const [name, optional] of names) {
+  const root = readManifest(projectDir);
+  interface Pending {
+    from: string;
+    /** Bundle folder of the package ('' for the project). */
+    at: string;
+    deps: [string, boolean][];
+    chain: string[];
+  }
+  const queue: Pending[] = [
+    {
+      from: projectDir,
+      at: '',
+      // The project's own peers are not its production dependencies.
+      deps: depsOf({ dependencies: root.dependencies, optionalDependencies: root.optionalDependencies }),
+      chain: [root.name ?? 'the project'],
+    },
+  ];
+  for (let next = queue.shift(); next; next = queue.shift()) {
+    const { from: pkgDir, at, deps, chain } = next;
+    for (const [name, optional] of deps) {
       const from = resolvePackage(name, pkgDir);
       if (!from) {
         if (optional) continue;
@@ -53,39 +81,42 @@ export function productionDependencies(projectDir: string): BundledPackage[] {
           `cannot bundle: ${name} (needed by ${chain.join(' → ')}) is not installed; run npm install in ${projectDir}`,
         );
       }
-      const m = readManifest(from);
-      const version = m.version ?? '0.0.0';
-      const top = placed.get(`node_modules/${name}`);
-      let to: string;
-      if (!top) to = `node_modules/${name}`;
-      else if (top.version === version) continue;
-      else to = `${bundleDir === '' ? '' : `${bundleDir}/`}node_modules/${name}`;
-      if (placed.has(to)) continue;
-      const entry = { name, version, from, to };
-      placed.set(to, entry);
-      out.push(entry);
-      visit(from, to, depsOf(m), [...chain, name]);
+      if (resolveInBundle(placed, name, at)?.from === from) continue;
+      const top = `node_modules/${name}`;
+      const to = placed.has(top) && at ? `${at}/node_modules/${name}` : top;
+      if (to.split('/node_modules/').length > MAX_DEPTH)
+        throw new UsageError(`cannot bundle: ${chain.join(' → ')} → ${name} nests too deep`);
+      const manifest = readManifest(from);
+      placed.set(to, { name, version: manifest.version ?? '0.0.0', from, to, manifest });
+      queue.push({ from, at: to, deps: depsOf(manifest), chain: [...chain, name] });
     }
-  };
-  const root = readManifest(projectDir);
-  visit(
-    projectDir,
-    '',
-    Object.keys(root.dependencies ?? {}).map((n) => [n, false]),
-    [root.name ?? 'the project'],
-  );
-  return out.sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
+  }
+  return [...placed.values()].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : 0));
 }
 
-function depsOf(m: Manifest): [string, boolean][] {
+/** What Node finds for `name` from the bundle folder `at`: the nearest node_modules/<name> going up. */
+function resolveInBundle(placed: Map<string, BundledPackage>, name: string, at: string): BundledPackage | undefined {
+  for (let dir = at; ; ) {
+    const hit = placed.get(dir ? `${dir}/node_modules/${name}` : `node_modules/${name}`);
+    if (hit) return hit;
+    if (!dir) return undefined;
+    const cut = dir.lastIndexOf('/node_modules/');
+    dir = cut < 0 ? '' : dir.slice(0, cut);
+  }
+}
+
+function depsOf(m: PackageManifest): [string, boolean][] {
   // An optional peer is a feature's package (the runtime's jose, ioredis …): bundled only when the
   // project lists it among its own dependencies, not because a dev dependency installed it.
   const peers = Object.keys(m.peerDependencies ?? {})
     .filter((n) => m.peerDependenciesMeta?.[n]?.optional !== true)
     .map((n): [string, boolean] => [n, false]);
+  const optional = new Set(Object.keys(m.optionalDependencies ?? {}));
   return [
-    ...Object.keys(m.dependencies ?? {}).map((n): [string, boolean] => [n, false]),
-    ...Object.keys(m.optionalDependencies ?? {}).map((n): [string, boolean] => [n, true]),
+    ...Object.keys(m.dependencies ?? {})
+      .filter((n) => !optional.has(n))
+      .map((n): [string, boolean] => [n, false]),
+    ...[...optional].map((n): [string, boolean] => [n, true]),
     ...peers,
   ];
 }

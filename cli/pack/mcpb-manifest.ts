@@ -22,7 +22,8 @@ export interface ProjectPackage {
   engines?: { node?: string };
 }
 
-export function mcpbManifest(ir: IR, pkg: ProjectPackage): Record<string, unknown> {
+/** `platforms`: where the bundle's binaries run (`compatibility.platforms`: darwin, linux, win32). */
+export function mcpbManifest(ir: IR, pkg: ProjectPackage, platforms: readonly string[]): Record<string, unknown> {
   const s = ir.server;
   const author = authorOf(pkg.author) ?? { name: s.name };
   const homepage = s.websiteUrl ?? pkg.homepage;
@@ -46,7 +47,7 @@ export function mcpbManifest(ir: IR, pkg: ProjectPackage): Record<string, unknow
     tools_generated: false,
     prompts: ir.prompts.map(promptEntry),
     prompts_generated: false,
-    compatibility: { runtimes: { node: pkg.engines?.node ?? '>=20' } },
+    compatibility: { platforms: [...platforms], runtimes: { node: pkg.engines?.node ?? '>=20' } },
   };
 }
 

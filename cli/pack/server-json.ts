@@ -10,6 +10,12 @@ export const SERVER_SCHEMA_URL = 'https://static.modelcontextprotocol.io/schemas
 /** The registry's limit on `description` (and `title`). */
 const MAX_TEXT = 100;
 
+/** A bundle written beside server.json: its file name and SHA-256 (hex). */
+export interface BundleFile {
+  file: string;
+  sha256: string;
+}
+
 export interface ServerJsonResult {
   json: Record<string, unknown>;
   /** Things the user should fix before publishing. */
@@ -20,7 +26,12 @@ export interface ServerJsonResult {
  * `registryName` is the reverse-DNS name (`io.github.user/weather`) the registry checks against the
  * npm package's `mcpName`: from the option, else package.json `mcpName`, else guessed.
  */
-export function serverJson(ir: IR, pkg: ProjectPackage, registryName?: string): ServerJsonResult {
+export function serverJson(
+  ir: IR,
+  pkg: ProjectPackage,
+  registryName?: string,
+  bundles: readonly BundleFile[] = [],
+): ServerJsonResult {
   const s = ir.server;
   const notes: string[] = [];
   const name = registryName ?? pkg.mcpName ?? guessName(s.packageName, pkg, notes);
@@ -82,10 +93,33 @@ export function serverJson(ir: IR, pkg: ProjectPackage, registryName?: string): 
           ...(stdio ? {} : { packageArguments: [{ type: 'positional', value: '--http' }] }),
           ...(env.length ? { environmentVariables: env } : {}),
         },
+        // A bundle's command runs the server over stdio, which an HTTP-only server does not serve.
+        ...(stdio ? bundles.map((b) => mcpbPackage(b, s.version, pkg, notes)) : []),
       ],
     },
     notes,
   };
+}
+
+/**
+ * An MCPB package: the Registry downloads it from a GitHub or GitLab release (the only hosts it
+ * accepts) and clients check the file against `fileSha256` before running it.
+ */
+function mcpbPackage(b: BundleFile, version: string, pkg: ProjectPackage, notes: string[]): Record<string, unknown> {
+  const repo = repositoryOf(pkg).repository as { url: string; source: string } | undefined;
+  const file = encodeURIComponent(b.file);
+  let identifier: string;
+  if (repo?.source === 'github') identifier = `${repo.url}/releases/download/v${version}/${file}`;
+  else if (repo?.source === 'gitlab') identifier = `${repo.url}/-/releases/v${version}/downloads/${file}`;
+  else {
+    identifier = `https://github.com/YOUR-GITHUB-USER/${pkg.name?.replace(/^@[^/]+\//, '') ?? 'server'}/releases/download/v${version}/${file}`;
+    if (!notes.some((n) => n.startsWith('bundle URL')))
+      notes.push(
+        'bundle URL is a placeholder: set a GitHub or GitLab "repository" in package.json (the bundles are then looked for in its release v' +
+          `${version}), or edit the mcpb identifiers`,
+      );
+  }
+  return { registryType: 'mcpb', identifier, fileSha256: b.sha256, transport: { type: 'stdio' } };
 }
 
 function clip(text: string, what: string, notes: string[]): string {

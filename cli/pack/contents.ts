@@ -1,0 +1,78 @@
+/**
+ * What goes into a bundle's node_modules: the production packages, each without what nothing loads
+ * at run time, and the targets (platform-arch) the bundles are made for.
+ */
+import { readFileSync } from 'node:fs';
+import { UsageError } from '../diagnostics.js';
+import { type BundledPackage, productionDependencies } from './dependencies.js';
+import { type FoundFile, listFiles } from './files.js';
+import {
+  bundleTargets,
+  isNativeLeftover,
+  MCPB_PLATFORMS,
+  type NativePackage,
+  nativePackage,
+  type Target,
+} from './native.js';
+import { isDroppable } from './prune.js';
+import type { ZipEntry } from './zip.js';
+
+export interface Contents {
+  packages: { pkg: BundledPackage; files: FoundFile[]; native: NativePackage | null }[];
+  /** null: no native package, one bundle for every platform. */
+  targets: Target[] | null;
+  /** Native packages without a binary: bundled as they are, for the platforms the others allow. */
+  warnings: string[];
+  /** File contents read so far: read once however many bundles hold them. */
+  read: (abs: string) => Buffer;
+}
+
+export function bundleContents(projectDir: string, host: Target): Contents {
+  const packages = productionDependencies(projectDir).map((pkg) => {
+    // A package's own node_modules holds what productionDependencies placed elsewhere, or dev tools.
+    const all = listFiles(pkg.from, (rel) => rel === 'node_modules');
+    const files = all.filter((f) => !isDroppable(f.rel));
+    return {
+      pkg,
+      files,
+      native: nativePackage(
+        pkg,
+        all.map((f) => f.rel),
+        host,
+      ),
+    };
+  });
+  const natives = packages.flatMap((p) => (p.native ? [p.native] : []));
+  const targets = bundleTargets(natives);
+  if (targets?.length === 0) {
+    const each = natives
+      .filter((n) => n.targets)
+      .map((n) => `${n.pkg.name} (${n.why}): ${[...n.targets!].sort().join(', ')}`)
+      .join('; ');
+    throw new UsageError(
+      `cannot bundle: no platform (${MCPB_PLATFORMS.join(', ')}) has binaries of every native dependency: ${each}`,
+    );
+  }
+  const warnings = natives
+    .filter((n) => !n.targets)
+    .map((n) => `${n.pkg.name} has ${n.why} but no compiled module: it is bundled without one`);
+  const cache = new Map<string, Buffer>();
+  const read = (abs: string) => {
+    let data = cache.get(abs);
+    if (!data) cache.set(abs, (data = readFileSync(abs)));
+    return data;
+  };
+  return { packages, targets, warnings, read };
+}
+
+/** The node_modules entries of the bundle for `target` (null: every platform). */
+export function dependencyEntries(c: Contents, target: Target | null, host: Target): ZipEntry[] {
+  const out: ZipEntry[] = [];
+  for (const { pkg, files, native } of c.packages) {
+    for (const f of files) {
+      if (native && isNativeLeftover(f.rel, target, host)) continue;
+      out.push({ name: `${pkg.to}/${f.rel}`, data: c.read(f.abs), mode: f.mode });
+    }
+  }
+  return out;
+}
