@@ -10,7 +10,11 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
+import { loadManifest } from '../cli/load/load.js';
 import { applyRename } from '../cli/rename/apply.js';
+import { KINDS } from '../cli/rename/kinds.js';
+import { renameKey } from '../cli/rename/manifest-edit.js';
+import { handlerEdits } from '../cli/rename/text-edits.js';
 import { planRename } from '../cli/rename/plan.js';
 import { connectStdio, memoryIO, run, scratch, TSC } from './helpers/project.js';
 
@@ -38,15 +42,22 @@ prompts:
 `;
 
 const WEATHER =
-  "import type { ToolHandlers } from '../../generated/handlers.js';\n\n" +
+  "import type { ToolHandlers } from '../../generated/handlers.js';\n" +
+  "import type { GetWeatherInput } from '../../generated/types.js';\n\n" +
   '/** Tool `get_weather`: the real one. */\n' +
-  "export const handler: ToolHandlers['get_weather'] = async (input) => `Sunny in ${input.city} (user code)`;\n";
+  'const sunny = (input: GetWeatherInput) => `Sunny in ${input.city} (user code)`;\n' +
+  "export const handler: ToolHandlers['get_weather'] = async (input) => sunny(input);\n";
+/** The handler as rename leaves it: the entry's names in it follow the new one. */
+const FORECAST = WEATHER.replace('Tool `get_weather`', 'Tool `get_forecast`')
+  .replace("['get_weather']", "['get_forecast']")
+  .replaceAll('GetWeatherInput', 'GetForecastInput');
 const LOGS =
   "import type { ResourceHandlers } from '../../generated/handlers.js';\n\n" +
   "export const read: ResourceHandlers['Application logs'] = async () => 'log line (user code)';\n";
 const PROFILE =
   "import type { TemplateHandlers } from '../../generated/handlers.js';\n\n" +
-  "export const read: TemplateHandlers['user profile']['read'] = async (params) => `profile ${params.id} (user code)`;\n";
+  "import type { UserProfileParams } from '../../generated/types.js';\n\n" +
+  "export const read: TemplateHandlers['user profile']['read'] = async (params: UserProfileParams) => `profile ${params.id} (user code)`;\n";
 const SUMMARIZE =
   "import type { PromptHandlers } from '../../generated/handlers.js';\n\n" +
   "export const get: PromptHandlers['summarize']['get'] = async () => 'summarize this (user code)';\n";
@@ -108,8 +119,10 @@ describe('mcpgen rename on a real project', () => {
         'rename tool "get_weather" → "get_forecast"',
         '  edit      mcpgen.yaml:6:3: get_weather → get_forecast',
         '  move      src/handlers/tools/get_weather.ts → src/handlers/tools/get_forecast.ts',
-        '  edit      src/handlers/tools/get_forecast.ts:3: Tool `get_weather` → Tool `get_forecast`',
-        "  edit      src/handlers/tools/get_forecast.ts:4: ToolHandlers['get_weather'] → ToolHandlers['get_forecast']",
+        '  edit      src/handlers/tools/get_forecast.ts:2: GetWeatherInput → GetForecastInput',
+        '  edit      src/handlers/tools/get_forecast.ts:4: Tool `get_weather` → Tool `get_forecast`',
+        '  edit      src/handlers/tools/get_forecast.ts:5: GetWeatherInput → GetForecastInput',
+        "  edit      src/handlers/tools/get_forecast.ts:6: ToolHandlers['get_weather'] → ToolHandlers['get_forecast']",
         '  move      test/handlers/tools/get_weather.test.ts → test/handlers/tools/get_forecast.test.ts',
         "  edit      test/handlers/tools/get_forecast.test.ts:6: from '../../../src/handlers/tools/get_weather.js' → from '../../../src/handlers/tools/get_forecast.js'",
         "  edit      test/handlers/tools/get_forecast.test.ts:19: test('get_weather handler' → test('get_forecast handler'",
@@ -130,9 +143,7 @@ describe('mcpgen rename on a real project', () => {
     );
     expect(existsSync(path.join(dir, 'src/handlers/tools/get_weather.ts'))).toBe(false);
     expect(existsSync(path.join(dir, 'test/handlers/tools/get_weather.test.ts'))).toBe(false);
-    expect(read(dir, 'src/handlers/tools/get_forecast.ts')).toBe(
-      WEATHER.replace('Tool `get_weather`', 'Tool `get_forecast`').replace("['get_weather']", "['get_forecast']"),
-    );
+    expect(read(dir, 'src/handlers/tools/get_forecast.ts')).toBe(FORECAST);
     expect(read(dir, 'test/handlers/tools/get_forecast.test.ts')).toBe(
       testStub
         .replace('tools/get_weather.js', 'tools/get_forecast.js')
@@ -155,7 +166,7 @@ describe('mcpgen rename on a real project', () => {
     );
     expect(read(dir, 'src/handlers/resources/App_logs.ts')).toBe(LOGS.replace("['Application logs']", "['App logs']"));
     expect(read(dir, 'src/handlers/templates/member_profile.ts')).toBe(
-      PROFILE.replace("['user profile']", "['member profile']"),
+      PROFILE.replace("['user profile']", "['member profile']").replaceAll('UserProfileParams', 'MemberProfileParams'),
     );
     expect(read(dir, 'src/handlers/prompts/digest.ts')).toBe(SUMMARIZE.replace("['summarize']", "['digest']"));
     for (const gone of ['resources/Application_logs.ts', 'templates/user_profile.ts', 'prompts/summarize.ts'])
@@ -272,9 +283,7 @@ describe('generate names the rename after one done by hand', () => {
     expect(r.out).toContain('(mcpgen.yaml already names it "get_forecast")');
     expect(r.out).toContain('replacing the untouched stub generate made there');
     expect(read(dir, 'mcpgen.yaml')).toBe(byHand);
-    expect(read(dir, 'src/handlers/tools/get_forecast.ts')).toBe(
-      WEATHER.replace('Tool `get_weather`', 'Tool `get_forecast`').replace("['get_weather']", "['get_forecast']"),
-    );
+    expect(read(dir, 'src/handlers/tools/get_forecast.ts')).toBe(FORECAST);
     expect(existsSync(path.join(dir, 'src/handlers/tools/get_weather.ts'))).toBe(false);
     expect(existsSync(path.join(dir, 'test/handlers/tools/get_weather.test.ts'))).toBe(false);
     expect(read(dir, 'test/handlers/tools/get_forecast.test.ts')).toContain(
@@ -302,5 +311,46 @@ describe('generate names the rename after one done by hand', () => {
     expect(gen.code, gen.err).toBe(0);
     expect(gen.err).toContain('no longer used by the manifest');
     expect(gen.err).not.toMatch(/^hint: /m);
+  });
+});
+
+describe('the edits themselves', () => {
+  it('renames the key where it stands, in its own quoting, in block and flow style', () => {
+    const dir = scratch('rename-keys');
+    const cases: [string, string, string, string][] = [
+      ['tools:\n  a: {}   # keep\n  b: {}\n', 'a', 'c', 'tools:\n  c: {}   # keep\n  b: {}\n'],
+      ['tools: { a: {}, b: {} }\n', 'b', 'x.y', 'tools: { a: {}, x.y: {} }\n'],
+      ["tools:\n  'a': {}\n", 'a', "it's", "tools:\n  'it''s': {}\n"],
+      ['tools:\n  "a": {}\n', 'a', '123', 'tools:\n  "123": {}\n'],
+      ['tools:\n  a: {}\n', 'a', '123', "tools:\n  '123': {}\n"],
+    ];
+    for (const [body, from, to, want] of cases) {
+      const file = path.join(dir, 'm.yaml');
+      writeFileSync(file, `version: 1\nserver: { name: k, version: 0.1.0 }\n${body}`);
+      const { manifest } = loadManifest(file, 'm.yaml');
+      const edit = renameKey(manifest!, 'tools', from, to);
+      expect('error' in edit ? edit.error : edit.text).toBe(`version: 1\nserver: { name: k, version: 0.1.0 }\n${want}`);
+    }
+  });
+
+  it("replaces the entry's type names as whole words, not another entry's or a named schema's", () => {
+    const text =
+      "import type { GreetInput, GreetInputInput, GreetOutputItem, GreetInputShape, MyGreetInput } from '../../generated/types.js';\n";
+    const types = {
+      from: 'Greet',
+      to: 'SayHello',
+      suffixes: ['Input', 'Output'],
+      taken: (id: string) => id.startsWith('GreetInputInput') || id === 'GreetInputShape',
+    };
+    const { text: out } = handlerEdits(
+      KINDS.tool,
+      text,
+      { from: 'greet', to: 'say_hello' },
+      { from: 'x', to: 'y' },
+      types,
+    );
+    expect(out).toBe(
+      "import type { SayHelloInput, GreetInputInput, SayHelloOutputItem, GreetInputShape, MyGreetInput } from '../../generated/types.js';\n",
+    );
   });
 });

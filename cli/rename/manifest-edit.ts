@@ -49,6 +49,8 @@ export function renameKey(
     return { error: `cannot find the key "${oldName}" in ${manifest.file} to edit it in place` };
   const expected = renamedData(manifest.data, section, oldName, newName);
   for (const after of spellings(before, newName)) {
+    // A plain `123` or `true` key would be read as a string here, but not by every YAML tool.
+    if (scalarValue(after) !== newName) continue;
     const text = source.slice(0, start) + after + source.slice(end);
     const parsed = parseManifestYaml(text, manifest.file);
     const clean = !parsed.diagnostics.some((d) => d.severity === 'error');

@@ -12,13 +12,13 @@ import { findManifest } from '../load/find.js';
 import { loadManifest } from '../load/load.js';
 import type { LoadedManifest } from '../load/types.js';
 import type { IR } from '../normalize/ir.js';
-import { fileBase } from '../normalize/names.js';
+import { fileBase, typeName } from '../normalize/names.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { suggest } from '../validate/suggest.js';
 import { validateManifest } from '../validate/validate.js';
 import { KINDS, type KindInfo, type RenameKind } from './kinds.js';
 import { type KeyEdit, renamedData, renameKey } from './manifest-edit.js';
-import { handlerEdits, type TextEdit, testEdits } from './text-edits.js';
+import { handlerEdits, type TextEdit, type TypeRename, testEdits } from './text-edits.js';
 
 /** A rename mcpgen will not make, with why (and, for a broken manifest, its diagnostics). */
 export class Refusal extends Error {
@@ -94,7 +94,10 @@ export async function planRename(
     const keyEdit = renameKey(loaded, info.section, from, to);
     if ('error' in keyEdit) throw new Refusal(keyEdit.error);
     const oldPath = handlerPathOf(result.ir, kind, from);
-    const moves = oldPath ? planMoves(outDir, info, { from, to }, oldPath, `${info.dir}/${fileBase(to)}`, null) : [];
+    const types = typeRename(loaded.data, kind, from, to);
+    const moves = oldPath
+      ? planMoves(outDir, info, { from, to }, oldPath, `${info.dir}/${fileBase(to)}`, null, types)
+      : [];
     return { ...base, keyEdit, moves };
   }
   // Renamed by hand in the manifest: the new entry is there, the old one's handler is an orphan.
@@ -109,7 +112,8 @@ export async function planRename(
     throw new Refusal(
       `${kind} "${to}" has no handler file (its content comes from the manifest), so src/handlers/${oldPath}.ts has nowhere to go; move its code by hand`,
     );
-  return { ...base, moves: planMoves(outDir, info, { from, to }, oldPath, newPath, rendered) };
+  const types = typeRename(loaded.data, kind, from, to);
+  return { ...base, moves: planMoves(outDir, info, { from, to }, oldPath, newPath, rendered, types) };
 }
 
 /** The new name against the schema's pattern for the kind, then the whole manifest as it would be (derived-name collisions…). */
@@ -144,6 +148,33 @@ function notFound(kind: RenameKind, from: string, names: string[], display: stri
   return `${kind} "${from}" is not in ${display}${hint}`;
 }
 
+/** The generated types named after the entry (render/ts-types: `<TypeBase><Suffix>`, nested ones longer). */
+const TYPE_SUFFIXES: Record<RenameKind, string[]> = {
+  tool: ['Input', 'Output'],
+  resource: [],
+  template: ['Params'],
+  prompt: ['Args'],
+};
+
+function typeRename(data: unknown, kind: RenameKind, from: string, to: string): TypeRename {
+  const m = data as Record<string, Record<string, unknown> | undefined>;
+  const fromBase = typeName(from);
+  // Type bases of the other entries that start like this one's (`greet_input` beside `greet`).
+  const longer = new Set<string>();
+  for (const k of Object.values(KINDS))
+    for (const name of Object.keys(m[k.section] ?? {})) {
+      const b = typeName(name);
+      if (name !== from && name !== to && b.length > fromBase.length && b.startsWith(fromBase)) longer.add(b);
+    }
+  const schemas = new Set(Object.keys(m.schemas ?? {}).flatMap((n) => [n, typeName(n)]));
+  return {
+    from: fromBase,
+    to: typeName(to),
+    suffixes: TYPE_SUFFIXES[kind],
+    taken: (id) => schemas.has(id) || [...longer].some((b) => id.startsWith(b)),
+  };
+}
+
 function handlerPathOf(ir: IR, kind: RenameKind, name: string): string | null {
   const list = { tool: ir.tools, resource: ir.resources, template: ir.templates, prompt: ir.prompts }[kind];
   return (list as { name: string; handlerPath: string | null }[]).find((e) => e.name === name)?.handlerPath ?? null;
@@ -157,18 +188,19 @@ function planMoves(
   oldPath: string,
   newPath: string,
   rendered: Map<string, string> | null,
+  types: TypeRename,
 ): Move[] {
   const moves: Move[] = [];
   const handler = movable(outDir, `src/handlers/${oldPath}.ts`, `src/handlers/${newPath}.ts`, rendered);
   if (handler) {
-    const edited = handlerEdits(info, handler.original, names, { from: handler.from, to: handler.to });
+    const edited = handlerEdits(info, handler.original, names, { from: handler.from, to: handler.to }, types);
     moves.push({ ...handler, ...edited });
   }
   if (info.testStub) {
     const test = movable(outDir, `test/handlers/${oldPath}.test.ts`, `test/handlers/${newPath}.test.ts`, rendered);
     if (test) {
       const modules = { from: `../../../src/handlers/${oldPath}.js`, to: `../../../src/handlers/${newPath}.js` };
-      moves.push({ ...test, ...testEdits(test.original, names, modules) });
+      moves.push({ ...test, ...testEdits(test.original, names, modules, types) });
     }
   }
   return moves;

@@ -20,14 +20,43 @@ function literals(s: string): string[] {
   return [...new Set(forms)];
 }
 
+/**
+ * The generated types named after the entry (`GreetInput`, `GreetOutput`, nested `GreetOutputItem`,
+ * `ForecastParams`, `SummarizeArgs`): `from` and `to` are the two type bases, `taken` the type names
+ * that only look like one of them (another entry's, `greet_input`'s `GreetInputInput`, or a named schema's).
+ */
+export interface TypeRename {
+  from: string;
+  to: string;
+  suffixes: string[];
+  taken: (identifier: string) => boolean;
+}
+
+/** Each whole-word type name of the entry, as [before, after]. */
+function typePairs(text: string, types: TypeRename | null): [string, string][] {
+  if (!types?.suffixes.length || types.from === types.to) return [];
+  const re = new RegExp(`(?<![\\w$])${types.from}(?:${types.suffixes.join('|')})[A-Za-z0-9_]*(?![\\w$])`, 'g');
+  const found = new Set(text.match(re) ?? []);
+  return [...found].filter((id) => !types.taken(id)).map((id) => [id, types.to + id.slice(types.from.length)]);
+}
+
 /** Replaces every occurrence of each `before` (in order) by its `after`, listing each with its line. */
-function replaceAll(text: string, pairs: [string, string][]): { text: string; edits: TextEdit[] } {
+function replaceAll(
+  text: string,
+  pairs: [string, string][],
+  words = new Set<string>(),
+): { text: string; edits: TextEdit[] } {
   const edits: TextEdit[] = [];
   let out = text;
   for (const [before, after] of pairs) {
     if (before === after) continue;
     let at = out.indexOf(before);
     while (at >= 0) {
+      // A type name is replaced only as a whole word (`GreetInput`, not `MyGreetInput`).
+      if (words.has(before) && (/[\w$]/.test(out[at - 1] ?? '') || /[\w$]/.test(out[at + before.length] ?? ''))) {
+        at = out.indexOf(before, at + before.length);
+        continue;
+      }
       out = out.slice(0, at) + after + out.slice(at + before.length);
       edits.push({ line: out.slice(0, at).split('\n').length, before, after });
       at = out.indexOf(before, at + after.length);
@@ -43,6 +72,7 @@ export function handlerEdits(
   text: string,
   names: { from: string; to: string },
   files: { from: string; to: string },
+  types: TypeRename | null = null,
 ): { text: string; edits: TextEdit[] } {
   const pairs: [string, string][] = [];
   for (const lit of literals(names.from))
@@ -50,7 +80,8 @@ export function handlerEdits(
   for (const lit of literals(files.from))
     pairs.push([`NotImplementedError(${lit})`, `NotImplementedError(${printString(files.to)})`]);
   pairs.push([`${kind.docLabel} \`${names.from}\``, `${kind.docLabel} \`${names.to}\``]);
-  return replaceAll(text, pairs);
+  const typed = typePairs(text, types);
+  return replaceAll(text, [...pairs, ...typed], new Set(typed.map(([before]) => before)));
 }
 
 /** The test stub's edits: the handler module it imports and its title. */
@@ -58,10 +89,12 @@ export function testEdits(
   text: string,
   names: { from: string; to: string },
   modules: { from: string; to: string },
+  types: TypeRename | null = null,
 ): { text: string; edits: TextEdit[] } {
   const pairs: [string, string][] = [];
   for (const lit of literals(modules.from)) pairs.push([`from ${lit}`, `from ${printString(modules.to)}`]);
   for (const lit of literals(`${names.from} handler`))
     pairs.push([`test(${lit}`, `test(${printString(`${names.to} handler`)}`]);
-  return replaceAll(text, pairs);
+  const typed = typePairs(text, types);
+  return replaceAll(text, [...pairs, ...typed], new Set(typed.map(([before]) => before)));
 }
