@@ -474,6 +474,10 @@ export interface Tool {
   content?: ("text" | "image" | "audio" | "resource_link" | "resource")[];
   annotations?: ToolAnnotations;
   /**
+   * `arguments`: the server's request log shows this tool's call arguments (`MCP_LOG_LEVEL=info`). By default no argument value is ever logged, as arguments may carry personal data or secrets.
+   */
+  log?: "arguments";
+  /**
    * How long one call of the tool may run, in milliseconds. Past it the handler's `ctx.signal` aborts and the caller gets an error result (`isError`) that names the limit; a handler that ignores the signal runs on and its answer is dropped. Without it a call runs until it finishes or the client cancels it. For a tool that runs as a task, the limit is the task's.
    */
   timeoutMs?: number;

@@ -124,8 +124,11 @@ export interface ToolIR extends EntryIR {
   content: ToolContentKind[] | null;
   /** How the tool runs: in the request, or as a task (tasks extension, SEP-2663). */
   execution: ToolExecutionIR;
-  /** How long a call may run (`timeoutMs`), or null for no limit. */
-  timeoutMs: number | null;
+  /**
+   * How its calls run and are logged, as the runtime's `ToolOptions` takes them (`timeoutMs`,
+   * `logArguments`): only what the manifest sets, or null when it sets nothing.
+   */
+  options: Record<string, Json> | null;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
   /**

@@ -116,7 +116,7 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
         pollIntervalMs: t.execution?.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
         inputBeforeTask: t.execution?.inputBeforeTask ?? false,
       },
-      timeoutMs: t.timeoutMs ?? null,
+      options: toolOptions(t),
       handlerPath: `tools/${e.fileBase}`,
       callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
       stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},
@@ -284,6 +284,14 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
     referencedFiles: [...new Set(referencedFiles)].sort(),
   };
   return diagnostics.length ? { diagnostics } : { ir, diagnostics };
+}
+
+/** The runtime's `ToolOptions` the manifest sets for a tool, or null. */
+function toolOptions(t: M.Tool): Record<string, Json> | null {
+  const options: Record<string, Json> = {};
+  if (t.timeoutMs !== undefined) options.timeoutMs = t.timeoutMs;
+  if (t.log === 'arguments') options.logArguments = true;
+  return Object.keys(options).length ? options : null;
 }
 
 /** Entries sorted by wire name so output order never depends on manifest order edits. */

@@ -2,9 +2,11 @@
 // the client's fault (-32602, naming the parameter), a result the protocol refuses is the server's
 // (-32603, the handler named in the server's log).
 
-import { type McpServer, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
 
 import { logError } from './app.js';
+import { logRequest, logs, type RequestRecord } from './request-log.js';
+import { logsArguments } from './tools.js';
 
 type Handler = (request: { method: string; params?: Record<string, unknown> }, ctx: unknown) => unknown;
 
@@ -49,7 +51,41 @@ function entryOf(request: { params?: Record<string, unknown> }): string {
 
 const RESULT_REFUSED = /^Invalid [\w/]+ result: /;
 
-/** Wraps every handler `server` installs from now on in the translation of its errors. */
+/** The request's line in the server's log (./request-log.ts), once it is answered. */
+function logged(
+  server: McpServer,
+  request: { method: string; params?: Record<string, unknown> },
+  ctx: unknown,
+  started: number,
+  outcome: RequestRecord['outcome'],
+  code?: number,
+): void {
+  if (outcome === 'ok' ? !logs('info') : !logs('warn')) return;
+  const sdk = ctx as Partial<ServerContext>;
+  const params = request.params ?? {};
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
+  const principal = sdk.http?.authInfo?.clientId;
+  const record: RequestRecord = {
+    method: request.method,
+    ...(name !== undefined ? { name } : {}),
+    ...(principal ? { principal } : {}),
+    ...(sdk.sessionId ? { session: sdk.sessionId } : {}),
+    ...(sdk.mcpReq?.id !== undefined ? { requestId: sdk.mcpReq.id } : {}),
+    // Only a 2026-07-28 request carries the envelope.
+    era: sdk.mcpReq?.envelope ? '2026-07-28' : 'legacy',
+    durationMs: Math.round((performance.now() - started) * 100) / 100,
+    outcome,
+    ...(code !== undefined ? { code } : {}),
+  };
+  if (request.method === 'tools/call' && name !== undefined && logsArguments(server, name))
+    record.arguments = params.arguments;
+  logRequest(record);
+}
+
+/**
+ * Wraps every handler `server` installs from now on in the translation of its errors, and logs
+ * each request once it is answered.
+ */
 export function answerAsSpecified(server: McpServer): void {
   // The SDK's documented hook for wrapping a registered handler (Server wraps tools/call with it).
   const low = server.server as unknown as { _wrapHandler(method: string, handler: Handler): Handler };
@@ -57,25 +93,43 @@ export function answerAsSpecified(server: McpServer): void {
   low._wrapHandler = (method, handler) => {
     const wrapped = wrap(method, handler);
     return async (request, ctx) => {
+      const started = performance.now();
       try {
-        return await wrapped(request, ctx);
-      } catch (error) {
-        const issues = requestIssues(error);
-        if (issues)
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${describe(issues)}`);
-        if (
-          error instanceof ProtocolError &&
-          error.code === ProtocolErrorCode.InvalidParams &&
-          RESULT_REFUSED.test(error.message)
-        ) {
-          logError(`${method}${entryOf(request)}: the handler's result breaks the protocol: ${error.message}`);
-          throw new ProtocolError(
-            ProtocolErrorCode.InternalError,
-            `Internal error: the server's answer to ${method} breaks the protocol`,
-          );
-        }
+        const result = await wrapped(request, ctx);
+        const failed = (result as { isError?: unknown } | null)?.isError === true;
+        logged(server, request, ctx, started, failed ? 'tool_error' : 'ok');
+        return result;
+      } catch (caught) {
+        const error = translated(method, request, caught);
+        logged(
+          server,
+          request,
+          ctx,
+          started,
+          'error',
+          error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError,
+        );
         throw error;
       }
     };
   };
+}
+
+/** The error a request's handler threw, as its revision specifies it. */
+function translated(method: string, request: { params?: Record<string, unknown> }, error: unknown): unknown {
+  const issues = requestIssues(error);
+  if (issues)
+    return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid params for ${method}: ${describe(issues)}`);
+  if (
+    error instanceof ProtocolError &&
+    error.code === ProtocolErrorCode.InvalidParams &&
+    RESULT_REFUSED.test(error.message)
+  ) {
+    logError(`${method}${entryOf(request)}: the handler's result breaks the protocol: ${error.message}`);
+    return new ProtocolError(
+      ProtocolErrorCode.InternalError,
+      `Internal error: the server's answer to ${method} breaks the protocol`,
+    );
+  }
+  return error;
 }

@@ -1,5 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setDefaultLogLevel } from './request-log.js';
 
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import {
@@ -191,6 +192,8 @@ export async function startHttp(
   options: HttpOptions = {},
 ): Promise<HttpServerHandle> {
   startApp(app);
+  // A served process: every request, unless MCP_LOG_LEVEL says otherwise.
+  setDefaultLogLevel('info');
   const serverInfo = app.info;
   const host = options.host ?? config.host;
   const path = options.path ?? config.path;

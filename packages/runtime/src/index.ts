@@ -13,6 +13,7 @@ export { callTool, outputOf, textOf, type ToolAnswer } from './handler-testing.j
 export { type InputError, onRootsChanged, type RootsChange } from './input.js';
 export { safeJoin } from './paths.js';
 export { MissingPeerError, OPTIONAL_PEERS } from './peers.js';
+export { LOG_LEVEL_ENV, type LogLevel } from './request-log.js';
 export { principalOf, REQUEST_STATE_KEY_ENV, requestStateCodec } from './request-state.js';
 export {
   addNotificationSink,

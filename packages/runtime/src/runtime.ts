@@ -27,6 +27,7 @@ import {
 
 import type { HandlerContext, Notify, TaskContext, ToolContent, ToolResult, ToolResultFields } from './handlers.js';
 import { followUp, type InputErrors, ownState, unanswered } from './input.js';
+import { logHandlerError } from './request-log.js';
 import { requestStateCodec } from './request-state.js';
 
 /** Thrown by handler stubs; the client sees `not implemented: edit <file>`. */
@@ -449,9 +450,19 @@ export function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
-/** What `ctx.ask()` threw becomes its input_required result; anything else goes on. */
-function askedOrThrow(error: unknown): InputRequiredResult {
+/**
+ * What `ctx.ask()` threw becomes its input_required result; anything else goes on, and is logged
+ * with its stack unless it is a deliberate answer (a protocol error such as notFound(), a stub's
+ * NotImplementedError) or the request's own cancellation or time limit.
+ */
+function askedOrThrow(error: unknown, at?: Call, ctx?: HandlerContext): InputRequiredResult {
   if (error instanceof InputRequiredSignal) return error.result;
+  const deliberate =
+    error instanceof ProtocolError ||
+    error instanceof NotImplementedError ||
+    (ctx?.signal.aborted && error === ctx.signal.reason);
+  if (at && !deliberate)
+    logHandlerError(error, { method: at.sdk.mcpReq.method, ...(at.entry ? { name: at.entry } : {}) });
   throw error;
 }
 
@@ -461,6 +472,8 @@ interface Call {
   server: McpServer | undefined;
   /** What the handler's `ctx.signal` is, when not the request's own (a time limit). */
   signal?: AbortSignal;
+  /** The tool, prompt or resource, for the server's log. */
+  entry?: string;
 }
 
 /**
@@ -484,9 +497,11 @@ export function invoke<M, T, R>(
     try {
       value = call(module as M, ctx);
     } catch (error) {
-      return askedOrThrow(error);
+      return askedOrThrow(error, at, ctx);
     }
-    return isPromiseLike(value) ? Promise.resolve(value).then(settle, askedOrThrow) : settle(value);
+    return isPromiseLike(value)
+      ? Promise.resolve(value).then(settle, (error: unknown) => askedOrThrow(error, at, ctx))
+      : settle(value);
   };
   const rerun = (sdk: ServerContext, errors: InputErrors) =>
     attempt(new RequestContext(sdk, at.server, errors, at.signal));

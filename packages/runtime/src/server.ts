@@ -21,4 +21,4 @@ export {
 } from './runtime.js';
 export { compiledOnFirstUse } from './schemas.js';
 export { installHandlers } from './sdk-handlers.js';
-export { contentTool, structuredTool, type ToolInfo, type ToolLimits } from './tools.js';
+export { contentTool, structuredTool, type ToolInfo, type ToolOptions } from './tools.js';

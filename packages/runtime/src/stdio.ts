@@ -1,5 +1,6 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
+import { setDefaultLogLevel } from './request-log.js';
 
 import { logError, startApp, type ServerApp } from './app.js';
 import { refusingUnsubscribable, withEveryVersion } from './era.js';
@@ -16,6 +17,8 @@ export type { StdioTransportOptions };
  */
 export function runStdio(app: ServerApp, options: StdioTransportOptions = {}): StdioServerHandle {
   startApp(app);
+  // Desktop clients keep a stdio server's stderr in their own logs: errors only, unless MCP_LOG_LEVEL says.
+  setDefaultLogLevel('error');
   // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
   let removeSink = () => {};
   const factory = (ctx: McpRequestContext) => {

@@ -22,10 +22,12 @@ export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution
     scopeChallenge?: ScopeChallengeHandler;
   };
 
-/** How a call of a tool is limited, as the manifest says. */
-export interface ToolLimits {
+/** How a tool's calls run and are logged, as the manifest says. */
+export interface ToolOptions {
   /** Past this many milliseconds the handler's `ctx.signal` aborts and the caller gets an error result. */
   timeoutMs?: number;
+  /** The request log shows the call's arguments (`log: arguments`); by default it never does. */
+  logArguments?: boolean;
 }
 
 /**
@@ -40,19 +42,19 @@ export function structuredTool<I, O>(
   input: StandardSchemaWithJSON<I> | undefined,
   output: StandardSchemaWithJSON<O>,
   module: Loader<{ handler: ToolHandler<I, O> }>,
-  limits: ToolLimits = {},
+  options: ToolOptions = {},
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    withinTime(name, limits.timeoutMs, sdk, (signal) =>
+    withinTime(name, options.timeoutMs, sdk, (signal) =>
       invoke(
         module,
-        { sdk, server, signal },
+        { sdk, server, signal, entry: name },
         (m, ctx) => m.handler(args, ctx),
         (value) => checkEmbeds(server, name, structuredResult(value)),
       ),
     );
   const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>(), outputSchema: output }, call);
-  registered(server, name, tool, info);
+  registered(server, name, tool, info, options);
 }
 
 function structuredResult(value: unknown): CallToolResult {
@@ -71,19 +73,19 @@ export function contentTool<I>(
   info: ToolInfo | undefined,
   input: StandardSchemaWithJSON<I> | undefined,
   module: Loader<{ handler: ToolHandler<I, ToolContent> }>,
-  limits: ToolLimits = {},
+  options: ToolOptions = {},
 ): void {
   const call = (args: I, sdk: ServerContext) =>
-    withinTime(name, limits.timeoutMs, sdk, (signal) =>
+    withinTime(name, options.timeoutMs, sdk, (signal) =>
       invoke(
         module,
-        { sdk, server, signal },
+        { sdk, server, signal, entry: name },
         (m, ctx) => m.handler(args, ctx),
         (value) => checkEmbeds(server, name, contentResult(value)),
       ),
     );
   const tool = server.registerTool(name, { ...info, inputSchema: input ?? noInput<I>() }, call);
-  registered(server, name, tool, info);
+  registered(server, name, tool, info, options);
 }
 
 function contentResult(value: ToolContent | ToolResult<ToolContent>): CallToolResult {
@@ -130,7 +132,25 @@ export function registeredTool(server: McpServer, name: string): RegisteredTool 
   return registeredTools.get(server)?.get(name);
 }
 
-function registered(server: McpServer, name: string, tool: RegisteredTool, info?: ToolInfo): void {
+// The tools whose arguments the request log shows, per instance.
+const argumentsLogged = new WeakMap<McpServer, Set<string>>();
+
+/** Whether the request log may show the arguments of `name`'s calls. */
+export function logsArguments(server: McpServer, name: string): boolean {
+  return argumentsLogged.get(server)?.has(name) === true;
+}
+
+function registered(
+  server: McpServer,
+  name: string,
+  tool: RegisteredTool,
+  info?: ToolInfo,
+  options?: ToolOptions,
+): void {
+  if (options?.logArguments) {
+    const logged = argumentsLogged.get(server) ?? new Set<string>();
+    argumentsLogged.set(server, logged.add(name));
+  }
   // registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions).
   if (info?.execution) tool.execution = info.execution;
   const tools = registeredTools.get(server) ?? new Map<string, RegisteredTool>();

@@ -23,6 +23,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { httpConfig, type HttpServerHandle, startHttp } from '../../src/generated/http.js';
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
+// The servers under test log errors only, so a test run stays readable (MCP_LOG_LEVEL).
+process.env.MCP_LOG_LEVEL ??= 'error';
+
 /**
  * The declared schemas, typed as plain objects: the lists are compared by value, and each schema's
  * deep literal type would make `tsc` spend most of a large project's check on this one list.

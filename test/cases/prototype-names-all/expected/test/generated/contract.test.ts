@@ -19,6 +19,9 @@ import {
 } from '@mcpgen/runtime/testing';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
+// The servers under test log errors only, so a test run stays readable (MCP_LOG_LEVEL).
+process.env.MCP_LOG_LEVEL ??= 'error';
+
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /** What clients must see in the lists, exactly. */

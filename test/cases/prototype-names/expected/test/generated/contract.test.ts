@@ -21,6 +21,9 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 import { jsonSchemas } from '../../src/generated/schemas.js';
 
+// The servers under test log errors only, so a test run stays readable (MCP_LOG_LEVEL).
+process.env.MCP_LOG_LEVEL ??= 'error';
+
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /**

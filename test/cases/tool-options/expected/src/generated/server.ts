@@ -45,7 +45,7 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
   ping: {
-    description: 'Answer pong, with no limit',
+    description: 'Answer pong, with no limit; the request log shows its arguments',
     annotations: { readOnlyHint: true },
   },
   slow_search: {
@@ -57,7 +57,7 @@ const toolInfo: Record<string, ToolInfo> = {
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   ping: (server) =>
-    contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool),
+    contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool, { logArguments: true }),
   slow_search: (server) =>
     structuredTool(server, 'slow_search', toolInfo['slow_search'], schemas.slowSearchInput, schemas.slowSearchOutput, slowSearchTool, { timeoutMs: 2000 }),
 };

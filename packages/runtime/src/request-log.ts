@@ -1,0 +1,65 @@
+// The server's log: one JSON line per request on stderr (stdout may carry the protocol), and a
+// handler's failure with its stack. Quiet by default on stdio, where desktop clients keep stderr
+// in their own logs; `MCP_LOG_LEVEL` sets it (off, error, warn, info, debug).
+
+export type LogLevel = 'off' | 'error' | 'warn' | 'info' | 'debug';
+
+const RANK: Record<LogLevel, number> = { off: 0, error: 1, warn: 2, info: 3, debug: 4 };
+
+export const LOG_LEVEL_ENV = 'MCP_LOG_LEVEL';
+
+let transportDefault: LogLevel = 'error';
+let threshold: number | undefined;
+
+/** The level a transport logs at unless `MCP_LOG_LEVEL` says otherwise (stdio: error, HTTP: info). */
+export function setDefaultLogLevel(level: LogLevel): void {
+  transportDefault = level;
+  threshold = undefined;
+}
+
+/** Whether a line at `level` is written: read once from the environment. */
+export function logs(level: Exclude<LogLevel, 'off'>): boolean {
+  if (threshold === undefined) {
+    const set = process.env[LOG_LEVEL_ENV]?.trim().toLowerCase();
+    if (set && !(set in RANK))
+      process.stderr.write(
+        `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: `${LOG_LEVEL_ENV}=${set} is not one of off, error, warn, info, debug; using ${transportDefault}` })}\n`,
+      );
+    threshold = RANK[set && set in RANK ? (set as LogLevel) : transportDefault];
+  }
+  return RANK[level] <= threshold;
+}
+
+/** Writes one JSON line at `level` when the level is on. */
+export function log(level: Exclude<LogLevel, 'off'>, msg: string, fields: Record<string, unknown> = {}): void {
+  if (!logs(level)) return;
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+}
+
+/** What a request log line says: never a token, a request state or (unless asked) an argument. */
+export interface RequestRecord {
+  method: string;
+  /** The tool, prompt or resource the request names. */
+  name?: string;
+  principal?: string;
+  session?: string;
+  requestId?: string | number;
+  era: 'legacy' | '2026-07-28';
+  durationMs: number;
+  outcome: 'ok' | 'tool_error' | 'error';
+  code?: number;
+  arguments?: unknown;
+}
+
+/** The request's line: info when answered, warn for a tool's error result or a client's mistake, error for the server's. */
+export function logRequest(record: RequestRecord): void {
+  const level =
+    record.outcome === 'ok' ? 'info' : record.outcome === 'error' && record.code === -32603 ? 'error' : 'warn';
+  log(level, 'request', { ...record });
+}
+
+/** A handler that threw: its stack stays on the server, the client gets the message only. */
+export function logHandlerError(error: unknown, where: { method: string; name?: string }): void {
+  const e = error instanceof Error ? error : new Error(String(error));
+  log('error', 'handler failed', { ...where, error: { name: e.name, message: e.message, stack: e.stack } });
+}
