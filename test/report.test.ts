@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Ajv } from 'ajv';
 import addFormatsImport, { type FormatsPlugin } from 'ajv-formats';
 import { afterAll, describe, expect, test } from 'vitest';
@@ -17,8 +18,11 @@ import { lintRules } from '../cli/lint/index.js';
 import { runCli } from '../cli/main.js';
 import { Codes } from '../cli/manifest/codes.js';
 import { CODE_DESCRIPTIONS } from '../cli/report/code-descriptions.js';
+import { githubUrl, helpUri } from '../cli/report/help-uri.js';
+import { findRepositoryRoot } from '../cli/report/locations.js';
 import { escapeData, escapeProperty, formatGithub } from '../cli/report/github.js';
 import { codeFrame, formatStylish } from '../cli/report/stylish.js';
+import { VERSION } from '../cli/version.js';
 
 const addFormats: FormatsPlugin =
   (addFormatsImport as unknown as { default?: FormatsPlugin }).default ??
@@ -97,15 +101,21 @@ describe('sarif', () => {
       version: string;
       runs: {
         tool: {
-          driver: { name: string; rules: { id: string; name?: string; defaultConfiguration: { level: string } }[] };
+          driver: {
+            name: string;
+            rules: { id: string; name?: string; helpUri?: string; defaultConfiguration: { level: string } }[];
+          };
         };
         results: {
           ruleId: string;
           ruleIndex: number;
           level: string;
           message: { text: string };
-          locations: { physicalLocation: { artifactLocation: { uri: string }; region: Record<string, number> } }[];
+          locations: {
+            physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string }; region: Record<string, number> };
+          }[];
         }[];
+        originalUriBaseIds?: Record<string, { uri: string }>;
       }[];
     };
     expect(validate(log), ajv.errorsText(validate.errors)).toBe(true);
@@ -113,12 +123,17 @@ describe('sarif', () => {
     const run = log.runs[0]!;
     expect(run.tool.driver.name).toBe('mcpgen');
     for (const r of lintRules) expect(run.tool.driver.rules.find((x) => x.id === r.code)?.name).toBe(r.id);
+    for (const r of run.tool.driver.rules) expect(r.helpUri).toBe(helpUri(r.id));
+    // Run in the case's folder, the manifest is named from the repository root, as code scanning needs.
+    expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: `${pathToFileURL(root).href}/` } });
     expect(run.results.length).toBeGreaterThan(0);
     for (const res of run.results) {
       expect(run.tool.driver.rules[res.ruleIndex]!.id).toBe(res.ruleId);
       expect(['error', 'warning', 'note']).toContain(res.level);
       const { region, artifactLocation } = res.locations[0]!.physicalLocation;
       expect(artifactLocation.uri).not.toMatch(/\\/);
+      expect(artifactLocation.uriBaseId).toBe('%SRCROOT%');
+      expect(decodeURI(artifactLocation.uri)).toMatch(new RegExp(`^test/cases/${name}/[^/]+$`));
       expect(region.startLine).toBeGreaterThanOrEqual(1);
       expect(region.startColumn).toBeGreaterThanOrEqual(1);
       expect(region.endLine).toBeGreaterThanOrEqual(region.startLine!);
@@ -173,7 +188,12 @@ describe('github', () => {
   });
 
   test('round trip: unescaping the properties gives the diagnostic back', async () => {
-    const { stdout, code } = await validateIn(path.join(cases, 'invalid-schema-wrong-types'), { format: 'github' });
+    const { stdout, code } = await validateIn(
+      path.join(cases, 'invalid-schema-wrong-types'),
+      { format: 'github' },
+      false,
+      { GITHUB_WORKSPACE: root },
+    );
     expect(code).toBe(1);
     const unescapeAnnotation = (s: string) =>
       s.replace(/%0D/g, '\r').replace(/%0A/g, '\n').replace(/%3A/g, ':').replace(/%2C/g, ',').replace(/%25/g, '%');
@@ -186,10 +206,115 @@ describe('github', () => {
         m![2]!.split(',').map((p) => p.split('=').map(unescapeAnnotation) as [string, string]),
       );
       expect(Object.keys(props)).toEqual(['file', 'line', 'col', 'endLine', 'endColumn', 'title']);
-      expect(props.file).toBe('mcpgen.yaml');
+      expect(props.file).toBe('test/cases/invalid-schema-wrong-types/mcpgen.yaml');
       expect(props.title).toMatch(/^MCPG\d{3}$/);
       expect(Number(props.line)).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('paths from the repository root (github, sarif)', () => {
+  // A repository with the manifest in a subfolder: `.git` marks the root (a folder, or a file in a
+  // worktree); git itself is not needed.
+  const repo = path.join(tmp, 'repo');
+  const server = path.join(repo, 'servers', 'my server');
+  fs.mkdirSync(path.join(repo, '.git'), { recursive: true });
+  fs.mkdirSync(path.join(server, 'deeper'), { recursive: true });
+  fs.writeFileSync(
+    path.join(server, 'mcpgen.yaml'),
+    'version: 1\nserver: { name: s, version: 1.0.0 }\ntools:\n  ping: { descripton: x }\n',
+  );
+  const files = (stdout: string): string[] =>
+    [...stdout.matchAll(/ file=([^,]*),/g)].map((m) => m[1]!.replace(/%2C/g, ',').replace(/%3A/g, ':'));
+
+  test('github, run from a subfolder of a git repository: file= is relative to the repository root', async () => {
+    const here = await validateIn(server, { format: 'github' });
+    expect(here.code).toBe(1);
+    expect(new Set(files(here.stdout))).toEqual(new Set(['servers/my server/mcpgen.yaml']));
+    // From below the manifest's folder (-f ..) and from the root: the same path.
+    const below = await validateIn(path.join(server, 'deeper'), { format: 'github', file: '../mcpgen.yaml' });
+    expect(below.stdout).toBe(here.stdout);
+    const atRoot = await validateIn(repo, { format: 'github', file: 'servers/my server/mcpgen.yaml' });
+    expect(atRoot.stdout).toBe(here.stdout);
+    // The message names the unknown key.
+    expect(here.stdout).toContain(
+      'title=MCPG110::unknown key `descripton` in tool `ping`; did you mean `description`?',
+    );
+    // stylish and json keep paths relative to the working folder, for terminals and editors.
+    const stylish = await validateIn(path.join(server, 'deeper'), { file: '../mcpgen.yaml' });
+    expect(stylish.stderr).toMatch(/^\.\.\/mcpgen\.yaml:4:11: error MCPG110/m);
+  });
+
+  test('GITHUB_WORKSPACE wins; a worktree `.git` file counts; outside any repository, the working folder', async () => {
+    const ws = await validateIn(server, { format: 'github' }, false, { GITHUB_WORKSPACE: path.join(repo, 'servers') });
+    expect(new Set(files(ws.stdout))).toEqual(new Set(['my server/mcpgen.yaml']));
+    expect(findRepositoryRoot(server, '/', { GITHUB_WORKSPACE: repo })).toBe(repo);
+    expect(findRepositoryRoot(path.join(server, 'deeper'), '/', {})).toBe(repo);
+
+    const worktree = path.join(tmp, 'worktree');
+    fs.mkdirSync(path.join(worktree, 'a'), { recursive: true });
+    fs.writeFileSync(path.join(worktree, '.git'), 'gitdir: /elsewhere/.git/worktrees/w\n');
+    expect(findRepositoryRoot(path.join(worktree, 'a'), '/', {})).toBe(worktree);
+
+    const loose = path.join(tmp, 'no-repo', 'sub');
+    fs.mkdirSync(loose, { recursive: true });
+    fs.copyFileSync(path.join(server, 'mcpgen.yaml'), path.join(loose, 'mcpgen.yaml'));
+    expect(findRepositoryRoot(loose, path.dirname(loose), {})).toBe(path.dirname(loose));
+    const plain = await validateIn(path.dirname(loose), { format: 'github', file: 'sub/mcpgen.yaml' });
+    expect(new Set(files(plain.stdout))).toEqual(new Set(['sub/mcpgen.yaml']));
+  });
+
+  test('sarif: repository-relative uri under %SRCROOT%, resolved by originalUriBaseIds; outside the root, a file: URI', async () => {
+    const { stdout } = await validateIn(path.join(server, 'deeper'), { format: 'sarif', file: '../mcpgen.yaml' });
+    const run = (
+      JSON.parse(stdout) as {
+        runs: {
+          originalUriBaseIds: Record<string, { uri: string }>;
+          results: { locations: { physicalLocation: { artifactLocation: { uri: string; uriBaseId?: string } } }[] }[];
+        }[];
+      }
+    ).runs[0]!;
+    expect(run.originalUriBaseIds).toEqual({ '%SRCROOT%': { uri: `${pathToFileURL(repo).href}/` } });
+    const locations = run.results.map((r) => r.locations[0]!.physicalLocation.artifactLocation);
+    expect(locations.length).toBeGreaterThan(0);
+    for (const l of locations) expect(l).toEqual({ uri: 'servers/my%20server/mcpgen.yaml', uriBaseId: '%SRCROOT%' });
+    // The base and the relative uri give the file back, as a consumer resolves them.
+    expect(fileURLToPath(new URL(locations[0]!.uri, run.originalUriBaseIds['%SRCROOT%']!.uri))).toBe(
+      path.join(server, 'mcpgen.yaml'),
+    );
+
+    const outside = await validateIn(server, { format: 'sarif' }, false, { GITHUB_WORKSPACE: path.join(tmp, 'other') });
+    const loc = (
+      JSON.parse(outside.stdout) as {
+        runs: { results: { locations: { physicalLocation: { artifactLocation: Record<string, string> } }[] }[] }[];
+      }
+    ).runs[0]!.results[0]!.locations[0]!.physicalLocation.artifactLocation;
+    expect(loc).toEqual({ uri: pathToFileURL(path.join(server, 'mcpgen.yaml')).href });
+  });
+
+  test('helpUri: the diagnostics page at this release, with an anchor the page has for every code', () => {
+    const doc = fs.readFileSync(path.join(root, 'docs/manifest-diagnostics.md'), 'utf8');
+    const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as {
+      repository: { url: string };
+    };
+    expect(githubUrl(pkg.repository.url)).toBe('https://github.com/mcpgen/mcpgen');
+    for (const code of Object.values(Codes)) {
+      expect(helpUri(code)).toBe(
+        `https://github.com/mcpgen/mcpgen/blob/v${VERSION}/docs/manifest-diagnostics.md#${code.toLowerCase()}`,
+      );
+      expect(doc, code).toContain(`<a name="${code.toLowerCase()}"></a>`);
+    }
+    for (const spec of [
+      'git+https://github.com/o/r.git',
+      'https://github.com/o/r',
+      'git@github.com:o/r.git',
+      'ssh://git@github.com/o/r.git',
+      'github:o/r',
+      'o/r',
+      'https://github.com/o/r#readme',
+    ])
+      expect(githubUrl(spec), spec).toBe('https://github.com/o/r');
+    expect(githubUrl('https://gitlab.com/o/r.git')).toBeUndefined();
   });
 });
 

@@ -19,7 +19,9 @@ function run(cwd: string, args: string[]): Promise<{ code: number; stdout: strin
     execFile(
       process.execPath,
       [bin, ...args],
-      { cwd, env: { ...process.env, NO_COLOR: '1' } },
+      // Paths of --format github are from the repository root: the checkout's `.git`, not a CI
+      // runner's GITHUB_WORKSPACE, which may be a folder above it.
+      { cwd, env: { ...process.env, NO_COLOR: '1', GITHUB_WORKSPACE: '' } },
       (err, stdout, stderr) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         resolve({ code, stdout, stderr });

@@ -5,7 +5,7 @@ import { lintManifest } from '../lint/lint.js';
 import { parseRuleFlags, type RuleSettings } from '../lint/config.js';
 import { findManifest } from '../load/find.js';
 import { loadManifest } from '../load/load.js';
-import { FORMATS, formatReport, type Format } from '../report/index.js';
+import { FORMATS, findRepositoryRoot, formatReport, type Format } from '../report/index.js';
 import { validateManifest } from '../validate/validate.js';
 
 export interface ValidateOptions {
@@ -68,7 +68,10 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
   sortDiagnostics(diagnostics);
   const sources = new Map<string, string>(loaded.source !== undefined ? [[display, loaded.source]] : []);
   const color = io.isTTY && io.env.NO_COLOR === undefined;
-  const report = formatReport(parsed.format, diagnostics, { sources, color });
+  // CI formats name files from the repository root, as GitHub resolves them; the others from cwd.
+  const ci = parsed.format === 'github' || parsed.format === 'sarif';
+  const base = ci ? { root: findRepositoryRoot(path.dirname(absPath), io.cwd, io.env), cwd: io.cwd } : undefined;
+  const report = formatReport(parsed.format, diagnostics, { sources, color, ...(base ? { base } : {}) });
   const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
   const tooManyWarnings = parsed.maxWarnings !== undefined && warnings > parsed.maxWarnings;
   if (parsed.format === 'stylish') {

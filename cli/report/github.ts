@@ -1,17 +1,19 @@
 import type { Diagnostic } from '../diagnostics.js';
+import { type ArtifactBase, artifactPath } from './locations.js';
 import { fullRange } from './types.js';
 
 /**
  * `--format github`: GitHub Actions workflow commands, which the runner turns into annotations on
  * the file and line: `::error file=…,line=…,col=…,endLine=…,endColumn=…,title=CODE::message`.
+ * With `base`, `file` is relative to the repository root, which is what GitHub resolves it against.
  */
-export function formatGithub(diags: readonly Diagnostic[]): string {
+export function formatGithub(diags: readonly Diagnostic[], base?: ArtifactBase): string {
   return diags
     .map((d) => {
       const r = fullRange(d);
       const command = d.severity === 'error' ? 'error' : d.severity === 'warning' ? 'warning' : 'notice';
       const props = [
-        ['file', d.file],
+        ['file', base ? artifactPath(d.file, base).path : d.file],
         ['line', String(r.line)],
         ['col', String(r.column)],
         ['endLine', String(r.endLine)],

@@ -5,6 +5,7 @@ import { formatSarif } from './sarif.js';
 import { formatStylish } from './stylish.js';
 import type { Format, ReportContext } from './types.js';
 
+export { type ArtifactBase, findRepositoryRoot } from './locations.js';
 export { FORMATS, type Format, type ReportContext } from './types.js';
 export { formatGithub, formatJson, formatSarif, formatStylish };
 
@@ -14,9 +15,9 @@ export function formatReport(format: Format, diags: readonly Diagnostic[], ctx: 
     case 'json':
       return formatJson(diags);
     case 'github':
-      return formatGithub(diags);
+      return formatGithub(diags, ctx.base);
     case 'sarif':
-      return formatSarif(diags);
+      return formatSarif(diags, ctx.base);
     default:
       return formatStylish(diags, ctx);
   }

@@ -1,4 +1,5 @@
 import type { Diagnostic } from '../diagnostics.js';
+import type { ArtifactBase } from './locations.js';
 
 export const FORMATS = ['stylish', 'json', 'github', 'sarif'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -8,6 +9,8 @@ export interface ReportContext {
   sources: ReadonlyMap<string, string>;
   /** ANSI colours (stylish only). */
   color: boolean;
+  /** The repository root and working folder, for paths relative to the root (github, sarif). */
+  base?: ArtifactBase;
 }
 
 /** A diagnostic with every position filled in (file-level problems span their start). */
