@@ -4,7 +4,16 @@
  * mcpgen's node_modules) for a real client, and server.json passes the Registry's schema.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { unpackExtension, validateManifest } from '@anthropic-ai/mcpb';
@@ -54,6 +63,8 @@ describe('stdio server (examples/weather)', () => {
   });
 
   it('builds a bundle the MCPB validator accepts and that serves on its own', async () => {
+    // Generated with the mcpgen under test, whatever the state of the example's copy.
+    expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
     expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
     const r = await pack(dir, '--registry-name', 'io.github.example/weather');
     expect(r.stderr).toContain('! server.json: bundle URL is a placeholder');
@@ -196,5 +207,129 @@ it('an HTTP-only server with bearer auth: streamable-http package, its token var
     transport: { type: 'streamable-http', url: 'http://127.0.0.1:3000/mcp' },
     packageArguments: [{ type: 'positional', value: '--http' }],
     environmentVariables: [{ name: 'WEATHER_TOKENS', isRequired: true, isSecret: true }],
+  });
+});
+
+describe('native dependencies', () => {
+  const host = `${process.platform}-${process.arch}`;
+  let dir: string;
+  /** A package as node-gyp and prebuildify leave it: a compiled module, its intermediates, prebuilds. */
+  const fakeNative = (root: string) => {
+    const files: Record<string, string> = {
+      'package.json': JSON.stringify({ name: 'fake-native', version: '1.0.0', main: 'index.js', gypfile: true }),
+      'index.js': "module.exports = require('node-gyp-build')(__dirname);\n",
+      'README.md': '# fake-native\n',
+      LICENSE: 'MIT\n',
+      'binding.gyp': "{ 'targets': [ { 'target_name': 'addon', 'sources': [ 'src/addon.cc' ] } ] }\n",
+      'src/addon.cc': '// C++\n',
+      'build/Makefile': 'all:\n',
+      'build/config.gypi': '{}\n',
+      'build/addon.target.mk': '\n',
+      'build/Release/addon.node': 'ELF host binary',
+      'build/Release/obj.target/addon.node': 'ELF host binary',
+      'build/Release/obj.target/addon/src/addon.o': 'object',
+      'build/Release/.deps/Release/addon.node.d': 'deps',
+      'prebuilds/darwin-x64+arm64/fake-native.node': 'Mach-O',
+      'prebuilds/linux-x64/fake-native.glibc.node': 'ELF',
+      'prebuilds/linux-arm64/fake-native.glibc.node': 'ELF',
+      'prebuilds/win32-x64/fake-native.node': 'PE',
+      'prebuilds/android-arm64/fake-native.node': 'ELF',
+    };
+    for (const [rel, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(root, rel)), { recursive: true });
+      writeFileSync(path.join(root, rel), text);
+    }
+  };
+  const addDependency = (name: string, version: string) => {
+    const file = path.join(dir, 'package.json');
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    pkg.dependencies[name] = version;
+    pkg.repository = { type: 'git', url: 'git+https://github.com/example/weather.git' };
+    writeFileSync(file, JSON.stringify(pkg, null, 2));
+  };
+
+  beforeAll(async () => {
+    dir = scratch('pack-native', path.join(REPO, 'examples/weather'));
+    fakeNative(path.join(dir, 'node_modules/fake-native'));
+    addDependency('fake-native', '1.0.0');
+    expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
+    expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+  });
+
+  it('one bundle per platform-arch with binaries, each declaring its platform, without build leftovers, each in server.json with its SHA-256', async () => {
+    const r = await pack(dir, '--registry-name', 'io.github.example/weather');
+    expect(r.code, r.stderr).toBe(0);
+    const targets = [...new Set([host, 'darwin-x64', 'darwin-arm64', 'linux-x64', 'linux-arm64', 'win32-x64'])]
+      .filter((t) => /^(darwin|linux|win32)-/.test(t))
+      .sort();
+    const names = targets.map((t) => `weather-0.1.0-${t}.mcpb`);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb'))).toEqual(names);
+    for (const n of names) expect(r.stdout).toContain(`✔ ${n}: `);
+
+    const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
+    expect(validateServerJson(s), JSON.stringify(validateServerJson.errors)).toBe(true);
+    expect(s.packages.slice(1)).toEqual(
+      names.map((n) => ({
+        registryType: 'mcpb',
+        identifier: `https://github.com/example/weather/releases/download/v0.1.0/${n}`,
+        fileSha256: sha256(path.join(dir, n)),
+        transport: { type: 'stdio' },
+      })),
+    );
+
+    for (const [i, t] of targets.entries()) {
+      const unpacked = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-mcpb-'));
+      outside.push(unpacked);
+      expect(await unpackExtension({ mcpbPath: path.join(dir, names[i]!), outputDir: unpacked, silent: true })).toBe(
+        true,
+      );
+      const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+      expect(validateMcpb(m), JSON.stringify(validateMcpb.errors)).toBe(true);
+      expect(m.compatibility.platforms).toEqual([t.split('-')[0]]);
+      const files = bundledFiles(path.join(unpacked, 'node_modules/fake-native'));
+      // This machine's compiled module only where it runs: node-gyp-build loads build/Release first.
+      const own = t === host ? ['build/Release/addon.node'] : [];
+      const prebuilt = {
+        'darwin-x64': 'prebuilds/darwin-x64+arm64/fake-native.node',
+        'darwin-arm64': 'prebuilds/darwin-x64+arm64/fake-native.node',
+        'linux-x64': 'prebuilds/linux-x64/fake-native.glibc.node',
+        'linux-arm64': 'prebuilds/linux-arm64/fake-native.glibc.node',
+        'win32-x64': 'prebuilds/win32-x64/fake-native.node',
+      }[t];
+      expect(files).toEqual(['LICENSE', ...own, 'index.js', 'package.json', ...(prebuilt ? [prebuilt] : [])].sort());
+      if (t === host) {
+        // The server of the host's bundle runs (fake-native is listed, never loaded).
+        const args = (m.server.mcp_config.args as string[]).map((a) => a.replace('${__dirname}', unpacked));
+        const client = new Client({ name: 'pack-test', version: '0.0.0' });
+        await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: os.tmpdir() }));
+        try {
+          expect((await client.listTools()).tools.map((x) => x.name).sort()).toEqual([
+            'convert_temperature',
+            'get_forecast',
+          ]);
+        } finally {
+          await client.close();
+        }
+      }
+    }
+  });
+
+  it('a package with a binary for this machine only limits every bundle to it', async () => {
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.mcpb'))) rmSync(path.join(dir, f));
+    // As a napi-rs platform package: os and cpu in package.json, one .node file.
+    const root = path.join(dir, 'node_modules/fake-host-only');
+    mkdirSync(root, { recursive: true });
+    writeFileSync(
+      path.join(root, 'package.json'),
+      JSON.stringify({ name: 'fake-host-only', version: '2.0.0', os: [process.platform], cpu: [process.arch] }),
+    );
+    writeFileSync(path.join(root, `fake.${host}.node`), 'binary');
+    addDependency('fake-host-only', '2.0.0');
+    const r = await pack(dir, '--registry-name', 'io.github.example/weather');
+    expect(r.code, r.stderr).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb'))).toEqual([`weather-0.1.0-${host}.mcpb`]);
+    expect(r.stdout).toContain(`, for ${process.platform}\n`);
+    const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
+    expect(s.packages.map((p: { registryType: string }) => p.registryType)).toEqual(['npm', 'mcpb']);
   });
 });
