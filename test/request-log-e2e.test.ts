@@ -85,7 +85,10 @@ async function overStdio(env: Record<string, string> = {}, modern = false) {
     stderr: 'pipe',
   });
   transport.stderr?.on('data', (d: Buffer) => (stderr += d));
-  const client = new Client({ name: 'log-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
+  const client = new Client(
+    { name: 'log-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
   await client.connect(transport);
   clients.push(client);
   return { client, stderr: () => stderr };
@@ -107,7 +110,13 @@ describe('over stdio', () => {
     await until(() => stderr().includes('handler failed'), 'the handler error');
     const logged = lines(stderr());
     expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 'error', msg: 'handler failed', method: 'tools/call', name: 'boom', error: { name: 'Error', message: 'kaput' } });
+    expect(logged[0]).toMatchObject({
+      level: 'error',
+      msg: 'handler failed',
+      method: 'tools/call',
+      name: 'boom',
+      error: { name: 'Error', message: 'kaput' },
+    });
     expect((logged[0]!.error as { stack: string }).stack).toMatch(/deepInside[\s\S]*handlers\/tools\/boom\.js/);
   });
 
@@ -117,10 +126,19 @@ describe('over stdio', () => {
       await client.callTool({ name: 'echo', arguments: { text: 'shown-value' } });
       await client.callTool({ name: 'hush', arguments: { text: 'hidden-value' } });
       await client.callTool({ name: 'boom', arguments: {} });
-      await until(() => lines(stderr()).filter((l) => l.method === 'tools/call' && l.msg === 'request').length === 3, 'three request lines');
+      await until(
+        () => lines(stderr()).filter((l) => l.method === 'tools/call' && l.msg === 'request').length === 3,
+        'three request lines',
+      );
       const calls = lines(stderr()).filter((l) => l.msg === 'request' && l.method === 'tools/call');
       const era = modern ? '2026-07-28' : 'legacy';
-      expect(calls[0]).toMatchObject({ level: 'info', name: 'echo', era, outcome: 'ok', arguments: { text: 'shown-value' } });
+      expect(calls[0]).toMatchObject({
+        level: 'info',
+        name: 'echo',
+        era,
+        outcome: 'ok',
+        arguments: { text: 'shown-value' },
+      });
       expect(calls[1]).toMatchObject({ level: 'info', name: 'hush', era, outcome: 'ok' });
       expect(calls[2]).toMatchObject({ level: 'warn', name: 'boom', era, outcome: 'tool_error' });
       for (const c of calls) {
@@ -151,15 +169,26 @@ describe('over HTTP', () => {
 
   it('logs every request by default with its principal and session, and never the token', async () => {
     for (const modern of [false, true]) {
-      const client = new Client({ name: 'log-e2e', version: '0.0.0' }, modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {});
-      await client.connect(new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }));
+      const client = new Client(
+        { name: 'log-e2e', version: '0.0.0' },
+        modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+      );
+      await client.connect(
+        new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { Authorization: `Bearer ${TOKEN}` } } }),
+      );
       clients.push(client);
       await client.callTool({ name: 'hush', arguments: { text: 'hidden-over-http' } });
       await client.close();
     }
     await until(() => lines(http.stderr()).filter((l) => l.name === 'hush').length === 2, 'two hush lines');
     const hush = lines(http.stderr()).filter((l) => l.name === 'hush');
-    expect(hush[0]).toMatchObject({ level: 'info', method: 'tools/call', principal: 'alice', era: 'legacy', outcome: 'ok' });
+    expect(hush[0]).toMatchObject({
+      level: 'info',
+      method: 'tools/call',
+      principal: 'alice',
+      era: 'legacy',
+      outcome: 'ok',
+    });
     expect(typeof hush[0]!.session).toBe('string');
     expect(hush[1]).toMatchObject({ principal: 'alice', era: '2026-07-28', outcome: 'ok' });
     expect(http.stderr()).not.toContain(TOKEN);
@@ -167,16 +196,24 @@ describe('over HTTP', () => {
   });
 
   it('a bad MCP_LOG_LEVEL is named, and the default applies', async () => {
-    const child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], { env: { ...process.env, MCP_LOG_LEVEL: 'loud' } });
+    const child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
+      env: { ...process.env, MCP_LOG_LEVEL: 'loud' },
+    });
     let stderr = '';
     child.stderr.on('data', (d) => (stderr += d));
     // An invalid request makes the server consult its level.
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '1' } } })}\n`,
+    );
     child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'boom', arguments: {} } })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'boom', arguments: {} } })}\n`,
+    );
     await until(() => stderr.includes('MCP_LOG_LEVEL=loud'), 'the warning');
     child.kill();
     expect(lines(stderr)[0]).toMatchObject({ level: 'warn' });
-    expect(lines(stderr)[0]!.msg).toContain('MCP_LOG_LEVEL=loud is not one of off, error, warn, info, debug; using error');
+    expect(lines(stderr)[0]!.msg).toContain(
+      'MCP_LOG_LEVEL=loud is not one of off, error, warn, info, debug; using error',
+    );
   });
 });
