@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import {
+  cpSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
@@ -333,3 +334,53 @@ describe('native dependencies', () => {
     expect(s.packages.map((p: { registryType: string }) => p.registryType)).toEqual(['npm', 'mcpb']);
   });
 });
+
+it('a real native package from npm (@node-rs/xxhash, a napi-rs binary per platform): the bundle for this machine loads it', async (ctx) => {
+  // Installed from the npm registry (or npm's cache); skipped where neither is reachable.
+  const store = path.join(REPO, '.tmp/e2e/npm-xxhash');
+  rmSync(store, { recursive: true, force: true });
+  mkdirSync(store, { recursive: true });
+  writeFileSync(path.join(store, 'package.json'), '{ "private": true }');
+  const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+  const install = await run(npm, ['install', '--no-audit', '--no-fund', '@node-rs/xxhash@1.7.8'], store, 90_000).catch(
+    () => null,
+  );
+  if (install?.code !== 0) ctx.skip();
+
+  const dir = scratch('pack-napi', path.join(REPO, 'examples/weather'));
+  cpSync(path.join(store, 'node_modules'), path.join(dir, 'node_modules'), { recursive: true });
+  const pkgFile = path.join(dir, 'package.json');
+  const pkg = JSON.parse(readFileSync(pkgFile, 'utf8'));
+  pkg.dependencies['@node-rs/xxhash'] = '1.7.8';
+  writeFileSync(pkgFile, JSON.stringify(pkg, null, 2));
+  const handler = path.join(dir, 'src/handlers/tools/convert_temperature.ts');
+  writeFileSync(
+    handler,
+    `import { xxh32 } from '@node-rs/xxhash';\n${readFileSync(handler, 'utf8').replace(
+      'return `${value} °${from} = ${round1(converted)} °${to}`;',
+      "return `${value} °${from} = ${round1(converted)} °${to} (${xxh32('mcpgen').toString(16)})`;",
+    )}`,
+  );
+  expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
+  expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+  const r = await pack(dir, '--registry-name', 'io.github.example/weather');
+  expect(r.code, r.stderr).toBe(0);
+  const host = `${process.platform}-${process.arch}`;
+  const name = `weather-0.1.0-${host}.mcpb`;
+  // npm installed the binary of this platform only, so that is the one bundle.
+  expect(readdirSync(dir).filter((f) => f.endsWith('.mcpb'))).toEqual([name]);
+  const unpacked = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-mcpb-'));
+  outside.push(unpacked);
+  expect(await unpackExtension({ mcpbPath: path.join(dir, name), outputDir: unpacked, silent: true })).toBe(true);
+  const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
+  expect(m.compatibility.platforms).toEqual([process.platform]);
+  const args = (m.server.mcp_config.args as string[]).map((a) => a.replace('${__dirname}', unpacked));
+  const client = new Client({ name: 'pack-test', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, cwd: os.tmpdir() }));
+  try {
+    const res = await client.callTool({ name: 'convert_temperature', arguments: { value: 100, from: 'C' } });
+    expect((res.content as { text: string }[])[0]!.text).toMatch(/^100 °C = 212 °F \([0-9a-f]+\)$/);
+  } finally {
+    await client.close();
+  }
+}, 180_000);
