@@ -5,7 +5,7 @@
  * JSON printed by JSON.stringify, so nothing in a name or description can break the document.
  */
 import type { IR } from '../normalize/ir.js';
-import { binName } from './views.js';
+import { binName, projectView } from './views.js';
 import { printJson } from './literal.js';
 
 /** Inline code that survives backticks in the text (CommonMark: a longer fence, padded). */
@@ -105,7 +105,10 @@ export function readmeView(ir: IR) {
     what: `with \`REDIS_URL\`: prefix of every key and channel (default \`mcp:${ir.server.name}:\`)`,
   });
   env.push({ name: 'MCP_SESSION_TTL', what: 'with `REDIS_URL`: seconds an idle 2025 session lives (default 3600)' });
+  const { containerPort, imageName } = projectView(ir);
   return {
+    containerPort,
+    imageName,
     title: oneLine(ir.server.title ?? ir.server.name),
     description: ir.server.description ? oneLine(ir.server.description) : null,
     bin,
