@@ -12,6 +12,7 @@ import { stdioLoadBench } from './stdio-load.mjs';
 import { devReloadBench } from './dev-reload.mjs';
 import { scaleBench, scaleSection } from './scale.mjs';
 import { shortcutsBench } from './shortcuts.mjs';
+import { BUNDLE_BUDGET_KIB, bundleBench } from './bundle.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -48,6 +49,8 @@ const gen = await generatorBench({
   runs: quick ? 1 : 3,
   tools: { openapi: openapi?.bin, openapiHome: openapi?.home },
 });
+log("weather's MCP Bundle against its size budget");
+const bundle = await bundleBench({ repo });
 log('speed shortcuts on and off');
 const shortcuts = await shortcutsBench({ repo, runs: quick ? 1 : 21, log });
 log('schema-heavy scale');
@@ -85,6 +88,8 @@ const md = [
   '',
   gen.md,
   '',
+  bundle.md,
+  '',
   shortcuts.md,
   '',
   scale.md,
@@ -108,3 +113,7 @@ if (listenerWarnings)
   log(
     `the SDK client warned ${listenerWarnings} times of abort listeners piling up on its HTTP connections (a leak in the client, see above)`,
   );
+if (bundle.over) {
+  log(`FAIL: weather's bundle is ${bundle.kib.toFixed(0)} KiB, over its budget of ${BUNDLE_BUDGET_KIB} KiB`);
+  process.exitCode = 1;
+}
