@@ -6,6 +6,7 @@ import { defineConfig } from 'vitest/config';
 // Chosen by measured file durations; a new test file is in `full` until it is listed here.
 const FAST = [
   'cli',
+  'completion',
   'docs',
   'embedded-size',
   'environment-errors',

@@ -6,6 +6,8 @@ import type { Command as CommandType } from 'commander';
 import { UsageError } from './diagnostics.js';
 import { EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { VERSION } from './version.js';
+import { helpAfter } from './help.js';
+import { type CompletionCommand, completionCommand } from './commands/completion.js';
 
 // Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or the build.
 const validateCommand: typeof import('./commands/validate.js').validateCommand = async (...a) =>
@@ -186,7 +188,39 @@ export async function buildProgram(
     .command('schema')
     .description('print the manifest JSON Schema')
     .action(() => run(() => actions.schema()));
+
+  program
+    .command('completion [shell]')
+    .description("print a script completing mcpgen's commands and options in bash, zsh or fish")
+    .action((shell: string | undefined) =>
+      run(async () => {
+        // Values checked by the command itself rather than by commander.
+        const values = { 'validate --format': (await import('./report/index.js')).FORMATS };
+        return completionCommand(shell, completionOf(program, values), io);
+      }),
+    );
+
+  // Examples and the documentation after each command's options.
+  for (const command of program.commands) command.addHelpText('after', helpAfter(command.name()));
   return { program, exitCode: () => exit };
+}
+
+/** The commands and options the completion scripts offer, read off the program itself. */
+function completionOf(program: CommandType, values: Record<string, readonly string[]>): CompletionCommand[] {
+  return program.commands.map((c) => ({
+    name: c.name(),
+    description: c.description(),
+    options: [
+      ...c.options,
+      { short: '-h', long: '--help', description: 'show help', flags: '-h, --help', argChoices: undefined },
+    ].map((o) => ({
+      flags: [o.short, o.long].filter((f): f is string => typeof f === 'string'),
+      description: o.description,
+      takesFile: /<(path|dir|file)>/.test(o.flags) || ['--file', '--out', '--bundle'].includes(o.long ?? ''),
+      ...(o.argChoices ? { choices: o.argChoices } : {}),
+      ...(values[`${c.name()} ${o.long}`] ? { choices: values[`${c.name()} ${o.long}`] } : {}),
+    })),
+  }));
 }
 
 /** A command threw: a usage error is a message, anything else a bug (with its stack under --debug). */

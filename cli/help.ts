@@ -1,0 +1,52 @@
+/**
+ * What `mcpgen <command> --help` shows after the options: examples to copy, and where the command
+ * is documented (docs/cli.md, shipped in mcpgen's package, so the path works offline).
+ */
+import path from 'node:path';
+import { PACKAGE_ROOT } from './paths.js';
+
+const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  init: [
+    'mcpgen init weather            # a new project in ./weather',
+    'mcpgen init --name acme-notes   # here, named acme-notes',
+  ],
+  validate: [
+    'mcpgen validate                         # mcpgen.yaml here or above',
+    'mcpgen validate --format github         # annotations in a GitHub Actions run',
+    'mcpgen validate --rule max-tools=error  # a lint rule set for this run',
+  ],
+  generate: [
+    'mcpgen generate                 # write the project next to mcpgen.yaml',
+    'mcpgen generate --check         # CI: exit 1 when generated files are out of date',
+    'mcpgen generate --dry-run       # print the plan, write nothing',
+    'mcpgen generate --format prettier',
+  ],
+  diff: ['mcpgen diff                     # what generate would change, as a unified diff'],
+  watch: ['mcpgen watch -f api/mcpgen.yaml'],
+  dev: [
+    'npm run dev                     # in a generated project: mcpgen dev',
+    'mcpgen dev --port 0             # any free port, kept across restarts',
+  ],
+  pack: ['mcpgen pack --build             # build, then bundle dist/ and write server.json'],
+  rename: [
+    'mcpgen rename tool get_weather get_forecast        # print what would change',
+    'mcpgen rename tool get_weather get_forecast --yes  # do it',
+  ],
+  schema: ['mcpgen schema > mcpgen.schema.json'],
+  completion: [
+    'mcpgen completion bash >> ~/.bashrc',
+    'mcpgen completion zsh > "${fpath[1]}/_mcpgen"',
+    'mcpgen completion fish > ~/.config/fish/completions/mcpgen.fish',
+  ],
+};
+
+/** The help text after a command's options: its examples and its documentation. */
+export function helpAfter(command: string): string {
+  const examples = EXAMPLES[command] ?? [];
+  const docs = path.join(PACKAGE_ROOT, 'docs', 'cli.md');
+  return [
+    '',
+    ...(examples.length ? ['Examples:', ...examples.map((e) => `  $ ${e}`), ''] : []),
+    `Documentation: ${docs} (also https://github.com/mcpgen/mcpgen/blob/main/docs/cli.md)`,
+  ].join('\n');
+}
