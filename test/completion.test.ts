@@ -43,8 +43,15 @@ describe('completion', () => {
     expect(bashCompletes(script, ['mcpgen', ''])).toEqual(expect.arrayContaining(COMMANDS));
     expect(bashCompletes(script, ['mcpgen', 're'])).toEqual(['rename']);
     expect(bashCompletes(script, ['mcpgen', 'generate', '--c'])).toEqual(['--check']);
-    expect(bashCompletes(script, ['mcpgen', 'validate', '--format', ''])).toEqual(['stylish', 'json', 'github', 'sarif']);
-    expect(bashCompletes(script, ['mcpgen', 'generate', '-f', 'examples/weather/mcpgen.y'])).toEqual(['examples/weather/mcpgen.yaml']);
+    expect(bashCompletes(script, ['mcpgen', 'validate', '--format', ''])).toEqual([
+      'stylish',
+      'json',
+      'github',
+      'sarif',
+    ]);
+    expect(bashCompletes(script, ['mcpgen', 'generate', '-f', 'examples/weather/mcpgen.y'])).toEqual([
+      'examples/weather/mcpgen.yaml',
+    ]);
   });
 
   it('zsh and fish scripts are accepted by their shells, where installed', async () => {
