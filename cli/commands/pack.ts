@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
@@ -94,7 +94,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const singlePath = path.resolve(io.cwd, opts.bundle ?? defaultPath);
   // One bundle for every platform, or, with native dependencies, one per platform-arch they have binaries for.
   const bundles = (contents.targets ?? [null]).map((target) => {
-    const mcpb = mcpbManifest(ir!, pkg, target ? [platformOf(target)] : MCPB_PLATFORMS);
+    const mcpb = mcpbManifest(ir!, pkg, target ? [platformOf(target)] : contents.platforms);
     const entries: ZipEntry[] = [
       { name: 'manifest.json', data: Buffer.from(`${JSON.stringify(mcpb, null, 2)}\n`), mode: 0o644 },
       ...own,
@@ -121,7 +121,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const what = `${contents.packages.length} packages, ${ir.tools.length} tool(s), ${ir.prompts.length} prompt(s)`;
   for (const b of bundles) {
     const kb = (b.archive.length / 1024).toFixed(0);
-    const where = b.target ? platformOf(b.target) : MCPB_PLATFORMS.join(', ');
+    const where = b.target ? platformOf(b.target) : contents.platforms.join(', ');
     io.stdout(`✔ ${rel(b.file)}: ${kb} KiB, ${b.files} files (${what}), for ${where}\n  sha256 ${b.sha256}\n`);
   }
   io.stdout(
@@ -143,6 +143,7 @@ function writeAllOrNothing(files: readonly [string, Buffer][]): void {
     for (const [target, data] of files) {
       const tmp = `${target}.${process.pid}.tmp`;
       tmps.push(tmp);
+      mkdirSync(path.dirname(target), { recursive: true });
       writeFileSync(tmp, data);
     }
     files.forEach(([target], i) => renameSync(tmps[i]!, target));

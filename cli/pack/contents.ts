@@ -7,7 +7,7 @@ import { UsageError } from '../diagnostics.js';
 import { type BundledPackage, productionDependencies } from './dependencies.js';
 import { type FoundFile, listFiles } from './files.js';
 import {
-  bundleTargets,
+  bundlePlatforms,
   isNativeLeftover,
   MCPB_PLATFORMS,
   type NativePackage,
@@ -19,8 +19,9 @@ import type { ZipEntry } from './zip.js';
 
 export interface Contents {
   packages: { pkg: BundledPackage; files: FoundFile[]; native: NativePackage | null }[];
-  /** null: no native package, one bundle for every platform. */
+  /** null: no native package with binaries, one bundle for `platforms`; else one bundle per target. */
   targets: Target[] | null;
+  platforms: string[];
   /** Native packages without a binary: bundled as they are, for the platforms the others allow. */
   warnings: string[];
   /** File contents read so far: read once however many bundles hold them. */
@@ -43,15 +44,21 @@ export function bundleContents(projectDir: string, host: Target): Contents {
     };
   });
   const natives = packages.flatMap((p) => (p.native ? [p.native] : []));
-  const targets = bundleTargets(natives);
-  if (targets?.length === 0) {
-    const each = natives
-      .filter((n) => n.targets)
-      .map((n) => `${n.pkg.name} (${n.why}): ${[...n.targets!].sort().join(', ')}`)
-      .join('; ');
-    throw new UsageError(
-      `cannot bundle: no platform (${MCPB_PLATFORMS.join(', ')}) has binaries of every native dependency: ${each}`,
-    );
+  const { targets, platforms } = bundlePlatforms(
+    natives,
+    packages.map((p) => p.pkg.manifest),
+  );
+  if (!platforms.length) {
+    const each = [
+      ...natives.filter((n) => n.targets).map((n) => `${n.pkg.name} (${n.why}): ${[...n.targets!].sort().join(', ')}`),
+      ...packages
+        .filter((p) => p.pkg.manifest.os?.length || p.pkg.manifest.cpu?.length)
+        .map(
+          (p) =>
+            `${p.pkg.name}: os ${JSON.stringify(p.pkg.manifest.os ?? [])}, cpu ${JSON.stringify(p.pkg.manifest.cpu ?? [])}`,
+        ),
+    ].join('; ');
+    throw new UsageError(`cannot bundle: no platform (${MCPB_PLATFORMS.join(', ')}) suits every dependency: ${each}`);
   }
   const warnings = natives
     .filter((n) => !n.targets)
@@ -62,7 +69,7 @@ export function bundleContents(projectDir: string, host: Target): Contents {
     if (!data) cache.set(abs, (data = readFileSync(abs)));
     return data;
   };
-  return { packages, targets, warnings, read };
+  return { packages, targets, platforms, warnings, read };
 }
 
 /** The node_modules entries of the bundle for `target` (null: every platform). */

@@ -1,10 +1,10 @@
 /**
  * Native dependencies and the platforms a bundle of them works on. A compiled `.node` file outside
- * `prebuilds/` (node-gyp's build/Release, node-pre-gyp's lib/binding, a napi-rs platform package)
- * was built or installed for this machine; `prebuilds/<platform>-<arch>[+<arch>…]/` (prebuildify,
+ * `prebuilds/` (node-gyp's build/Release, node-pre-gyp's lib/binding, a napi-rs platform package,
+ * which npm installs only where its `os` and `cpu` match) was built or installed for this machine; `prebuilds/<platform>-<arch>[+<arch>…]/` (prebuildify,
  * node-gyp-build) hold one for each platform named.
  */
-import type { BundledPackage } from './dependencies.js';
+import type { BundledPackage, PackageManifest } from './dependencies.js';
 
 /** The platforms an MCPB manifest can declare (`compatibility.platforms`). */
 export const MCPB_PLATFORMS = ['darwin', 'linux', 'win32'] as const;
@@ -45,36 +45,46 @@ export function nativePackage(pkg: BundledPackage, files: readonly string[], hos
       if (f.endsWith('.node')) for (const t of prebuildTargets(m[1]!)) prebuilt.add(t);
     } else if (f.endsWith('.node')) binary = true;
   }
-  const m = pkg.manifest;
-  const restricted = Boolean(m.os?.length || m.cpu?.length);
-  const gyp = files.includes('binding.gyp') || m.gypfile === true;
-  if (!binary && !prebuilt.size && !restricted && !gyp) return null;
-  const why = binary
-    ? 'a compiled .node file'
-    : prebuilt.size
-      ? 'prebuilds/'
-      : restricted
-        ? 'package.json os/cpu'
-        : 'binding.gyp';
-  // npm installs a package restricted by os/cpu only where it runs: here.
-  const targets = binary || restricted ? new Set([host, ...prebuilt]) : prebuilt.size ? prebuilt : null;
+  const gyp = files.includes('binding.gyp') || pkg.manifest.gypfile === true;
+  if (!binary && !prebuilt.size && !gyp) return null;
+  const why = binary ? 'a compiled .node file' : prebuilt.size ? 'prebuilds/' : 'binding.gyp';
+  const targets = binary ? new Set([host, ...prebuilt]) : prebuilt.size ? prebuilt : null;
   return { pkg, why, targets };
 }
 
-/**
- * The targets to bundle for: null when no native package limits them (one bundle for every
- * platform), else the targets every native package has binaries for.
- */
-export function bundleTargets(natives: readonly NativePackage[]): Target[] | null {
-  const limiting = natives.filter((n) => n.targets);
-  if (!limiting.length) return null;
-  let common: Target[] = [...limiting[0]!.targets!];
-  for (const n of limiting.slice(1)) common = common.filter((t) => n.targets!.has(t));
-  return common
-    .filter((t) => (MCPB_PLATFORMS as readonly string[]).includes(platformOf(t)))
-    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+/** npm's reading of package.json `os` and `cpu`: the values allowed, or `!value`s blocked. */
+function allowedBy(list: string[] | undefined, value: string): boolean {
+  if (!list?.length) return true;
+  if (list.includes(`!${value}`)) return false;
+  const allowed = list.filter((v) => !v.startsWith('!'));
+  return !allowed.length || allowed.includes(value);
 }
 
+export interface Platforms {
+  /** null: one bundle for `platforms`; else one bundle per target. */
+  targets: Target[] | null;
+  platforms: string[];
+}
+
+/**
+ * Where the bundles work: without a native package that has binaries, one bundle for every
+ * platform no package's `os` excludes; else the targets every native package has binaries for
+ * and no package's `os` or `cpu` excludes.
+ */
+export function bundlePlatforms(natives: readonly NativePackage[], packages: readonly PackageManifest[]): Platforms {
+  const limiting = natives.filter((n) => n.targets);
+  if (!limiting.length)
+    return { targets: null, platforms: MCPB_PLATFORMS.filter((p) => packages.every((m) => allowedBy(m.os, p))) };
+  let common: Target[] = [...limiting[0]!.targets!];
+  for (const n of limiting.slice(1)) common = common.filter((t) => n.targets!.has(t));
+  const targets = common
+    .filter((t) => (MCPB_PLATFORMS as readonly string[]).includes(platformOf(t)))
+    .filter((t) => packages.every((m) => allowedBy(m.os, platformOf(t)) && allowedBy(m.cpu, archOf(t))))
+    .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return { targets, platforms: [...new Set(targets.map(platformOf))] };
+}
+
+const archOf = (t: Target): string => t.slice(t.indexOf('-') + 1);
 export const platformOf = (t: Target): string => t.slice(0, t.indexOf('-'));
 
 /** node-gyp's intermediates and the C/C++ sources and build files a compiled module no longer needs. */
