@@ -26,6 +26,7 @@ const FAST = [
   'normalize',
   'package-contents',
   'plan',
+  'progress',
   'proto-keys',
   'report',
   'sample-check',

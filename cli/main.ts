@@ -127,7 +127,7 @@ export async function buildProgram(
     .option('--check', 'exit 1 if generated files are out of date; write nothing')
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
-    .option('-q, --quiet', 'print only the summary')
+    .option('-q, --quiet', 'print only the summary and the files created for you to edit')
     .action((o: GenerateFlags) => run(() => actions.generate(o)));
 
   program
@@ -137,7 +137,7 @@ export async function buildProgram(
     .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
-    .option('-q, --quiet', 'print only the summary')
+    .option('-q, --quiet', 'print only the summary and the files created for you to edit')
     .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }) =>
       run(() => actions.watch(o)),
     );

@@ -11,6 +11,7 @@
  * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
  */
 import path from 'node:path';
+import { withProgress } from '../progress.js';
 import { watch, type FSWatcher } from 'chokidar';
 import { UsageError } from '../diagnostics.js';
 import { build, findTsc } from '../dev/build.js';
@@ -74,7 +75,11 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       );
       return;
     }
-    const b = await build(projectDir, tsc, (k) => (killBuild = k));
+    const b = await withProgress(
+      io,
+      'building (tsc --incremental)',
+      build(projectDir, tsc, (k) => (killBuild = k)),
+    );
     if (stopping) return;
     if (!b.ok) {
       io.stderr(
@@ -99,11 +104,15 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     await old?.stop();
     if (stopping) return;
     try {
-      server = await startServer(projectDir, {
-        port: keep,
-        ...(opts.host ? { host: opts.host } : {}),
-        log: (l) => io.stderr(`  [server] ${l}\n`),
-      });
+      server = await withProgress(
+        io,
+        'starting the server',
+        startServer(projectDir, {
+          port: keep,
+          ...(opts.host ? { host: opts.host } : {}),
+          log: (l) => io.stderr(`  [server] ${l}\n`),
+        }),
+      );
     } catch (err) {
       io.stderr(`✖ ${(err as Error).message}; fix and save to retry\n`);
       return;

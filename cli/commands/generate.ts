@@ -277,9 +277,10 @@ const labels: Record<PlanEntry['action'], string> = {
 
 function printPlan(plan: Plan, io: CliIO, rel: (p: string) => string, dryRun: boolean, quiet: boolean): void {
   const s = summarize(plan);
-  if (!quiet) {
-    for (const e of plan.entries) {
-      if (e.action === 'unchanged' || e.action === 'skip') continue;
+  for (const e of plan.entries) {
+    if (e.action === 'unchanged' || e.action === 'skip') continue;
+    // Quiet (watch, dev) still names the files that are the user's to edit now.
+    if (!quiet || (e.owner === 'user' && e.action === 'create')) {
       io.stdout(
         `  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`,
       );
