@@ -24,6 +24,8 @@ const FAST = [
   'manifest-schema',
   'nesting',
   'normalize',
+  'pack-dependencies',
+  'pack-native',
   'package-contents',
   'plan',
   'progress',

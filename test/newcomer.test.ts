@@ -6,6 +6,7 @@
  * MCPB validator accepts and a server.json the Registry schema accepts. Packages come from the
  * registry, as a user gets them.
  */
+import { createHash } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -170,7 +171,15 @@ describe.skipIf(skip)('a newcomer, from the mcpgen tarball to a shared bundle', 
     expect(serverJson).toMatchObject({
       name: `io.github.example/${NAME}`,
       version: '0.1.0',
-      packages: [{ registryType: 'npm', identifier: NAME }],
+      packages: [
+        { registryType: 'npm', identifier: NAME },
+        { registryType: 'mcpb', identifier: expect.stringMatching(new RegExp(`/${NAME}-0\\.1\\.0\\.mcpb$`)) },
+      ],
     });
+    // The bundle's entry names its SHA-256, as the Registry checks it.
+    const bundleSha = createHash('sha256')
+      .update(readFileSync(path.join(project, `${NAME}-0.1.0.mcpb`)))
+      .digest('hex');
+    expect(serverJson.packages[1].fileSha256).toBe(bundleSha);
   }, 300_000);
 });

@@ -5,7 +5,8 @@
  * the manifest. Every file is written next to its final name and renamed over it, so a failure
  * leaves no half-written bundle.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { withProgress } from '../progress.js';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -54,12 +55,9 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
 
   if (opts.build) {
     io.stdout(`building: npm run build\n`);
-    const r = spawnSync(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
-      cwd: projectDir,
-      stdio: ['ignore', 'inherit', 'inherit'],
-    });
-    if (r.status !== 0) {
-      io.stderr(`✖ npm run build failed (exit ${r.status ?? r.signal}); nothing was packed\n`);
+    const status = await withProgress(io, 'npm run build', runBuild(projectDir));
+    if (status !== 0) {
+      io.stderr(`✖ npm run build failed (exit ${status}); nothing was packed\n`);
       return EXIT_PROBLEMS;
     }
   }
@@ -78,6 +76,8 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   }
 
   const host = hostTarget();
+  // Reading the production packages and compressing them takes a few seconds on a large project.
+  io.stdout('packing: the built server and its production packages\n');
   const contents = bundleContents(projectDir, host);
   const { devDependencies: _dev, scripts: _scripts, ...runtimePkg } = pkg;
   const own: ZipEntry[] = [
@@ -131,6 +131,19 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   );
   for (const n of registry.notes) io.stderr(`! server.json: ${n}\n`);
   return EXIT_OK;
+}
+
+/** `npm run build` in the project, its output on the terminal: the exit status (or the signal). */
+function runBuild(projectDir: string): Promise<number | string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
+      cwd: projectDir,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      shell: process.platform === 'win32',
+    });
+    child.on('error', () => resolve('not started'));
+    child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
 }
 
 /**
