@@ -27,6 +27,8 @@ const packCommand: typeof import('./commands/pack.js').packCommand = async (...a
   (await import('./commands/pack.js')).packCommand(...a);
 const renameCommand: typeof import('./commands/rename.js').renameCommand = async (...a) =>
   (await import('./commands/rename.js')).renameCommand(...a);
+const mcpCommand: typeof import('./commands/mcp.js').mcpCommand = async (...a) =>
+  (await import('./commands/mcp.js')).mcpCommand(...a);
 
 /** What each command is run with: the commands themselves, or (tests) something that records the options. */
 export interface Actions {
@@ -39,6 +41,7 @@ export interface Actions {
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
   rename(o: { kind: string; from: string; to: string; file?: string; out?: string; yes?: boolean }): Promise<number>;
+  mcp(o: { dir?: string }): Promise<number>;
 }
 
 type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean; format?: Layout };
@@ -69,6 +72,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     dev: (o) => devCommand(o, io),
     pack: (o) => packCommand(o, io),
     rename: (o) => renameCommand(o, io),
+    mcp: (o) => mcpCommand(o, io),
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -172,6 +176,12 @@ export async function buildProgram(
     .action((kind: string, from: string, to: string, o: { file?: string; out?: string; yes?: boolean }) =>
       run(() => actions.rename({ kind, from, to, ...o })),
     );
+
+  program
+    .command('mcp')
+    .description('serve mcpgen over MCP (stdio): validate, explain, add or rename entries, generate, check')
+    .option('-C, --dir <dir>', 'the project folder (default: the current folder)')
+    .action((o: { dir?: string }) => run(() => actions.mcp(o)));
 
   program
     .command('diff')

@@ -1,0 +1,110 @@
+/**
+ * The validate pipeline of `mcpgen validate` (load → schema and semantic checks → lint), in
+ * process, returning diagnostics as data: on the manifest on disk, or on a text not yet written
+ * (add_entry checks the result before writing it).
+ */
+import path from 'node:path';
+import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
+import { ruleByCode } from '../lint/registry.js';
+import { lintManifest } from '../lint/lint.js';
+import { loadManifest } from '../load/load.js';
+import { attachLocator, type ManifestLocator } from '../load/locators.js';
+import { QuickLocator } from '../load/quick-locate.js';
+import { quickParseYaml } from '../load/quick-yaml.js';
+import type { LoadedManifest, LoadResult } from '../load/types.js';
+import { parseManifestYaml } from '../load/yaml.js';
+import { validateManifest } from '../validate/validate.js';
+
+/** A diagnostic as the tools return it: every key present (null when unknown), as `validate --format json` does. */
+export interface DiagnosticData {
+  code: string;
+  severity: 'error' | 'warning' | 'info';
+  message: string;
+  file: string;
+  line: number;
+  column: number;
+  endLine: number | null;
+  endColumn: number | null;
+  path: string | null;
+  entry: string | null;
+  rule: string | null;
+  hint: string | null;
+}
+
+export interface Checked {
+  diagnostics: DiagnosticData[];
+  errors: number;
+  warnings: number;
+  /** The manifest as loaded, when it could be parsed. */
+  manifest?: LoadedManifest;
+}
+
+/** Validates the manifest file `abs`, naming it `display` in diagnostics. */
+export function checkManifestFile(abs: string, display: string): Checked {
+  return checked(loadManifest(abs, display));
+}
+
+/** Validates `source` as if it were the manifest at `abs` (its `file:` references resolve from there). */
+export function checkManifestText(abs: string, display: string, source: string): Checked {
+  return checked(loadText(abs, display, source));
+}
+
+function checked(loaded: LoadResult): Checked {
+  const diagnostics: Diagnostic[] = [...loaded.diagnostics];
+  // As `mcpgen validate`: whatever could be parsed is checked too, so one run reports everything.
+  if (loaded.manifest) diagnostics.push(...validateManifest(loaded.manifest), ...lintManifest(loaded.manifest));
+  sortDiagnostics(diagnostics);
+  const data = diagnostics.map(toData);
+  return {
+    diagnostics: data,
+    errors: data.filter((d) => d.severity === 'error').length,
+    warnings: data.filter((d) => d.severity === 'warning').length,
+    ...(loaded.manifest ? { manifest: loaded.manifest } : {}),
+  };
+}
+
+export function toData(d: Diagnostic): DiagnosticData {
+  return {
+    code: d.code,
+    severity: d.severity,
+    message: d.message,
+    file: d.file.split(path.sep).join('/'),
+    line: d.line,
+    column: d.column,
+    endLine: d.endLine ?? null,
+    endColumn: d.endColumn ?? null,
+    path: d.path ?? null,
+    entry: d.entry ?? null,
+    rule: ruleByCode(d.code)?.id ?? null,
+    hint: d.hint ?? null,
+  };
+}
+
+/** loadManifest (cli/load/load.ts) on a text instead of a file: the same two parsers, the same locators. */
+function loadText(abs: string, display: string, source: string): LoadResult {
+  const quick = process.env.MCPGEN_QUICK_YAML === '0' ? undefined : quickParseYaml(source);
+  let data: unknown;
+  let locator: ManifestLocator;
+  const diagnostics: Diagnostic[] = [];
+  if (quick) {
+    data = quick.data;
+    locator = new QuickLocator(quick.data, quick.positions, source, quick.lines);
+  } else {
+    const parsed = parseManifestYaml(source, display);
+    if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };
+    data = parsed.data;
+    locator = parsed.locator;
+    diagnostics.push(...parsed.diagnostics);
+  }
+  const manifest: LoadedManifest = {
+    file: display,
+    absPath: abs,
+    dir: path.dirname(abs),
+    source,
+    data,
+    locate: (p, opts) => locator.range(p, opts),
+    ...(quick ? { aliasFree: true as const } : {}),
+  };
+  attachLocator(manifest, locator);
+  return { manifest, diagnostics, source };
+}
