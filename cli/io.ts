@@ -1,3 +1,5 @@
+import type { Outcome } from './report/outcome.js';
+
 /** What a command may touch of the outside world; tests pass their own. */
 export interface CliIO {
   cwd: string;
@@ -6,6 +8,11 @@ export interface CliIO {
   /** True when stdout is a terminal (colours, progress). */
   isTTY: boolean;
   env: Record<string, string | undefined>;
+  /**
+   * Set under --json: the command records its result here (diagnostics, changes, next steps) and
+   * main prints it as the envelope in place of the command's stdout.
+   */
+  outcome?: Outcome;
 }
 
 export function processIO(): CliIO {

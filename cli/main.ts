@@ -5,6 +5,7 @@
 import type { Command as CommandType } from 'commander';
 import { UsageError } from './diagnostics.js';
 import { EXIT_USAGE, processIO, type CliIO } from './io.js';
+import { failure } from './report/outcome.js';
 import { VERSION } from './version.js';
 import { helpAfter } from './help.js';
 import { type CompletionCommand, completionCommand } from './commands/completion.js';
@@ -44,10 +45,23 @@ export interface Actions {
   mcp(o: { dir?: string }): Promise<number>;
 }
 
-type DevFlags = { file?: string; out?: string; port?: string; host?: string; headerVersion?: boolean; format?: Layout };
+type DevFlags = {
+  file?: string;
+  out?: string;
+  port?: string;
+  host?: string;
+  headerVersion?: boolean;
+  format?: Layout;
+  json?: boolean;
+};
 type PackFlags = { file?: string; out?: string; bundle?: string; build?: boolean; registryName?: string };
 
 export async function runCli(argv: string[], io: CliIO = processIO()): Promise<number> {
+  // --json: the same run with its result recorded, printed as one envelope (cli/report/envelope.ts).
+  if (!io.outcome && argv.includes('--json')) {
+    const { wantsJson, withEnvelope } = await import('./report/envelope.js');
+    if (wantsJson(argv)) return withEnvelope(argv, io, (inner) => runCli(argv, inner));
+  }
   // `validate` and `generate` with plain options (what CI and a regenerate run) skip loading
   // commander: on a large manifest, commander and the modules it needs are a tenth of a validate,
   // and ≈ 30 ms of every generate (a sixth of a no-op). Anything else goes through commander.
@@ -78,7 +92,11 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     await program.parseAsync(argv, { from: 'user' });
     return exitCode();
   } catch (err) {
-    if (err instanceof CommanderError) return err.exitCode === 0 ? 0 : EXIT_USAGE;
+    if (err instanceof CommanderError) {
+      if (err.exitCode === 0) return 0;
+      if (io.outcome) io.outcome.error = failure('usage', err.message.replace(/^error: /, ''));
+      return EXIT_USAGE;
+    }
     return failed(err, debug, io);
   }
 }
@@ -98,13 +116,15 @@ export async function buildProgram(
     .version(VERSION, '-v, --version')
     .option('--debug', 'show stack traces of internal errors')
     .exitOverride()
-    .configureOutput({ writeOut: (s) => io.stdout(s), writeErr: (s) => io.stderr(s) })
+    // Under --json, help and the version are not the result: stdout holds the envelope alone.
+    .configureOutput({ writeOut: (s) => (io.outcome ? io.stderr : io.stdout)(s), writeErr: (s) => io.stderr(s) })
     .showSuggestionAfterError();
 
   program
     .command('init [dir]')
     .description('write a starter mcpgen.yaml and generate its project')
     .option('--name <name>', 'server (and npm package) name; default: the folder name')
+    .option('--json', JSON_HELP)
     .action((dir: string | undefined, o: { name?: string }) =>
       run(() => actions.init({ ...(dir ? { dir } : {}), ...o })),
     );
@@ -120,6 +140,7 @@ export async function buildProgram(
       (v: string, acc: string[] = []) => [...acc, v],
     )
     .option('--max-warnings <n>', 'exit 1 when there are more than n warnings')
+    .option('--json', JSON_HELP)
     .action((o: ValidateFlags) => run(() => actions.validate(o)));
 
   program
@@ -132,6 +153,7 @@ export async function buildProgram(
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary and the files created for you to edit')
+    .option('--json', JSON_HELP)
     .action((o: GenerateFlags) => run(() => actions.generate(o)));
 
   program
@@ -142,8 +164,10 @@ export async function buildProgram(
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
     .option('-q, --quiet', 'print only the summary and the files created for you to edit')
-    .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }) =>
-      run(() => actions.watch(o)),
+    .addOption(noJson(Option))
+    .action(
+      (o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean; json?: boolean }) =>
+        run(() => refuseJson('watch', o).then(() => actions.watch(o))),
     );
 
   program
@@ -155,7 +179,8 @@ export async function buildProgram(
     .option('--host <host>', 'interface to listen on (default: transports.http.host)')
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
-    .action((o: DevFlags) => run(() => actions.dev(o)));
+    .addOption(noJson(Option))
+    .action((o: DevFlags) => run(() => refuseJson('dev', o).then(() => actions.dev(o))));
 
   program
     .command('pack')
@@ -165,6 +190,7 @@ export async function buildProgram(
     .option('--bundle <path>', 'bundle file (default: <project>/<name>-<version>.mcpb)')
     .option('--build', 'run npm run build first')
     .option('--registry-name <name>', 'server.json name, e.g. io.github.you/weather (default: package.json mcpName)')
+    .option('--json', JSON_HELP)
     .action((o: PackFlags) => run(() => actions.pack(o)));
 
   program
@@ -173,6 +199,7 @@ export async function buildProgram(
     .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
     .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--yes', 'apply the rename (default: print what would change and write nothing)')
+    .option('--json', JSON_HELP)
     .action((kind: string, from: string, to: string, o: { file?: string; out?: string; yes?: boolean }) =>
       run(() => actions.rename({ kind, from, to, ...o })),
     );
@@ -190,6 +217,7 @@ export async function buildProgram(
     .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
     .option('--no-header-version', "leave mcpgen's version out of file headers")
     .addOption(formatOption(Option))
+    .option('--json', JSON_HELP)
     .action((o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }) =>
       run(() => actions.diff(o)),
     );
@@ -197,6 +225,7 @@ export async function buildProgram(
   program
     .command('schema')
     .description('print the manifest JSON Schema')
+    .option('--json', JSON_HELP)
     .action(() => run(() => actions.schema()));
 
   program
@@ -221,7 +250,7 @@ function completionOf(program: CommandType, values: Record<string, readonly stri
     name: c.name(),
     description: c.description(),
     options: [
-      ...c.options,
+      ...c.options.filter((o) => !o.hidden),
       { short: '-h', long: '--help', description: 'show help', flags: '-h, --help', argChoices: undefined },
     ].map((o) => ({
       flags: [o.short, o.long].filter((f): f is string => typeof f === 'string'),
@@ -233,10 +262,25 @@ function completionOf(program: CommandType, values: Record<string, readonly stri
   }));
 }
 
+const JSON_HELP = 'print the result as one JSON document on stdout (docs/cli.md: --json)';
+
+/** watch and dev run until stopped: they take --json only to refuse it with a reason. */
+function noJson(Option: typeof import('commander').Option) {
+  return new Option('--json').hideHelp();
+}
+
+async function refuseJson(command: string, o: { json?: boolean }): Promise<void> {
+  if (!o.json) return;
+  throw new UsageError(
+    `${command} runs until stopped, so it has no --json result; for one, run mcpgen generate --json (again after each change)`,
+  );
+}
+
 /** A command threw: a usage error is a message, anything else a bug (with its stack under --debug). */
 function failed(err: unknown, debug: boolean, io: CliIO): number {
   if (err instanceof UsageError) {
     io.stderr(`mcpgen: ${err.message}\n`);
+    if (io.outcome) io.outcome.error = failure('usage', err.message);
     return EXIT_USAGE;
   }
   const e = err as Error;
@@ -245,8 +289,10 @@ function failed(err: unknown, debug: boolean, io: CliIO): number {
     // The machine refused something (permissions, a full disk, too many open files): not a bug.
     io.stderr(`mcpgen: ${env}\n`);
     if (debug) io.stderr(`${e?.stack ?? ''}\n`);
+    if (io.outcome) io.outcome.error = failure('environment', env, [], debug ? e?.stack : undefined);
     return EXIT_USAGE;
   }
+  if (io.outcome) io.outcome.error = failure('internal', e?.message ?? String(err), [], debug ? e?.stack : undefined);
   io.stderr(`mcpgen: internal error: ${e?.message ?? String(err)}\n`);
   io.stderr(
     debug

@@ -5,7 +5,8 @@
  */
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
-import { planProject, provenUpToDate, settleInterrupted } from './generate.js';
+import { generateLine, planChanges } from '../report/outcome.js';
+import { planProject, provenUpToDate, recordStamped, settleInterrupted } from './generate.js';
 
 export async function diffCommand(
   opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' },
@@ -13,28 +14,39 @@ export async function diffCommand(
 ): Promise<number> {
   const settled = settleInterrupted(opts, io, false);
   if (settled !== undefined) return settled;
-  if (provenUpToDate(opts, io)) {
+  const fast = provenUpToDate(opts, io);
+  if (fast) {
+    recordStamped(fast.stamp, io);
+    if (io.outcome) io.outcome.extra.diff = '';
     io.stderr('✔ generated code is up to date\n');
     return EXIT_OK;
   }
   const { plan, exit } = await planProject({ ...opts, writes: false }, io);
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
+  io.outcome?.changes.push(...planChanges(plan.entries));
+  let text = '';
   let changed = 0;
   for (const e of plan.entries) {
     if (e.owner !== 'generated' || e.action === 'unchanged') continue;
     changed++;
     const before = e.action === 'create' ? '' : (e.previous ?? '');
     const after = e.action === 'remove' ? '' : (e.content ?? '');
-    io.stdout(
-      unifiedDiff(
-        e.action === 'create' ? '/dev/null' : `a/${e.path}`,
-        e.action === 'remove' ? '/dev/null' : `b/${e.path}`,
-        before,
-        after,
-      ),
+    const hunks = unifiedDiff(
+      e.action === 'create' ? '/dev/null' : `a/${e.path}`,
+      e.action === 'remove' ? '/dev/null' : `b/${e.path}`,
+      before,
+      after,
     );
+    text += hunks;
+    io.stdout(hunks);
   }
+  if (io.outcome) io.outcome.extra.diff = text;
   if (changed) {
+    io.outcome?.next.push({
+      message: 'generated files differ from the manifest: regenerate them',
+      command: generateLine(opts),
+      cwd: '.',
+    });
     io.stderr(
       `✖ ${changed} generated file${changed === 1 ? ' differs' : 's differ'} from the manifest; run mcpgen generate\n`,
     );

@@ -16,7 +16,8 @@ import { leftover, recover, runningOwner } from '../write/transaction.js';
 import { foundPlaces, stagingIn, stagingName } from '../write/staging.js';
 import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
-import { missingDependencies } from '../plan/dependencies.js';
+import { dependencyProblems, missingDependencies } from '../plan/dependencies.js';
+import { generateLine, planChanges, slashes } from '../report/outcome.js';
 import { mark } from '../timings.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
@@ -69,6 +70,11 @@ export async function planProject(
   const warned = diags.filter((d) => d.severity !== 'error');
   const warnings = warned.length + (result.warningsNotListed ?? 0);
   const errors = diags.filter((d) => d.severity === 'error');
+  if (io.outcome) {
+    io.outcome.project = outDir;
+    io.outcome.diagnostics.push(...diags);
+    io.outcome.warningsNotListed += result.warningsNotListed ?? 0;
+  }
   for (const d of errors) io.stderr(`${formatDiagnostic(d)}\n`);
   printWarnings(errors.length ? [] : warned, warnings, display, io);
   if (errors.length) {
@@ -94,7 +100,9 @@ export async function planProject(
   const listed = warnings <= SHOWN_WARNINGS ? warned.map((d) => ({ ...d, file: toProject(d.file) })) : [];
   const stamp = made && warnings > 0 ? { ...made, warnings: { count: warnings, listed } } : made;
   if (plan.errors.length) {
-    for (const d of plan.errors) io.stderr(`${formatDiagnostic({ ...d, file: path.relative(io.cwd, d.file) })}\n`);
+    const fromCwd = plan.errors.map((d) => ({ ...d, file: path.relative(io.cwd, d.file) }));
+    io.outcome?.diagnostics.push(...fromCwd);
+    for (const d of fromCwd) io.stderr(`${formatDiagnostic(d)}\n`);
     io.stderr(`✖ nothing was written\n`);
     return { plan, manifest, outDir, exit: EXIT_PROBLEMS };
   }
@@ -132,14 +140,15 @@ export function provenUpToDate(
   });
   if (!hit) return null;
   const w = hit.stamp.warnings;
+  if (io.outcome) io.outcome.project = outDir;
   if (w) {
     const fromCwd = (file: string) => path.relative(io.cwd, path.resolve(outDir, file)) || file;
-    printWarnings(
-      w.listed.map((d) => ({ ...d, file: fromCwd(d.file) })),
-      w.count,
-      path.relative(io.cwd, manifest) || path.basename(manifest),
-      io,
-    );
+    const listed = w.listed.map((d) => ({ ...d, file: fromCwd(d.file) }));
+    if (io.outcome) {
+      io.outcome.diagnostics.push(...listed);
+      io.outcome.warningsNotListed += w.count - listed.length;
+    }
+    printWarnings(listed, w.count, path.relative(io.cwd, manifest) || path.basename(manifest), io);
   }
   return { outDir, stamp: hit.stamp };
 }
@@ -189,7 +198,40 @@ export function settleInterrupted(
 
 /** One line: where, the code, what failed and why, and the state the project is in. */
 function printWriteError(err: WriteError, io: CliIO): void {
-  io.stderr(`${path.relative(io.cwd, err.file) || '.'}: error ${err.code} ${err.message}\n`);
+  const file = path.relative(io.cwd, err.file) || '.';
+  io.outcome?.diagnostics.push({ code: err.code, severity: 'error', message: err.message, file, line: 1, column: 1 });
+  io.stderr(`${file}: error ${err.code} ${err.message}\n`);
+}
+
+/** Under --json, the files of an up-to-date project as the stamp knows them: every one unchanged or kept. */
+export function recordStamped(stamp: Stamp, io: CliIO): void {
+  if (!io.outcome) return;
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  io.outcome.changes.push(
+    ...[
+      ...Object.keys(stamp.outputs).map((p) => ({
+        action: 'unchanged' as const,
+        path: p,
+        owner: 'generated' as const,
+      })),
+      ...stamp.userFiles.map((p) => ({ action: 'keep' as const, path: p, owner: 'user' as const })),
+    ]
+      .sort(byPath)
+      .map((c) => ({ ...c, from: null })),
+  );
+}
+
+/** Under --json, the `npm install` commands package.json needs, as next steps run in the project. */
+function recordDependencies(outDir: string, io: CliIO): void {
+  if (!io.outcome) return;
+  const found = dependencyProblems(outDir);
+  const cwd = slashes(path.relative(io.cwd, outDir)) || '.';
+  for (const command of found?.commands ?? [])
+    io.outcome.next.push({
+      message: `package.json does not match what the generated code needs (${found!.problems.join('; ')})`,
+      command,
+      cwd,
+    });
 }
 
 export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): Promise<number> {
@@ -198,6 +240,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   if (settled !== undefined) return settled;
   const fast = opts.fastPath === false ? null : provenUpToDate(opts, io);
   if (fast) {
+    recordStamped(fast.stamp, io);
     if (opts.check) {
       io.stdout(`✔ generated code is up to date\n`);
       return EXIT_OK;
@@ -205,18 +248,26 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const unchanged = Object.keys(fast.stamp.outputs).length;
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
+    if (io.outcome && !opts.dryRun) io.outcome.applied = true;
     const missing = missingDependencies(fast.outDir);
     if (missing) io.stderr(`${missing}\n`);
+    recordDependencies(fast.outDir, io);
     return EXIT_OK;
   }
   const { plan, outDir, exit, stamp } = await planProject({ ...opts, writes: !opts.dryRun && !opts.check }, io);
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
   const rel = (p: string) => path.relative(io.cwd, path.join(outDir, p)) || '.';
+  io.outcome?.changes.push(...planChanges(plan.entries));
 
   if (opts.check) {
     const stale = plan.entries.filter((e) => e.owner === 'generated' && e.action !== 'unchanged');
     for (const e of stale) io.stdout(`${labels[e.action]} ${rel(e.path)}\n`);
     if (stale.length) {
+      io.outcome?.next.push({
+        message: 'generated files are out of date: regenerate them',
+        command: generateLine(opts),
+        cwd: '.',
+      });
       io.stderr(
         `✖ ${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date; run mcpgen generate\n`,
       );
@@ -236,16 +287,27 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     }
     if (stamp) writeStamp(outDir, stamp);
     mark('write');
+    if (io.outcome) io.outcome.applied = true;
   }
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   // Orphans beside new entries of their kind may be a rename done by hand: name the command that finishes it.
   if (plan.entries.some((e) => e.action === 'orphan')) {
     const { renameHints } = await import('../rename/hint.js');
-    for (const hint of renameHints(plan, opts)) io.stderr(`${hint}\n`);
+    for (const hint of renameHints(plan, opts)) {
+      io.stderr(`${hint}\n`);
+      // The hint ends with the command that finishes the rename.
+      const run = /; if it was renamed, run: (.+)$/.exec(hint);
+      io.outcome?.next.push({
+        message: hint.replace(/^hint: /, ''),
+        command: run?.[1] ?? null,
+        cwd: run ? '.' : null,
+      });
+    }
   }
   await printContractChanges(plan, io, rel);
   const missing = missingDependencies(outDir);
   if (missing) io.stderr(`${missing}\n`);
+  recordDependencies(outDir, io);
   return EXIT_OK;
 }
 
@@ -259,6 +321,11 @@ async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => s
   for (const c of changes) {
     const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel).join(' and ');
     io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files}\n`);
+    io.outcome?.next.push({
+      message: `contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files} to the new types`,
+      command: null,
+      cwd: null,
+    });
   }
   if (changes.length)
     io.stderr(

@@ -16,6 +16,7 @@ import { generate } from '../generate.js';
 import { PROJECT_FILES } from '../write/owned.js';
 import { packageData } from '../render/views.js';
 import { dependencyProblems, toolchainSpecs } from '../plan/dependencies.js';
+import { slashes } from '../report/outcome.js';
 
 export interface InitOptions {
   dir?: string;
@@ -57,24 +58,55 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
   const manifest = path.join(dir, 'mcpgen.yaml');
   writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, schemaRef: schemaRef(dir, pkg, VERSION) }));
   io.stdout(`  create    ${path.relative(io.cwd, manifest)}\n`);
+  io.outcome?.changes.push({ action: 'create', path: 'mcpgen.yaml', owner: 'user', from: null });
   const code = await generateCommand({ file: manifest }, io);
   if (code !== EXIT_OK) return code;
+  // init's own steps hold the installs generate would name, in the order they work.
+  if (io.outcome) io.outcome.next = [];
   const steps = await nextSteps(dir, manifest, pkg, existing, io);
   if (steps === null) return EXIT_OK;
   const cd = path.relative(io.cwd, dir);
+  const pad = (text: string) => text.padEnd(25);
   io.stdout(
     [
       '',
       `Your MCP server "${name}" is ready. Next:`,
       ...(cd ? [`  cd ${cd}`] : []),
-      ...steps,
+      ...steps.map((s) =>
+        s.command === null ? `  # ${s.message}` : s.shown ? `  ${pad(s.command)}# ${s.message}` : `  ${s.command}`,
+      ),
       '',
       'Edit mcpgen.yaml and run `npx mcpgen generate` (or keep `npm run dev` running) to change what the',
       'server offers; write your logic in src/handlers/ (mcpgen never overwrites those files).',
       '',
     ].join('\n'),
   );
+  if (io.outcome) {
+    const where = slashes(cd) || '.';
+    for (const s of steps)
+      io.outcome.next.push({
+        message: s.detail ?? s.message,
+        command: s.command,
+        cwd: s.command === null ? null : where,
+      });
+    io.outcome.next.push({
+      message:
+        'edit mcpgen.yaml and run mcpgen generate (or keep npm run dev running) to change what the server offers; write your logic in src/handlers/',
+      command: null,
+      cwd: null,
+    });
+  }
   return EXIT_OK;
+}
+
+/** A next step: a command and what it does, or an instruction to follow before the commands after it. */
+interface Step {
+  command: string | null;
+  message: string;
+  /** The message is printed beside the command (an install's goes without saying). */
+  shown?: boolean;
+  /** The instruction with what it refers to above it (the keys to merge), for --json. */
+  detail?: string;
 }
 
 /**
@@ -88,13 +120,14 @@ async function nextSteps(
   pkg: ReturnType<typeof readPackage>,
   existing: string[],
   io: CliIO,
-): Promise<string[] | null> {
-  const lines: string[] = [];
+): Promise<Step[] | null> {
+  const lines: Step[] = [];
   if (existing.length) io.stdout(`\nKept as they were (yours): ${existing.join(', ')}.\n`);
   if (pkg === 'invalid') {
-    io.stderr(
-      '! package.json is not a JSON object, so npm cannot use it: fix it (or move it away and run mcpgen generate for a fresh one), then npm install && npm test\n',
-    );
+    const fix =
+      'package.json is not a JSON object, so npm cannot use it: fix it (or move it away and run mcpgen generate for a fresh one), then npm install && npm test';
+    io.stderr(`! ${fix}\n`);
+    io.outcome?.next.push({ message: fix, command: null, cwd: null });
     return null;
   }
   let run = (script: string) => (script === 'test' || script === 'start' ? `npm ${script}` : `npm run ${script}`);
@@ -104,10 +137,15 @@ async function nextSteps(
     const advice = packageAdvice(pkg, packageData(result.ir!, toolchainSpecs(dir)));
     for (const line of advice.kept) io.stdout(`  ${line}\n`);
     if (advice.add) {
+      const fragment = printFragment(advice.add);
       io.stdout(
-        `Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${printFragment(advice.add)}\n`,
+        `Your package.json lacks what the steps below need; mcpgen left it unchanged. Merge these keys into it:\n${fragment}\n`,
       );
-      lines.push('  # merge the keys above into package.json, then:');
+      lines.push({
+        command: null,
+        message: 'merge the keys above into package.json, then:',
+        detail: `merge these keys into package.json (mcpgen left it unchanged):\n${fragment}`,
+      });
     }
     const name = advice.scriptName;
     const inner = run;
@@ -116,20 +154,36 @@ async function nextSteps(
   }
   if (existing.includes('tsconfig.json')) {
     const advice = tsconfigAdvice(dir);
-    if (typeof advice === 'string') io.stdout(`! ${advice}\n`);
-    else if (advice.reasons.length) {
+    if (typeof advice === 'string') {
+      io.stdout(`! ${advice}\n`);
+      io.outcome?.next.push({ message: advice, command: null, cwd: null });
+    } else if (advice.reasons.length) {
       io.stdout(
         `Your tsconfig.json lacks what the generated project needs; mcpgen left it unchanged:\n${advice.reasons.map((r) => `  - ${r}\n`).join('')}`,
       );
       if (advice.set) io.stdout(`Set these in its compilerOptions:\n${printFragment(advice.set)}\n`);
       const also = advice.set && advice.leftOut.length ? ' (and its include)' : '';
-      lines.push(`  # ${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${also}, then:`);
+      lines.push({
+        command: null,
+        message: `${advice.set ? 'set those compilerOptions' : 'fix the include'} in tsconfig.json${also}, then:`,
+        detail: [
+          `tsconfig.json lacks what the generated project needs (mcpgen left it unchanged): ${advice.reasons.join('; ')}`,
+          ...(advice.set ? [`set these in its compilerOptions:\n${printFragment(advice.set)}`] : []),
+        ].join('\n'),
+      });
     }
   }
-  const pad = (text: string) => text.padEnd(25);
-  lines.push(...install.map((c) => `  ${c}`));
-  lines.push(`  ${pad(run('test'))}# type-check, then the generated contract tests`);
-  lines.push(`  ${pad(run('start'))}# serve over stdio (${run('start:http')} for Streamable HTTP)`);
-  lines.push(`  ${pad(run('dev'))}# serve over HTTP, regenerate, rebuild and restart on every save`);
+  lines.push(...install.map((command) => ({ command, message: 'install the packages the project needs' })));
+  lines.push({ command: run('test'), shown: true, message: 'type-check, then the generated contract tests' });
+  lines.push({
+    command: run('start'),
+    shown: true,
+    message: `serve over stdio (${run('start:http')} for Streamable HTTP)`,
+  });
+  lines.push({
+    command: run('dev'),
+    shown: true,
+    message: 'serve over HTTP, regenerate, rebuild and restart on every save',
+  });
   return lines;
 }

@@ -9,6 +9,7 @@ import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io.js';
 import { applyRename } from '../rename/apply.js';
 import { isRenameKind, KIND_NAMES } from '../rename/kinds.js';
 import { planRename, Refusal, type RenamePlan } from '../rename/plan.js';
+import { commandLine, failure, fileFlags, slashes } from '../report/outcome.js';
 import { generateCommand, settleInterrupted } from './generate.js';
 
 export interface RenameCommandOptions {
@@ -32,21 +33,47 @@ export async function renameCommand(opts: RenameCommandOptions, io: CliIO): Prom
     if (!(err instanceof Refusal)) throw err;
     for (const line of err.details) io.stderr(`${line}\n`);
     io.stderr(`mcpgen: ${err.message}\n`);
+    if (io.outcome) io.outcome.error = failure('usage', err.message, err.details);
     return EXIT_USAGE;
   }
   const rel = (p: string) => path.relative(io.cwd, path.join(plan.outDir, p)) || '.';
   printPlan(plan, io, rel);
+  recordPlan(plan, io);
   if (!opts.yes) {
     io.stdout(`dry run, nothing written; run again with --yes to apply\n`);
+    io.outcome?.next.push({
+      message: 'dry run, nothing written: run again with --yes to apply',
+      command: commandLine(['mcpgen', 'rename', kind, from, to, ...fileFlags(opts), '--yes']),
+      cwd: '.',
+    });
     return EXIT_OK;
   }
   const code = await applyRename(plan, () => generateCommand({ file: plan.manifest.abs, out: plan.outDir }, io));
+  if (io.outcome) io.outcome.applied = code === EXIT_OK;
   if (code !== EXIT_OK) {
     io.stderr(`✖ the regeneration failed, so the rename was undone; nothing was changed\n`);
     return code;
   }
   io.stdout(`✔ renamed ${kind} "${from}" to "${to}"\n`);
   return EXIT_OK;
+}
+
+/** Under --json: the manifest's edit, each move, each file edited (then, with --yes, generate's plan). */
+function recordPlan(plan: RenamePlan, io: CliIO): void {
+  if (!io.outcome) return;
+  io.outcome.project = plan.outDir;
+  const changes = io.outcome.changes;
+  if (plan.keyEdit)
+    changes.push({
+      action: 'edit',
+      path: slashes(path.relative(plan.outDir, plan.manifest.abs)),
+      owner: 'user',
+      from: null,
+    });
+  for (const m of plan.moves) {
+    if (m.from !== m.to) changes.push({ action: 'move', path: m.to, owner: 'user', from: m.from });
+    if (m.edits.length) changes.push({ action: 'edit', path: m.to, owner: 'user', from: null });
+  }
 }
 
 function printPlan(plan: RenamePlan, io: CliIO, rel: (p: string) => string): void {

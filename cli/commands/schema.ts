@@ -6,6 +6,8 @@ import { EXIT_OK, type CliIO } from '../io.js';
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schemas/manifest.v1.json', import.meta.url));
 
 export function schemaCommand(io: CliIO): number {
-  io.stdout(readFileSync(SCHEMA_PATH, 'utf8'));
+  const text = readFileSync(SCHEMA_PATH, 'utf8');
+  if (io.outcome) io.outcome.extra.schema = JSON.parse(text);
+  io.stdout(text);
   return EXIT_OK;
 }

@@ -5,6 +5,7 @@ import { lintManifest } from '../lint/lint.js';
 import { parseRuleFlags, type RuleSettings } from '../lint/config.js';
 import { findManifest } from '../load/find.js';
 import { loadManifest } from '../load/load.js';
+import { failure } from '../report/outcome.js';
 import { FORMATS, findRepositoryRoot, formatReport, type Format } from '../report/index.js';
 import { validateManifest } from '../validate/validate.js';
 
@@ -50,10 +51,16 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
   let absPath: string;
   try {
     parsed = parseOptions(opts);
+    // The envelope carries the diagnostics in validate's JSON shape: a second format would be a second document.
+    if (io.outcome && parsed.format !== 'stylish')
+      throw new UsageError(
+        `--json and --format ${parsed.format} cannot be combined (the envelope's diagnostics are --format json's)`,
+      );
     absPath = findManifest(io.cwd, opts.file);
   } catch (err) {
     if (err instanceof UsageError) {
       io.stderr(`error: ${err.message}\n`);
+      if (io.outcome) io.outcome.error = failure('usage', err.message);
       return EXIT_USAGE;
     }
     throw err;
@@ -66,6 +73,7 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
     diagnostics.push(...lintManifest(loaded.manifest, parsed.rules));
   }
   sortDiagnostics(diagnostics);
+  io.outcome?.diagnostics.push(...diagnostics);
   const sources = new Map<string, string>(loaded.source !== undefined ? [[display, loaded.source]] : []);
   const color = io.isTTY && io.env.NO_COLOR === undefined;
   // CI formats name files from the repository root, as GitHub resolves them; the others from cwd.
