@@ -4,7 +4,6 @@
  * what it touches. Loaded only by `mcpgen mcp` (the SDK is not loaded by any other command).
  */
 import { type CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server';
-import { environmentError } from '../main.js';
 import { VERSION } from '../version.js';
 import type { Project } from './project.js';
 import {
@@ -336,8 +335,12 @@ async function answer(run: () => unknown): Promise<CallToolResult> {
       const details = refusal.details ? `\n${JSON.stringify(refusal.details, null, 2)}` : '';
       return { isError: true, content: [{ type: 'text', text: `${refusal.message}${details}` }] };
     }
-    const env = environmentError(err);
-    const e = err as Error;
+    const e = err as NodeJS.ErrnoException;
+    // The machine refused something (permissions, a full disk): the agent can act on it; not a bug.
+    const env =
+      typeof e?.code === 'string' && e.syscall
+        ? `cannot ${e.syscall}${e.path ? ` ${e.path}` : ''}: ${e.message}`
+        : null;
     return {
       isError: true,
       content: [
