@@ -208,7 +208,8 @@ export async function buildProgram(
     .command('mcp')
     .description('serve mcpgen over MCP (stdio): validate, explain, add or rename entries, generate, check')
     .option('-C, --dir <dir>', 'the project folder (default: the current folder)')
-    .action((o: { dir?: string }) => run(() => actions.mcp(o)));
+    .addOption(noJson(Option))
+    .action((o: { dir?: string; json?: boolean }) => run(() => refuseJson('mcp', o).then(() => actions.mcp(o))));
 
   program
     .command('diff')
