@@ -75,6 +75,7 @@ export interface Manifest {
      */
     pageSize?: number;
   };
+  limits?: Limits;
   options?: Options;
   lint?: Lint;
   /**
@@ -346,6 +347,30 @@ export interface CacheHint {
   cacheScope?: "public" | "private";
 }
 /**
+ * Limits on tool calls for the whole server, so no caller or slow tool can take it from the others; a tool's own `timeoutMs`, `concurrency` and `rateLimit` add to these (its `timeoutMs` replaces the default). A refusal is a JSON-RPC error -32000 whose data names the limit and `retryAfterMs`.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "Limits".
+ */
+export interface Limits {
+  /**
+   * How long one call of any tool may run, in milliseconds, unless the tool sets its own `timeoutMs`.
+   */
+  timeoutMs?: number;
+  /**
+   * At most this many tool calls run at once in a server process; another waits up to `queueMs` for a slot, then is refused.
+   */
+  concurrency?: number;
+  /**
+   * How long a call waits for a free slot (server-wide or its tool's `concurrency`) before it is refused.
+   */
+  queueMs?: number;
+  /**
+   * How many tool calls a caller, or everyone, may make per window, across every tool.
+   */
+  rateLimit?: RateLimit;
+}
+/**
  * Options of code generation.
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -477,6 +502,14 @@ export interface Tool {
    * `arguments`: the server's request log shows this tool's call arguments (`MCP_LOG_LEVEL=info`). By default no argument value is ever logged, as arguments may carry personal data or secrets.
    */
   log?: "arguments";
+  /**
+   * At most this many calls of this tool run at once; another waits up to `limits.queueMs` for a slot, then is refused (-32000 with `retryAfterMs`). For a tool that runs as a task, the limit is on starting tasks.
+   */
+  concurrency?: number;
+  /**
+   * How many calls of this tool a caller, or everyone, may make per window (besides `limits.rateLimit`, which counts every tool's calls).
+   */
+  rateLimit?: RateLimit;
   /**
    * How long one call of the tool may run, in milliseconds. Past it the handler's `ctx.signal` aborts and the caller gets an error result (`isError`) that names the limit; a handler that ignores the signal runs on and its answer is dropped. Without it a call runs until it finishes or the client cancels it. For a tool that runs as a task, the limit is the task's.
    */
@@ -777,6 +810,32 @@ export interface PromptMessage {
    * Annotations of the message's content block (audience, priority, lastModified), sent with it as they are (`content.annotations`), whatever its kind.
    */
   annotations?: ResourceAnnotations;
+}
+/**
+ * Token buckets: `perPrincipal` for each caller (by the token's principal; callers without a token share one), `global` for every caller together. Counted per server process.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "RateLimit".
+ */
+export interface RateLimit {
+  perPrincipal?: Rate;
+  global?: Rate;
+}
+/**
+ * `requests` per `windowMs`, refilled evenly: a burst of up to `requests`, then one every `windowMs / requests` ms.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "Rate".
+ */
+export interface Rate {
+  /**
+   * Calls allowed per window (the burst size).
+   */
+  requests: number;
+  /**
+   * The window, in milliseconds.
+   */
+  windowMs: number;
 }
 /**
  * Image or audio content: inline base64 `data` or a `file` (exactly one), and its mimeType.

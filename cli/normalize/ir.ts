@@ -129,6 +129,8 @@ export interface ToolIR extends EntryIR {
    * `logArguments`): only what the manifest sets, or null when it sets nothing.
    */
   options: Record<string, Json> | null;
+  /** The tool's own concurrency and rate limits (the runtime's `LimitSpec`), or null. */
+  limits: LimitSpecIR | null;
   /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
   handlerPath: string;
   /**
@@ -138,6 +140,14 @@ export interface ToolIR extends EntryIR {
   callArguments: Json | null;
   /** Where the handler's test stub starts: a plausible input, completed by the user. */
   stubInput: Json;
+}
+
+/** Concurrency and rate limits as the runtime's `LimitSpec` takes them: only what the manifest sets. */
+export interface LimitSpecIR {
+  concurrency?: number;
+  queueMs?: number;
+  perPrincipal?: { requests: number; windowMs: number };
+  global?: { requests: number; windowMs: number };
 }
 
 /** `execution` with every default resolved. */
@@ -252,6 +262,8 @@ export interface IR {
   server: ServerIR;
   transports: TransportsIR;
   protocol: ProtocolIR;
+  /** The server-wide concurrency and rate limits on tool calls (`limits`), or null. */
+  limits: LimitSpecIR | null;
   /** Shared `schemas:` (refs rewritten to `#/$defs/<Name>`), for named types. */
   sharedSchemas: { name: string; typeName: string; schema: JsonSchema }[];
   tools: ToolIR[];

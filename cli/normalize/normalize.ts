@@ -15,6 +15,7 @@ import type {
   IconIR,
   IR,
   Json,
+  LimitSpecIR,
   JsonSchema,
   OAuthIR,
   PromptContentIR,
@@ -116,7 +117,8 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
         pollIntervalMs: t.execution?.pollIntervalMs ?? TASK_DEFAULTS.pollIntervalMs,
         inputBeforeTask: t.execution?.inputBeforeTask ?? false,
       },
-      options: toolOptions(t),
+      options: toolOptions(t, m.limits),
+      limits: limitSpec({ concurrency: t.concurrency, queueMs: m.limits?.queueMs, rateLimit: t.rateLimit }),
       handlerPath: `tools/${e.fileBase}`,
       callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
       stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},
@@ -262,6 +264,7 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
               sse: sse(h?.sse),
             },
     },
+    limits: limitSpec(m.limits ?? {}),
     protocol: {
       logging: m.capabilities?.logging !== false,
       declareEmpty: {
@@ -286,12 +289,24 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
   return diagnostics.length ? { diagnostics } : { ir, diagnostics };
 }
 
-/** The runtime's `ToolOptions` the manifest sets for a tool, or null. */
-function toolOptions(t: M.Tool): Record<string, Json> | null {
+/** The runtime's `ToolOptions` the manifest sets for a tool (its `timeoutMs`, else the server's), or null. */
+function toolOptions(t: M.Tool, limits: M.Limits | undefined): Record<string, Json> | null {
   const options: Record<string, Json> = {};
-  if (t.timeoutMs !== undefined) options.timeoutMs = t.timeoutMs;
+  const timeoutMs = t.timeoutMs ?? limits?.timeoutMs;
+  if (timeoutMs !== undefined) options.timeoutMs = timeoutMs;
   if (t.log === 'arguments') options.logArguments = true;
   return Object.keys(options).length ? options : null;
+}
+
+/** Concurrency and rate limits, or null when none is set (a queue wait alone limits nothing). */
+function limitSpec(l: { concurrency?: number; queueMs?: number; rateLimit?: M.RateLimit }): LimitSpecIR | null {
+  const spec: LimitSpecIR = {};
+  if (l.concurrency !== undefined) spec.concurrency = l.concurrency;
+  if (l.rateLimit?.perPrincipal) spec.perPrincipal = { ...l.rateLimit.perPrincipal };
+  if (l.rateLimit?.global) spec.global = { ...l.rateLimit.global };
+  if (!Object.keys(spec).length) return null;
+  if (l.concurrency !== undefined && l.queueMs !== undefined) spec.queueMs = l.queueMs;
+  return spec;
 }
 
 /** Entries sorted by wire name so output order never depends on manifest order edits. */

@@ -81,6 +81,11 @@ const RUNTIME_TYPES = new Set([
   'ToolInfo',
 ]);
 
+/** A tool's options with the limiters its calls pass (module-level constants of server.ts), or as they are. */
+function withLimiters(options: Record<string, unknown> | null, limits: Code[]): Record<string, unknown> | null {
+  return limits.length ? { ...options, limits } : options;
+}
+
 /** `['name']`: an entry of a table keyed by names. */
 const index = (name: string) => `[${printString(name)}]`;
 
@@ -356,6 +361,10 @@ export function serverView(ir: IR) {
       info: t.scopes.length ? `{ ${entryInfo('toolInfo', 'tools', t)} }` : `toolInfo${index(t.name)}`,
       input: t.inputType ? inputKey(t) : null,
       output: t.outputType ? outputKey(t) : null,
+      options: withLimiters(t.options, [
+        ...(ir.limits ? [new Code('serverLimits')] : []),
+        ...(t.limits ? [new Code(`toolLimits${index(t.name)}`)] : []),
+      ]),
     };
   });
 
@@ -497,6 +506,7 @@ export function serverView(ir: IR) {
   if (reachUsed) need('reachable');
   if (ir.tools.length || ir.prompts.length) need('register'), need('Register');
   if (ir.tools.length) need('ToolInfo');
+  if (ir.limits || ir.tools.some((t) => t.limits)) need('limiter');
   if (hasResources) need('ResourceInfo');
   if (ir.prompts.length) need('PromptInfo');
   if ([...ir.tools, ...ir.resources, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)))
@@ -570,6 +580,10 @@ export function serverView(ir: IR) {
       .filter((group) => group.names.length > 0),
     /** Every name server.ts takes from the runtime: which parts of it the project uses. */
     uses: runtime as ReadonlySet<string>,
+    serverLimits: ir.limits,
+    toolLimits: ir.tools
+      .filter((t) => t.limits)
+      .map((t) => ({ name: t.name, scope: `tool ${t.name}`, spec: t.limits })),
     hasResources,
     reachUsed,
     ownNames,

@@ -6,7 +6,8 @@ import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } 
 
 import { logError } from './app.js';
 import { logRequest, logs, type RequestRecord } from './request-log.js';
-import { logsArguments } from './tools.js';
+import { principalOf } from './request-state.js';
+import { admitCall, optionsOf } from './tool-options.js';
 
 type Handler = (request: { method: string; params?: Record<string, unknown> }, ctx: unknown) => unknown;
 
@@ -77,7 +78,7 @@ function logged(
     outcome,
     ...(code !== undefined ? { code } : {}),
   };
-  if (request.method === 'tools/call' && name !== undefined && logsArguments(server, name))
+  if (request.method === 'tools/call' && name !== undefined && optionsOf(server, name)?.logArguments === true)
     record.arguments = params.arguments;
   logRequest(record);
 }
@@ -94,7 +95,14 @@ export function answerAsSpecified(server: McpServer): void {
     const wrapped = wrap(method, handler);
     return async (request, ctx) => {
       const started = performance.now();
+      let release: (() => void) | undefined;
       try {
+        // The limits are checked out here, where a refusal is the request's JSON-RPC error: the
+        // SDK turns whatever a tool callback throws into a tool result.
+        if (method === 'tools/call') {
+          const sdk = ctx as Partial<ServerContext>;
+          release = await admitCall(server, request.params?.name, principalOf(sdk.http?.authInfo), sdk.mcpReq?.signal);
+        }
         const result = await wrapped(request, ctx);
         const failed = (result as { isError?: unknown } | null)?.isError === true;
         logged(server, request, ctx, started, failed ? 'tool_error' : 'ok');
@@ -110,6 +118,8 @@ export function answerAsSpecified(server: McpServer): void {
           error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError,
         );
         throw error;
+      } finally {
+        release?.();
       }
     };
   };

@@ -21,4 +21,6 @@ export {
 } from './runtime.js';
 export { compiledOnFirstUse } from './schemas.js';
 export { installHandlers } from './sdk-handlers.js';
-export { contentTool, structuredTool, type ToolInfo, type ToolOptions } from './tools.js';
+export { contentTool, structuredTool, type ToolInfo } from './tools.js';
+export type { ToolOptions } from './tool-options.js';
+export { LIMIT_ERROR, LimitError, type LimitSpec, Limiter, limiter, type Rate } from './limits.js';

@@ -13,6 +13,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { ToolContent, ToolHandler, ToolResult } from './handlers.js';
+import { rememberOptions, type ToolOptions } from './tool-options.js';
 import { invoke, isToolResult, liftEmbeddedAnnotations, type Loader, type Open, type OpenIcons } from './runtime.js';
 
 /** What tools/list shows of a tool besides its schemas. */
@@ -21,14 +22,6 @@ export type ToolInfo = Pick<Tool, 'title' | 'description' | '_meta' | 'execution
     annotations?: Open<ToolAnnotations>;
     scopeChallenge?: ScopeChallengeHandler;
   };
-
-/** How a tool's calls run and are logged, as the manifest says. */
-export interface ToolOptions {
-  /** Past this many milliseconds the handler's `ctx.signal` aborts and the caller gets an error result. */
-  timeoutMs?: number;
-  /** The request log shows the call's arguments (`log: arguments`); by default it never does. */
-  logArguments?: boolean;
-}
 
 /**
  * Registers a tool with `output`: its return value is sent as structuredContent and as JSON text.
@@ -132,14 +125,6 @@ export function registeredTool(server: McpServer, name: string): RegisteredTool 
   return registeredTools.get(server)?.get(name);
 }
 
-// The tools whose arguments the request log shows, per instance.
-const argumentsLogged = new WeakMap<McpServer, Set<string>>();
-
-/** Whether the request log may show the arguments of `name`'s calls. */
-export function logsArguments(server: McpServer, name: string): boolean {
-  return argumentsLogged.get(server)?.has(name) === true;
-}
-
 function registered(
   server: McpServer,
   name: string,
@@ -147,10 +132,7 @@ function registered(
   info?: ToolInfo,
   options?: ToolOptions,
 ): void {
-  if (options?.logArguments) {
-    const logged = argumentsLogged.get(server) ?? new Set<string>();
-    argumentsLogged.set(server, logged.add(name));
-  }
+  if (options) rememberOptions(server, name, options);
   // registerTool() takes no `execution`; tools/list shows the registered tool's (2025 sessions).
   if (info?.execution) tool.execution = info.execution;
   const tools = registeredTools.get(server) ?? new Map<string, RegisteredTool>();

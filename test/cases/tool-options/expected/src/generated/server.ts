@@ -17,6 +17,7 @@ import {
   installHandlers,
   installInput,
   lazy,
+  limiter,
   reachable,
   register,
   speakEra,
@@ -26,7 +27,7 @@ import {
 
 import { schemas } from './schemas.js';
 
-export const serverInfo: ServerInfo = { name: 'tool-timeout', version: '1.0.0' };
+export const serverInfo: ServerInfo = { name: 'tool-options', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const pingTool = lazy(() => import('../handlers/tools/ping.js'));
@@ -45,7 +46,7 @@ export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 /** What tools/list shows of each tool besides its schemas. */
 const toolInfo: Record<string, ToolInfo> = {
   ping: {
-    description: 'Answer pong, with no limit; the request log shows its arguments',
+    description: "Answer pong, within the server's limits; the request log shows its arguments",
     annotations: { readOnlyHint: true },
   },
   slow_search: {
@@ -54,12 +55,24 @@ const toolInfo: Record<string, ToolInfo> = {
   },
 };
 
+/** Limits on every tool's calls (`limits`): one per process, shared by every instance. */
+const serverLimits = limiter('server', {
+  concurrency: 8,
+  perPrincipal: { requests: 60, windowMs: 60000 },
+  queueMs: 500,
+});
+
+/** Each tool's own limits (its `concurrency`, `rateLimit`): one per process, shared by every instance. */
+const toolLimits = {
+  slow_search: limiter('tool slow_search', { concurrency: 2, global: { requests: 10, windowMs: 1000 }, queueMs: 500 }),
+};
+
 /** Every tool, by name. */
 const tools: Record<string, Register> = {
   ping: (server) =>
-    contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool, { logArguments: true }),
+    contentTool(server, 'ping', toolInfo['ping'], undefined, pingTool, { timeoutMs: 10000, logArguments: true, limits: [serverLimits] }),
   slow_search: (server) =>
-    structuredTool(server, 'slow_search', toolInfo['slow_search'], schemas.slowSearchInput, schemas.slowSearchOutput, slowSearchTool, { timeoutMs: 2000 }),
+    structuredTool(server, 'slow_search', toolInfo['slow_search'], schemas.slowSearchInput, schemas.slowSearchOutput, slowSearchTool, { timeoutMs: 2000, limits: [serverLimits, toolLimits['slow_search']] }),
 };
 
 /**

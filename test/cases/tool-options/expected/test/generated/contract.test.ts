@@ -38,12 +38,12 @@ const declaredSchemas: { readonly [K in keyof typeof jsonSchemas]: object } = js
 
 /** What clients must see in the lists, exactly. */
 const expected: Expected = {
-  serverInfo: { name: 'tool-timeout', version: '1.0.0' },
+  serverInfo: { name: 'tool-options', version: '1.0.0' },
   instructions: null,
   tools: [
     {
       name: 'ping',
-      description: 'Answer pong, with no limit; the request log shows its arguments',
+      description: "Answer pong, within the server's limits; the request log shows its arguments",
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true },
     },

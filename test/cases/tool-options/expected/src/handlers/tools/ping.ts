@@ -3,7 +3,7 @@ import { NotImplementedError } from '@mcpgen/runtime';
 import type { ToolHandlers } from '../../generated/handlers.js';
 
 /**
- * Tool `ping`: Answer pong, with no limit; the request log shows its arguments
+ * Tool `ping`: Answer pong, within the server's limits; the request log shows its arguments
  *
  * The tool takes no input.
  * Return a string (one text block) or content blocks; or toolResult({...}) for full control.

@@ -1,0 +1,157 @@
+/**
+ * Limits on tool calls, through real clients over HTTP (2025 sessions and 2026-07-28 requests, two
+ * callers with their own tokens) and stdio: a tool's `concurrency` makes a call wait for a slot
+ * and refuses it past `queueMs`; a `rateLimit` per principal refuses a caller's extra calls and
+ * not another caller's; a refusal is the JSON-RPC error -32000 naming the limit, with
+ * `retryAfterMs`; `limits.timeoutMs` applies to a tool without its own.
+ */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/main.js';
+import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+
+const MANIFEST = `version: 1
+server: { name: limited, version: 0.1.0 }
+transports:
+  stdio: {}
+  http: { auth: { bearer: { tokensEnv: LIMIT_TEST_TOKENS } } }
+limits:
+  timeoutMs: 400
+  queueMs: 200
+tools:
+  slow:
+    description: Takes 600 ms, one call at a time
+    timeoutMs: 5000
+    concurrency: 1
+  counted:
+    description: Three calls a minute per caller
+    rateLimit: { perPrincipal: { requests: 3, windowMs: 60000 } }
+  sleepy:
+    description: Never answers; the server-wide time limit stops it
+`;
+const HANDLERS: Record<string, string> = {
+  'src/handlers/tools/slow.ts': `import type { ToolHandlers } from '../../generated/handlers.js';
+
+export const handler: ToolHandlers['slow'] = () => new Promise((resolve) => setTimeout(() => resolve('done'), 600));
+`,
+  'src/handlers/tools/counted.ts': `import type { ToolHandlers } from '../../generated/handlers.js';
+
+export const handler: ToolHandlers['counted'] = async () => 'counted';
+`,
+  'src/handlers/tools/sleepy.ts': `import type { ToolHandlers } from '../../generated/handlers.js';
+
+export const handler: ToolHandlers['sleepy'] = () => new Promise(() => {});
+`,
+};
+
+let dir: string;
+let http: Awaited<ReturnType<typeof startHttpServer>>;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  dir = scratch('limits');
+  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
+  const io = memoryIO(dir);
+  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
+  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  http = await startHttpServer(dir, { LIMIT_TEST_TOKENS: 'alice:tok-alice,bob:tok-bob' });
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close().catch(() => {})));
+  await http?.stop();
+});
+
+async function overHttp(token: string, modern: boolean): Promise<Client> {
+  const client = new Client(
+    { name: 'limits-e2e', version: '0.0.0' },
+    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+  );
+  await client.connect(
+    new StreamableHTTPClientTransport(http.url, { requestInit: { headers: { Authorization: `Bearer ${token}` } } }),
+  );
+  clients.push(client);
+  return client;
+}
+
+/** The JSON-RPC error a call ends with, or its result. */
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    (result) => ({ result }),
+    (error: { code?: number; message: string; data?: unknown }) => ({ error }),
+  );
+
+describe.each([false, true])('over HTTP (2026-07-28 client: %s)', (modern) => {
+  it('concurrency 1: a second call waits queueMs for the slot, then is refused with -32000 naming the limit', async () => {
+    const client = await overHttp('tok-alice', modern);
+    const [first, second] = await Promise.all([
+      outcome(client.callTool({ name: 'slow', arguments: {} })),
+      new Promise((r) => setTimeout(r, 50)).then(() => outcome(client.callTool({ name: 'slow', arguments: {} }))),
+    ]);
+    expect(first).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] } });
+    expect(second).toMatchObject({
+      error: { code: -32000, data: { limit: 'concurrency', scope: 'tool slow', retryAfterMs: 200 } },
+    });
+    expect((second as { error: { message: string } }).error.message).toContain(
+      '1 calls already running, none finished within 200 ms',
+    );
+    // Once the slot is free, a call goes through again.
+    expect(await client.callTool({ name: 'slow', arguments: {} })).toMatchObject({ content: [{ text: 'done' }] });
+  });
+
+  it('limits.timeoutMs stops a tool without a time limit of its own', async () => {
+    const client = await overHttp('tok-alice', modern);
+    expect(await client.callTool({ name: 'sleepy', arguments: {} })).toMatchObject({
+      isError: true,
+      content: [{ text: 'tool sleepy did not finish within 400 ms' }],
+    });
+  });
+});
+
+describe('rate limit per principal', () => {
+  it("refuses a caller's fourth call in the window, with retryAfterMs, and not another caller's", async () => {
+    const alice = await overHttp('tok-alice', true);
+    const bob = await overHttp('tok-bob', false);
+    for (let i = 0; i < 3; i++)
+      expect(await alice.callTool({ name: 'counted', arguments: {} })).toMatchObject({
+        content: [{ text: 'counted' }],
+      });
+    const refused = await outcome(alice.callTool({ name: 'counted', arguments: {} }));
+    expect(refused).toMatchObject({ error: { code: -32000, data: { limit: 'rate', scope: 'tool counted' } } });
+    const retryAfterMs = (refused as { error: { data: { retryAfterMs: number } } }).error.data.retryAfterMs;
+    expect(retryAfterMs).toBeGreaterThan(15_000);
+    expect(retryAfterMs).toBeLessThanOrEqual(20_000);
+    expect((refused as { error: { message: string } }).error.message).toContain('from "alice"');
+    // Bob has his own bucket.
+    expect(await bob.callTool({ name: 'counted', arguments: {} })).toMatchObject({ content: [{ text: 'counted' }] });
+  });
+});
+
+describe('over stdio', () => {
+  it('the same limits apply', async () => {
+    const client = new Client({ name: 'limits-e2e', version: '0.0.0' });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [path.join(dir, 'dist/src/main.js')],
+        stderr: 'pipe',
+      }),
+    );
+    clients.push(client);
+    const results = await Promise.all(
+      [0, 50].map((delay) =>
+        new Promise((r) => setTimeout(r, delay)).then(() => outcome(client.callTool({ name: 'slow', arguments: {} }))),
+      ),
+    );
+    expect(results[1]).toMatchObject({ error: { code: -32000, data: { limit: 'concurrency' } } });
+    for (let i = 0; i < 3; i++) await client.callTool({ name: 'counted', arguments: {} });
+    expect(await outcome(client.callTool({ name: 'counted', arguments: {} }))).toMatchObject({
+      error: { code: -32000, data: { limit: 'rate' } },
+    });
+  });
+});
