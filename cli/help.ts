@@ -33,6 +33,10 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'mcpgen rename tool get_weather get_forecast --yes  # do it',
   ],
   schema: ['mcpgen schema > mcpgen.schema.json'],
+  mcp: [
+    'mcpgen mcp                      # mcpgen as an MCP server over stdio, for a coding agent',
+    'claude mcp add mcpgen -- npx mcpgen mcp',
+  ],
   completion: [
     'mcpgen completion bash >> ~/.bashrc',
     'mcpgen completion zsh > "${fpath[1]}/_mcpgen"',
