@@ -4,11 +4,12 @@
  * internal errors; watch and dev refuse it.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, scratch } from './helpers/project.js';
+import { memoryIO, run, scratch, TSC } from './helpers/project.js';
 
 const MANIFEST = `version: 1
 server: { name: json-envelope, version: 0.1.0 }
@@ -236,6 +237,40 @@ describe('--json', () => {
     expect(refused).toMatchObject({ ok: false, exitCode: 2, applied: false, error: { kind: 'usage' } });
     const unknownKind = await json(dir, 'rename', 'widget', 'a', 'b', '--json');
     expect(unknownKind).toMatchObject({ exitCode: 2, error: { kind: 'usage' } });
+  });
+
+  it('pack: the bundle and server.json written, each bundle with its SHA-256; unbuilt and stale refused', async () => {
+    const dir = project('pack');
+    await json(dir, 'generate', '--json');
+    const unbuilt = await json(dir, 'pack', '--json');
+    expect(unbuilt).toMatchObject({ command: 'pack', exitCode: 2, changes: [], error: { kind: 'usage' } });
+    expect(unbuilt.error?.message).toContain('does not exist: build the project first');
+
+    expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+    const env = await json(dir, 'pack', '--registry-name', 'io.github.example/json-envelope', '--json');
+    expect(env).toMatchObject({ ok: true, applied: true, project: '.' });
+    expect(env.changes).toEqual([
+      { action: 'create', path: 'json-envelope-0.1.0.mcpb', owner: 'generated', from: null },
+      { action: 'create', path: 'server.json', owner: 'generated', from: null },
+    ]);
+    const bundle = readFileSync(path.join(dir, 'json-envelope-0.1.0.mcpb'));
+    expect(env.bundles).toEqual([
+      {
+        path: 'json-envelope-0.1.0.mcpb',
+        platforms: ['darwin', 'linux', 'win32'],
+        bytes: bundle.length,
+        files: expect.any(Number),
+        sha256: createHash('sha256').update(bundle).digest('hex'),
+      },
+    ]);
+    expect(env.next.map((n) => n.message)).toContainEqual(expect.stringMatching(/^server\.json: bundle URL/));
+    const again = await json(dir, 'pack', '--registry-name', 'io.github.example/json-envelope', '--json');
+    expect(byAction(again, 'update')).toEqual(['json-envelope-0.1.0.mcpb', 'server.json']);
+
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST.replace('Current weather', 'The weather'));
+    const stale = await json(dir, 'pack', '--json');
+    expect(stale).toMatchObject({ ok: false, exitCode: 1, applied: false });
+    expect(byAction(stale, 'update')).toContain('src/generated/server.ts');
   });
 
   it('schema: the schema under `schema`', async () => {

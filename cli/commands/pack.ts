@@ -20,6 +20,7 @@ import { BUNDLE_ENTRY, mcpbManifest, type ProjectPackage } from '../pack/mcpb-ma
 import { hostTarget, MCPB_PLATFORMS, platformOf } from '../pack/native.js';
 import { serverJson } from '../pack/server-json.js';
 import { zip, type ZipEntry } from '../pack/zip.js';
+import { slashes } from '../report/outcome.js';
 import { generateCommand } from './generate.js';
 
 export interface PackOptions {
@@ -48,6 +49,8 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     if (ir) io.stderr(`run \`mcpgen generate\` and rebuild, then pack again\n`);
     return EXIT_PROBLEMS;
   }
+  // Up to date: pack's changes are the files it writes, not the project's plan.
+  if (io.outcome) io.outcome.changes = [];
   const pkgPath = path.join(projectDir, 'package.json');
   if (!existsSync(pkgPath))
     throw new UsageError(`no package.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
@@ -55,7 +58,8 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
 
   if (opts.build) {
     io.stdout(`building: npm run build\n`);
-    const status = await withProgress(io, 'npm run build', runBuild(projectDir));
+    // Under --json stdout is the envelope's alone: the build's output goes to stderr.
+    const status = await withProgress(io, 'npm run build', runBuild(projectDir, io.outcome !== undefined));
     if (status !== 0) {
       io.stderr(`✖ npm run build failed (exit ${status}); nothing was packed\n`);
       return EXIT_PROBLEMS;
@@ -112,6 +116,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     bundles.map((b) => ({ file: path.basename(b.file), sha256: b.sha256 })),
   );
   const serverJsonPath = path.join(projectDir, 'server.json');
+  const existed = new Set([...bundles.map((b) => b.file), serverJsonPath].filter((f) => existsSync(f)));
   writeAllOrNothing([
     ...bundles.map((b): [string, Buffer] => [b.file, b.archive]),
     [serverJsonPath, Buffer.from(`${JSON.stringify(registry.json, null, 2)}\n`)],
@@ -130,15 +135,35 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     }\n`,
   );
   for (const n of registry.notes) io.stderr(`! server.json: ${n}\n`);
+  if (io.outcome) {
+    const fromProject = (file: string) => slashes(path.relative(projectDir, file));
+    for (const file of [...bundles.map((b) => b.file), serverJsonPath])
+      io.outcome.changes.push({
+        action: existed.has(file) ? 'update' : 'create',
+        path: fromProject(file),
+        owner: 'generated',
+        from: null,
+      });
+    io.outcome.extra.bundles = bundles.map((b) => ({
+      path: fromProject(b.file),
+      platforms: b.target ? [platformOf(b.target)] : contents.platforms,
+      bytes: b.archive.length,
+      files: b.files,
+      sha256: b.sha256,
+    }));
+    for (const w of contents.warnings) io.outcome.next.push({ message: w, command: null, cwd: null });
+    for (const n of registry.notes) io.outcome.next.push({ message: `server.json: ${n}`, command: null, cwd: null });
+    io.outcome.applied = true;
+  }
   return EXIT_OK;
 }
 
 /** `npm run build` in the project, its output on the terminal: the exit status (or the signal). */
-function runBuild(projectDir: string): Promise<number | string> {
+function runBuild(projectDir: string, outputToStderr: boolean): Promise<number | string> {
   return new Promise((resolve) => {
     const child = spawn(process.platform === 'win32' ? 'npm.cmd' : 'npm', ['run', 'build'], {
       cwd: projectDir,
-      stdio: ['ignore', 'inherit', 'inherit'],
+      stdio: ['ignore', outputToStderr ? 2 : 'inherit', 'inherit'],
       shell: process.platform === 'win32',
     });
     child.on('error', () => resolve('not started'));
