@@ -155,3 +155,45 @@ describe('over stdio', () => {
     });
   });
 });
+
+describe('shared by replicas through Redis', () => {
+  it("counts a caller's calls across replicas, and fails open (logged) while Redis is down", async () => {
+    const { startRedis, startReplicas, stopAll, TEST_REQUEST_STATE_KEY, waitFor } = await import(
+      './helpers/services.js'
+    );
+    try {
+      const redis = await startRedis();
+      const [a, b] = await startReplicas(dir, 2, {
+        REDIS_URL: redis.url,
+        MCP_REQUEST_STATE_KEY: TEST_REQUEST_STATE_KEY,
+        LIMIT_TEST_TOKENS: 'alice:tok-alice',
+      });
+      const connect = async (url: URL) => {
+        const client = new Client(
+          { name: 'limits-e2e', version: '0.0.0' },
+          { versionNegotiation: { mode: { pin: '2026-07-28' } } },
+        );
+        await client.connect(
+          new StreamableHTTPClientTransport(url, { requestInit: { headers: { Authorization: 'Bearer tok-alice' } } }),
+        );
+        clients.push(client);
+        return client;
+      };
+      const [onA, onB] = [await connect(a!.url), await connect(b!.url)];
+      await onA.callTool({ name: 'counted', arguments: {} });
+      await onB.callTool({ name: 'counted', arguments: {} });
+      await onA.callTool({ name: 'counted', arguments: {} });
+      // The fourth, on either replica, is over the three a minute the caller has in all.
+      expect(await outcome(onB.callTool({ name: 'counted', arguments: {} }))).toMatchObject({
+        error: { code: -32000, data: { limit: 'rate', scope: 'tool counted' } },
+      });
+      await redis.stop();
+      expect(await onA.callTool({ name: 'counted', arguments: {} })).toMatchObject({ content: [{ text: 'counted' }] });
+      await waitFor('the fail-open warning', () =>
+        a!.stderr().includes('rate limits not enforced while Redis is unreachable'),
+      );
+    } finally {
+      await stopAll();
+    }
+  }, 60_000);
+});

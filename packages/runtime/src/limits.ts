@@ -23,6 +23,18 @@ export interface LimitSpec {
   global?: Rate;
 }
 
+/** Where the buckets are when replicas share them (./redis-rates.ts): a token, or the ms until one. */
+export interface RateStore {
+  take(key: string, rate: Rate): Promise<number>;
+}
+
+let store: RateStore | undefined;
+
+/** Makes every limiter take its tokens from `shared` (undefined: back to this process's own buckets). */
+export function setRateStore(shared: RateStore | undefined): void {
+  store = shared;
+}
+
 /** JSON-RPC's range for errors a server defines: neither MCP nor the SDK has a code for a limit. */
 export const LIMIT_ERROR = -32000;
 
@@ -82,7 +94,7 @@ export class Limiter {
    * resolves with the slot's release. `signal` (the request's) gives up the wait.
    */
   async admit(principal: string | undefined, signal?: AbortSignal): Promise<() => void> {
-    this.rate(principal);
+    if (this.spec.perPrincipal || this.spec.global) await this.rate(principal);
     const max = this.spec.concurrency;
     if (max === undefined) return () => {};
     if (this.running >= max) await this.slot(signal);
@@ -96,20 +108,28 @@ export class Limiter {
     };
   }
 
-  private rate(principal: string | undefined): void {
+  private async rate(principal: string | undefined): Promise<void> {
     const now = performance.now();
     const { perPrincipal, global } = this.spec;
     if (global) {
-      this.global ??= new Bucket(global, now);
-      const wait = this.global.take(now);
+      let wait: number;
+      if (store) wait = await store.take(`${this.scope}\0global`, global);
+      else {
+        this.global ??= new Bucket(global, now);
+        wait = this.global.take(now);
+      }
       if (wait)
         throw this.refused('rate', `${this.scope}: more than ${global.requests} calls in ${global.windowMs} ms`, wait);
     }
     if (perPrincipal) {
       const key = principal ?? '';
-      let bucket = this.buckets.get(key);
-      if (!bucket) this.buckets.set(key, (bucket = new Bucket(perPrincipal, now)));
-      const wait = bucket.take(now);
+      let wait: number;
+      if (store) wait = await store.take(`${this.scope}\0principal\0${key}`, perPrincipal);
+      else {
+        let bucket = this.buckets.get(key);
+        if (!bucket) this.buckets.set(key, (bucket = new Bucket(perPrincipal, now)));
+        wait = bucket.take(now);
+      }
       if (wait)
         throw this.refused(
           'rate',
@@ -123,6 +143,7 @@ export class Limiter {
   private slot(signal?: AbortSignal): Promise<void> {
     const queueMs = this.spec.queueMs ?? DEFAULT_QUEUE_MS;
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
       const admit = () => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', cancel);

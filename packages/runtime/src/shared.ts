@@ -1,5 +1,6 @@
 // Replicas of this server sharing one Redis (REDIS_URL): what each shares, wired in one place.
 import { logError, type ServerApp } from './app.js';
+import { shareRates } from './redis-rates.js';
 import { RedisServerEventBus } from './redis-bus.js';
 import { connectHub, REDIS_PREFIX_ENV, type RedisHub, redactedUrl } from './redis.js';
 import { type RedisSessionOptions, redisSessions } from './redis-sessions.js';
@@ -32,6 +33,7 @@ export async function shareState(app: ServerApp, url: string, onerror: (error: E
   const hub = await connectHub({ url, prefix, onerror });
   const bus = new RedisServerEventBus(hub, onerror);
   const stopTasks = app.tasks ? shareTasks(hub) : () => {};
+  const stopRates = shareRates(hub);
   logError(`sharing state through Redis at ${redactedUrl(url)}`);
   return {
     hub,
@@ -40,6 +42,7 @@ export async function shareState(app: ServerApp, url: string, onerror: (error: E
     health: () => (hub.up ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down' }),
     async close() {
       stopTasks();
+      stopRates();
       bus.close();
       await hub.close();
     },
