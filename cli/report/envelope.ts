@@ -8,7 +8,7 @@ import path from 'node:path';
 import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { CliIO } from '../io.js';
 import { type JsonDiagnostic, toJsonDiagnostic } from './json.js';
-import { type Change, type Failure, type NextStep, newOutcome, type Outcome, slashes } from './outcome.js';
+import { type Change, type Failure, failure, type NextStep, newOutcome, type Outcome, slashes } from './outcome.js';
 
 /** The envelope's version: raised only when a field changes meaning or goes away. */
 export const ENVELOPE_VERSION = 1;
@@ -59,7 +59,15 @@ export async function withEnvelope(
   run: (io: CliIO) => Promise<number>,
 ): Promise<number> {
   const outcome = newOutcome();
-  const exitCode = await run({ ...io, stdout: () => {}, outcome });
+  let exitCode: number;
+  try {
+    exitCode = await run({ ...io, stdout: () => {}, outcome });
+  } catch (err) {
+    // runCli reports what commands throw; this is for what fails around them: still one envelope.
+    const e = err as Error;
+    outcome.error = failure('internal', e?.message ?? String(err), [], argv.includes('--debug') ? e?.stack : undefined);
+    exitCode = 2;
+  }
   io.stdout(`${JSON.stringify(envelope(commandOf(argv), exitCode, outcome, io.cwd), null, 2)}\n`);
   return exitCode;
 }
