@@ -16,7 +16,19 @@ async function cli(...args: string[]) {
   return { code, out: io.out, err: io.err };
 }
 
-const COMMANDS = ['init', 'validate', 'generate', 'diff', 'watch', 'dev', 'pack', 'rename', 'schema', 'mcp', 'completion'];
+const COMMANDS = [
+  'init',
+  'validate',
+  'generate',
+  'diff',
+  'watch',
+  'dev',
+  'pack',
+  'rename',
+  'schema',
+  'mcp',
+  'completion',
+];
 
 describe('--help', () => {
   it.each(COMMANDS)('%s shows examples and documentation that exists', async (command) => {

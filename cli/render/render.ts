@@ -70,6 +70,7 @@ export function* renderFiles(
   yield { path: 'src/generated/contracts.json', owner: 'generated', content: renderContracts(ir, header) };
   yield gen('test/generated/contract.test.ts', contract);
   yield user('src/main.ts', 'src/main.ts', () => projectView(ir));
+  yield user('src/hooks.ts', 'src/hooks.ts', () => ({}));
   yield own('package.json', () => printJson(packageData(ir, specs)));
   yield user('tsconfig.json', 'project/tsconfig.json', () => ({}));
   yield user('.gitignore', 'project/gitignore', () => ({}));

@@ -513,7 +513,7 @@ export function serverView(ir: IR) {
     need('Named');
   if (ir.prompts.some((p) => p.args.some(differsFromSdk))) need('showDeclaredArguments'), need('PromptArgumentInfo');
   need('ServerInfo');
-  for (const name of ['ServerApp', 'installInput', 'speakEra', 'verifyRequestState']) need(name);
+  for (const name of ['ServerApp', 'installHooks', 'installInput', 'speakEra', 'verifyRequestState']) need(name);
   if (Object.keys(handledCapabilities).length) need('installHandlers');
   if (ir.templates.some(guardsPaths)) need('pathGuards');
   if (handlerImports.length) need('lazy');
@@ -567,7 +567,6 @@ export function serverView(ir: IR) {
           declaredArgs,
         )
       : null,
-    localImports: contentImports.length + schemaImports.length + types.size > 0,
     runtimeRange: RUNTIME_RANGE,
     runtimeImports: ['server', 'completions', 'pagination', 'paths', 'prompts', 'resources']
       .map((subpath) => ({

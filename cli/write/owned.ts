@@ -13,6 +13,7 @@ export const PROJECT_FILES = [
   'package.json',
   'tsconfig.json',
   'src/main.ts',
+  'src/hooks.ts',
   '.gitignore',
   '.gitattributes',
   '.prettierignore',

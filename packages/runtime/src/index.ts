@@ -9,6 +9,7 @@
 
 export type { ServerApp } from './app.js';
 export type * from './handlers.js';
+export type { HookOutcome, HookRequest, RequestHooks } from './hooks.js';
 export { callTool, outputOf, textOf, type ToolAnswer } from './handler-testing.js';
 export { type InputError, onRootsChanged, type RootsChange } from './input.js';
 export { safeJoin } from './paths.js';

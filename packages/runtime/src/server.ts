@@ -23,4 +23,5 @@ export { compiledOnFirstUse } from './schemas.js';
 export { installHandlers } from './sdk-handlers.js';
 export { contentTool, structuredTool, type ToolInfo } from './tools.js';
 export type { ToolOptions } from './tool-options.js';
+export { installHooks } from './hooks.js';
 export { LIMIT_ERROR, LimitError, type LimitSpec, Limiter, limiter, type Rate } from './limits.js';

@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   installSubscriptions,
   lazy,
@@ -36,6 +37,7 @@ import {
 import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
 import { installTasks, type TaskPolicy, taskTransport } from '@mcpgen/runtime/tasks';
 
+import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { TestPromptWithArgumentsArgs, TestPromptWithEmbeddedResourceArgs } from './types.js';
@@ -422,6 +424,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installTasks(server, ctx.era, taskPolicies, taskModules);

@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -42,6 +43,7 @@ import {
   readTemplate,
 } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { QuickNoteArgs, SummarizeNotesArgs } from './types.js';
@@ -238,6 +240,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);

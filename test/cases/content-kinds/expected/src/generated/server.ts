@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -24,6 +25,7 @@ import {
 } from '@mcpgen/runtime/server';
 import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
 
+import { hooks } from '../hooks.js';
 import { promptMessages } from './content.js';
 
 export const serverInfo: ServerInfo = { name: 'content-kinds', version: '0.1.0' };
@@ -74,6 +76,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

@@ -14,6 +14,7 @@ import {
   type ServerInfo,
   type ToolInfo,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -23,6 +24,7 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 
+import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'deep-schema', version: '1.0.0' };
@@ -61,6 +63,7 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

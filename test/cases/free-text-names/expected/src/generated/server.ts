@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -26,6 +27,7 @@ import {
 import { pathGuards } from '@mcpgen/runtime/paths';
 import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { resourceContents } from './content.js';
 import { schemas } from './schemas.js';
 
@@ -152,6 +154,7 @@ function registerResources(server: McpServer): void {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

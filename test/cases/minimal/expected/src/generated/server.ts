@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -22,6 +23,8 @@ import {
   speakEra,
   verifyRequestState,
 } from '@mcpgen/runtime/server';
+
+import { hooks } from '../hooks.js';
 
 export const serverInfo: ServerInfo = { name: 'minimal', version: '1.0.0' };
 
@@ -59,6 +62,7 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

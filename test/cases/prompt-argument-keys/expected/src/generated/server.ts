@@ -13,6 +13,7 @@ import {
   type ServerApp,
   type ServerInfo,
   installHandlers,
+  installHooks,
   installInput,
   reachable,
   register,
@@ -28,6 +29,7 @@ import {
   showDeclaredArguments,
 } from '@mcpgen/runtime/prompts';
 
+import { hooks } from '../hooks.js';
 import { promptMessages } from './content.js';
 import { jsonSchemas } from './schemas.js';
 import type { TripReportArgs } from './types.js';
@@ -90,6 +92,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);

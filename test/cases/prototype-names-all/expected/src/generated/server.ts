@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   ownRegistries,
@@ -33,6 +34,7 @@ import {
   showDeclaredArguments,
 } from '@mcpgen/runtime/prompts';
 
+import { hooks } from '../hooks.js';
 import { promptMessages } from './content.js';
 import { jsonSchemas } from './schemas.js';
 import type {
@@ -270,6 +272,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   ownRegistries(server);
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);

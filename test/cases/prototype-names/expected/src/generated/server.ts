@@ -17,6 +17,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   ownProperties,
@@ -40,6 +41,7 @@ import {
 } from '@mcpgen/runtime/prompts';
 import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ToLocaleStringArgs, ValueOfArgs } from './types.js';
@@ -212,6 +214,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   ownRegistries(server);
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);

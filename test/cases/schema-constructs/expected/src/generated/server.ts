@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -35,6 +36,7 @@ import {
 } from '@mcpgen/runtime/prompts';
 import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
 import { jsonSchemas, schemas } from './schemas.js';
 import type { ForClassArgs } from './types.js';
@@ -209,6 +211,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);

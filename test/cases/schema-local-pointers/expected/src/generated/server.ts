@@ -16,6 +16,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -27,6 +28,7 @@ import { pathGuards } from '@mcpgen/runtime/paths';
 import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
 import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { promptMessages } from './content.js';
 import { schemas } from './schemas.js';
 
@@ -121,6 +123,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

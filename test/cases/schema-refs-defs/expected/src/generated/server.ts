@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -26,6 +27,7 @@ import {
 import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
 import { type ResourceInfo } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
 import { schemas } from './schemas.js';
 
@@ -87,6 +89,7 @@ const prompts: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -23,6 +24,7 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 
+import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = {
@@ -60,6 +62,7 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

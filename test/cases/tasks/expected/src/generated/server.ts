@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -25,6 +26,7 @@ import {
 } from '@mcpgen/runtime/server';
 import { installTasks, type TaskPolicy, taskTransport } from '@mcpgen/runtime/tasks';
 
+import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'tasks', version: '1.0.0' };
@@ -105,6 +107,7 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installTasks(server, ctx.era, taskPolicies, taskModules);

@@ -13,6 +13,7 @@ import {
   type ServerApp,
   type ServerInfo,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   reachable,
@@ -22,6 +23,7 @@ import {
 import { pathGuards } from '@mcpgen/runtime/paths';
 import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
 
+import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'template-paths', version: '1.0.0' };
@@ -125,6 +127,7 @@ function registerResources(server: McpServer): void {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);

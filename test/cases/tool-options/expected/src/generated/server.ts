@@ -15,6 +15,7 @@ import {
   type ToolInfo,
   contentTool,
   installHandlers,
+  installHooks,
   installInput,
   lazy,
   limiter,
@@ -25,6 +26,7 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 
+import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'tool-options', version: '1.0.0' };
@@ -82,6 +84,7 @@ const tools: Record<string, Register> = {
  */
 export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpServer {
   const server = new McpServer(serverInfo, serverOptions);
+  installHooks(server, hooks);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
   installHandlers(server, handledCapabilities);
