@@ -15,6 +15,7 @@ const FAST = [
   'generate-pure',
   'generated-modules',
   'import-cycles',
+  'json-envelope',
   'init-tsconfig',
   'lint-schema-keys',
   'lint',
