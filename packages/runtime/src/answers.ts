@@ -7,6 +7,7 @@ import { type McpServer, ProtocolError, ProtocolErrorCode, type ServerContext } 
 import { logError } from './app.js';
 import { logRequest, logs, type RequestRecord } from './request-log.js';
 import { principalOf } from './request-state.js';
+import { type Outcome, sessionClosed, telemetryOn, traced } from './telemetry.js';
 import { admitCall, optionsOf } from './tool-options.js';
 
 type Handler = (request: { method: string; params?: Record<string, unknown> }, ctx: unknown) => unknown;
@@ -93,7 +94,7 @@ export function answerAsSpecified(server: McpServer): void {
   const wrap = low._wrapHandler.bind(low);
   low._wrapHandler = (method, handler) => {
     const wrapped = wrap(method, handler);
-    return async (request, ctx) => {
+    const answer: Handler = async (request, ctx) => {
       const started = performance.now();
       let release: (() => void) | undefined;
       try {
@@ -109,20 +110,47 @@ export function answerAsSpecified(server: McpServer): void {
         return result;
       } catch (caught) {
         const error = translated(method, request, caught);
-        logged(
-          server,
-          request,
-          ctx,
-          started,
-          'error',
-          error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError,
-        );
+        logged(server, request, ctx, started, 'error', codeOf(error));
         throw error;
       } finally {
         release?.();
       }
     };
+    if (!telemetryOn) return answer;
+    // The request's span is current while the handler runs, so what it does nests under it.
+    return (request, ctx) => traced(server, request, ctx, () => answer(request, ctx) as Promise<unknown>, outcomeOf);
   };
+  if (telemetryOn) {
+    // The Server installs these in its constructor, before the hook above: traced all the same.
+    const installed = (server.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+    for (const method of ['initialize', 'ping']) {
+      const handler = installed.get(method);
+      if (handler)
+        installed.set(method, (request, ctx) =>
+          traced(server, request, ctx, async () => handler(request, ctx), outcomeOf),
+        );
+    }
+    // Protocol's transport-close hook (subclasses override it the same way): a session's end.
+    const closing = server.server as unknown as { _onclose(): void };
+    const close = closing._onclose.bind(closing);
+    closing._onclose = () => {
+      sessionClosed(server);
+      close();
+    };
+  }
+}
+
+const codeOf = (error: unknown): number =>
+  error instanceof ProtocolError ? error.code : ProtocolErrorCode.InternalError;
+
+/** How a request ended, for its span and metric: as its log line says it. */
+function outcomeOf(ended: { value: unknown } | { error: unknown }): Outcome {
+  if ('error' in ended) {
+    const message = ended.error instanceof Error ? ended.error.message : String(ended.error);
+    return { kind: 'error', code: codeOf(ended.error), message };
+  }
+  const failed = (ended.value as { isError?: unknown } | null)?.isError === true;
+  return { kind: failed ? 'tool_error' : 'ok', result: ended.value };
 }
 
 /** The error a request's handler threw, as its revision specifies it. */
