@@ -3,7 +3,7 @@
  * user file to move and each text edit in it. Every refusal (a missing or taken name, an invalid
  * name, a target that exists, a manifest with errors) is found here, so a refused rename writes nothing.
  */
-import { lstatSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { formatDiagnostic, hasErrors, sortDiagnostics } from '../diagnostics.js';
 import { generate } from '../generate.js';
@@ -18,7 +18,7 @@ import { suggest } from '../validate/suggest.js';
 import { validateManifest } from '../validate/validate.js';
 import { KINDS, type KindInfo, type RenameKind } from './kinds.js';
 import { type KeyEdit, renamedData, renameKey } from './manifest-edit.js';
-import { handlerEdits, type TextEdit, type TypeRename, testEdits } from './text-edits.js';
+import { handlerEdits, referenceEdits, type TextEdit, type TypeRename, testEdits } from './text-edits.js';
 
 /** A rename mcpgen will not make, with why (and, for a broken manifest, its diagnostics). */
 export class Refusal extends Error {
@@ -203,7 +203,45 @@ function planMoves(
       moves.push({ ...test, ...testEdits(test.original, names, modules, types) });
     }
   }
-  return moves;
+  // Then the user's other files that name the entry (not those moved above).
+  return [...moves, ...referenceMoves(outDir, moves, types, { from: oldPath, to: newPath })];
+}
+
+/** The folders of the user's own code that may name the entry; generated folders and builds are not. */
+const USER_CODE = ['src', 'test'];
+const NOT_USER_CODE = new Set(['src/generated', 'test/generated', 'node_modules', 'dist']);
+
+/**
+ * The user's other TypeScript files that name the entry's generated types or import its handler
+ * module, each edited in place. Symbolic links are not followed: nothing outside the project changes.
+ */
+function referenceMoves(
+  outDir: string,
+  moved: Move[],
+  types: TypeRename,
+  handlers: { from: string; to: string },
+): Move[] {
+  const skip = new Set(moved.flatMap((m) => [m.from, m.to]));
+  const out: Move[] = [];
+  const walk = (rel: string) => {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(path.join(outDir, rel), { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const child = `${rel}/${e.name}`;
+      if (e.isDirectory() && !NOT_USER_CODE.has(child)) walk(child);
+      else if (e.isFile() && /\.(ts|mts|cts|tsx)$/.test(e.name) && !skip.has(child)) {
+        const original = readFileSync(path.join(outDir, child), 'utf8');
+        const edited = referenceEdits(original, types, handlers);
+        if (edited.edits.length) out.push({ from: child, to: child, original, ...edited });
+      }
+    }
+  };
+  for (const root of USER_CODE) walk(root);
+  return out;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The user's files that name the entry: the handler's type reference (`ToolHandlers['old']`), the
- * stub's "not implemented" path and doc comment, and the test stub's import and title. Only those
- * exact spellings are replaced; the rest of the user's code is moved as it is.
+ * stub's "not implemented" path and doc comment, the test stub's import and title, and in any
+ * other file of the user's the entry's generated type names and imports of its handler module.
+ * Only those exact spellings are replaced; the rest of the user's code is kept as it is.
  */
 import { printString } from '../render/literal.js';
 import type { KindInfo } from './kinds.js';
@@ -97,4 +98,20 @@ export function testEdits(
     pairs.push([`test(${lit}`, `test(${printString(`${names.to} handler`)}`]);
   const typed = typePairs(text, types);
   return replaceAll(text, [...pairs, ...typed], new Set(typed.map(([before]) => before)));
+}
+
+/**
+ * Another of the user's files (a shared helper, a test of their own): the entry's generated type
+ * names, as whole words, and imports of its handler module (`…/handlers/tools/old.js`).
+ */
+export function referenceEdits(
+  text: string,
+  types: TypeRename | null,
+  handlers: { from: string; to: string },
+): { text: string; edits: TextEdit[] } {
+  const typed = typePairs(text, types);
+  const pairs: [string, string][] = [...typed];
+  for (const quote of ["'", '"'])
+    pairs.push([`/handlers/${handlers.from}.js${quote}`, `/handlers/${handlers.to}.js${quote}`]);
+  return replaceAll(text, pairs, new Set(typed.map(([before]) => before)));
 }
