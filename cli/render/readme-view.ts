@@ -4,7 +4,7 @@
  * manifest text reaches the Markdown through `inlineCode` / `oneLine`, and client configurations are
  * JSON printed by JSON.stringify, so nothing in a name or description can break the document.
  */
-import type { IR } from '../normalize/ir.js';
+import type { IR, LimitSpecIR } from '../normalize/ir.js';
 import { binName, projectView } from './views.js';
 import { printJson } from './literal.js';
 
@@ -124,6 +124,7 @@ export function readmeView(ir: IR) {
     templates: entries(ir.templates),
     prompts: entries(ir.prompts),
     env,
+    limits: limitLines(ir),
     generateCommand:
       ir.manifestPath === 'mcpgen.yaml'
         ? 'npx mcpgen generate'
@@ -143,4 +144,34 @@ export function readmeView(ir: IR) {
     vscodeHttp: json({ servers: { [bin]: { type: 'http', url } } }),
     desktopHttp: json({ mcpServers: { [bin]: { command: 'npx', args: ['-y', 'mcp-remote', url] } } }),
   };
+}
+
+/** A window in words: `a minute`, `a second`, or its milliseconds. */
+function per(windowMs: number): string {
+  const named: Record<number, string> = { 1000: 'a second', 60000: 'a minute', 3600000: 'an hour', 86400000: 'a day' };
+  return named[windowMs] ?? `${windowMs} ms`;
+}
+
+/** What a limit spec and a time limit allow, in words. */
+function allowed(spec: LimitSpecIR | null, timeoutMs: number | undefined): string[] {
+  const parts: string[] = [];
+  if (timeoutMs !== undefined) parts.push(`${timeoutMs} ms a call`);
+  if (spec?.concurrency !== undefined)
+    parts.push(`${spec.concurrency} call${spec.concurrency === 1 ? '' : 's'} at once`);
+  if (spec?.perPrincipal)
+    parts.push(`${spec.perPrincipal.requests} calls ${per(spec.perPrincipal.windowMs)} per caller`);
+  if (spec?.global) parts.push(`${spec.global.requests} calls ${per(spec.global.windowMs)} in all`);
+  return parts;
+}
+
+/** The manifest's limits, one line for the server and one per tool that has its own: for the README. */
+function limitLines(ir: IR): string[] {
+  const lines: string[] = [];
+  const server = allowed(ir.limits, undefined);
+  if (server.length) lines.push(`every tool's calls together: ${server.join(', ')}`);
+  for (const t of ir.tools) {
+    const own = allowed(t.limits, typeof t.options?.timeoutMs === 'number' ? t.options.timeoutMs : undefined);
+    if (own.length) lines.push(`${inlineCode(t.name)}: ${own.join(', ')}`);
+  }
+  return lines;
 }
