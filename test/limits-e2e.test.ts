@@ -87,19 +87,25 @@ const outcome = (p: Promise<unknown>) =>
   );
 
 describe.each([false, true])('over HTTP (2026-07-28 client: %s)', (modern) => {
-  it('concurrency 1: a second call waits queueMs for the slot, then is refused with -32000 naming the limit', async () => {
+  it('concurrency 1 under load: one of eight calls runs, the others wait queueMs, then are refused with -32000', async () => {
     const client = await overHttp('tok-alice', modern);
-    const [first, second] = await Promise.all([
-      outcome(client.callTool({ name: 'slow', arguments: {} })),
-      new Promise((r) => setTimeout(r, 50)).then(() => outcome(client.callTool({ name: 'slow', arguments: {} }))),
-    ]);
-    expect(first).toMatchObject({ result: { content: [{ type: 'text', text: 'done' }] } });
-    expect(second).toMatchObject({
-      error: { code: -32000, data: { limit: 'concurrency', scope: 'tool slow', retryAfterMs: 200 } },
-    });
-    expect((second as { error: { message: string } }).error.message).toContain(
-      '1 calls already running, none finished within 200 ms',
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => outcome(client.callTool({ name: 'slow', arguments: {} }))),
     );
+    expect(results.filter((r) => 'result' in r)).toEqual([
+      { result: expect.objectContaining({ content: [{ type: 'text', text: 'done' }] }) },
+    ]);
+    const refused = results.filter((r) => 'error' in r) as {
+      error: { code: number; message: string; data: unknown };
+    }[];
+    expect(refused).toHaveLength(7);
+    for (const r of refused) {
+      expect(r.error).toMatchObject({
+        code: -32000,
+        data: { limit: 'concurrency', scope: 'tool slow', retryAfterMs: 200 },
+      });
+      expect(r.error.message).toContain('1 calls already running, none finished within 200 ms');
+    }
     // Once the slot is free, a call goes through again.
     expect(await client.callTool({ name: 'slow', arguments: {} })).toMatchObject({ content: [{ text: 'done' }] });
   });
@@ -157,13 +163,13 @@ describe('over stdio', () => {
 });
 
 describe('shared by replicas through Redis', () => {
-  it("counts a caller's calls across replicas, and fails open (logged) while Redis is down", async () => {
+  it("counts a caller's calls across three replicas under load, exactly, and fails open (logged) while Redis is down", async () => {
     const { startRedis, startReplicas, stopAll, TEST_REQUEST_STATE_KEY, waitFor } = await import(
       './helpers/services.js'
     );
     try {
       const redis = await startRedis();
-      const [a, b] = await startReplicas(dir, 2, {
+      const replicas = await startReplicas(dir, 3, {
         REDIS_URL: redis.url,
         MCP_REQUEST_STATE_KEY: TEST_REQUEST_STATE_KEY,
         LIMIT_TEST_TOKENS: 'alice:tok-alice',
@@ -179,18 +185,24 @@ describe('shared by replicas through Redis', () => {
         clients.push(client);
         return client;
       };
-      const [onA, onB] = [await connect(a!.url), await connect(b!.url)];
-      await onA.callTool({ name: 'counted', arguments: {} });
-      await onB.callTool({ name: 'counted', arguments: {} });
-      await onA.callTool({ name: 'counted', arguments: {} });
-      // The fourth, on either replica, is over the three a minute the caller has in all.
-      expect(await outcome(onB.callTool({ name: 'counted', arguments: {} }))).toMatchObject({
-        error: { code: -32000, data: { limit: 'rate', scope: 'tool counted' } },
-      });
+      const onReplicas = await Promise.all(replicas.map((r) => connect(r.url)));
+      // Twelve calls at once, four on each replica: the caller has three a minute in all.
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => outcome(onReplicas[i % 3]!.callTool({ name: 'counted', arguments: {} }))),
+      );
+      const ok = results.filter((r) => 'result' in r);
+      const refused = results.filter((r) => 'error' in r);
+      expect(ok).toHaveLength(3);
+      expect(refused).toHaveLength(9);
+      for (const r of refused)
+        expect(r).toMatchObject({ error: { code: -32000, data: { limit: 'rate', scope: 'tool counted' } } });
       await redis.stop();
-      expect(await onA.callTool({ name: 'counted', arguments: {} })).toMatchObject({ content: [{ text: 'counted' }] });
+      const first = replicas[0]!;
+      expect(await onReplicas[0]!.callTool({ name: 'counted', arguments: {} })).toMatchObject({
+        content: [{ text: 'counted' }],
+      });
       await waitFor('the fail-open warning', () =>
-        a!.stderr().includes('rate limits not enforced while Redis is unreachable'),
+        first.stderr().includes('rate limits not enforced while Redis is unreachable'),
       );
     } finally {
       await stopAll();
