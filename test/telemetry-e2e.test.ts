@@ -8,8 +8,9 @@
  * linked to the round that asked, and the two histograms.
  */
 import { createServer, type Server } from 'node:http';
-import { writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
@@ -410,5 +411,51 @@ it('without OTEL_* variables, exports nothing', async () => {
     expect(receiver.spans.length).toBe(before);
   } finally {
     await plain.stop();
+  }
+});
+
+it('a stdio session is recorded when the client closes stdin, exported before the process exits', async () => {
+  const client = await connect('stdio', false);
+  await client.listTools();
+  await client.close();
+  const session = await receiver.point(
+    (p) => p.name === 'mcp.server.session.duration' && p.attributes['network.transport'] === 'pipe',
+    'stdio session.duration',
+  );
+  expect(session.count).toBeGreaterThanOrEqual(1);
+  expect(session.attributes['mcp.protocol.version']).toMatch(/^2025-/);
+});
+
+it('with OTEL_* set and the OpenTelemetry packages missing, the server stops at start naming the install', async () => {
+  // The runtime's telemetry module alone, where no @opentelemetry package can be resolved.
+  const alone = mkdtempSync(path.join(tmpdir(), 'mcpgen-telemetry-'));
+  try {
+    writeFileSync(path.join(alone, 'package.json'), '{"type":"module"}');
+    for (const file of ['telemetry.js', 'peers.js'])
+      copyFileSync(path.join(import.meta.dirname, '../packages/runtime/dist', file), path.join(alone, file));
+    const started = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "import('./telemetry.js'); setTimeout(() => console.log('still serving'), 2000)"],
+      alone,
+      30_000,
+      { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:4318' },
+    );
+    expect(started.code).toBe(1);
+    expect(started.stdout).not.toContain('still serving');
+    expect(started.stderr.trim()).toBe(
+      "OpenTelemetry (OTEL_* environment variables) needs the package @opentelemetry/api, which is not installed; run: npm install @opentelemetry/api@'~1.10.0' @opentelemetry/sdk-node@'~0.301.2'",
+    );
+    const off = await run(
+      process.execPath,
+      ['--input-type=module', '-e', "await import('./telemetry.js'); console.log('serving')"],
+      alone,
+      30_000,
+      {
+        PATH: process.env.PATH,
+      },
+    );
+    expect(off).toMatchObject({ code: 0, stdout: 'serving\n' });
+  } finally {
+    rmSync(alone, { recursive: true, force: true });
   }
 });
