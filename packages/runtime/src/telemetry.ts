@@ -224,7 +224,7 @@ export async function traced<T>(
     target = text('name');
     attributes['gen_ai.prompt.name'] = target;
   }
-  const http = sdkCtx.http !== undefined;
+  const http = overHttp(sdkCtx);
   attributes['network.transport'] = http ? 'tcp' : 'pipe';
   if (http) attributes['network.protocol.name'] = 'http';
   const metricAttributes: Api.Attributes = { ...attributes };
@@ -308,6 +308,13 @@ export async function traced<T>(
   }
 }
 
+/**
+ * Whether the request came over HTTP: the SDK gives Streamable HTTP requests `ctx.http`, and the
+ * HTTP+SSE transport (no request, without authentication) a session id that stdio never has.
+ */
+const overHttp = (sdkCtx: Partial<ServerContext>): boolean =>
+  sdkCtx.http !== undefined || sdkCtx.sessionId !== undefined;
+
 function protocolVersion(server: McpServer, sdkCtx: Partial<ServerContext>): string | undefined {
   const claimed =
     sdkCtx.mcpReq?.envelope?.[PROTOCOL_VERSION_KEY as keyof NonNullable<ServerContext['mcpReq']['envelope']>];
@@ -321,7 +328,7 @@ const sessions = new WeakMap<McpServer, { started: number; attributes: Api.Attri
 
 function sessionOpened(server: McpServer, sdkCtx: Partial<ServerContext>): void {
   if (sessions.has(server)) return;
-  const http = sdkCtx.http !== undefined;
+  const http = overHttp(sdkCtx);
   const attributes: Api.Attributes = { 'network.transport': http ? 'tcp' : 'pipe' };
   if (http) attributes['network.protocol.name'] = 'http';
   const version = protocolVersion(server, sdkCtx);
