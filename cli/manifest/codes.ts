@@ -81,6 +81,11 @@ export const Codes = {
   AUTH_WITHOUT_EFFECT: 'MCPG263', // warning: an auth setting that changes nothing, or advertises less than requests need
   HTTP_PATH_COLLISION: 'MCPG264', // two HTTP endpoints (MCP, HTTP+SSE stream and messages, /health) on one path
   NAME_COLLISION: 'MCPG270', // distinct names that become the same identifier, type or file name
+  VIEW_NOT_FOUND: 'MCPG280', // a tool's `ui.resource` naming no resource, or one without a `ui://` URI
+  VIEW_URI_NOT_UI: 'MCPG281', // a resource with `ui` (a view) whose URI is not `ui://…`
+  VIEW_MIME_TYPE: 'MCPG282', // a view's `mimeType` other than text/html;profile=mcp-app
+  VIEW_BAD_POLICY: 'MCPG283', // a view's CSP entry that is not an origin, or a `domain` that is not a host name
+  VIEW_META_CONFLICT: 'MCPG284', // `meta.ui` beside `ui`, which writes `_meta.ui`
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
   LINT_NAME_FORMAT: 'MCPG300', // name-format

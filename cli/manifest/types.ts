@@ -23,6 +23,11 @@ export type Completion = string[] | "handler";
  * via the `definition` "RuleSetting".
  */
 export type RuleSetting = "off" | "warn" | "error";
+/**
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "UiOrigins".
+ */
+export type UiOrigins = string[];
 
 /**
  * An mcpgen manifest (mcpgen.yaml, format version 1): declares an MCP server, its tools, resources, resource templates and prompts. `mcpgen generate` turns it into a typed TypeScript MCP server project.
@@ -517,6 +522,7 @@ export interface Tool {
   execution?: ToolExecution;
   icons?: Icons;
   meta?: Meta;
+  ui?: ToolUi;
   /**
    * OAuth scopes a caller needs for this tool over HTTP: without them the request is refused with 403 `insufficient_scope` and a challenge naming them, so the client can ask for them (step-up). Needs `transports.http.auth`; stdio is not authenticated.
    *
@@ -587,6 +593,24 @@ export interface Meta {
   [k: string]: unknown;
 }
 /**
+ * The tool's interactive view (MCP Apps, `io.modelcontextprotocol/ui`): sent in tools/list as `_meta.ui` (`resourceUri`, `visibility`) to clients that declare the extension. Hosts render the view with the tool's result; the result still carries its text for clients without views.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "ToolUi".
+ */
+export interface ToolUi {
+  /**
+   * The view: the name of a resource of this manifest that has a `ui://` URI (or that URI). Sent as `_meta.ui.resourceUri`.
+   */
+  resource?: string;
+  /**
+   * Who may call the tool: `model` (the model sees it among the tools) and `app` (views of this server may call it). `[app]`: a tool only views call, which hosts keep from the model, and which clients without the extension neither see nor may call. Sent as `_meta.ui.visibility`; omitted, hosts take both.
+   *
+   * @minItems 1
+   */
+  visibility?: ("model" | "app")[];
+}
+/**
  * A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -628,6 +652,7 @@ export interface Resource {
    * How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).
    */
   encoding?: "text" | "base64";
+  ui?: ResourceUi;
   /**
    * Clients may subscribe to updates of this resource (2025: `resources/subscribe`; 2026-07-28: `subscriptions/listen`). Publish with `ctx.notify.resourceUpdated(uri)`.
    */
@@ -663,6 +688,49 @@ export interface ResourceAnnotations {
    */
   lastModified?: string;
   [k: string]: unknown;
+}
+/**
+ * Makes the resource a view of the MCP Apps extension (`io.modelcontextprotocol/ui`): HTML a host renders in a sandboxed iframe. Its URI must be `ui://…`; it is served as `text/html;profile=mcp-app`, and this policy is sent as `_meta.ui` in resources/list and with its contents. `ui: {}` asks for nothing beyond the host's restrictive default (no network, no external resources).
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "ResourceUi".
+ */
+export interface ResourceUi {
+  /**
+   * Origins the view may reach, from which the host builds its Content Security Policy. Each is an origin (`https://api.example.com`, `wss://live.example.com`), a subdomain wildcard (`https://*.example.com`) allowed.
+   */
+  csp?: {
+    /**
+     * Origins of fetch, XHR and WebSocket requests (`connect-src`).
+     */
+    connectDomains?: UiOrigins;
+    /**
+     * Origins of scripts, styles, images, fonts and media (`script-src`, `style-src`, `img-src`, `font-src`, `media-src`).
+     */
+    resourceDomains?: UiOrigins;
+    /**
+     * Origins of nested iframes (`frame-src`).
+     */
+    frameDomains?: UiOrigins;
+    /**
+     * Origins the document's base URI may have (`base-uri`).
+     */
+    baseUriDomains?: UiOrigins;
+  };
+  /**
+   * Browser features the view asks for (the iframe's Permission Policy); hosts may refuse them, so the view should check before using one.
+   *
+   * @minItems 1
+   */
+  permissions?: ("camera" | "microphone" | "geolocation" | "clipboardWrite")[];
+  /**
+   * A dedicated origin for the view's sandbox (for OAuth callbacks, CORS or API key allowlists), in the form the host documents. Omitted: the host's default sandbox origin.
+   */
+  domain?: string;
+  /**
+   * `true`: the host draws a border and background around the view; `false`: none. Omitted: the host decides.
+   */
+  prefersBorder?: boolean;
 }
 /**
  * A family of resources addressed by an RFC 6570 URI template.

@@ -140,6 +140,14 @@ export interface ToolIR extends EntryIR {
   callArguments: Json | null;
   /** Where the handler's test stub starts: a plausible input, completed by the user. */
   stubInput: Json;
+  /** Its view (MCP Apps), also in `meta.ui` as tools/list shows it, or null without `ui`. */
+  view: ToolViewIR | null;
+}
+
+/** A tool's `ui`: `_meta.ui` of tools/list, the view's name resolved to its URI. */
+export interface ToolViewIR {
+  resourceUri: string | null;
+  visibility: ('model' | 'app')[] | null;
 }
 
 /** Concurrency and rate limits as the runtime's `LimitSpec` takes them: only what the manifest sets. */
@@ -177,6 +185,11 @@ export interface ResourceIR extends EntryIR {
   subscribe: boolean;
   /** Caching hint of its reads, or null. */
   cache: CacheHintIR | null;
+  /**
+   * As a view (MCP Apps: a `ui://` URI or `ui`), its `_meta.ui` (CSP, permissions, domain, border),
+   * also in `meta.ui` and sent with its contents; null for any other resource.
+   */
+  view: { ui: Record<string, Json> } | null;
 }
 
 /** Static values, or a completion handler in the entry's handler file. */
@@ -262,6 +275,11 @@ export interface IR {
   server: ServerIR;
   transports: TransportsIR;
   protocol: ProtocolIR;
+  /**
+   * The MCP Apps extension, when a resource is a view or a tool says `ui`: the tools that only
+   * views may call (`visibility` without `model`), which clients without the extension do not see.
+   */
+  ui: { appOnly: string[] } | null;
   /** The server-wide concurrency and rate limits on tool calls (`limits`), or null. */
   limits: LimitSpecIR | null;
   /** Shared `schemas:` (refs rewritten to `#/$defs/<Name>`), for named types. */

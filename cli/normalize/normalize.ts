@@ -24,12 +24,14 @@ import type {
   ResourceIR,
   TemplateIR,
   ToolIR,
+  ToolViewIR,
 } from './ir.js';
 import { fileBase, identifier, typeName } from './names.js';
 import { inlineSharedRefs, movePointers, recursiveSharedNames } from './refs.js';
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
+import { findViewResource, isView, VIEW_MIME_TYPE } from '../manifest/views.js';
 import { Codes } from '../manifest/codes.js';
 import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../manifest/defaults.js';
 import { promptArgsSchema, sampleOf, sampleUri, validInput, validSample } from './samples.js';
@@ -122,16 +124,19 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       handlerPath: `tools/${e.fileBase}`,
       callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
       stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},
+      ...toolView(e, t, m.resources),
     };
   });
 
   const resources: ResourceIR[] = sortedEntries(m.resources).map(([name, r]) => {
     const e = entry(name, r, ['resources', name]);
+    const view = isView(r) ? { ui: viewMeta(r.ui) } : null;
+    const mimeType = view ? VIEW_MIME_TYPE : (r.mimeType ?? null);
     let content: ResourceContent = { kind: 'handler' };
     if (typeof r.text === 'string') content = { kind: 'text', text: r.text };
     else if (typeof r.file === 'string') {
       const bytes = readFile(r.file, ['resources', name, 'file']);
-      const asText = r.encoding ? r.encoding === 'text' : isTextMime(r.mimeType ?? null, r.file);
+      const asText = r.encoding ? r.encoding === 'text' : isTextMime(mimeType, r.file);
       content = asText
         ? { kind: 'text', text: bytes.toString('utf8') }
         : { kind: 'blob', base64: bytes.toString('base64') };
@@ -140,7 +145,7 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       ...e,
       kind: 'resource',
       uri: r.uri,
-      mimeType: r.mimeType ?? null,
+      mimeType,
       size: r.size ?? null,
       annotations: (r.annotations as Record<string, Json> | undefined) ?? null,
       content,
@@ -148,6 +153,8 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       sourceFile: typeof r.file === 'string' ? r.file : null,
       subscribe: r.subscribe === true,
       cache: r.cache ? { ...r.cache } : null,
+      view,
+      ...(view && Object.keys(view.ui).length ? { meta: { ...e.meta, ui: view.ui } } : {}),
     };
   });
 
@@ -264,6 +271,10 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
               sse: sse(h?.sse),
             },
     },
+    ui:
+      tools.some((t) => t.view !== null) || resources.some((r) => r.view !== null)
+        ? { appOnly: tools.filter((t) => t.view?.visibility?.includes('model') === false).map((t) => t.name) }
+        : null,
     limits: limitSpec(m.limits ?? {}),
     protocol: {
       logging: m.capabilities?.logging !== false,
@@ -287,6 +298,39 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
     referencedFiles: [...new Set(referencedFiles)].sort(),
   };
   return diagnostics.length ? { diagnostics } : { ir, diagnostics };
+}
+
+/**
+ * A tool's `ui` as tools/list shows it, `_meta.ui` (MCP Apps): the view's name resolved to its
+ * URI; with its `meta` as the manifest has it beside.
+ */
+function toolView(
+  e: EntryIR,
+  t: M.Tool,
+  resources: M.Manifest['resources'],
+): { view: ToolViewIR | null; meta?: Record<string, Json> } {
+  if (!t.ui) return { view: null };
+  const found = t.ui.resource !== undefined ? findViewResource(resources, t.ui.resource) : undefined;
+  const view: ToolViewIR = {
+    resourceUri: found ? (found.resource.uri as string) : (t.ui.resource ?? null),
+    visibility: t.ui.visibility ? [...t.ui.visibility] : null,
+  };
+  const ui: Record<string, Json> = {};
+  if (view.resourceUri !== null) ui.resourceUri = view.resourceUri;
+  if (view.visibility !== null) ui.visibility = view.visibility;
+  return { view, meta: { ...e.meta, ui } };
+}
+
+/** A view's `_meta.ui` from its `ui`: what it sets, permissions as the extension's objects (`camera: {}`). */
+function viewMeta(ui: M.ResourceUi | undefined): Record<string, Json> {
+  const meta: Record<string, Json> = {};
+  if (!ui) return meta;
+  const csp = Object.fromEntries(Object.entries(ui.csp ?? {}).filter(([, v]) => v !== undefined));
+  if (Object.keys(csp).length) meta.csp = csp as Record<string, Json>;
+  if (ui.permissions) meta.permissions = Object.fromEntries(ui.permissions.map((p) => [p, {}]));
+  if (ui.domain !== undefined) meta.domain = ui.domain;
+  if (ui.prefersBorder !== undefined) meta.prefersBorder = ui.prefersBorder;
+  return meta;
 }
 
 /** The runtime's `ToolOptions` the manifest sets for a tool (its `timeoutMs`, else the server's), or null. */

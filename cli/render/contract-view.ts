@@ -115,6 +115,7 @@ export function contractTestView(ir: IR) {
       if (r.mimeType !== null) c.mimeType = r.mimeType;
       if (r.content.kind === 'text') c.text = r.content.text;
       if (r.content.kind === 'blob') c.blob = r.content.base64;
+      if (r.view && Object.keys(r.view.ui).length) c._meta = { ui: r.view.ui };
       return { uri: r.uri, contents: [c] };
     });
 

@@ -223,6 +223,8 @@ export function contentView(ir: IR) {
       if (r.mimeType !== null) contents.mimeType = r.mimeType;
       if (c.kind === 'text') contents.text = c.text;
       if (c.kind === 'blob') contents.blob = c.base64;
+      // The view's policy travels with its HTML too: hosts read it from the contents (MCP Apps).
+      if (r.view && Object.keys(r.view.ui).length) contents._meta = { ui: r.view.ui };
       return { ident: r.ident, comment: r.sourceFile ? `${r.uri}, from ${r.sourceFile}` : r.uri, contents };
     });
   const prompts = ir.prompts
@@ -543,6 +545,7 @@ export function serverView(ir: IR) {
     scopeChallenges,
     taskPolicies: Object.keys(taskPolicies).length ? record('TaskPolicy', taskTools, taskPolicies) : null,
     taskModules: taskModules.length ? taskModules : null,
+    views: ir.ui,
     subscribable,
     installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,

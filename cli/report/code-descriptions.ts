@@ -89,4 +89,9 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG264: 'two HTTP endpoints (the MCP path, the HTTP+SSE paths, /health) on the same path',
   MCPG270:
     'two names that become the same identifier, type name or handler file (`get-sum` and `get_sum`; `Notes` and `notes`)',
+  MCPG280: "a tool's `ui.resource` naming no resource, or a resource whose URI is not `ui://`",
+  MCPG281: 'a resource with `ui` (a view) whose URI does not start with `ui://`',
+  MCPG282: 'a view whose `mimeType` is not `text/html;profile=mcp-app`',
+  MCPG283: "a view's `ui.csp` entry that is not an origin, or a `ui.domain` that is not a host name",
+  MCPG284: '`meta.ui` beside `ui` on a tool or a view',
 };

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.js';
 import { locateInString } from '../../load/locators.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
+import { isView } from '../../manifest/views.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../../validate/diagnostic.js';
 import { recordEntries } from '../../validate/json-schema-walk.js';
@@ -89,15 +90,18 @@ export const resourceMimeType: LintRule = {
   default: 'warn',
   description: 'resources and resource templates declare a `mimeType`',
   check(m: LoadedManifest): Diagnostic[] {
-    return uris(m)
-      .filter((u) => u.value.mimeType === undefined)
-      .map((u) =>
-        diagAt(m, u.entry, Codes.LINT_MISSING_MIME_TYPE, `${u.what} has no \`mimeType\``, {
-          key: true,
-          severity: 'warning',
-          hint: 'add `mimeType:` (e.g. text/markdown, application/json): clients decide how to show or parse the content from it',
-        }),
-      );
+    return (
+      uris(m)
+        // A view (MCP Apps) is served as the extension's MIME type without saying so.
+        .filter((u) => u.value.mimeType === undefined && !(u.entry[0] === 'resources' && isView(u.value)))
+        .map((u) =>
+          diagAt(m, u.entry, Codes.LINT_MISSING_MIME_TYPE, `${u.what} has no \`mimeType\``, {
+            key: true,
+            severity: 'warning',
+            hint: 'add `mimeType:` (e.g. text/markdown, application/json): clients decide how to show or parse the content from it',
+          }),
+        )
+    );
   },
 };
 

@@ -15,6 +15,7 @@ import { checkTemplates } from './templates.js';
 import { checkTextSize } from './text-size.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 import { checkToolExecution } from './tool-execution.js';
+import { checkViews } from './views.js';
 
 /** A semantic rule: reads the loaded manifest (any shape: the schema may have rejected it) and reports. */
 export type Check = (m: LoadedManifest) => Diagnostic[];
@@ -33,6 +34,7 @@ export const semanticChecks: readonly Check[] = [
   checkTextSize,
   checkToolHints,
   checkToolExecution,
+  checkViews,
   checkTransports,
   checkAuth,
   checkPackageName,

@@ -61,11 +61,20 @@ export type Connection = [name: string, open: () => Promise<Client>];
 
 const INVALID_PARAMS = -32602;
 
+const hasView = (tool: Record<string, unknown>): boolean =>
+  typeof (tool._meta as { ui?: { resourceUri?: unknown } } | undefined)?.ui?.resourceUri === 'string';
+
+// The contract client renders views (MCP Apps), so it sees every tool as the manifest declares it.
+const RENDERS_VIEWS = { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } };
+
 /** A client connected over `transport`, pinned to 2026-07-28 when `modern`, else a 2025 one. */
 export async function connect(transport: Transport, modern: boolean, name = 'mcpgen-contract-test'): Promise<Client> {
   const client = new Client(
     { name, version: '0.0.0' },
-    modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {},
+    {
+      capabilities: RENDERS_VIEWS,
+      ...(modern ? { versionNegotiation: { mode: { pin: '2026-07-28' } } } : {}),
+    },
   );
   await client.connect(transport);
   assert.equal(client.getProtocolEra(), modern ? 'modern' : 'legacy');
@@ -132,6 +141,21 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
             await assertReachable(client.getPrompt({ name: r.name, arguments: r.arguments as Record<string, string> }));
           else if (r.kind === 'resource') await assertReachable(client.readResource({ uri: r.uri }));
           else await assertReachable(client.complete({ ref: r.ref, argument: r.argument }));
+        }
+      });
+
+      // MCP Apps: a tool shown in a view still answers with text, for clients without views.
+      const viewed = contract.reachable.filter(
+        (r) => r.kind === 'tool' && expected.tools.some((t) => t.name === r.name && hasView(t)),
+      );
+      it('answers tools with a view with text too', { skip: viewed.length === 0 }, async () => {
+        for (const r of viewed as Extract<Reachable, { kind: 'tool' }>[]) {
+          const result = await client.callTool({ name: r.name, arguments: r.arguments });
+          const blocks = (result.content ?? []) as { type?: string }[];
+          assert.ok(
+            blocks.some((block) => block.type === 'text'),
+            `tool ${r.name} answered no text block: ${JSON.stringify(result)}`,
+          );
         }
       });
 
