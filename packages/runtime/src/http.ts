@@ -1,6 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setDefaultLogLevel } from './request-log.js';
+import { shutdownTelemetry } from './telemetry.js';
 
 import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import {
@@ -414,6 +415,8 @@ export async function startHttp(
       server.closeAllConnections();
       await stopped;
       await shared?.close();
+      // The spans and metrics of the last requests go out before the process ends.
+      await shutdownTelemetry();
     },
   };
 }

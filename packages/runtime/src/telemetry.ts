@@ -8,7 +8,7 @@
 import type * as Api from '@opentelemetry/api';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 
-import { loadPeer, MissingPeerError } from './peers.js';
+import { loadPeer, MissingPeerError, OPTIONAL_PEERS } from './peers.js';
 
 /** The variables that turn telemetry on (any of them set and not empty). */
 export const TELEMETRY_ENV = [
@@ -24,8 +24,8 @@ const FEATURE = 'OpenTelemetry (OTEL_* environment variables)';
 
 /** The packages telemetry loads, and the ranges the runtime is tested with (optional peers). */
 export const TELEMETRY_PEERS: Readonly<Record<string, string>> = {
-  '@opentelemetry/api': '~1.10.0',
-  '@opentelemetry/sdk-node': '~0.301.2',
+  '@opentelemetry/api': OPTIONAL_PEERS['@opentelemetry/api']!,
+  '@opentelemetry/sdk-node': OPTIONAL_PEERS['@opentelemetry/sdk-node']!,
 };
 
 /** The start-up error when a telemetry package is missing: both are named, one install fixes it. */

@@ -39,7 +39,13 @@ describe('loadPeer', () => {
     expect(new MissingPeerError('jose', 'transports.http.auth.oauth').message).toBe(
       `transports.http.auth.oauth needs the package jose, which is not installed; run: npm install jose@'${OPTIONAL_PEERS.jose}'`,
     );
-    expect(Object.keys(OPTIONAL_PEERS).sort()).toEqual(['@modelcontextprotocol/server-legacy', 'ioredis', 'jose']);
+    expect(Object.keys(OPTIONAL_PEERS).sort()).toEqual([
+      '@modelcontextprotocol/server-legacy',
+      '@opentelemetry/api',
+      '@opentelemetry/sdk-node',
+      'ioredis',
+      'jose',
+    ]);
   });
 
   it('passes every other error through unchanged', async () => {
