@@ -443,7 +443,7 @@ it('with OTEL_* set and the OpenTelemetry packages missing, the server stops at 
     expect(started.code).toBe(1);
     expect(started.stdout).not.toContain('still serving');
     expect(started.stderr.trim()).toBe(
-      "OpenTelemetry (OTEL_* environment variables) needs the package @opentelemetry/api, which is not installed; run: npm install @opentelemetry/api@'~1.10.0' @opentelemetry/sdk-node@'~0.301.2'",
+      "OpenTelemetry (OTEL_* environment variables) needs the package @opentelemetry/api, which is not installed; run: npm install @opentelemetry/api@'>=1.9.0 <1.11.0' @opentelemetry/sdk-node@'>=0.223.0 <0.302.0'",
     );
     const off = await run(
       process.execPath,

@@ -3,8 +3,8 @@
 /** The range of each optional peer the runtime is tested with (package.json peerDependencies). */
 export const OPTIONAL_PEERS: Readonly<Record<string, string>> = {
   '@modelcontextprotocol/server-legacy': '~2.3.1',
-  '@opentelemetry/api': '~1.10.0',
-  '@opentelemetry/sdk-node': '~0.301.2',
+  '@opentelemetry/api': '>=1.9.0 <1.11.0',
+  '@opentelemetry/sdk-node': '>=0.223.0 <0.302.0',
   ioredis: '^6.0.0',
   jose: '^6.2.18',
 };
