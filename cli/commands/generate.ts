@@ -346,8 +346,9 @@ function printPlan(plan: Plan, io: CliIO, rel: (p: string) => string, dryRun: bo
   const s = summarize(plan);
   for (const e of plan.entries) {
     if (e.action === 'unchanged' || e.action === 'skip') continue;
-    // Quiet (watch, dev) still names the files that are the user's to edit now.
-    if (!quiet || (e.owner === 'user' && e.action === 'create')) {
+    // Quiet (watch, dev) still names the handlers and tests created for the user to write now.
+    const toWrite = e.owner === 'user' && e.action === 'create' && /^(src|test)\/handlers\//.test(e.path);
+    if (!quiet || toWrite) {
       io.stdout(
         `  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`,
       );
