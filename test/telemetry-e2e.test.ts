@@ -69,6 +69,9 @@ tools:
     description: Always fails
   deploy:
     description: Asks for a confirmation first
+  build:
+    description: A long build, run as a task
+    execution: { taskSupport: optional }
 `;
 const HANDLERS: Record<string, string> = {
   'src/handlers/tools/get_forecast.ts': `import { trace } from '@opentelemetry/api';
@@ -88,6 +91,10 @@ export const handler: ToolHandlers['get_forecast'] = async ({ city }) =>
 export const handler: ToolHandlers['broken'] = async () => {
   throw new Error('kaput');
 };
+`,
+  'src/handlers/tools/build.ts': `import type { ToolHandlers } from '../../generated/handlers.js';
+
+export const handler: ToolHandlers['build'] = () => new Promise((resolve) => setTimeout(() => resolve('built'), 100));
 `,
   'src/handlers/tools/deploy.ts': `import { inputRequired } from '@mcpgen/runtime';
 import type { ToolHandlers } from '../../generated/handlers.js';
@@ -363,6 +370,36 @@ it('a 2026-07-28 input_required retry links to the round that asked', async () =
   const [first, retry] = await deploys();
   expect(retry!.links).toContainEqual(
     expect.objectContaining({ spanId: first!.spanId, attributes: { 'mcp.link': 'input_required' } }),
+  );
+});
+
+it("a task's tasks/get links to the tools/call that created it", async () => {
+  const client = new Client(
+    { name: 'telemetry-e2e', version: '0.0.0' },
+    { capabilities: { extensions: { 'io.modelcontextprotocol/tasks': {} } } },
+  );
+  await client.connect(new StreamableHTTPClientTransport(http.url));
+  clients.push(client);
+  const handle = (await client.callTool({ name: 'build', arguments: {}, _meta: { traceparent: traceparent(60) } })) as {
+    taskId?: string;
+  };
+  expect(handle.taskId).toEqual(expect.any(String));
+  const anyResult = {
+    '~standard': { version: 1 as const, vendor: 'telemetry-e2e', validate: (value: unknown) => ({ value }) },
+  };
+  await client.request({ method: 'tasks/get', params: { taskId: handle.taskId } }, anyResult);
+  let created: Span | undefined;
+  let got: Span | undefined;
+  for (let i = 0; i < 100 && !(created && got); i++) {
+    created = receiver.spans.find((s) => s.traceId === TRACE(60) && s.name === 'tools/call build');
+    got = receiver.spans.find(
+      (s) => s.name.startsWith('tasks/get') && s.links.some((l) => l.spanId === created?.spanId),
+    );
+    if (!(created && got)) await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(created, 'the tools/call span').toBeDefined();
+  expect(got!.links).toContainEqual(
+    expect.objectContaining({ spanId: created!.spanId, attributes: { 'mcp.link': 'task' } }),
   );
 });
 

@@ -295,10 +295,13 @@ export async function traced<T>(
     if (ended.kind !== 'error') {
       const result = ended.result as {
         task?: { taskId?: unknown };
+        taskId?: unknown;
         resultType?: unknown;
         requestState?: unknown;
       } | null;
-      if (typeof result?.task?.taskId === 'string') remember(taskSpans, result.task.taskId, span.spanContext());
+      // The tasks extension's handle (`resultType: task`, its id at the top), or a task under `task`.
+      const taskId = result?.resultType === 'task' ? result.taskId : result?.task?.taskId;
+      if (typeof taskId === 'string') remember(taskSpans, taskId, span.spanContext());
       if (result?.resultType === 'input_required' && typeof result.requestState === 'string')
         remember(roundSpans, result.requestState, span.spanContext());
     }
