@@ -125,6 +125,8 @@ export function readmeView(ir: IR) {
     prompts: entries(ir.prompts),
     env,
     limits: limitLines(ir),
+    // A served process is where traces matter most: over HTTP when the manifest has it.
+    startCommand: http ? 'node dist/src/main.js --http' : 'node dist/src/main.js',
     generateCommand:
       ir.manifestPath === 'mcpgen.yaml'
         ? 'npx mcpgen generate'
