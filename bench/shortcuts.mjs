@@ -72,6 +72,7 @@ export async function shortcutsBench({ repo, runs = 21, log = () => {} }) {
       copyFileSync(path.join(from, 'mcpgen.yaml'), path.join(dir, 'mcpgen.yaml'));
       copyFileSync(path.join(from, 'logo.png'), path.join(dir, 'logo.png'));
       cpSync(path.join(from, 'docs'), path.join(dir, 'docs'), { recursive: true });
+      cpSync(path.join(from, 'ui'), path.join(dir, 'ui'), { recursive: true });
     },
   };
   const results = {};

@@ -12,7 +12,7 @@ const WEATHER = path.join(REPO, 'examples/weather');
 
 function seed(name: string): string {
   const dir = scratch(name);
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs', 'ui'])
     cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
   return dir;
 }

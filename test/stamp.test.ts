@@ -15,7 +15,7 @@ const WEATHER = path.join(REPO, 'examples/weather');
 
 async function generated(name: string): Promise<string> {
   const dir = scratch(name);
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs', 'ui'])
     cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);

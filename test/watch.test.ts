@@ -10,7 +10,7 @@ import { REPO, scratch } from './helpers/project.js';
 
 it('regenerates on change, keeps going on errors, stops on SIGINT', async () => {
   const dir = scratch('watch');
-  for (const f of ['mcpgen.yaml', 'logo.png', 'docs'])
+  for (const f of ['mcpgen.yaml', 'logo.png', 'docs', 'ui'])
     cpSync(path.join(REPO, 'examples/weather', f), path.join(dir, f), { recursive: true });
   const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'watch', '-q'], { cwd: dir });
   // Two pipes: what arrives on one is not ordered with what arrives on the other.
@@ -27,7 +27,7 @@ it('regenerates on change, keeps going on errors, stops on SIGINT', async () => 
     throw new Error(`timed out waiting for ${re} on std${stream}; stdout:\n${out}\nstderr:\n${err}`);
   };
   try {
-    await waitFor(/watching mcpgen\.yaml and 2 referenced file/, 0);
+    await waitFor(/watching mcpgen\.yaml and 3 referenced file/, 0);
     const manifest = path.join(dir, 'mcpgen.yaml');
     const original = readFileSync(manifest, 'utf8');
 

@@ -42,6 +42,7 @@ import {
   readResource,
   readTemplate,
 } from '@mcpgen/runtime/resources';
+import { installViews } from '@mcpgen/runtime/ui';
 
 import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
@@ -110,6 +111,7 @@ const toolInfo: Record<string, ToolInfo> = {
   get_forecast: {
     title: 'Get forecast',
     description: 'Daily forecast for a city, up to 7 days ahead',
+    _meta: { ui: { resourceUri: 'ui://weather/forecast' } },
     annotations: { readOnlyHint: true, openWorldHint: true },
   },
 };
@@ -124,6 +126,12 @@ const tools: Record<string, Register> = {
 
 /** What resources/list shows of each resource besides its name and URI. */
 const resourceInfo: Record<string, ResourceInfo> = {
+  forecast_view: {
+    title: 'Forecast view',
+    description: 'The forecast as a chart of daily highs and lows, for hosts that render views',
+    _meta: { ui: { prefersBorder: true } },
+    mimeType: 'text/html;profile=mcp-app',
+  },
   logo: {
     title: 'Logo',
     description: "The server's logo, a PNG image",
@@ -161,6 +169,9 @@ const guardPaths = pathGuards({
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
+  server.registerResource('forecast_view', 'ui://weather/forecast', { ...resourceInfo['forecast_view'] }, () => ({
+    contents: [resourceContents.forecastView],
+  }));
   server.registerResource('logo', 'weather://logo.png', { ...resourceInfo['logo'] }, () => ({
     contents: [resourceContents.logo],
   }));
@@ -229,6 +240,7 @@ export function createServer(ctx: McpRequestContext = { era: 'legacy' }): McpSer
   showDeclaredArguments(server, declaredArguments);
   installInput(server, ctx.era);
   speakEra(server, ctx.era);
+  installViews(server, []);
   installHandlers(server, handledCapabilities);
   const reach = reachable(ctx.requestInfo);
   register(server, tools, reach.tools);

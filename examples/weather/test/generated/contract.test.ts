@@ -65,12 +65,21 @@ const expected: Expected = {
       name: 'get_forecast',
       title: 'Get forecast',
       description: 'Daily forecast for a city, up to 7 days ahead',
+      _meta: { ui: { resourceUri: 'ui://weather/forecast' } },
       inputSchema: declaredSchemas.getForecastInput,
       outputSchema: declaredSchemas.getForecastOutput,
       annotations: { readOnlyHint: true, openWorldHint: true },
     },
   ],
   resources: [
+    {
+      name: 'forecast_view',
+      uri: 'ui://weather/forecast',
+      title: 'Forecast view',
+      description: 'The forecast as a chart of daily highs and lows, for hosts that render views',
+      _meta: { ui: { prefersBorder: true } },
+      mimeType: 'text/html;profile=mcp-app',
+    },
     {
       name: 'logo',
       uri: 'weather://logo.png',
@@ -128,6 +137,17 @@ const expected: Expected = {
 
 /** Static resources and their contents. */
 const resources: StaticResource[] = [
+  {
+    uri: 'ui://weather/forecast',
+    contents: [
+      {
+        uri: 'ui://weather/forecast',
+        mimeType: 'text/html;profile=mcp-app',
+        text: '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<meta name="viewport" content="width=device-width, initial-scale=1">\n<title>Forecast</title>\n<style>\n  :root { color-scheme: light dark; font: 14px/1.4 system-ui, sans-serif; }\n  body { margin: 0; padding: 12px; }\n  h1 { font-size: 16px; margin: 0 0 8px; }\n  ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 6px; }\n  li { display: grid; grid-template-columns: 7em 1fr auto; gap: 8px; align-items: center; }\n  .bar { position: relative; height: 8px; border-radius: 4px; background: color-mix(in srgb, currentColor 12%, transparent); }\n  .bar span { position: absolute; inset: 0 auto 0 0; border-radius: 4px; background: linear-gradient(90deg, #4a90d9, #e8793a); }\n  .summary { grid-column: 2 / 4; opacity: 0.75; font-size: 12px; }\n  button { margin-top: 10px; }\n</style>\n</head>\n<body>\n<h1 id="title">Waiting for the forecast…</h1>\n<ol id="days"></ol>\n<button id="units" hidden>Switch units</button>\n<script>\n// The MCP Apps protocol (io.modelcontextprotocol/ui, 2026-01-26) by hand: JSON-RPC over\n// postMessage with the host. `App` from @modelcontextprotocol/ext-apps does this too, but without a\n// bundler it is either its 540 KB app-with-deps build inlined here or a CDN import, which needs\n// network and a csp.resourceDomains grant; this view needs four messages.\nconst pending = new Map();\nlet nextId = 1;\nlet lastInput = {};\n\nfunction send(message) {\n  window.parent.postMessage({ jsonrpc: \'2.0\', ...message }, \'*\');\n}\n\nfunction request(method, params) {\n  const id = nextId++;\n  send({ id, method, params });\n  return new Promise((resolve, reject) => pending.set(id, { resolve, reject }));\n}\n\nwindow.addEventListener(\'message\', (event) => {\n  if (event.source !== window.parent) return;\n  const msg = event.data;\n  if (!msg || msg.jsonrpc !== \'2.0\') return;\n  if (msg.id !== undefined && !msg.method) {\n    const call = pending.get(msg.id);\n    pending.delete(msg.id);\n    if (msg.error) call?.reject(new Error(msg.error.message));\n    else call?.resolve(msg.result);\n  } else if (msg.method === \'ui/notifications/tool-input\') {\n    lastInput = msg.params?.arguments ?? {};\n  } else if (msg.method === \'ui/notifications/tool-result\') {\n    render(msg.params);\n  } else if (msg.method === \'ui/resource-teardown\') {\n    send({ id: msg.id, result: {} });\n  } else if (msg.id !== undefined) {\n    send({ id: msg.id, error: { code: -32601, message: `Method not found: ${msg.method}` } });\n  }\n});\n\n/** Shows a get_forecast result: its structuredContent, else the JSON of its text block. */\nfunction render(result) {\n  let forecast = result?.structuredContent;\n  if (!forecast) {\n    try {\n      forecast = JSON.parse(result?.content?.find((c) => c.type === \'text\')?.text ?? \'\');\n    } catch {}\n  }\n  const title = document.getElementById(\'title\');\n  const list = document.getElementById(\'days\');\n  list.replaceChildren();\n  if (result?.isError || !forecast?.days) {\n    title.textContent = result?.content?.[0]?.text ?? \'No forecast\';\n    return;\n  }\n  const unit = forecast.units === \'imperial\' ? \'°F\' : \'°C\';\n  title.textContent = `${forecast.city}: ${forecast.days.length}-day forecast`;\n  const lows = forecast.days.map((d) => d.low);\n  const highs = forecast.days.map((d) => d.high);\n  const min = Math.min(...lows);\n  const span = Math.max(...highs) - min || 1;\n  for (const day of forecast.days) {\n    const item = document.createElement(\'li\');\n    const date = document.createElement(\'time\');\n    date.dateTime = day.date;\n    date.textContent = new Date(`${day.date}T12:00:00Z`).toLocaleDateString(undefined, {\n      weekday: \'short\', day: \'numeric\', month: \'short\',\n    });\n    const bar = document.createElement(\'div\');\n    bar.className = \'bar\';\n    const fill = document.createElement(\'span\');\n    fill.style.left = `${((day.low - min) / span) * 100}%`;\n    fill.style.width = `${Math.max(((day.high - day.low) / span) * 100, 2)}%`;\n    bar.append(fill);\n    const temps = document.createElement(\'span\');\n    temps.className = \'temps\';\n    temps.textContent = `${day.low}${unit} – ${day.high}${unit}`;\n    const summary = document.createElement(\'span\');\n    summary.className = \'summary\';\n    summary.textContent = day.summary;\n    item.append(date, bar, temps, summary);\n    list.append(item);\n  }\n  const button = document.getElementById(\'units\');\n  button.textContent = forecast.units === \'imperial\' ? \'Show °C\' : \'Show °F\';\n  button.dataset.city = forecast.city;\n  button.dataset.units = forecast.units;\n  button.dataset.days = String(forecast.days.length);\n  button.hidden = false;\n  resized();\n}\n\n// Calls the tool again through the host (tools/call), in the other unit system.\ndocument.getElementById(\'units\').addEventListener(\'click\', async (event) => {\n  const { city, units, days } = event.currentTarget.dataset;\n  const args = { ...lastInput, city, days: Number(days), units: units === \'imperial\' ? \'metric\' : \'imperial\' };\n  try {\n    render(await request(\'tools/call\', { name: \'get_forecast\', arguments: args }));\n  } catch (error) {\n    document.getElementById(\'title\').textContent = `The host refused: ${error.message}`;\n  }\n});\n\nfunction resized() {\n  const { width, height } = document.documentElement.getBoundingClientRect();\n  send({ method: \'ui/notifications/size-changed\', params: { width: Math.ceil(width), height: Math.ceil(height) } });\n}\n\nrequest(\'ui/initialize\', {\n  appInfo: { name: \'weather-forecast\', version: \'0.1.0\' },\n  appCapabilities: {},\n  protocolVersion: \'2026-01-26\',\n}).then((init) => {\n  if (init?.hostContext?.theme) document.documentElement.style.colorScheme = init.hostContext.theme;\n  send({ method: \'ui/notifications/initialized\' });\n  resized();\n});\n</script>\n</body>\n</html>\n',
+        _meta: { ui: { prefersBorder: true } },
+      },
+    ],
+  },
   {
     uri: 'weather://logo.png',
     contents: [
