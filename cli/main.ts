@@ -33,7 +33,7 @@ const mcpCommand: typeof import('./commands/mcp.js').mcpCommand = async (...a) =
 
 /** What each command is run with: the commands themselves, or (tests) something that records the options. */
 export interface Actions {
-  init(o: { dir?: string; name?: string }): Promise<number>;
+  init(o: { dir?: string; name?: string; view?: boolean }): Promise<number>;
   validate(o: ValidateFlags): Promise<number>;
   generate(o: GenerateFlags): Promise<number>;
   watch(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }): Promise<number>;
@@ -124,8 +124,9 @@ export async function buildProgram(
     .command('init [dir]')
     .description('write a starter mcpgen.yaml and generate its project')
     .option('--name <name>', 'server (and npm package) name; default: the folder name')
+    .option('--view', 'give the starter tool a view (MCP Apps), its HTML in ui/greet.html')
     .option('--json', JSON_HELP)
-    .action((dir: string | undefined, o: { name?: string }) =>
+    .action((dir: string | undefined, o: { name?: string; view?: boolean }) =>
       run(() => actions.init({ ...(dir ? { dir } : {}), ...o })),
     );
 

@@ -1,9 +1,11 @@
 /**
  * `mcpgen init`: the starter project installs, type-checks, passes its tests and serves, untouched.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
@@ -50,6 +52,69 @@ describe('mcpgen init', () => {
     } finally {
       await client.close();
     }
+  });
+
+  it('--view gives the starter tool a view: its HTML written once next to the manifest, served and linked', async () => {
+    const parent = scratch('init-view');
+    const io = memoryIO(parent);
+    expect(await runCli(['init', 'viewed', '--view'], io), io.err).toBe(0);
+    const dir = path.join(parent, 'viewed');
+    expect(io.out).toContain(`  create    ${path.join('viewed', 'ui', 'greet.html')}\n`);
+    const manifest = readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8');
+    expect(manifest).toContain('    ui: { resource: greet_view }\n');
+    expect(manifest).toContain('    uri: ui://viewed/greet\n');
+    expect(manifest).toContain('    file: ./ui/greet.html');
+    const html = readFileSync(path.join(dir, 'ui/greet.html'), 'utf8');
+    expect(html).toMatch(/^<!doctype html>/);
+    for (const method of [
+      'ui/initialize',
+      'ui/notifications/initialized',
+      'ui/notifications/tool-result',
+      'tools/call',
+    ])
+      expect(html).toContain(`'${method}'`);
+    const validate = memoryIO(dir);
+    expect(await runCli(['validate'], validate), validate.err).toBe(0);
+    expect(validate.err).toBe('✔ mcpgen.yaml is valid\n');
+
+    // The HTML is the user's: an edit survives generate and reaches the server.
+    const edited = html.replace('Waiting for the result…', 'Waiting…');
+    writeFileSync(path.join(dir, 'ui/greet.html'), edited);
+    const again = memoryIO(dir);
+    expect(await runCli(['generate', '-q'], again), again.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'ui/greet.html'), 'utf8')).toBe(edited);
+
+    const tsc = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    const tests = await run(process.execPath, ['--test'], path.join(dir, 'dist'));
+    expect(tests.code, tests.stdout.slice(-3000)).toBe(0);
+    expect(tests.stdout).toMatch(/answers tools with a view with text too/);
+    const client = new Client(
+      { name: 'init-view', version: '0.0.0' },
+      { capabilities: { extensions: { 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } } } },
+    );
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [path.join(dir, 'dist/src/main.js')] }),
+    );
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => [t.name, t._meta])).toEqual([['greet', { ui: { resourceUri: 'ui://viewed/greet' } }]]);
+      const { contents } = await client.readResource({ uri: 'ui://viewed/greet' });
+      expect(contents).toEqual([{ uri: 'ui://viewed/greet', mimeType: 'text/html;profile=mcp-app', text: edited }]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('--view keeps a ui/greet.html already there', async () => {
+    const dir = scratch('init-view-kept');
+    mkdirSync(path.join(dir, 'ui'));
+    writeFileSync(path.join(dir, 'ui/greet.html'), '<!doctype html><p>mine</p>\n');
+    const io = memoryIO(dir);
+    expect(await runCli(['init', '--view'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'ui/greet.html'), 'utf8')).toBe('<!doctype html><p>mine</p>\n');
+    expect(io.out).toMatch(/Kept as they were \(yours\): .*ui\/greet\.html\./);
+    expect(io.out).not.toContain('create    ui/greet.html');
   });
 
   it('refuses to overwrite an existing manifest, byte for byte', async () => {

@@ -1,6 +1,7 @@
 /**
  * `mcpgen init [DIR]`: a commented starter manifest with every primitive kind, then a full
- * generate, then the next steps. Refuses to overwrite an existing manifest.
+ * generate, then the next steps. Refuses to overwrite an existing manifest. With `--view`, the
+ * first tool gets an MCP Apps view: a starter HTML file next to the manifest, the user's own.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,12 @@ import { slashes } from '../report/outcome.js';
 export interface InitOptions {
   dir?: string;
   name?: string;
+  /** Give the starter tool a view (MCP Apps), its HTML in ui/greet.html. */
+  view?: boolean;
 }
+
+/** The starter view's HTML, relative to the manifest (which names it as `file: ./ui/greet.html`). */
+export const STARTER_VIEW = 'ui/greet.html';
 
 /** A folder name → an npm-safe server name: lowercase, `[a-z0-9-._~]`, no leading dot/underscore. */
 export function serverNameFrom(dirName: string): string {
@@ -54,11 +60,21 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
     );
   mkdirSync(dir, { recursive: true });
   // Files created only when missing: those already there are the user's and stay as they are.
-  const existing = PROJECT_FILES.filter((f) => existsSync(path.join(dir, f)));
+  const existing: string[] = PROJECT_FILES.filter((f) => existsSync(path.join(dir, f)));
   const manifest = path.join(dir, 'mcpgen.yaml');
-  writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, schemaRef: schemaRef(dir, pkg, VERSION) }));
+  const view = opts.view === true;
+  writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, view, schemaRef: schemaRef(dir, pkg, VERSION) }));
   io.stdout(`  create    ${path.relative(io.cwd, manifest)}\n`);
   io.outcome?.changes.push({ action: 'create', path: 'mcpgen.yaml', owner: 'user', from: null });
+  // The view's HTML is the user's, like a handler: written once, before generate embeds it.
+  const html = path.join(dir, STARTER_VIEW);
+  if (view && existsSync(html)) existing.push(STARTER_VIEW);
+  else if (view) {
+    mkdirSync(path.dirname(html), { recursive: true });
+    writeAtomic(html, renderTemplate('init/greet.html', { name }));
+    io.stdout(`  create    ${path.relative(io.cwd, html)}\n`);
+    io.outcome?.changes.push({ action: 'create', path: STARTER_VIEW, owner: 'user', from: null });
+  }
   const code = await generateCommand({ file: manifest }, io);
   if (code !== EXIT_OK) return code;
   // init's own steps hold the installs generate would name, in the order they work.
