@@ -155,7 +155,7 @@ describe.skipIf(skip)('a new user, from the packed mcpgen tarball', () => {
   it('npm test builds the project and passes', async () => {
     const test = await npm(['test'], project, 180_000);
     expect(test.code, test.stdout.slice(-4000) + test.stderr).toBe(0);
-    expect(test.stdout).toMatch(/^# fail 0$/m);
+    expect(test.stdout).toMatch(/^[#ℹ] fail 0$/m);
   }, 200_000);
 
   it('a real MCP client starts the built server over stdio and lists its tools', async () => {
