@@ -6,11 +6,9 @@
  * (and annotated prompt content), and resources with subscriptions, cache hints and an input round.
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, startHttpServer } from './helpers/project.js';
 import { answerOf, type Message } from './helpers/wire.js';
 
 type Request = Omit<Message, 'jsonrpc'>;
@@ -113,18 +111,6 @@ const NOT_SUBSCRIBABLE = (id: number, uri: string) => ({
   error: { code: -32602, message: `Resource ${uri} does not support subscriptions` },
 });
 
-/** Generates the manifest with `files` as handlers into a scratch project and compiles it. */
-async function project(name: string, manifest: string, files: Record<string, string>): Promise<string> {
-  const dir = scratch(name);
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), manifest);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
-  return dir;
-}
-
 let toolsDir: string;
 let resourcesDir: string;
 let bareDir: string;
@@ -132,12 +118,12 @@ const servers: Awaited<ReturnType<typeof startHttpServer>>[] = [];
 const children: ChildProcessWithoutNullStreams[] = [];
 
 beforeAll(async () => {
-  toolsDir = await project('content-caps-tools', TOOLS_MANIFEST, { 'src/handlers/tools/fetch_doc.ts': FETCH_DOC });
-  resourcesDir = await project('content-caps-resources', RESOURCES_MANIFEST, {
+  toolsDir = await builtProject('content-caps-tools', TOOLS_MANIFEST, { 'src/handlers/tools/fetch_doc.ts': FETCH_DOC });
+  resourcesDir = await builtProject('content-caps-resources', RESOURCES_MANIFEST, {
     'src/handlers/resources/secret.ts': SECRET,
   });
   // The same tool without `content`: the manifest does not say it embeds resources.
-  bareDir = await project('content-caps-bare', TOOLS_MANIFEST.replace('    content: [text, resource]\n', ''), {
+  bareDir = await builtProject('content-caps-bare', TOOLS_MANIFEST.replace('    content: [text, resource]\n', ''), {
     'src/handlers/tools/fetch_doc.ts': FETCH_DOC,
   });
 }, 240_000);

@@ -1,17 +1,8 @@
-/**
- * Limits on tool calls, through real clients over HTTP (2025 sessions and 2026-07-28 requests, two
- * callers with their own tokens) and stdio: a tool's `concurrency` makes a call wait for a slot
- * and refuses it past `queueMs`; a `rateLimit` per principal refuses a caller's extra calls and
- * not another caller's; a refusal is the JSON-RPC error -32000 naming the limit, with
- * `retryAfterMs`; `limits.timeoutMs` applies to a tool without its own.
- */
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, startHttpServer } from './helpers/project.js';
 
 const MANIFEST = `version: 1
 server: { name: limited, version: 0.1.0 }
@@ -52,13 +43,7 @@ let http: Awaited<ReturnType<typeof startHttpServer>>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dir = scratch('limits');
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  dir = await builtProject('limits', MANIFEST, HANDLERS);
   http = await startHttpServer(dir, { LIMIT_TEST_TOKENS: 'alice:tok-alice,bob:tok-bob' });
 }, 120_000);
 

@@ -6,14 +6,12 @@
  * unless the tool says `log: arguments`.
  */
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, startHttpServer } from './helpers/project.js';
 
 const TOKEN = 'tok-very-secret-4711';
 const MANIFEST = `version: 1
@@ -62,13 +60,7 @@ let dir: string;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dir = scratch('request-log');
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  dir = await builtProject('request-log', MANIFEST, HANDLERS);
 }, 120_000);
 
 afterAll(async () => {

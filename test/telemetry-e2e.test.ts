@@ -15,8 +15,7 @@ import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, run, startHttpServer } from './helpers/project.js';
 
 // protobufjs classes generated from the opentelemetry-proto files (OTLP 1.x), as published.
 type KeyValue = { key: string; value: Record<string, unknown> };
@@ -233,13 +232,7 @@ beforeAll(async () => {
     OTEL_METRIC_EXPORT_INTERVAL: '200',
     OTEL_LOG_LEVEL: 'error',
   };
-  dir = scratch('telemetry');
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  dir = await builtProject('telemetry', MANIFEST, HANDLERS);
   http = await startHttpServer(dir, env);
 }, 120_000);
 

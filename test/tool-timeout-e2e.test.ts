@@ -10,8 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as McpClient } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { connectHttp, memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, connectHttp, startHttpServer } from './helpers/project.js';
 
 const MANIFEST = `version: 1
 server: { name: timeouts, version: 0.1.0 }
@@ -57,15 +56,9 @@ let http: Awaited<ReturnType<typeof startHttpServer>>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dir = scratch('tool-timeout');
+  dir = await builtProject('tool-timeout', MANIFEST, HANDLERS);
   marks = path.join(dir, 'marks.txt');
   writeFileSync(marks, '');
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir, { TIMEOUT_MARKS: marks });
 }, 120_000);
 

@@ -1,20 +1,8 @@
-/**
- * Views of the MCP Apps extension (`io.modelcontextprotocol/ui`) through real clients: a project
- * with a view (HTML from a file, with its policy), a tool shown in it and a tool only the view
- * calls, generated and compiled; then over stdio and HTTP, 2025 and 2026-07-28 clients, each
- * declaring the extension or not. The server declares the extension; resources/list and
- * resources/read serve the view as `text/html;profile=mcp-app` with `_meta.ui`; tools/list links
- * the views (`_meta.ui`) and shows the view-only tool to clients that declare the extension only,
- * and tools/call refuses that tool to the others; the tool with a view answers with text for all.
- * The generated contract tests pass too (their client declares the extension).
- */
-import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { builtProject, run, startHttpServer } from './helpers/project.js';
 
 const UI = 'io.modelcontextprotocol/ui';
 const MIME = 'text/html;profile=mcp-app';
@@ -74,15 +62,7 @@ let http: Awaited<ReturnType<typeof startHttpServer>>;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  dir = scratch('views');
-  mkdirSync(path.join(dir, 'ui'));
-  writeFileSync(path.join(dir, 'ui/forecast.html'), HTML);
-  writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
-  const io = memoryIO(dir);
-  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const [file, text] of Object.entries(HANDLERS)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  dir = await builtProject('views', MANIFEST, HANDLERS, { 'ui/forecast.html': HTML });
   http = await startHttpServer(dir);
 }, 120_000);
 

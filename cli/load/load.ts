@@ -17,7 +17,11 @@ export function loadManifest(file: string, displayName: string = file): LoadResu
   const absPath = path.resolve(file);
   const read = readManifestText(absPath, displayName);
   if (read.source === undefined) return { diagnostics: read.diagnostics };
-  const source = read.source;
+  return loadManifestText(absPath, displayName, read.source);
+}
+
+/** A manifest's text, read already (or never on disk: an edit to check before writing it), loaded as loadManifest loads a file. */
+export function loadManifestText(absPath: string, displayName: string, source: string): LoadResult {
   // Plain block YAML (most manifests) takes the quick path; everything else the yaml package, with its diagnostics.
   // MCPGEN_QUICK_YAML=0 sends every manifest through the yaml package, to rule the quick path out.
   const quick = process.env.MCPGEN_QUICK_YAML === '0' ? undefined : quickParseYaml(source);

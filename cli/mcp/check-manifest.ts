@@ -7,12 +7,8 @@ import path from 'node:path';
 import { type Diagnostic, sortDiagnostics } from '../diagnostics.js';
 import { ruleByCode } from '../lint/registry.js';
 import { lintManifest } from '../lint/lint.js';
-import { loadManifest } from '../load/load.js';
-import { attachLocator, type ManifestLocator } from '../load/locators.js';
-import { QuickLocator } from '../load/quick-locate.js';
-import { quickParseYaml } from '../load/quick-yaml.js';
+import { loadManifest, loadManifestText } from '../load/load.js';
 import type { LoadedManifest, LoadResult } from '../load/types.js';
-import { parseManifestYaml } from '../load/yaml.js';
 import { validateManifest } from '../validate/validate.js';
 
 /** A diagnostic as the tools return it: every key present (null when unknown), as `validate --format json` does. */
@@ -46,7 +42,7 @@ export function checkManifestFile(abs: string, display: string): Checked {
 
 /** Validates `source` as if it were the manifest at `abs` (its `file:` references resolve from there). */
 export function checkManifestText(abs: string, display: string, source: string): Checked {
-  return checked(loadText(abs, display, source));
+  return checked(loadManifestText(abs, display, source));
 }
 
 function checked(loaded: LoadResult): Checked {
@@ -78,33 +74,4 @@ export function toData(d: Diagnostic): DiagnosticData {
     rule: ruleByCode(d.code)?.id ?? null,
     hint: d.hint ?? null,
   };
-}
-
-/** loadManifest (cli/load/load.ts) on a text instead of a file: the same two parsers, the same locators. */
-function loadText(abs: string, display: string, source: string): LoadResult {
-  const quick = process.env.MCPGEN_QUICK_YAML === '0' ? undefined : quickParseYaml(source);
-  let data: unknown;
-  let locator: ManifestLocator;
-  const diagnostics: Diagnostic[] = [];
-  if (quick) {
-    data = quick.data;
-    locator = new QuickLocator(quick.data, quick.positions, source, quick.lines);
-  } else {
-    const parsed = parseManifestYaml(source, display);
-    if (parsed.data === undefined) return { diagnostics: parsed.diagnostics, source };
-    data = parsed.data;
-    locator = parsed.locator;
-    diagnostics.push(...parsed.diagnostics);
-  }
-  const manifest: LoadedManifest = {
-    file: display,
-    absPath: abs,
-    dir: path.dirname(abs),
-    source,
-    data,
-    locate: (p, opts) => locator.range(p, opts),
-    ...(quick ? { aliasFree: true as const } : {}),
-  };
-  attachLocator(manifest, locator);
-  return { manifest, diagnostics, source };
 }

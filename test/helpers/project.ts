@@ -3,11 +3,13 @@
  * @modelcontextprotocol/* from the repository's node_modules), real processes, real clients.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { expect } from 'vitest';
 import type { CliIO } from '../../cli/io.js';
+import { runCli } from '../../cli/main.js';
 
 export const REPO = path.resolve(import.meta.dirname, '../..');
 export const TSC = path.join(REPO, 'node_modules/.bin/tsc');
@@ -134,4 +136,28 @@ export async function connectHttp(url: URL, modern = false): Promise<Client> {
   );
   await client.connect(new StreamableHTTPClientTransport(url));
   return client;
+}
+
+/**
+ * A scratch project generated from `manifest` (with `inputs`, the files it references, written
+ * first), `files` (the user's handlers…) written over its stubs, compiled with tsc: its folder.
+ */
+export async function builtProject(
+  name: string,
+  manifest: string,
+  files: Record<string, string> = {},
+  inputs: Record<string, string> = {},
+): Promise<string> {
+  const dir = scratch(name);
+  for (const [file, text] of Object.entries(inputs)) {
+    mkdirSync(path.dirname(path.join(dir, file)), { recursive: true });
+    writeFileSync(path.join(dir, file), text);
+  }
+  writeFileSync(path.join(dir, 'mcpgen.yaml'), manifest);
+  const io = memoryIO(dir);
+  expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+  for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
+  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  return dir;
 }
