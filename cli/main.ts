@@ -26,6 +26,10 @@ const devCommand: typeof import('./commands/dev.js').devCommand = async (...a) =
   (await import('./commands/dev.js')).devCommand(...a);
 const packCommand: typeof import('./commands/pack.js').packCommand = async (...a) =>
   (await import('./commands/pack.js')).packCommand(...a);
+const buildCommand: typeof import('./commands/build.js').buildCommand = async (...a) =>
+  (await import('./commands/build.js')).buildCommand(...a);
+const addViewCommand: typeof import('./commands/add-view.js').addViewCommand = async (...a) =>
+  (await import('./commands/add-view.js')).addViewCommand(...a);
 const renameCommand: typeof import('./commands/rename.js').renameCommand = async (...a) =>
   (await import('./commands/rename.js')).renameCommand(...a);
 const mcpCommand: typeof import('./commands/mcp.js').mcpCommand = async (...a) =>
@@ -41,6 +45,8 @@ export interface Actions {
   schema(): Promise<number>;
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
+  build(o: { file?: string; out?: string }): Promise<number>;
+  addView(o: { tool: string; file?: string; yes?: boolean }): Promise<number>;
   rename(o: { kind: string; from: string; to: string; file?: string; out?: string; yes?: boolean }): Promise<number>;
   mcp(o: { dir?: string }): Promise<number>;
 }
@@ -85,6 +91,8 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     schema: () => schemaCommand(io),
     dev: (o) => devCommand(o, io),
     pack: (o) => packCommand(o, io),
+    build: (o) => buildCommand(o, io),
+    addView: (o) => addViewCommand(o, io),
     rename: (o) => renameCommand(o, io),
     mcp: (o) => mcpCommand(o, io),
   });
@@ -124,7 +132,7 @@ export async function buildProgram(
     .command('init [dir]')
     .description('write a starter mcpgen.yaml and generate its project')
     .option('--name <name>', 'server (and npm package) name; default: the folder name')
-    .option('--view', 'give the starter tool a view (MCP Apps), its HTML in ui/greet.html')
+    .option('--view', 'give the starter tool a view (MCP Apps), built from ui/greet/ (index.html, main.ts with App)')
     .option('--json', JSON_HELP)
     .action((dir: string | undefined, o: { name?: string; view?: boolean }) =>
       run(() => actions.init({ ...(dir ? { dir } : {}), ...o })),
@@ -193,6 +201,23 @@ export async function buildProgram(
     .option('--registry-name <name>', 'server.json name, e.g. io.github.you/weather (default: package.json mcpName)')
     .option('--json', JSON_HELP)
     .action((o: PackFlags) => run(() => actions.pack(o)));
+
+  program
+    .command('build')
+    .description("the project's npm run build: compile with tsc, bundle the manifest's built views (esbuild)")
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('-o, --out <dir>', "project folder (default: the manifest's folder)")
+    .option('--json', JSON_HELP)
+    .action((o: { file?: string; out?: string }) => run(() => actions.build(o)));
+
+  program
+    .command('add')
+    .description('add to the manifest and the project: `add view <tool>` gives a tool a view (MCP Apps)')
+    .command('view <tool>')
+    .description('give a tool a view: a ui:// resource built from ui/<tool>/ (index.html, main.ts with App)')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option('--json', JSON_HELP)
+    .action((tool: string, o: { file?: string }) => run(() => actions.addView({ tool, ...o })));
 
   program
     .command('rename <kind> <old> <new>')

@@ -54,38 +54,45 @@ describe('mcpgen init', () => {
     }
   });
 
-  it('--view gives the starter tool a view: its HTML written once next to the manifest, served and linked', async () => {
+  it('--view gives the starter tool a view: index.html and main.ts (App) written once, built and served', async () => {
     const parent = scratch('init-view');
     const io = memoryIO(parent);
     expect(await runCli(['init', 'viewed', '--view'], io), io.err).toBe(0);
     const dir = path.join(parent, 'viewed');
-    expect(io.out).toContain(`  create    ${path.join('viewed', 'ui', 'greet.html')}\n`);
+    for (const file of ['index.html', 'main.ts'])
+      expect(io.out).toContain(`  create    ${path.join('viewed', 'ui', 'greet', file)}\n`);
     const manifest = readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8');
     expect(manifest).toContain('    ui: { resource: greet_view }\n');
     expect(manifest).toContain('    uri: ui://viewed/greet\n');
-    expect(manifest).toContain('    file: ./ui/greet.html');
-    const html = readFileSync(path.join(dir, 'ui/greet.html'), 'utf8');
-    expect(html).toMatch(/^<!doctype html>/);
-    for (const method of [
-      'ui/initialize',
-      'ui/notifications/initialized',
-      'ui/notifications/tool-result',
-      'tools/call',
-    ])
-      expect(html).toContain(`'${method}'`);
+    expect(manifest).toContain('    build: ./ui/greet');
+    const main = readFileSync(path.join(dir, 'ui/greet/main.ts'), 'utf8');
+    expect(main).toContain("import { App } from '@modelcontextprotocol/ext-apps';");
+    expect(main).toContain("app.callServerTool({ name: 'greet'");
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg.scripts.build).toBe('mcpgen build');
+    expect(Object.keys(pkg.devDependencies)).toEqual(
+      expect.arrayContaining(['esbuild', '@modelcontextprotocol/ext-apps']),
+    );
     const validate = memoryIO(dir);
     expect(await runCli(['validate'], validate), validate.err).toBe(0);
     expect(validate.err).toBe('✔ mcpgen.yaml is valid\n');
 
-    // The HTML is the user's: an edit survives generate and reaches the server.
+    // The view is the user's: an edit survives generate and is what `mcpgen build` bundles.
+    const html = readFileSync(path.join(dir, 'ui/greet/index.html'), 'utf8');
     const edited = html.replace('Waiting for the result…', 'Waiting…');
-    writeFileSync(path.join(dir, 'ui/greet.html'), edited);
+    writeFileSync(path.join(dir, 'ui/greet/index.html'), edited);
     const again = memoryIO(dir);
     expect(await runCli(['generate', '-q'], again), again.err).toBe(0);
-    expect(readFileSync(path.join(dir, 'ui/greet.html'), 'utf8')).toBe(edited);
+    expect(readFileSync(path.join(dir, 'ui/greet/index.html'), 'utf8')).toBe(edited);
 
-    const tsc = await run(TSC, ['-p', 'tsconfig.json'], dir);
-    expect(tsc.stdout + tsc.stderr).toBe('');
+    const build = memoryIO(dir);
+    expect(await runCli(['build'], build), build.err).toBe(0);
+    expect(build.out).toMatch(/view greet_view: dist\/src\/views\/viewed\/greet\.html \(\d+(\.\d)? KiB\)/);
+    const built = readFileSync(path.join(dir, 'dist/src/views/viewed/greet.html'), 'utf8');
+    // Booleans: a failure must not print the 600 KiB bundle.
+    expect(built.includes('Waiting…')).toBe(true);
+    expect(built.includes('src="./main.ts"')).toBe(false);
+    expect(built.includes('<script type="module">') && built.includes('ui/initialize')).toBe(true);
     const tests = await run(process.execPath, ['--test'], path.join(dir, 'dist'));
     expect(tests.code, tests.stdout.slice(-3000)).toBe(0);
     expect(tests.stdout).toMatch(/answers tools with a view with text too/);
@@ -100,21 +107,23 @@ describe('mcpgen init', () => {
       const { tools } = await client.listTools();
       expect(tools.map((t) => [t.name, t._meta])).toEqual([['greet', { ui: { resourceUri: 'ui://viewed/greet' } }]]);
       const { contents } = await client.readResource({ uri: 'ui://viewed/greet' });
-      expect(contents).toEqual([{ uri: 'ui://viewed/greet', mimeType: 'text/html;profile=mcp-app', text: edited }]);
+      const { text, ...rest } = contents[0] as { text: string };
+      expect(rest).toEqual({ uri: 'ui://viewed/greet', mimeType: 'text/html;profile=mcp-app' });
+      expect(contents.length === 1 && text === built).toBe(true);
     } finally {
       await client.close();
     }
   });
 
-  it('--view keeps a ui/greet.html already there', async () => {
+  it('--view keeps a ui/greet/ view already there', async () => {
     const dir = scratch('init-view-kept');
-    mkdirSync(path.join(dir, 'ui'));
-    writeFileSync(path.join(dir, 'ui/greet.html'), '<!doctype html><p>mine</p>\n');
+    mkdirSync(path.join(dir, 'ui/greet'), { recursive: true });
+    writeFileSync(path.join(dir, 'ui/greet/index.html'), '<!doctype html><p>mine</p>\n');
     const io = memoryIO(dir);
     expect(await runCli(['init', '--view'], io), io.err).toBe(0);
-    expect(readFileSync(path.join(dir, 'ui/greet.html'), 'utf8')).toBe('<!doctype html><p>mine</p>\n');
-    expect(io.out).toMatch(/Kept as they were \(yours\): .*ui\/greet\.html\./);
-    expect(io.out).not.toContain('create    ui/greet.html');
+    expect(readFileSync(path.join(dir, 'ui/greet/index.html'), 'utf8')).toBe('<!doctype html><p>mine</p>\n');
+    expect(io.out).toMatch(/Kept as they were \(yours\): .*ui\/greet\/index\.html\./);
+    expect(io.out).toContain('create    ui/greet/main.ts');
   });
 
   it('refuses to overwrite an existing manifest, byte for byte', async () => {

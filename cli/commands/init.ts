@@ -1,13 +1,14 @@
 /**
  * `mcpgen init [DIR]`: a commented starter manifest with every primitive kind, then a full
  * generate, then the next steps. Refuses to overwrite an existing manifest. With `--view`, the
- * first tool gets an MCP Apps view: a starter HTML file next to the manifest, the user's own.
+ * first tool gets an MCP Apps view: a starter view in ui/greet/ (index.html, main.ts), the user's own.
  */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { renderTemplate } from '../render/handlebars.js';
+import { writeStarterView } from '../views/starter.js';
 import { writeAtomic } from '../write/write.js';
 import { generateCommand } from './generate.js';
 import { packageAdvice, printFragment, readPackage, schemaRef } from './init-package.js';
@@ -22,12 +23,9 @@ import { slashes } from '../report/outcome.js';
 export interface InitOptions {
   dir?: string;
   name?: string;
-  /** Give the starter tool a view (MCP Apps), its HTML in ui/greet.html. */
+  /** Give the starter tool a view (MCP Apps), built from ui/greet/. */
   view?: boolean;
 }
-
-/** The starter view's HTML, relative to the manifest (which names it as `file: ./ui/greet.html`). */
-export const STARTER_VIEW = 'ui/greet.html';
 
 /** A folder name → an npm-safe server name: lowercase, `[a-z0-9-._~]`, no leading dot/underscore. */
 export function serverNameFrom(dirName: string): string {
@@ -66,14 +64,14 @@ export async function initCommand(opts: InitOptions, io: CliIO): Promise<number>
   writeAtomic(manifest, renderTemplate('init/mcpgen.yaml', { name, view, schemaRef: schemaRef(dir, pkg, VERSION) }));
   io.stdout(`  create    ${path.relative(io.cwd, manifest)}\n`);
   io.outcome?.changes.push({ action: 'create', path: 'mcpgen.yaml', owner: 'user', from: null });
-  // The view's HTML is the user's, like a handler: written once, before generate embeds it.
-  const html = path.join(dir, STARTER_VIEW);
-  if (view && existsSync(html)) existing.push(STARTER_VIEW);
-  else if (view) {
-    mkdirSync(path.dirname(html), { recursive: true });
-    writeAtomic(html, renderTemplate('init/greet.html', { name }));
-    io.stdout(`  create    ${path.relative(io.cwd, html)}\n`);
-    io.outcome?.changes.push({ action: 'create', path: STARTER_VIEW, owner: 'user', from: null });
+  // The view's files are the user's, like a handler: written once, before generate reads the manifest.
+  if (view) {
+    const written = writeStarterView(dir, 'greet');
+    existing.push(...written.kept);
+    for (const rel of written.created) {
+      io.stdout(`  create    ${path.relative(io.cwd, path.join(dir, rel))}\n`);
+      io.outcome?.changes.push({ action: 'create', path: rel, owner: 'user', from: null });
+    }
   }
   const code = await generateCommand({ file: manifest }, io);
   if (code !== EXIT_OK) return code;

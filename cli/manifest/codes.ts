@@ -86,6 +86,9 @@ export const Codes = {
   VIEW_MIME_TYPE: 'MCPG282', // a view's `mimeType` other than text/html;profile=mcp-app
   VIEW_BAD_POLICY: 'MCPG283', // a view's CSP entry that is not an origin, or a `domain` that is not a host name
   VIEW_META_CONFLICT: 'MCPG284', // `meta.ui` beside `ui`, which writes `_meta.ui`
+  VIEW_BUILD_NOT_VIEW: 'MCPG285', // `build` on a resource that is not a view, or beside `text`/`file`
+  VIEW_BUILD_FOLDER: 'MCPG286', // a view's `build` folder that is missing, outside the manifest's folder, or has no index.html
+  VIEW_BUILD_FAILED: 'MCPG287', // a built view's sources that esbuild cannot bundle (at their file:line:col)
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
   LINT_NAME_FORMAT: 'MCPG300', // name-format

@@ -611,7 +611,7 @@ export interface ToolUi {
   visibility?: ("model" | "app")[];
 }
 /**
- * A resource with a fixed URI. Static with `text` or `file`; otherwise served by a generated read handler.
+ * A resource with a fixed URI. Static with `text` or `file` (a view also with `build`); otherwise served by a generated read handler.
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "Resource".
@@ -648,6 +648,10 @@ export interface Resource {
    * Static content from a file, relative to the manifest's folder (must stay inside it). Binary files are served as base64 blobs. Excludes `text`.
    */
   file?: string;
+  /**
+   * A view written as a small web project: a folder (relative to the manifest's folder, inside it) whose `index.html` refers to its scripts and stylesheets with `<script src>` and `<link rel="stylesheet">`. `mcpgen build` (the project's `npm run build`) bundles them with esbuild and inlines them into one HTML document, which the server serves (read from `dist/src/views/` when first asked for). Use it to write the view in TypeScript with `App` from `@modelcontextprotocol/ext-apps`. Only for views (`ui://`); excludes `text` and `file`.
+   */
+  build?: string;
   /**
    * How `file` content is served: `text`, or `base64` (a blob). Default: derived from mimeType (text/*, JSON, XML, YAML and JavaScript are text).
    */

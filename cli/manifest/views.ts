@@ -34,3 +34,21 @@ export function findViewResource(
 /** Whether a declared MIME type is the view's, up to case and spaces around `;`. */
 export const isViewMimeType = (mimeType: string): boolean =>
   mimeType.toLowerCase().replace(/\s*;\s*/g, ';') === VIEW_MIME_TYPE;
+
+/**
+ * Where `mcpgen build` writes a built view, relative to the built server's `views/` folder, and
+ * where the server reads it: its URI after `ui://`, each path segment kept to file-name-safe
+ * characters (a hash of the URI added when any was changed, so two URIs never share a file).
+ */
+export function viewOutput(uri: string): string {
+  const rest = uri.replace(/^ui:\/\//i, '');
+  const segments = rest
+    .split('/')
+    .map((s) => s.replace(/[^A-Za-z0-9._-]/g, '_'))
+    .filter((s) => s !== '' && s !== '.' && s !== '..');
+  const plain = segments.join('/') || 'view';
+  if (plain === rest) return `${plain}.html`;
+  let h = 0x811c9dc5;
+  for (const ch of uri) h = Math.imul(h ^ ch.codePointAt(0)!, 0x01000193) >>> 0;
+  return `${plain}-${h.toString(36)}.html`;
+}

@@ -77,7 +77,7 @@ export function addEntry(
 }
 
 /** The entry's text inserted after the last entry of a block section, or the section appended; undefined for a flow section. */
-function inserted(
+export function inserted(
   source: string,
   section: string,
   name: string,
@@ -115,7 +115,7 @@ function inserted(
 }
 
 /** The whole manifest printed by the Document API with the entry set in (comments kept). */
-function reprinted(
+export function reprinted(
   source: string,
   section: string,
   name: string,
@@ -140,7 +140,7 @@ function entryText(name: string, definition: unknown, indent: number, step: numb
     .join('');
 }
 
-function columnOf(source: string, offset: number): number {
+export function columnOf(source: string, offset: number): number {
   return offset - (source.lastIndexOf('\n', offset - 1) + 1);
 }
 

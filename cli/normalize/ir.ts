@@ -168,7 +168,12 @@ export interface ToolExecutionIR {
   inputBeforeTask: boolean;
 }
 
-export type ResourceContent = { kind: 'text'; text: string } | { kind: 'blob'; base64: string } | { kind: 'handler' };
+export type ResourceContent =
+  | { kind: 'text'; text: string }
+  | { kind: 'blob'; base64: string }
+  /** A view `mcpgen build` bundles from `folder` (manifest-relative) into `views/<output>` of the built server. */
+  | { kind: 'built'; folder: string; output: string }
+  | { kind: 'handler' };
 
 export interface ResourceIR extends EntryIR {
   kind: 'resource';

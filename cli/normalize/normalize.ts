@@ -31,7 +31,7 @@ import { inlineSharedRefs, movePointers, recursiveSharedNames } from './refs.js'
 import { parseUriTemplate } from '../manifest/uri-template.js';
 import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
-import { findViewResource, isView, VIEW_MIME_TYPE } from '../manifest/views.js';
+import { findViewResource, isView, VIEW_MIME_TYPE, viewOutput } from '../manifest/views.js';
 import { Codes } from '../manifest/codes.js';
 import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../manifest/defaults.js';
 import { promptArgsSchema, sampleOf, sampleUri, validInput, validSample } from './samples.js';
@@ -133,7 +133,8 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
     const view = isView(r) ? { ui: viewMeta(r.ui) } : null;
     const mimeType = view ? VIEW_MIME_TYPE : (r.mimeType ?? null);
     let content: ResourceContent = { kind: 'handler' };
-    if (typeof r.text === 'string') content = { kind: 'text', text: r.text };
+    if (typeof r.build === 'string') content = { kind: 'built', folder: r.build, output: viewOutput(r.uri) };
+    else if (typeof r.text === 'string') content = { kind: 'text', text: r.text };
     else if (typeof r.file === 'string') {
       const bytes = readFile(r.file, ['resources', name, 'file']);
       const asText = r.encoding ? r.encoding === 'text' : isTextMime(mimeType, r.file);

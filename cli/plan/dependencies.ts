@@ -22,7 +22,7 @@ export const SDK_DEPENDENCIES: Record<string, string> = {
 };
 
 /** The runtime's optional peers, needed only by a project that uses their feature. */
-const FEATURE_DEPENDENCIES: Record<keyof Features, Record<string, string>> = {
+const FEATURE_DEPENDENCIES: Record<'oauth' | 'sse', Record<string, string>> = {
   oauth: { jose: '^6.2.18' },
   sse: { '@modelcontextprotocol/server-legacy': '~2.3.1' },
 };
@@ -31,6 +31,8 @@ const FEATURE_DEPENDENCIES: Record<keyof Features, Record<string, string>> = {
 export interface Features {
   /** transports.http.auth.oauth */
   oauth: boolean;
+  /** a resource with `build:` (a view bundled by `mcpgen build`) */
+  views?: boolean;
   /** transports.http.sse */
   sse: boolean;
 }
@@ -73,13 +75,28 @@ export function featuresOf(projectDir: string): Features {
   } catch {
     /* no HTTP entry: a stdio server */
   }
-  return { oauth: /^ {2}oauth: /m.test(http), sse: /^ {2}sse: /m.test(http) };
+  let server = '';
+  try {
+    server = readFileSync(path.join(projectDir, 'src/generated/server.ts'), 'utf8');
+  } catch {
+    /* not generated yet */
+  }
+  return { oauth: /^ {2}oauth: /m.test(http), sse: /^ {2}sse: /m.test(http), views: server.includes(', builtView(') };
 }
 
 export const DEV_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/client': '~2.4.0',
   '@types/node': '^20.19.0',
   typescript: '^5.9.0 || ^7.0.0',
+};
+
+/**
+ * What a project with views built from a folder builds them with: esbuild (small, standard, no
+ * configuration), and the extension's `App` class the starter view uses, bundled into the view.
+ */
+export const VIEW_DEV_DEPENDENCIES: Record<string, string> = {
+  '@modelcontextprotocol/ext-apps': '^2.0.4',
+  esbuild: '^0.28.2',
 };
 
 type Version = [number, number, number];
@@ -139,7 +156,8 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
       })
       .map(([name, range]) => `${name}@${JSON.stringify(range.split(' || ').pop()!.trim())}`);
   const specs = toolchainSpecs(projectDir);
-  const runtime = need(runtimeDependencies(featuresOf(projectDir), RUNTIME_RANGE)).map((cmd) =>
+  const features = featuresOf(projectDir);
+  const runtime = need(runtimeDependencies(features, RUNTIME_RANGE)).map((cmd) =>
     cmd.startsWith(`${RUNTIME_PACKAGE}@`) ? `${RUNTIME_PACKAGE}@${specs.runtime}` : cmd,
   );
   // Listed but installed at a version the generated code does not work with (a stale node_modules).
@@ -148,11 +166,18 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
     problems.push(`${RUNTIME_PACKAGE} ${installed} is installed, the generated code needs ${RUNTIME_RANGE}`);
     runtime.push(`${RUNTIME_PACKAGE}@${specs.runtime}`);
   }
-  const dev = need(DEV_DEPENDENCIES);
-  if (!runtime.length && !dev.length) return null;
+  const dev = need(
+    features.views ? { ...DEV_DEPENDENCIES, esbuild: VIEW_DEV_DEPENDENCIES.esbuild! } : DEV_DEPENDENCIES,
+  );
+  // Built views exist only once `npm run build` runs mcpgen build.
+  const build = (pkg as { scripts?: Record<string, unknown> }).scripts?.build;
+  const buildsViews = !features.views || (typeof build === 'string' && build.includes('mcpgen build'));
+  if (!buildsViews) problems.push('scripts.build does not run `mcpgen build`, which bundles the views');
+  if (!runtime.length && !dev.length && buildsViews) return null;
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);
   if (dev.length) cmds.push(`npm install -D ${dev.join(' ')}`);
+  if (!buildsViews) cmds.push(`npm pkg set scripts.build="mcpgen build"`);
   return { problems, commands: cmds };
 }
 

@@ -109,7 +109,7 @@ export function contractTestView(ir: IR) {
   });
 
   const staticResources = ir.resources
-    .filter((r) => r.content.kind !== 'handler')
+    .filter((r) => r.content.kind === 'text' || r.content.kind === 'blob')
     .map((r) => {
       const c: Obj = { uri: r.uri };
       if (r.mimeType !== null) c.mimeType = r.mimeType;
@@ -151,7 +151,9 @@ export function contractTestView(ir: IR) {
   // may change the world (send mail, delete data), and a contract test must be safe to run.
   for (const t of ir.tools)
     if (t.callArguments !== null) reachable.push({ kind: 'tool', name: t.name, arguments: t.callArguments });
-  for (const r of ir.resources) if (r.content.kind === 'handler') reachable.push({ kind: 'resource', uri: r.uri });
+  // A built view is read from what `npm run build` wrote: reachable once the project is built.
+  for (const r of ir.resources)
+    if (r.content.kind === 'handler' || r.content.kind === 'built') reachable.push({ kind: 'resource', uri: r.uri });
   for (const t of ir.templates) if (t.sampleUri !== null) reachable.push({ kind: 'resource', uri: t.sampleUri });
   for (const p of ir.prompts) {
     if (p.callArguments !== null) reachable.push({ kind: 'prompt', name: p.name, arguments: p.callArguments });

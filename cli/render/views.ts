@@ -3,7 +3,13 @@
  * the escape helpers, so templates only place them.
  */
 import type { IR, PromptArgIR, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { DEV_DEPENDENCIES, RUNTIME_RANGE, runtimeDependencies, type toolchainSpecs } from '../plan/dependencies.js';
+import {
+  DEV_DEPENDENCIES,
+  RUNTIME_RANGE,
+  runtimeDependencies,
+  type toolchainSpecs,
+  VIEW_DEV_DEPENDENCIES,
+} from '../plan/dependencies.js';
 import { isInheritedName, lineComment } from './escape.js';
 import { Code, printString } from './literal.js';
 import { namedRecord } from '../manifest/named-record.js';
@@ -214,9 +220,19 @@ export function schemasView(ir: IR) {
   };
 }
 
+/**
+ * What a built view's read callback gets: the file `mcpgen build` writes, beside the compiled
+ * server.js in dist/src/generated, and the contents it is served with.
+ */
+function builtViewArgs(r: ResourceIR, output: string): { file: string; contents: Record<string, unknown> } {
+  const contents: Record<string, unknown> = { uri: r.uri, mimeType: r.mimeType };
+  if (r.view && Object.keys(r.view.ui).length) contents._meta = { ui: r.view.ui };
+  return { file: `../views/${output}`, contents };
+}
+
 export function contentView(ir: IR) {
   const resources = ir.resources
-    .filter((r) => r.content.kind !== 'handler')
+    .filter((r) => r.content.kind === 'text' || r.content.kind === 'blob')
     .map((r) => {
       const c = r.content;
       const contents: Record<string, unknown> = { uri: r.uri };
@@ -383,6 +399,7 @@ export function serverView(ir: IR) {
       name: r.name,
       uri: r.uri,
       alias: handler ? resourceAlias(r) : null,
+      built: r.content.kind === 'built' ? builtViewArgs(r, r.content.output) : null,
       ident: r.ident,
       info: `{ ${entryInfo('resourceInfo', 'resources', r)} }`,
     };
@@ -527,7 +544,7 @@ export function serverView(ir: IR) {
 
   const contentImports = [
     ...(ir.prompts.some((p) => p.messages !== null) ? ['promptMessages'] : []),
-    ...(ir.resources.some((r) => r.content.kind !== 'handler') ? ['resourceContents'] : []),
+    ...(ir.resources.some((r) => r.content.kind === 'text' || r.content.kind === 'blob') ? ['resourceContents'] : []),
   ];
   const usesValidators = ir.tools.some((t) => t.inputType || t.outputType) || ir.templates.length > 0;
   const schemaImports = [...(promptArgs.length ? ['jsonSchemas'] : []), ...(usesValidators ? ['schemas'] : [])];
@@ -546,6 +563,7 @@ export function serverView(ir: IR) {
     taskPolicies: Object.keys(taskPolicies).length ? record('TaskPolicy', taskTools, taskPolicies) : null,
     taskModules: taskModules.length ? taskModules : null,
     views: ir.ui,
+    uiImports: ir.resources.some((r) => r.content.kind === 'built') ? ['builtView', 'installViews'] : ['installViews'],
     subscribable,
     installSubscriptions: subscribable.length > 0,
     pageSize: ir.protocol.pageSize > 0 ? String(ir.protocol.pageSize) : null,
@@ -715,6 +733,8 @@ export function binName(packageName: string): string {
  */
 export const BUILD_SCRIPT = `node -e "require('node:fs').rmSync('dist', { recursive: true, force: true })" && tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
 
+const hasBuiltViews = (ir: IR) => ir.resources.some((r) => r.content.kind === 'built');
+
 /** The project's package.json as data (printed by printJson). */
 export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): Record<string, unknown> {
   const hasHttp = ir.transports.http !== null;
@@ -730,7 +750,8 @@ export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): R
     // What the bin needs (npm adds package.json and README.md); tests and sources stay out of `npm pack`.
     files: ['dist/src'],
     scripts: {
-      build: BUILD_SCRIPT,
+      // Views built from a folder need the bundling `mcpgen build` adds to the compile.
+      build: hasBuiltViews(ir) ? 'mcpgen build' : BUILD_SCRIPT,
       start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
       ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
       typecheck: 'tsc -p tsconfig.json --noEmit',
@@ -745,6 +766,7 @@ export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): R
     ),
     devDependencies: sortedKeys({
       ...Object.fromEntries(Object.entries(DEV_DEPENDENCIES).map(([k, v]) => [k, v.split(' || ').pop()!])),
+      ...(hasBuiltViews(ir) ? VIEW_DEV_DEPENDENCIES : {}),
       // `npm run dev` runs the project's own mcpgen: no global install needed.
       mcpgen: specs.mcpgen,
     }),

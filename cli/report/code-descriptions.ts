@@ -94,4 +94,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG282: 'a view whose `mimeType` is not `text/html;profile=mcp-app`',
   MCPG283: "a view's `ui.csp` entry that is not an origin, or a `ui.domain` that is not a host name",
   MCPG284: '`meta.ui` beside `ui` on a tool or a view',
+  MCPG285: '`build` on a resource that is not a view, or beside `text` or `file`',
+  MCPG286: "a view's `build` folder that is missing, outside the manifest's folder, or has no index.html",
+  MCPG287: "a built view's sources that esbuild cannot bundle",
 };

@@ -200,12 +200,12 @@ function inspectFile(
   return { size: stat.size };
 }
 
-function isOutside(dir: string, target: string): boolean {
+export function isOutside(dir: string, target: string): boolean {
   const rel = path.relative(dir, target);
   return rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel);
 }
 
-function realpath(p: string): string | undefined {
+export function realpath(p: string): string | undefined {
   try {
     return fs.realpathSync(p);
   } catch {

@@ -15,6 +15,7 @@ import { checkTemplates } from './templates.js';
 import { checkTextSize } from './text-size.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 import { checkToolExecution } from './tool-execution.js';
+import { checkViewBuilds } from './view-builds.js';
 import { checkViews } from './views.js';
 
 /** A semantic rule: reads the loaded manifest (any shape: the schema may have rejected it) and reports. */
@@ -35,6 +36,7 @@ export const semanticChecks: readonly Check[] = [
   checkToolHints,
   checkToolExecution,
   checkViews,
+  checkViewBuilds,
   checkTransports,
   checkAuth,
   checkPackageName,

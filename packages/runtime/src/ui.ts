@@ -2,12 +2,15 @@
 // tool's `_meta.ui` names a `ui://` resource whose HTML a host renders in a sandboxed iframe.
 // Generated servers load this module only when their manifest has views.
 
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import {
   type ClientCapabilities,
   type McpServer,
   ProtocolError,
   ProtocolErrorCode,
   type ServerContext,
+  type TextResourceContents,
 } from '@modelcontextprotocol/server';
 
 import { decorate } from './sdk-handlers.js';
@@ -76,4 +79,31 @@ function withoutView(tool: Listed): Listed {
   const { ui: _ui, ...meta } = tool._meta;
   const { _meta: _dropped, ...rest } = tool;
   return Object.keys(meta).length ? { ...rest, _meta: meta } : rest;
+}
+
+/** What a built view is served with, its HTML aside. */
+export type ViewContents = Omit<TextResourceContents, 'text'>;
+
+/**
+ * The read callback of a view `mcpgen build` bundled into one HTML file (`build:` in the manifest):
+ * the file is read when a client first asks for the view, then kept, so a server starts without
+ * it and serves the same document for its whole life. A server whose project was compiled without
+ * `mcpgen build` answers with an error that says so.
+ */
+export function builtView(file: URL, contents: ViewContents): () => { contents: TextResourceContents[] } {
+  let text: string | undefined;
+  return () => {
+    if (text === undefined) {
+      try {
+        text = readFileSync(file, 'utf8');
+      } catch (err) {
+        const reason = (err as NodeJS.ErrnoException).code === 'ENOENT' ? 'was not built' : 'cannot be read';
+        throw new ProtocolError(
+          ProtocolErrorCode.InternalError,
+          `view ${contents.uri} ${reason} (${fileURLToPath(file)}): build the server with \`npm run build\` (mcpgen build)`,
+        );
+      }
+    }
+    return { contents: [{ ...contents, text }] };
+  };
 }

@@ -8,4 +8,5 @@ import type { GetForecastInput, GetForecastOutput } from './types.js';
 export interface ToolHandlers {
   get_forecast: ToolHandler<GetForecastInput, GetForecastOutput>;
   refresh_forecast: ToolHandler<NoInput, ToolContent>;
+  show_radar_history: ToolHandler<NoInput, ToolContent>;
 }

@@ -25,7 +25,7 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 import { type ResourceInfo } from '@mcpgen/runtime/resources';
-import { installViews } from '@mcpgen/runtime/ui';
+import { builtView, installViews } from '@mcpgen/runtime/ui';
 
 import { hooks } from '../hooks.js';
 import { resourceContents } from './content.js';
@@ -36,6 +36,7 @@ export const serverInfo: ServerInfo = { name: 'views', version: '0.1.0' };
 // Handler modules load on first use (cold start reads none of them).
 const getForecastTool = lazy(() => import('../handlers/tools/get_forecast.js'));
 const refreshForecastTool = lazy(() => import('../handlers/tools/refresh_forecast.js'));
+const showRadarHistoryTool = lazy(() => import('../handlers/tools/show_radar_history.js'));
 
 /** What every instance declares (capabilities, instructions, cache hints), as the manifest says. */
 const serverOptions: McpServerOptions = { capabilities: {}, requestState: { verify: verifyRequestState } };
@@ -59,6 +60,11 @@ const toolInfo: Record<string, ToolInfo> = {
     _meta: { ui: { resourceUri: 'ui://views/forecast', visibility: ['app'] } },
     annotations: { readOnlyHint: true },
   },
+  show_radar_history: {
+    description: 'Past rain radar frames, played back in a view built from TypeScript',
+    _meta: { ui: { resourceUri: 'ui://views/history' } },
+    annotations: { readOnlyHint: true },
+  },
 };
 
 /** Every tool, by name. */
@@ -67,6 +73,8 @@ const tools: Record<string, Register> = {
     structuredTool(server, 'get_forecast', toolInfo['get_forecast'], schemas.getForecastInput, schemas.getForecastOutput, getForecastTool),
   refresh_forecast: (server) =>
     contentTool(server, 'refresh_forecast', toolInfo['refresh_forecast'], undefined, refreshForecastTool),
+  show_radar_history: (server) =>
+    contentTool(server, 'show_radar_history', toolInfo['show_radar_history'], undefined, showRadarHistoryTool),
 };
 
 /** What resources/list shows of each resource besides its name and URI. */
@@ -74,6 +82,11 @@ const resourceInfo: Record<string, ResourceInfo> = {
   forecast_view: {
     description: 'The forecast chart',
     _meta: { ui: { prefersBorder: true } },
+    mimeType: 'text/html;profile=mcp-app',
+  },
+  history_view: {
+    description: 'Radar playback, bundled from ui/history/ by `mcpgen build`',
+    _meta: { ui: { csp: { resourceDomains: ['https://tiles.example'] } } },
     mimeType: 'text/html;profile=mcp-app',
   },
   radar: {
@@ -98,6 +111,19 @@ function registerResources(server: McpServer): void {
   server.registerResource('forecast_view', 'ui://views/forecast', { ...resourceInfo['forecast_view'] }, () => ({
     contents: [resourceContents.forecastView],
   }));
+  server.registerResource(
+    'history_view',
+    'ui://views/history',
+    { ...resourceInfo['history_view'] },
+    builtView(
+      new URL('../views/views/history.html', import.meta.url),
+      {
+        uri: 'ui://views/history',
+        mimeType: 'text/html;profile=mcp-app',
+        _meta: { ui: { csp: { resourceDomains: ['https://tiles.example'] } } },
+      },
+    ),
+  );
   server.registerResource('radar', 'ui://views/radar', { ...resourceInfo['radar'] }, () => ({
     contents: [resourceContents.radar],
   }));

@@ -56,6 +56,13 @@ const expected: Expected = {
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true },
     },
+    {
+      name: 'show_radar_history',
+      description: 'Past rain radar frames, played back in a view built from TypeScript',
+      _meta: { ui: { resourceUri: 'ui://views/history' } },
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true },
+    },
   ],
   resources: [
     {
@@ -63,6 +70,13 @@ const expected: Expected = {
       uri: 'ui://views/forecast',
       description: 'The forecast chart',
       _meta: { ui: { prefersBorder: true } },
+      mimeType: 'text/html;profile=mcp-app',
+    },
+    {
+      name: 'history_view',
+      uri: 'ui://views/history',
+      description: 'Radar playback, bundled from ui/history/ by `mcpgen build`',
+      _meta: { ui: { csp: { resourceDomains: ['https://tiles.example'] } } },
       mimeType: 'text/html;profile=mcp-app',
     },
     {
@@ -137,6 +151,8 @@ const completions: Completion[] = [];
 const reachable: Reachable[] = [
   { kind: 'tool', name: 'get_forecast', arguments: { city: 'example' } },
   { kind: 'tool', name: 'refresh_forecast', arguments: {} },
+  { kind: 'tool', name: 'show_radar_history', arguments: {} },
+  { kind: 'resource', uri: 'ui://views/history' },
 ];
 
 const httpClient = (url: URL) => new StreamableHTTPClientTransport(url);

@@ -1,0 +1,91 @@
+/**
+ * `mcpgen build`: the project's `npm run build`. dist/ emptied first (tsc never deletes what a
+ * removed source compiled to), the project compiled with its own tsc, the manifest's built views
+ * bundled into dist/src/views/, and the entry made executable. Nothing of the project's sources
+ * is written.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { type Diagnostic, hasErrors, UsageError } from '../diagnostics.js';
+import { findTsc } from '../dev/build.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
+import { findManifest } from '../load/find.js';
+import { formatReport } from '../report/index.js';
+import { slashes } from '../report/outcome.js';
+import { withProgress } from '../progress.js';
+import { buildViews, diagnosticSources, viewSpecs } from '../views/build-views.js';
+
+export interface BuildOptions {
+  file?: string;
+  /** Project folder (default: the manifest's folder). */
+  out?: string;
+}
+
+export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<number> {
+  const manifest = findManifest(io.cwd, opts.file);
+  const projectDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
+  const rel = (p: string) => path.relative(io.cwd, p) || '.';
+  if (io.outcome) io.outcome.project = projectDir;
+  const views = viewSpecs(manifest, rel(manifest));
+  if (report(views.diagnostics, io)) return EXIT_PROBLEMS;
+  const tsc = findTsc(projectDir);
+  if (!tsc) throw new UsageError(`TypeScript is not installed in ${rel(projectDir)}: run \`npm install\` there first`);
+  if (!existsSync(path.join(projectDir, 'tsconfig.json')))
+    throw new UsageError(`no tsconfig.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
+
+  rmSync(path.join(projectDir, 'dist'), { recursive: true, force: true });
+  const t0 = performance.now();
+  const compiled = await withProgress(io, 'tsc -p tsconfig.json', compile(projectDir, tsc, io.outcome !== undefined));
+  if (compiled !== 0) {
+    io.stderr(`✖ tsc failed (exit ${compiled}): nothing else was built\n`);
+    return EXIT_PROBLEMS;
+  }
+  const tscMs = performance.now() - t0;
+  const built = await withProgress(
+    io,
+    `bundling ${views.specs.length} view(s)`,
+    buildViews(projectDir, views.specs, io.cwd),
+  );
+  if (report(built.diagnostics, io)) return EXIT_PROBLEMS;
+  const entry = path.join(projectDir, 'dist', 'src', 'main.js');
+  // The bin runs as a command; a no-op on Windows.
+  if (existsSync(entry)) chmodSync(entry, 0o755);
+
+  io.stdout(`✔ built ${rel(path.join(projectDir, 'dist'))} (tsc ${(tscMs / 1000).toFixed(1)} s)\n`);
+  for (const v of built.built) io.stdout(`  view ${v.name}: ${v.file} (${kib(v.bytes)})\n`);
+  if (io.outcome) {
+    io.outcome.applied = true;
+    io.outcome.extra.views = built.built.map((v) => ({ name: v.name, file: slashes(v.file), bytes: v.bytes }));
+    for (const v of built.built)
+      io.outcome.changes.push({
+        action: 'create',
+        path: slashes(path.relative(projectDir, v.target)),
+        owner: 'generated',
+        from: null,
+      });
+  }
+  return EXIT_OK;
+}
+
+const kib = (n: number) => `${Math.ceil(n / 102.4) / 10} KiB`;
+
+/** Prints a stylish report of the diagnostics; true when any is an error. */
+function report(diags: Diagnostic[], io: CliIO): boolean {
+  if (!diags.length) return false;
+  if (io.outcome) io.outcome.diagnostics.push(...diags);
+  else io.stderr(formatReport('stylish', diags, { sources: diagnosticSources(diags, io.cwd), color: false }));
+  return hasErrors(diags);
+}
+
+/** The project's tsc; its output goes to stderr under --json (stdout is the envelope's). */
+function compile(projectDir: string, tsc: string, outputToStderr: boolean): Promise<number | string> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+      cwd: projectDir,
+      stdio: ['ignore', outputToStderr ? 2 : 'inherit', 'inherit'],
+    });
+    child.on('error', () => resolve('not started'));
+    child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
+  });
+}
