@@ -30,6 +30,12 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'mcpgen dev --port 0             # any free port, kept across restarts',
   ],
   pack: ['mcpgen pack --build             # build, then bundle dist/ and write server.json'],
+  build: [
+    'npm run build                   # in a project with views built from a folder: mcpgen build',
+    'mcpgen build --json             # the views built, as one JSON document',
+  ],
+  add: ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
+  view: ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
   rename: [
     'mcpgen rename tool get_weather get_forecast        # print what would change',
     'mcpgen rename tool get_weather get_forecast --yes  # do it',

@@ -19,7 +19,25 @@ import { startServer, type RunningServer } from '../dev/server-process.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
+import { formatReport } from '../report/index.js';
+import { buildViews, diagnosticSources, type ViewSpec } from '../views/build-views.js';
 import { watchCommand } from './watch.js';
+
+/** The manifest's views built from a folder, as the last generation saw them. */
+function viewsOf(ir: IR | undefined, manifest: string): ViewSpec[] {
+  return (ir?.resources ?? []).flatMap((r) =>
+    r.content.kind === 'built'
+      ? [
+          {
+            name: r.name,
+            uri: r.uri,
+            folder: path.resolve(path.dirname(manifest), r.content.folder),
+            output: r.content.output,
+          },
+        ]
+      : [],
+  );
+}
 
 export interface DevOptions {
   file?: string;
@@ -87,6 +105,25 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       );
       return;
     }
+    const views = viewsOf(ir, manifest);
+    if (views.length) {
+      try {
+        const v = await withProgress(io, `bundling ${views.length} view(s)`, buildViews(projectDir, views, io.cwd));
+        if (v.diagnostics.length) {
+          io.stderr(
+            formatReport('stylish', v.diagnostics, { sources: diagnosticSources(v.diagnostics, io.cwd), color: false }),
+          );
+          io.stderr(
+            `✖ views not built; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`,
+          );
+          return;
+        }
+      } catch (err) {
+        io.stderr(`✖ ${(err as Error).message}\n`);
+        return;
+      }
+    }
+    watchViews(views);
     io.stdout(`built in ${seconds(b.ms)}\n`);
     const http = ir?.transports.http;
     if (!http) {
@@ -162,6 +199,18 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     );
   };
 
+  // The folders of views built from sources (`build:`): a change there rebuilds them and restarts.
+  const viewWatchers = new Map<string, FSWatcher>();
+  const watchViews = (views: readonly ViewSpec[]) => {
+    for (const v of views) {
+      if (viewWatchers.has(v.folder) || stopping) continue;
+      const w = watch(v.folder, { ignoreInitial: true });
+      w.on('all', () => schedule());
+      w.on('error', (err) => io.stderr(`! cannot watch ${v.folder} (${(err as Error).message})\n`));
+      viewWatchers.set(v.folder, w);
+    }
+  };
+
   io.stdout(
     `mcpgen dev: regenerate, build and serve ${path.relative(io.cwd, projectDir) || '.'} over HTTP; Ctrl-C to stop\n`,
   );
@@ -191,6 +240,7 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   stopping = true;
   clearTimeout(timer);
   await srcWatcher?.close();
+  for (const w of viewWatchers.values()) await w.close();
   (killBuild as (() => void) | null)?.();
   await watching;
   await queue;
