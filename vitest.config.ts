@@ -55,6 +55,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ['test/helpers/generated-validators.ts'],
+    setupFiles: ['test/helpers/mcpgen-on-path.ts'],
     projects: [
       { extends: true, test: { name: 'fast', include: FAST } },
       { extends: true, test: { name: 'full', include: ['test/*.test.ts'], exclude: FAST } },

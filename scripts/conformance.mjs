@@ -6,7 +6,7 @@
 // 1. Installs what is missing into .tools/ (gitignored): Node 22 for the runner (it imports
 //    fs.globSync, which Node 20 lacks), @modelcontextprotocol/conformance 0.1.16 and 0.2.0-alpha.12.
 // 2. Copies examples/conformance into .tmp/conformance, regenerates it with this checkout's mcpgen
-//    (bin/mcpgen.js; run `npm run build` first), type-checks and compiles it.
+//    (bin/mcpgen.js; run `npm run build` first), type-checks, compiles and bundles it (mcpgen build).
 // 3. Starts the server on 127.0.0.1 on a free port, runs the suites against that loopback URL only,
 //    stops the server by its PID. With --replicas N: N replicas sharing a redis-server, behind a
 //    round-robin haproxy without stickiness (test/helpers/services.mjs), and the suites run against
@@ -88,7 +88,7 @@ function readInstalledNodeVersion() {
   return version.startsWith('22.') ? version : null;
 }
 
-/** Copies the example, regenerates it with this mcpgen, compiles it. */
+/** Copies the example, regenerates it with this mcpgen, builds it. */
 function buildExample() {
   rmSync(SCRATCH, { recursive: true, force: true });
   mkdirSync(SCRATCH, { recursive: true });
@@ -106,9 +106,8 @@ function buildExample() {
   ]);
   rmSync(path.join(project, 'node_modules'), { recursive: true, force: true });
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'), 'dir');
-  run(process.execPath, [path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], {
-    cwd: project,
-  });
+  // As its `npm run build`: tsc, then the server bundled, which the suites run against.
+  run(process.execPath, [path.join(ROOT, 'bin', 'mcpgen.js'), 'build'], { cwd: project });
   return project;
 }
 

@@ -13,7 +13,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { buildFiles } from '../cli/build.js';
 import { loadManifest } from '../cli/load/index.js';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, run, scratch } from './helpers/project.js';
 
 /** `{ o<n>: { o<n-1>: … { leaf } } }`, the value the deep-schema case's objects describe. */
 function nestedValue(levels: number, leaf: unknown): Record<string, unknown> {
@@ -29,7 +29,7 @@ function nestedArray(levels: number, leaf: unknown): unknown {
 }
 
 async function compile(dir: string): Promise<void> {
-  const r = await run(TSC, ['-p', 'tsconfig.json'], dir, 240_000);
+  const r = await buildServer(dir);
   expect(r.stdout + r.stderr).toBe('');
 }
 

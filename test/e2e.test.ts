@@ -12,15 +12,15 @@ import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
 import { validSample } from '../cli/normalize/samples.js';
 import {
+  buildServer,
   connectHttp,
   connectStdio,
   memoryIO,
   REPO,
   run,
-  SCRATCH,
   scratch,
+  SCRATCH,
   startHttpServer,
-  TSC,
 } from './helpers/project.js';
 
 const projects = [
@@ -83,7 +83,7 @@ describe.each(projects)('project $name', ({ name, from, stdioOnly }) => {
   });
 
   it('type-checks with tsc --strict, untouched', async () => {
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.code).toBe(0);
     expect(existsSync(path.join(dir, 'dist/src/main.js'))).toBe(true);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, scratch } from './helpers/project.js';
 
 const CASE = path.join(REPO, 'test/cases/free-text-names');
 
@@ -43,7 +43,7 @@ describe('free-text names and vendor keys', () => {
     dir = scratch('free-text-names', CASE);
     const io = memoryIO(dir);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
   });
 

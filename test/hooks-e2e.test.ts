@@ -10,7 +10,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, scratch, startHttpServer } from './helpers/project.js';
 
 const MANIFEST = `version: 1
 server: { name: hooked, version: 0.1.0 }
@@ -59,7 +59,7 @@ beforeAll(async () => {
     path.join(dir, 'src/handlers/tools/open.ts'),
     "import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['open'] = async () => 'opened';\n",
   );
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir, { HOOK_AUDIT: audit, HOOK_TEST_TOKENS: 'carol:tok-carol' });
 }, 120_000);

@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, run, scratch } from './helpers/project.js';
 
 describe('mcpgen init', () => {
   it('writes a valid starter manifest, generates, and prints next steps', async () => {
@@ -35,7 +35,7 @@ describe('mcpgen init', () => {
     expect(await runCli(['validate'], validate), validate.err).toBe(0);
 
     // The project, untouched: strict type-check, its own tests, and a server that answers.
-    const tsc = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const tsc = await buildServer(dir);
     expect(tsc.stdout + tsc.stderr).toBe('');
     const tests = await run(process.execPath, ['--test'], path.join(dir, 'dist'));
     expect(tests.code, tests.stdout.slice(-3000)).toBe(0);

@@ -16,7 +16,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, run, scratch } from './helpers/project.js';
 
 const SCOPES = 'mcp notes:read notes:write';
 const OTHER_RESOURCE = 'https://other.example/api';
@@ -201,7 +201,7 @@ describe('OAuth resource server against a real authorization server', () => {
     const io = memoryIO(dir);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
     for (const [file, text] of Object.entries(handlers)) writeFileSync(path.join(dir, file), text);
-    const tsc = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const tsc = await buildServer(dir);
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
 
     as = await listen();

@@ -23,7 +23,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, REPO, run, scratch } from './helpers/project.js';
 import { bundledFiles, reachablePackages } from './helpers/bundle.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -66,7 +66,7 @@ describe('stdio server (examples/weather)', () => {
   it('builds a bundle the MCPB validator accepts and that serves on its own', async () => {
     // Generated with the mcpgen under test, whatever the state of the example's copy.
     expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
-    expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+    expect((await buildServer(dir)).code).toBe(0);
     const r = await pack(dir, '--registry-name', 'io.github.example/weather');
     expect(r.stderr).toContain('! server.json: bundle URL is a placeholder');
     expect(r.code).toBe(0);
@@ -196,7 +196,7 @@ it('an HTTP-only server with bearer auth: streamable-http package, its token var
   expect(yaml).toContain('WEATHER_TOKENS');
   writeFileSync(manifest, yaml);
   expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
-  expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+  expect((await buildServer(dir)).code).toBe(0);
   const r = await pack(dir);
   expect(r.code).toBe(0);
   expect(r.stderr).toContain(
@@ -254,7 +254,7 @@ describe('native dependencies', () => {
     fakeNative(path.join(dir, 'node_modules/fake-native'));
     addDependency('fake-native', '1.0.0');
     expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
-    expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+    expect((await buildServer(dir)).code).toBe(0);
   });
 
   it('one bundle per platform-arch with binaries, each declaring its platform, without build leftovers, each in server.json with its SHA-256', async () => {
@@ -362,7 +362,7 @@ it('a real native package from npm (@node-rs/xxhash, a napi-rs binary per platfo
     )}`,
   );
   expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
-  expect((await run(TSC, ['-p', 'tsconfig.json'], dir)).code).toBe(0);
+  expect((await buildServer(dir)).code).toBe(0);
   const r = await pack(dir, '--registry-name', 'io.github.example/weather');
   expect(r.code, r.stderr).toBe(0);
   const host = `${process.platform}-${process.arch}`;

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch } from './helpers/project.js';
 
 let dir = '';
 
@@ -16,7 +16,7 @@ beforeAll(async () => {
   dir = scratch('prompt-argument-keys', path.join(REPO, 'test/cases/prompt-argument-keys'));
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  const tsc = await run(TSC, ['-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.stdout + tsc.stderr).toBe('');
 }, 180_000);
 

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, run, scratch, startHttpServer } from './helpers/project.js';
 
 type Era = 'legacy' | 'modern';
 type Kind = 'stdio' | 'http';
@@ -26,7 +26,7 @@ beforeAll(async () => {
   appendFileSync(path.join(dir, 'mcpgen.yaml'), '\npagination: { pageSize: 4 }\n');
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir);
 }, 180_000);
@@ -265,7 +265,7 @@ describe('bearer auth (transports.http.auth.bearer, test/fixtures/valid/protocol
       path.join(project, 'src/handlers/tools/whoami.ts'),
       "import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['whoami'] = async (_input, ctx) => `client=${ctx.authInfo?.clientId ?? 'none'}`;\n",
     );
-    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+    const tsc = await buildServer(project);
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
     const child = spawn(process.execPath, ['dist/src/main.js', '--http', '--port', '0'], {
       cwd: project,

@@ -11,7 +11,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { buildFiles } from '../cli/build.js';
 import { loadManifest } from '../cli/load/index.js';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, run, scratch } from './helpers/project.js';
 
 /** Handlers that answer with what they were given, so the test sees what reached them. */
 const HANDLERS: Record<string, string> = {
@@ -58,7 +58,7 @@ describe('prototype-names end to end', () => {
     const io = memoryIO(dir);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
     write(dir, HANDLERS);
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     client = await connectStdio(dir);
   }, 180_000);
@@ -220,7 +220,7 @@ export const handler: ToolHandlers['__proto__'] = async (input) => \`proto \${in
 export const read: TemplateHandlers['__proto__']['read'] = async (params) => \`p \${params.id}\`;
 `,
     });
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     client = await connectStdio(dir);
   }, 180_000);
@@ -279,7 +279,7 @@ describe('every inherited name at once end to end', () => {
     dir = scratch('prototype-names-all', path.join(REPO, 'test/cases/prototype-names-all'));
     const io = memoryIO(dir);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     client = await connectStdio(dir);
   }, 180_000);

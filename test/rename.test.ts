@@ -16,7 +16,7 @@ import { KINDS } from '../cli/rename/kinds.js';
 import { renameKey } from '../cli/rename/manifest-edit.js';
 import { handlerEdits } from '../cli/rename/text-edits.js';
 import { planRename } from '../cli/rename/plan.js';
-import { connectStdio, memoryIO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, scratch } from './helpers/project.js';
 
 const MANIFEST = `# The weather server
 version: 1
@@ -174,7 +174,7 @@ describe('mcpgen rename on a real project', () => {
 
     const check = await cli(dir, 'generate', '--check');
     expect(check.code, check.out + check.err).toBe(0);
-    const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+    const tsc = await buildServer(dir);
     expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
 
     client = await connectStdio(dir);

@@ -14,7 +14,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
 
 type Message = {
   jsonrpc: '2.0';
@@ -46,7 +46,7 @@ beforeAll(async () => {
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
   for (const name of ['where', 'signup', 'roots_seen'])
     cpSync(path.join(FIXTURE, `handlers/${name}.ts`), path.join(dir, `src/handlers/tools/${name}.ts`));
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir);
 }, 180_000);

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { generate } from '../cli/generate.js';
 import type { IR } from '../cli/normalize/ir.js';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, run, scratch } from './helpers/project.js';
 import { rawToolsList } from './helpers/raw-stdio.js';
 
 type Calls = Record<string, { accept: unknown[]; reject: unknown[] }>;
@@ -192,7 +192,7 @@ describe.each(projects)('$name end to end', ({ name, calls }) => {
     const io = memoryIO(dir);
     expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
     ir = (await generate({ manifest: path.join(dir, 'mcpgen.yaml'), outDir: dir })).ir!;
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     client = await connectStdio(dir);
   }, 180_000);

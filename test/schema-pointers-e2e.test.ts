@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Client } from '@modelcontextprotocol/client';
 import { runCli } from '../cli/main.js';
-import { connectStdio, memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, connectStdio, memoryIO, REPO, run, scratch } from './helpers/project.js';
 import { rawToolsList } from './helpers/raw-stdio.js';
 
 const CASE = path.join(REPO, 'test/cases/schema-local-pointers');
@@ -115,7 +115,7 @@ describe('schema-local-pointers end to end', () => {
         '',
       ].join('\n'),
     );
-    const r = await run(TSC, ['-p', 'tsconfig.json'], dir);
+    const r = await buildServer(dir);
     expect(r.stdout + r.stderr).toBe('');
     client = await connectStdio(dir);
   }, 180_000);

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
 
 const TOKENS = { alice: 'token-of-alice-0123456789', bob: 'token-of-bob-0123456789' };
 let url: URL;
@@ -46,7 +46,7 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], project);
+  const tsc = await buildServer(project);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   server = await startHttpServer(project, { PROTOCOL_TOKENS: `alice:${TOKENS.alice},bob:${TOKENS.bob}` });
   url = server.url;

@@ -20,7 +20,7 @@ import {
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch } from './helpers/project.js';
 
 /** A project built from `from` (with `manifestTail` appended), and a handler file per entry of `handlers`. */
 async function build(
@@ -34,7 +34,7 @@ async function build(
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
   for (const [file, text] of Object.entries(handlers)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   return dir;
 }
@@ -504,15 +504,20 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
           "import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['whoami'] = async (_input, ctx) => `client=${ctx.authInfo?.clientId ?? 'none'}`;\n",
         // A scope no token here has, registered by hand on the SDK's own hook (scopeChallenge): the
         // manifest's per-entry scopes cannot be refused to static tokens, which carry them all
-        // (oauth-e2e refuses them to a real OAuth token over /sse).
-        'scoped.mjs': [
+        // (oauth-e2e refuses them to a real OAuth token over /sse). In the user's hooks module, so
+        // it patches the SDK the bundled server runs on.
+        'src/hooks.ts': [
+          "import type { RequestHooks } from '@mcpgen/runtime';",
           "import { McpServer, requireScopes } from '@modelcontextprotocol/server';",
+          '',
           'const registerTool = McpServer.prototype.registerTool;',
-          'McpServer.prototype.registerTool = function (name, config, callback) {',
+          'McpServer.prototype.registerTool = function (this: McpServer, ...args: Parameters<McpServer["registerTool"]>) {',
+          '  const [name, config, callback] = args;',
           "  const scoped = process.env.SCOPED_TOOL === name ? { ...config, scopeChallenge: requireScopes('admin') } : config;",
-          '  return registerTool.call(this, name, scoped, callback);',
-          '};',
-          "await import('./dist/src/main.js');",
+          '  return registerTool.call(this, name, scoped, callback as never);',
+          '} as McpServer["registerTool"];',
+          '',
+          'export const hooks: RequestHooks = {};',
           '',
         ].join('\n'),
       },
@@ -520,7 +525,7 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
     server = await serve(dir, { PROTOCOL_TOKENS: 'alice:tokA,bob:tokB' });
     // The fixture moves the transport: transports.http.sse: { path: /events, messagesPath: /events/messages }.
     sse = new URL('/events', server.url);
-    scoped = await serve(dir, { PROTOCOL_TOKENS: 'alice:tokA', SCOPED_TOOL: 'whoami' }, 'scoped.mjs');
+    scoped = await serve(dir, { PROTOCOL_TOKENS: 'alice:tokA', SCOPED_TOOL: 'whoami' });
   }, 180_000);
 
   it('serves the paths the manifest gives', async () => {

@@ -7,7 +7,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch } from './helpers/project.js';
 
 let dir: string;
 const children: ChildProcessWithoutNullStreams[] = [];
@@ -16,7 +16,7 @@ beforeAll(async () => {
   dir = scratch('stdio-robustness', path.join(REPO, 'examples/conformance'));
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
 }, 180_000);
 

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
 
 type Era = 'legacy' | 'modern';
 type Kind = 'stdio' | 'http';
@@ -41,7 +41,7 @@ beforeAll(async () => {
   for (const name of ['docs', 'files', 'notes', 'sources', 'raw']) {
     writeFileSync(path.join(dir, `src/handlers/templates/${name}.ts`), echoHandler(name, name === 'files'));
   }
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir);
 }, 180_000);

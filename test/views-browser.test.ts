@@ -24,7 +24,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, SCRATCH, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch, SCRATCH, startHttpServer } from './helpers/project.js';
 import { ensurePackages } from './helpers/services.js';
 
 const UI = 'io.modelcontextprotocol/ui';
@@ -181,7 +181,7 @@ beforeAll(async () => {
   const weather = scratch('views-browser', path.join(REPO, 'examples/weather'));
   const io = memoryIO(weather);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  const tsc = await run(TSC, ['-p', 'tsconfig.json'], weather);
+  const tsc = await buildServer(weather);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   servers.weather = await startHttpServer(weather);
   servers.greeter = await startHttpServer(await greeterProject());

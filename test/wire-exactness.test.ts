@@ -11,7 +11,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../cli/main.js';
-import { memoryIO, REPO, run, scratch, startHttpServer, TSC } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
 import { answerOf, type Message } from './helpers/wire.js';
 
 type Legacy = '2024-11-05' | '2025-06-18' | '2025-11-25';
@@ -59,7 +59,7 @@ beforeAll(async () => {
     "import type { TemplateHandlers } from '../../generated/handlers.js';\nimport { notFound } from '@mcpgen/runtime';\n\n" +
       "export const read: TemplateHandlers['empty_template']['read'] = async ({ id }, uri) => {\n  if (id === 'gone') throw notFound(uri);\n  return [];\n};\n",
   );
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
+  const tsc = await buildServer(dir);
   expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
   http = await startHttpServer(dir);
 }, 180_000);

@@ -1,8 +1,8 @@
 /**
  * `mcpgen build`: the project's `npm run build`. dist/ emptied first (tsc never deletes what a
- * removed source compiled to), the project compiled with its own tsc, the manifest's built views
- * bundled into dist/src/views/, and the entry made executable. Nothing of the project's sources
- * is written.
+ * removed source compiled to), the project type-checked and compiled with its own tsc, the server
+ * bundled over tsc's entry (cli/bundle/server-bundle.ts), the manifest's built views bundled into
+ * dist/src/views/, and the entry made executable. Nothing of the project's sources is written.
  */
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, rmSync } from 'node:fs';
@@ -14,7 +14,10 @@ import { findManifest } from '../load/find.js';
 import { formatReport } from '../report/index.js';
 import { slashes } from '../report/outcome.js';
 import { withProgress } from '../progress.js';
-import { buildViews, diagnosticSources, viewSpecs } from '../views/build-views.js';
+import { bundleProblems, projectEsbuild } from '../bundle/esbuild.js';
+import { bundleServer, type ServerBundle } from '../bundle/server-bundle.js';
+import { Codes } from '../manifest/codes.js';
+import { buildViews, diagnosticSources, problemDiagnostics, viewSpecs } from '../views/build-views.js';
 
 export interface BuildOptions {
   file?: string;
@@ -36,23 +39,37 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
 
   rmSync(path.join(projectDir, 'dist'), { recursive: true, force: true });
   const t0 = performance.now();
-  const compiled = await withProgress(io, 'tsc -p tsconfig.json', compile(projectDir, tsc, io.outcome !== undefined));
+  const compiled = await withProgress(io, 'tsc -p tsconfig.json', compile(projectDir, tsc, io));
   if (compiled !== 0) {
     io.stderr(`✖ tsc failed (exit ${compiled}): nothing else was built\n`);
     return EXIT_PROBLEMS;
   }
   const tscMs = performance.now() - t0;
+  const esbuild = await projectEsbuild(projectDir);
+  const t1 = performance.now();
+  let bundle: ServerBundle;
+  try {
+    bundle = await withProgress(io, 'bundling the server (esbuild)', bundleServer(esbuild, projectDir));
+  } catch (err) {
+    const problems = bundleProblems(err, projectDir, path.join(projectDir, 'src/main.ts'));
+    report(problemDiagnostics(problems, Codes.BUNDLE_FAILED, io.cwd), io);
+    return EXIT_PROBLEMS;
+  }
+  const bundleMs = performance.now() - t1;
   const built = await withProgress(
     io,
     `bundling ${views.specs.length} view(s)`,
-    buildViews(projectDir, views.specs, io.cwd),
+    buildViews(esbuild, projectDir, views.specs, io.cwd),
   );
   if (report(built.diagnostics, io)) return EXIT_PROBLEMS;
   const entry = path.join(projectDir, 'dist', 'src', 'main.js');
   // The bin runs as a command; a no-op on Windows.
   if (existsSync(entry)) chmodSync(entry, 0o755);
 
-  io.stdout(`✔ built ${rel(path.join(projectDir, 'dist'))} (tsc ${(tscMs / 1000).toFixed(1)} s)\n`);
+  const chunks = bundle.files.length - 1;
+  io.stdout(
+    `✔ built ${rel(path.join(projectDir, 'dist'))}: tsc ${(tscMs / 1000).toFixed(1)} s, bundle ${(bundleMs / 1000).toFixed(1)} s (dist/src/main.js and ${chunks} chunk(s), ${kib(bundle.files.reduce((n, f) => n + f.bytes, 0))} in all)\n`,
+  );
   for (const v of built.built) io.stdout(`  view ${v.name}: ${v.file} (${kib(v.bytes)})\n`);
   if (io.outcome) {
     io.outcome.applied = true;
@@ -78,13 +95,16 @@ function report(diags: Diagnostic[], io: CliIO): boolean {
   return hasErrors(diags);
 }
 
-/** The project's tsc; its output goes to stderr under --json (stdout is the envelope's). */
-function compile(projectDir: string, tsc: string, outputToStderr: boolean): Promise<number | string> {
+/** The project's tsc, its diagnostics passed on (to stderr under --json: stdout is the envelope's). */
+function compile(projectDir: string, tsc: string, io: CliIO): Promise<number | string> {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json'], {
       cwd: projectDir,
-      stdio: ['ignore', outputToStderr ? 2 : 'inherit', 'inherit'],
+      stdio: ['ignore', 'pipe', 'pipe'],
     });
+    const out = (d: Buffer) => (io.outcome ? io.stderr(String(d)) : io.stdout(String(d)));
+    child.stdout.on('data', out);
+    child.stderr.on('data', (d: Buffer) => io.stderr(String(d)));
     child.on('error', () => resolve('not started'));
     child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });

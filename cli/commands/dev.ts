@@ -20,6 +20,7 @@ import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
 import { formatReport } from '../report/index.js';
+import { projectEsbuild } from '../bundle/esbuild.js';
 import { buildViews, diagnosticSources, type ViewSpec } from '../views/build-views.js';
 import { watchCommand } from './watch.js';
 
@@ -108,7 +109,11 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
     const views = viewsOf(ir, manifest);
     if (views.length) {
       try {
-        const v = await withProgress(io, `bundling ${views.length} view(s)`, buildViews(projectDir, views, io.cwd));
+        const v = await withProgress(
+          io,
+          `bundling ${views.length} view(s)`,
+          projectEsbuild(projectDir).then((esbuild) => buildViews(esbuild, projectDir, views, io.cwd)),
+        );
         if (v.diagnostics.length) {
           io.stderr(
             formatReport('stylish', v.diagnostics, { sources: diagnosticSources(v.diagnostics, io.cwd), color: false }),

@@ -79,6 +79,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     );
   }
 
+  const bundled = existsSync(path.join(projectDir, 'dist', 'src', 'chunks'));
   const host = hostTarget();
   // Reading the production packages and compressing them takes a few seconds on a large project.
   io.stdout('packing: the built server and its production packages\n');
@@ -86,8 +87,13 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const { devDependencies: _dev, scripts: _scripts, ...runtimePkg } = pkg;
   const own: ZipEntry[] = [
     { name: 'package.json', data: Buffer.from(`${JSON.stringify(runtimePkg, null, 2)}\n`), mode: 0o644 },
-    // The server's code only: no tests, source maps or declaration files.
-    ...filesUnder(path.join(projectDir, 'dist', 'src'), 'dist/src/', (r) => r.endsWith('.map') || r.endsWith('.d.ts')),
+    // The server's code only: no tests, source maps or declaration files; of a bundled build
+    // (mcpgen build), the bundle and the views alone, not tsc's modules beside them.
+    ...filesUnder(
+      path.join(projectDir, 'dist', 'src'),
+      'dist/src/',
+      (r) => r.endsWith('.map') || r.endsWith('.d.ts') || (bundled && !inBundle(r)),
+    ),
   ];
   for (const extra of ['README.md', 'LICENSE']) {
     const abs = path.join(projectDir, extra);
@@ -170,6 +176,9 @@ function runBuild(projectDir: string, outputToStderr: boolean): Promise<number |
     child.on('close', (code, signal) => resolve(code ?? signal ?? 'unknown'));
   });
 }
+
+/** What a bundled build runs (dist/src-relative, with `/`): the entry, its chunks and the built views. */
+const inBundle = (rel: string) => rel === 'main.js' || rel.startsWith('chunks/') || rel.startsWith('views/');
 
 /**
  * Writes each file beside its target, then renames them all over their targets: a failure while

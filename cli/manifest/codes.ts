@@ -89,6 +89,7 @@ export const Codes = {
   VIEW_BUILD_NOT_VIEW: 'MCPG285', // `build` on a resource that is not a view, or beside `text`/`file`
   VIEW_BUILD_FOLDER: 'MCPG286', // a view's `build` folder that is missing, outside the manifest's folder, or has no index.html
   VIEW_BUILD_FAILED: 'MCPG287', // a built view's sources that esbuild cannot bundle (at their file:line:col)
+  BUNDLE_FAILED: 'MCPG288', // `mcpgen build`: the server's code that esbuild cannot bundle (at its file:line:col)
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
   LINT_NAME_FORMAT: 'MCPG300', // name-format

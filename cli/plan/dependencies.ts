@@ -81,22 +81,20 @@ export function featuresOf(projectDir: string): Features {
   } catch {
     /* not generated yet */
   }
-  return { oauth: /^ {2}oauth: /m.test(http), sse: /^ {2}sse: /m.test(http), views: server.includes(', builtView(') };
+  return { oauth: /^ {2}oauth: /m.test(http), sse: /^ {2}sse: /m.test(http), views: /\bbuiltView\(/.test(server) };
 }
 
 export const DEV_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/client': '~2.4.0',
   '@types/node': '^20.19.0',
+  // `mcpgen build` bundles the server and its views with it: small, standard, no configuration.
+  esbuild: '^0.28.2',
   typescript: '^5.9.0 || ^7.0.0',
 };
 
-/**
- * What a project with views built from a folder builds them with: esbuild (small, standard, no
- * configuration), and the extension's `App` class the starter view uses, bundled into the view.
- */
+/** The extension's `App` class, which starter views use: bundled into the view by `mcpgen build`. */
 export const VIEW_DEV_DEPENDENCIES: Record<string, string> = {
   '@modelcontextprotocol/ext-apps': '^2.0.4',
-  esbuild: '^0.28.2',
 };
 
 type Version = [number, number, number];
@@ -166,13 +164,14 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
     problems.push(`${RUNTIME_PACKAGE} ${installed} is installed, the generated code needs ${RUNTIME_RANGE}`);
     runtime.push(`${RUNTIME_PACKAGE}@${specs.runtime}`);
   }
-  const dev = need(
-    features.views ? { ...DEV_DEPENDENCIES, esbuild: VIEW_DEV_DEPENDENCIES.esbuild! } : DEV_DEPENDENCIES,
-  );
-  // Built views exist only once `npm run build` runs mcpgen build.
+  const dev = need(DEV_DEPENDENCIES);
+  // The bundle (and built views) exist only when `npm run build` runs mcpgen build.
   const build = (pkg as { scripts?: Record<string, unknown> }).scripts?.build;
-  const buildsViews = !features.views || (typeof build === 'string' && build.includes('mcpgen build'));
-  if (!buildsViews) problems.push('scripts.build does not run `mcpgen build`, which bundles the views');
+  const buildsViews = typeof build === 'string' && build.includes('mcpgen build');
+  if (!buildsViews)
+    problems.push(
+      `scripts.build does not run \`mcpgen build\`, which bundles the server${features.views ? ' and its views' : ''}`,
+    );
   if (!runtime.length && !dev.length && buildsViews) return null;
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);

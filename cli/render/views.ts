@@ -725,14 +725,6 @@ export function binName(packageName: string): string {
   return packageName.replace(/^@[^/]+\//, '');
 }
 
-/**
- * dist emptied first, as tsc never deletes what a removed source compiled to (a deleted test would
- * still run from dist/test, a deleted handler still ship); with node, not `rm -rf`, so it runs in
- * Windows shells too. Then tsc, then the executable bit on the entry (a no-op on Windows), so
- * `./dist/src/main.js` runs as a command.
- */
-export const BUILD_SCRIPT = `node -e "require('node:fs').rmSync('dist', { recursive: true, force: true })" && tsc -p tsconfig.json && node -e "require('node:fs').chmodSync('dist/src/main.js', 0o755)"`;
-
 const hasBuiltViews = (ir: IR) => ir.resources.some((r) => r.content.kind === 'built');
 
 /** The project's package.json as data (printed by printJson). */
@@ -750,8 +742,8 @@ export function packageData(ir: IR, specs: ReturnType<typeof toolchainSpecs>): R
     // What the bin needs (npm adds package.json and README.md); tests and sources stay out of `npm pack`.
     files: ['dist/src'],
     scripts: {
-      // Views built from a folder need the bundling `mcpgen build` adds to the compile.
-      build: hasBuiltViews(ir) ? 'mcpgen build' : BUILD_SCRIPT,
+      // tsc, then the server bundled (and views built) by esbuild: docs/cli.md `build`.
+      build: 'mcpgen build',
       start: hasStdio ? 'node dist/src/main.js' : 'node dist/src/main.js --http',
       ...(hasHttp && hasStdio ? { 'start:http': 'node dist/src/main.js --http' } : {}),
       typecheck: 'tsc -p tsconfig.json --noEmit',

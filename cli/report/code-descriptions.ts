@@ -97,4 +97,5 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG285: '`build` on a resource that is not a view, or beside `text` or `file`',
   MCPG286: "a view's `build` folder that is missing, outside the manifest's folder, or has no index.html",
   MCPG287: "a built view's sources that esbuild cannot bundle",
+  MCPG288: "the server's code that esbuild cannot bundle",
 };

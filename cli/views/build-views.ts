@@ -4,21 +4,16 @@
  * dependency), so the view is bundled by the version its package-lock pins.
  */
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type * as Esbuild from 'esbuild';
 import type { Diagnostic } from '../diagnostics.js';
-import { UsageError } from '../diagnostics.js';
 import { loadManifest } from '../load/load.js';
 import { Codes } from '../manifest/codes.js';
 import { isRecord } from '../manifest/json-path.js';
 import { viewOutput } from '../manifest/views.js';
 import { checkViewBuilds } from '../validate/checks/view-builds.js';
+import type { BundleProblem } from '../bundle/esbuild.js';
 import { bundleView } from './bundle.js';
-
-/** The esbuild a project's views are built with, as `npm install -D` should name it. */
-export const ESBUILD_SPEC = 'esbuild@0.28.2';
 
 export interface ViewSpec {
   name: string;
@@ -49,39 +44,19 @@ export function viewSpecs(manifest: string, display: string): { specs: ViewSpec[
   return { specs, diagnostics: specs.length ? checkViewBuilds(m) : [] };
 }
 
-/** Loads the project's esbuild; a usage error naming the install command when it has none. */
-export async function projectEsbuild(projectDir: string): Promise<typeof Esbuild> {
-  let entry: string;
-  try {
-    entry = createRequire(path.join(projectDir, 'package.json')).resolve('esbuild');
-  } catch {
-    throw new UsageError(
-      `the manifest's views are built with esbuild, which this project does not have: run \`npm install -D ${ESBUILD_SPEC}\` in ${projectDir}`,
-    );
-  }
-  const mod = (await import(pathToFileURL(entry).href)) as typeof Esbuild & { default?: typeof Esbuild };
-  return mod.default ?? mod;
-}
-
 /** Bundles each view and writes it whole (beside its target, then renamed over it). */
-export async function buildViews(projectDir: string, specs: readonly ViewSpec[], cwd: string): Promise<ViewsBuilt> {
+export async function buildViews(
+  esbuild: typeof Esbuild,
+  projectDir: string,
+  specs: readonly ViewSpec[],
+  cwd: string,
+): Promise<ViewsBuilt> {
   const out: ViewsBuilt = { built: [], diagnostics: [], sources: [] };
-  if (!specs.length) return out;
-  const esbuild = await projectEsbuild(projectDir);
   const shown = (p: string) => path.relative(cwd, p) || '.';
   for (const spec of specs) {
     const result = await bundleView(esbuild, spec.folder, projectDir);
     if ('problems' in result) {
-      for (const p of result.problems)
-        out.diagnostics.push({
-          code: Codes.VIEW_BUILD_FAILED,
-          severity: 'error',
-          message: `view \`${spec.name}\`: ${p.message}`,
-          file: shown(p.file),
-          line: p.line ?? 1,
-          column: p.column ?? 1,
-          entry: spec.name,
-        });
+      out.diagnostics.push(...problemDiagnostics(result.problems, Codes.VIEW_BUILD_FAILED, cwd, spec.name));
       continue;
     }
     out.sources.push(...result.files);
@@ -97,6 +72,24 @@ export async function buildViews(projectDir: string, specs: readonly ViewSpec[],
     out.built.push({ name: spec.name, file: shown(target), target, bytes: Buffer.byteLength(result.html) });
   }
   return out;
+}
+
+/** esbuild's problems as diagnostics (`entry`: the view they are about, if any). */
+export function problemDiagnostics(
+  problems: readonly BundleProblem[],
+  code: string,
+  cwd: string,
+  entry?: string,
+): Diagnostic[] {
+  return problems.map((p) => ({
+    code,
+    severity: 'error',
+    message: entry ? `view \`${entry}\`: ${p.message}` : p.message,
+    file: path.relative(cwd, p.file) || p.file,
+    line: p.line ?? 1,
+    column: p.column ?? 1,
+    ...(entry ? { entry } : {}),
+  }));
 }
 
 /** The text of each file a diagnostic points into, for the report's code frames. */

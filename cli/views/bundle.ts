@@ -6,16 +6,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type * as Esbuild from 'esbuild';
+import { type BundleProblem, bundleProblems } from '../bundle/esbuild.js';
 
-/** A problem with a view's sources, at file:line:col when esbuild knows where. */
-export interface ViewProblem {
-  file: string;
-  line?: number;
-  column?: number;
-  message: string;
-}
-
-export type BundleResult = { html: string; files: string[] } | { problems: ViewProblem[] };
+export type BundleResult = { html: string; files: string[] } | { problems: BundleProblem[] };
 
 // `<script … src="…">…</script>` and `<link … rel="stylesheet" … href="…">`: the two ways a page
 // refers to code; anything else in the page is kept as written.
@@ -45,7 +38,7 @@ export async function bundleView(esbuild: typeof Esbuild, folder: string, projec
   } catch (err) {
     return { problems: [{ file: page, message: `cannot read it (${(err as NodeJS.ErrnoException).code ?? err})` }] };
   }
-  const problems: ViewProblem[] = [];
+  const problems: BundleProblem[] = [];
   const files = new Set<string>([page]);
   const scripts = [...html.matchAll(SCRIPT)].filter((m) => isLocal(m[3]!));
   const sheets = [...html.matchAll(STYLESHEET)].filter((m) => isLocal(m[3]!));
@@ -84,14 +77,7 @@ export async function bundleView(esbuild: typeof Esbuild, folder: string, projec
           .join('\n');
       built.set(ref, { js: text('.js'), css: text('.css') });
     } catch (err) {
-      const errors = (err as { errors?: Esbuild.Message[] }).errors;
-      if (!errors) throw err;
-      for (const e of errors)
-        problems.push({
-          file: e.location ? path.resolve(projectDir, e.location.file) : entry,
-          ...(e.location ? { line: e.location.line, column: e.location.column + 1 } : {}),
-          message: e.text,
-        });
+      problems.push(...bundleProblems(err, projectDir, entry));
     }
   }
   if (problems.length) return { problems };

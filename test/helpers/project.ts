@@ -15,6 +15,18 @@ export const REPO = path.resolve(import.meta.dirname, '../..');
 export const TSC = path.join(REPO, 'node_modules/.bin/tsc');
 export const SCRATCH = path.join(REPO, '.tmp/e2e');
 
+/**
+ * What the project's `npm run build` does (`mcpgen build`): tsc, then the server bundled by
+ * esbuild over dist/src/main.js, so servers the tests start run the bundle a user ships.
+ */
+export async function buildServer(dir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const io = memoryIO(dir);
+  const code = await runCli(['build'], io);
+  // What tsc and esbuild said: mcpgen build's own summary (what it built) left out.
+  const stdout = io.out.replace(/^(✔ built | {2}view ).*\n/gm, '');
+  return { code, stdout, stderr: io.err };
+}
+
 /** A fresh scratch folder under .tmp/e2e, optionally seeded with a copy of `from` (no dist/node_modules). */
 export function scratch(name: string, from?: string): string {
   const dir = path.join(SCRATCH, name);
@@ -157,7 +169,7 @@ export async function builtProject(
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
   for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, file), text);
-  const tsc = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], dir);
-  expect(tsc.code, tsc.stdout + tsc.stderr).toBe(0);
+  const built = await buildServer(dir);
+  expect(built.code, built.stdout + built.stderr).toBe(0);
   return dir;
 }

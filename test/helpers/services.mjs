@@ -223,7 +223,7 @@ export const TEST_REQUEST_STATE_KEY = 'scale-out-test-key-0123456789abcdef012345
 /** Starts `node dist/src/main.js --http --port <port>` in `projectDir`; resolves once it prints its URL. */
 export async function startReplica(projectDir, env = {}, port = 0) {
   const entry = path.join(projectDir, 'dist/src/main.js');
-  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the project first (tsc -p tsconfig.json)`);
+  if (!existsSync(entry)) throw new Error(`${entry} does not exist: build the project first (mcpgen build)`);
   let child;
   let stderr = '';
   let url;
@@ -430,12 +430,13 @@ export function buildExampleCopy(repo, example, into) {
         .split(path.sep)
         .some((seg) => ['dist', 'node_modules'].includes(seg)),
   });
-  const r = spawnSync(process.execPath, [path.join(repo, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+  // As its `npm run build`: tsc, then the server bundled (what the replicas run).
+  const r = spawnSync(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'build'], {
     cwd: into,
     encoding: 'utf8',
     timeout: 300_000,
   });
   if (r.status !== 0)
-    throw new Error(`tsc in ${into} exited ${r.status ?? r.error?.message}:\n${tail(r.stdout + r.stderr)}`);
+    throw new Error(`mcpgen build in ${into} exited ${r.status ?? r.error?.message}:\n${tail(r.stdout + r.stderr)}`);
   return into;
 }
