@@ -28,6 +28,11 @@ import { jsonSchemas } from '../../src/generated/schemas.js';
 // The servers under test log errors only, so a test run stays readable (MCP_LOG_LEVEL).
 process.env.MCP_LOG_LEVEL ??= 'error';
 
+// The servers read the base URLs and credentials of \`apis\` when they start: stand-ins where unset
+// (the tests call no API).
+const apiEnv: Record<string, string> = { PETSTORE_TOKEN: 'mcpgen-contract-test' };
+for (const [name, value] of Object.entries(apiEnv)) apiEnv[name] = process.env[name] ||= value;
+
 const MAIN = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 /**
@@ -97,7 +102,7 @@ before(async () => {
 });
 after(() => http.close());
 
-const stdio = () => new StdioClientTransport({ command: process.execPath, args: [MAIN] });
+const stdio = () => new StdioClientTransport({ command: process.execPath, args: [MAIN], env: apiEnv });
 const connections: Connection[] = [
   ['stdio, 2025 client', () => connect(stdio(), false)],
   ['stdio, 2026-07-28 client', () => connect(stdio(), true)],
