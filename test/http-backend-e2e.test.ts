@@ -354,7 +354,13 @@ describe('the environment', () => {
   it('a server whose API token is unset refuses to start, naming the variable', async () => {
     const env = { ...process.env, PETS_URL: apiUrl, PETS_MCP_TOKENS: MCP_TOKEN };
     delete env.PETS_TOKEN;
-    const r = await run(process.execPath, [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'], dir, 15_000, env);
+    const r = await run(
+      process.execPath,
+      [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'],
+      dir,
+      15_000,
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('apis.pets: set the environment variable PETS_TOKEN');
   });
@@ -367,7 +373,9 @@ describe('the environment', () => {
     const c = new Client({ name: 'down', version: '0.0.0' });
     try {
       await c.connect(
-        new StreamableHTTPClientTransport(down.url, { requestInit: { headers: { authorization: `Bearer ${MCP_TOKEN}` } } }),
+        new StreamableHTTPClientTransport(down.url, {
+          requestInit: { headers: { authorization: `Bearer ${MCP_TOKEN}` } },
+        }),
       );
       const r = (await c.callTool({ name: 'greeting', arguments: {} })) as Result;
       expect(r.isError).toBe(true);

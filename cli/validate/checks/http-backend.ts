@@ -89,9 +89,15 @@ function checkTool(
   const at = ['tools', name, 'http'];
   if (typeof http.api === 'string' && !apis.includes(http.api))
     out.push(
-      diagAt(m, [...at, 'api'], Codes.HTTP_UNKNOWN_API, `tool \`${name}\` calls API \`${http.api}\`, which \`apis\` does not declare`, {
-        hint: apis.length ? `declared: ${apis.map((a) => `\`${a}\``).join(', ')}` : 'declare it under `apis`',
-      }),
+      diagAt(
+        m,
+        [...at, 'api'],
+        Codes.HTTP_UNKNOWN_API,
+        `tool \`${name}\` calls API \`${http.api}\`, which \`apis\` does not declare`,
+        {
+          hint: apis.length ? `declared: ${apis.map((a) => `\`${a}\``).join(', ')}` : 'declare it under `apis`',
+        },
+      ),
     );
   else if (http.api === undefined && apis.length !== 1)
     out.push(
@@ -104,16 +110,24 @@ function checkTool(
           : `tool \`${name}\` has an \`http:\` backend, and the manifest declares no \`apis\``,
         {
           key: true,
-          hint: apis.length ? `add \`api:\` (one of ${apis.map((a) => `\`${a}\``).join(', ')})` : 'declare the API under `apis`',
+          hint: apis.length
+            ? `add \`api:\` (one of ${apis.map((a) => `\`${a}\``).join(', ')})`
+            : 'declare the API under `apis`',
         },
       ),
     );
   if (http.method === 'GET' && http.body !== undefined)
     out.push(
-      diagAt(m, [...at, 'body'], Codes.HTTP_BODY_ON_GET, `tool \`${name}\` sends a body with GET, which servers ignore or refuse`, {
-        key: true,
-        hint: 'send the properties as `query`, or use POST',
-      }),
+      diagAt(
+        m,
+        [...at, 'body'],
+        Codes.HTTP_BODY_ON_GET,
+        `tool \`${name}\` sends a body with GET, which servers ignore or refuse`,
+        {
+          key: true,
+          hint: 'send the properties as `query`, or use POST',
+        },
+      ),
     );
   const known = inputProperties(input);
   const required = isRecord(input) && Array.isArray(input.required) ? (input.required as unknown[]) : [];
@@ -123,18 +137,32 @@ function checkTool(
     if (typeof property !== 'string') return;
     if (known && !known.has(property))
       out.push(
-        diagAt(m, path, Codes.HTTP_UNKNOWN_PROPERTY, `${where} of tool \`${name}\` names \`${property}\`, which is not an input property`, {
-          key: isKey,
-          hint: known.size ? `input properties: ${[...known].map((p) => `\`${p}\``).join(', ')}` : 'the tool declares no input properties',
-        }),
+        diagAt(
+          m,
+          path,
+          Codes.HTTP_UNKNOWN_PROPERTY,
+          `${where} of tool \`${name}\` names \`${property}\`, which is not an input property`,
+          {
+            key: isKey,
+            hint: known.size
+              ? `input properties: ${[...known].map((p) => `\`${p}\``).join(', ')}`
+              : 'the tool declares no input properties',
+          },
+        ),
       );
     const before = placed.get(property);
     if (before !== undefined)
       out.push(
-        diagAt(m, path, Codes.HTTP_PLACED_TWICE, `input property \`${property}\` of tool \`${name}\` goes both in ${before} and in ${where}`, {
-          key: isKey,
-          hint: 'place each property once',
-        }),
+        diagAt(
+          m,
+          path,
+          Codes.HTTP_PLACED_TWICE,
+          `input property \`${property}\` of tool \`${name}\` goes both in ${before} and in ${where}`,
+          {
+            key: isKey,
+            hint: 'place each property once',
+          },
+        ),
       );
     else placed.set(property, where);
   };
@@ -142,19 +170,31 @@ function checkTool(
     const path = http.path;
     if (/[?#]/.test(path) || path.replace(PLACEHOLDER, '').includes('{') || path.replace(PLACEHOLDER, '').includes('}'))
       out.push(
-        diagAt(m, [...at, 'path'], Codes.HTTP_BAD_PATH, `the path of tool \`${name}\` is not a path template: \`{name}\` placeholders, no \`?\` or \`#\``, {
-          hint: 'put query parameters in `query`',
-        }),
+        diagAt(
+          m,
+          [...at, 'path'],
+          Codes.HTTP_BAD_PATH,
+          `the path of tool \`${name}\` is not a path template: \`{name}\` placeholders, no \`?\` or \`#\``,
+          {
+            hint: 'put query parameters in `query`',
+          },
+        ),
       );
     for (const [, property] of path.matchAll(PLACEHOLDER)) {
       if (!property || !/^[^/?#]+$/.test(property)) continue;
       place(property, 'the path', [...at, 'path']);
       if (known?.has(property) && !required.includes(property))
         out.push(
-          diagAt(m, [...at, 'path'], Codes.HTTP_OPTIONAL_PATH_PARAMETER, `path parameter \`${property}\` of tool \`${name}\` is optional: a call without it fails`, {
-            severity: 'warning',
-            hint: `add \`${property}\` to the input's \`required\``,
-          }),
+          diagAt(
+            m,
+            [...at, 'path'],
+            Codes.HTTP_OPTIONAL_PATH_PARAMETER,
+            `path parameter \`${property}\` of tool \`${name}\` is optional: a call without it fails`,
+            {
+              severity: 'warning',
+              hint: `add \`${property}\` to the input's \`required\``,
+            },
+          ),
         );
     }
   }
