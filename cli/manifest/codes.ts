@@ -90,6 +90,15 @@ export const Codes = {
   VIEW_BUILD_FOLDER: 'MCPG286', // a view's `build` folder that is missing, outside the manifest's folder, or has no index.html
   VIEW_BUILD_FAILED: 'MCPG287', // a built view's sources that esbuild cannot bundle (at their file:line:col)
   BUNDLE_FAILED: 'MCPG288', // `mcpgen build`: the server's code that esbuild cannot bundle (at its file:line:col)
+  HTTP_UNKNOWN_API: 'MCPG290', // a tool's `http.api` names no entry of `apis`; or no `api` where `apis` has none or several
+  HTTP_UNKNOWN_PROPERTY: 'MCPG291', // `http.path`, `query`, `headers` or `body` naming something that is not an input property
+  HTTP_PLACED_TWICE: 'MCPG292', // one input property placed in two of path, query, headers and body
+  HTTP_BODY_ON_GET: 'MCPG293', // `http.body` with method GET
+  HTTP_BAD_PATH: 'MCPG294', // `http.path` with `?`, `#` or an unbalanced brace
+  HTTP_BAD_ENV_NAME: 'MCPG295', // an `apis` environment variable name that is not one (letters, digits, `_`)
+  HTTP_BAD_BASE_URL: 'MCPG296', // `baseUrl.default` that is not an absolute http(s) URL without query or fragment
+  HTTP_AUTH_KEYS: 'MCPG297', // `apis.<name>.auth` missing a key its type needs, or with one of another type
+  HTTP_OPTIONAL_PATH_PARAMETER: 'MCPG298', // warning: a path placeholder whose property is not required
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
   LINT_NAME_FORMAT: 'MCPG300', // name-format

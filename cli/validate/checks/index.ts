@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { checkAuth } from './auth.js';
 import { checkFiles } from './files.js';
+import { checkHttpBackends } from './http-backend.js';
 import { checkInlinedSize } from './inlined-size.js';
 import { checkNameCollisions } from './name-collisions.js';
 import { checkPackageName, checkToolHints, checkTransports } from './hints-and-transports.js';
@@ -37,6 +38,7 @@ export const semanticChecks: readonly Check[] = [
   checkToolExecution,
   checkViews,
   checkViewBuilds,
+  checkHttpBackends,
   checkTransports,
   checkAuth,
   checkPackageName,
