@@ -2,7 +2,7 @@
 // bare JSON-RPC, no SDK) and the hand-written SDK server, all in the same rounds, targets rotated
 // each round, ratios paired per round (issue 38's targets). Raw clients (JSON-RPC lines on the
 // pipe, node:http keep-alive POSTs), so what is timed is the server's share.
-//   node bench/floor.mjs [--rounds 5] [--calls 2000] [--target name=path/to/main.js ...]
+//   node bench/floor.mjs [--rounds 5] [--calls 2000] [--only stdio|http|cold] [--target name=path/to/main.js ...]
 // Each round, per target: stdio cold start (spawn → initialize → tools/list answered), HTTP cold
 // start (spawn → listening → a 2026-07-28 tools/list answered), server CPU per call over HTTP
 // (2026-07-28 stateless; a 2025-11-25 session) and over stdio after a warm-up, and peak RSS.
@@ -26,7 +26,9 @@ const { values } = parseArgs({
 });
 const ROUNDS = Number(values.rounds);
 const CALLS = Number(values.calls);
-const WARM = { stdio: 3000, http: 1000 };
+const COLD = values.only === 'cold';
+// Cold start only (`--only cold`): many quick rounds, no calls.
+const WARM = COLD ? { stdio: 0, http: 0 } : { stdio: 3000, http: 1000 };
 
 const env = { ...process.env, BENCH_TOOLS: '1' };
 delete env.NODE_EXTRA_CA_CERTS;
@@ -150,6 +152,7 @@ async function httpRun(script, n) {
     const echo = (id, text) => modernCall(agent, url, id, 'tools/call', { name: 'echo', arguments: { text } }, 'echo');
     let id = 2;
     for (let i = 0; i < WARM.http; i++) await echo(id++, 'warm');
+    if (COLD) return { cold, rss: procStats(child.pid).peakRssMiB };
     let cpu0 = procStats(child.pid).cpuMs;
     for (let i = 0; i < n; i++) await echo(id++, `hello ${i}`);
     const modern = (procStats(child.pid).cpuMs - cpu0) / n;
@@ -212,11 +215,15 @@ for (let r = 0; r < ROUNDS; r++) {
     const row = {};
     if (values.only !== 'http') {
       const s = await stdioRun(script, CALLS * 2);
-      Object.assign(row, { stdioCold: s.cold, stdioCpu: s.cpu * 1000, stdioRss: s.rss });
+      Object.assign(row, { stdioCold: s.cold, stdioRss: s.rss, ...(COLD ? {} : { stdioCpu: s.cpu * 1000 }) });
     }
     if (values.only !== 'stdio') {
       const h = await httpRun(script, CALLS);
-      Object.assign(row, { httpCold: h.cold, modernCpu: h.modern * 1000, legacyCpu: h.legacy * 1000, httpRss: h.rss });
+      Object.assign(row, {
+        httpCold: h.cold,
+        httpRss: h.rss,
+        ...(COLD ? {} : { modernCpu: h.modern * 1000, legacyCpu: h.legacy * 1000 }),
+      });
     }
     results[name].push(row);
   }
