@@ -138,7 +138,8 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
     return void res.writeHead(response.status, headers).end(bytes);
   }
   const reader = body.getReader();
-  // The first turn's events: held until the turn ends, then written together or sent as JSON.
+  // What is ready in this turn of the event loop (microtasks and all): held until it ends, then
+  // written together, or sent as JSON.
   let held: Uint8Array[] | undefined = [];
   const release = () => {
     if (!held) return;
@@ -148,7 +149,7 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
     else corked(res, held);
     held = undefined;
   };
-  process.nextTick(release);
+  setImmediate(release);
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   void closed.then(() => reader.cancel().catch(() => {}));
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
