@@ -109,7 +109,7 @@ const decoder = new TextDecoder();
  * on). A notification or request sent before the answer keeps the stream.
  */
 export function soleMessage(chunks: readonly Uint8Array[]): string | undefined {
-  const text = chunks.length === 1 ? decoder.decode(chunks[0]) : chunks.map((c) => decoder.decode(c)).join('');
+  const text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
   let message: string | undefined;
   for (const event of text.split('\n\n')) {
     if (event === '') continue;

@@ -181,8 +181,12 @@ function pathOf(target: string): string {
   return query < 0 ? target : target.slice(0, query);
 }
 
-/** Finds the legacy transport's package without loading it (it loads on first use). */
-const resolveLegacyTransport = async () => import.meta.resolve('@modelcontextprotocol/server-legacy/sse');
+/**
+ * Finds the legacy transport's package without loading it (it loads on first use). Node 20 before
+ * 20.6 has no import.meta.resolve without a flag: there it is found when first used.
+ */
+const resolveLegacyTransport = async () =>
+  typeof import.meta.resolve === 'function' ? import.meta.resolve('@modelcontextprotocol/server-legacy/sse') : '';
 
 const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
 
@@ -301,8 +305,12 @@ export async function startHttp(
   const sseConfig = options.sse === false || !config.sse ? undefined : { ...config.sse, ...options.sse };
   if (sseConfig) await loadPeer('@modelcontextprotocol/server-legacy', 'transports.http.sse', resolveLegacyTransport);
   let sseLoaded: Promise<SseEndpoints> | undefined;
-  const sseEndpoints = () =>
-    (sseLoaded ??= import('./sse.js').then(({ sseEndpoints }) =>
+  const loadSse = () =>
+    (sseLoaded ??= loadPeer(
+      '@modelcontextprotocol/server-legacy',
+      'transports.http.sse',
+      () => import('./sse.js'),
+    ).then(({ sseEndpoints }) =>
       sseEndpoints({
         ...sseConfig,
         app,
@@ -385,7 +393,7 @@ export async function startHttp(
           ok
             ? pathname === path
               ? handleMcp(req, res)
-              : sseEndpoints().then((sse) => sse.handle(req, res, pathname))
+              : loadSse().then((sse) => sse.handle(req, res, pathname))
             : undefined,
         )
         .catch((error: Error) => {
