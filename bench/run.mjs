@@ -13,6 +13,7 @@ import { devReloadBench } from './dev-reload.mjs';
 import { scaleBench, scaleSection } from './scale.mjs';
 import { shortcutsBench } from './shortcuts.mjs';
 import { BUNDLE_BUDGET_KIB, bundleBench } from './bundle.mjs';
+import { floorBench, targetsWith } from './floor.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -64,6 +65,10 @@ const servers = await serverBench({
   log,
   ...(quick ? { warmUp: { stdio: 50, http: 25 } } : {}),
 });
+log('the floor: raw JSON-RPC, hand-written and generated servers');
+const floorTargets = targetsWith({ generated: path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js') });
+const floor = await floorBench({ targets: floorTargets, rounds: quick ? 1 : 5, calls: quick ? 200 : 1500, log });
+const floorCold = await floorBench({ targets: floorTargets, rounds: quick ? 1 : 15, only: 'cold', log });
 log('stdio under load');
 const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
 log('dev-reload');
@@ -95,6 +100,16 @@ const md = [
   scale.md,
   '',
   serverReport(servers),
+  '',
+  '### Against the floor (one tool; raw = the same interface as bare JSON-RPC, bench/baselines/raw-server.mjs)',
+  '',
+  'Server CPU per call from /proc over sequential calls by raw clients (JSON-RPC lines, node:http keep-alive POSTs); cold start: spawn → initialize → tools/list answered (stdio), spawn → listening → a 2026-07-28 tools/list answered (HTTP).',
+  '',
+  floor.md,
+  '',
+  'Cold starts alone:',
+  '',
+  floorCold.md,
   '',
   stdioLoad,
   '',

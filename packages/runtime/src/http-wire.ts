@@ -1,6 +1,6 @@
 // Reading and writing HTTP for the MCP endpoints (http.ts, sessions, sse.ts): JSON bodies, errors,
 // and the web Request/Response the SDK's transports take, over Node's own request and response.
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
@@ -10,8 +10,10 @@ import { logError } from './app.js';
 /** A request once authenticated: `auth` is what the verifier returned. */
 export type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
 
+/** Answers `body` as JSON, in one write. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
 export function sendRpcError(res: ServerResponse, status: number, code: number, message: string): void {
@@ -43,39 +45,140 @@ export function ownsSession(
 }
 
 /**
- * The web Request the SDK reads: method, URL and headers. It has no body: the SDK gets the parsed
- * one, and copying that into a request stream would cost more than the rest of the request.
+ * Node's parsed request headers as the SDK reads them (`get`, `has`): read on demand, nothing
+ * copied. Node has already lower-cased the names and joined repeated values.
  */
-export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-    else if (value !== undefined) headers.set(name, value);
+class NodeHeaders {
+  constructor(private readonly raw: IncomingHttpHeaders) {}
+
+  get(name: string): string | null {
+    const value = this.raw[name.toLowerCase()];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method: req.method,
-    headers,
-    ...(signal ? { signal } : {}),
-  });
+
+  has(name: string): boolean {
+    return this.raw[name.toLowerCase()] !== undefined;
+  }
+
+  *entries(): IterableIterator<[string, string]> {
+    for (const name of Object.keys(this.raw)) {
+      const value = this.get(name);
+      if (value !== null) yield [name, value];
+    }
+  }
+
+  *keys(): IterableIterator<string> {
+    for (const [name] of this.entries()) yield name;
+  }
+
+  *values(): IterableIterator<string> {
+    for (const [, value] of this.entries()) yield value;
+  }
+
+  forEach(callback: (value: string, name: string, headers: NodeHeaders) => void): void {
+    for (const [name, value] of this.entries()) callback(value, name, this);
+  }
+
+  [Symbol.iterator](): IterableIterator<[string, string]> {
+    return this.entries();
+  }
 }
 
 /**
- * Writes a web Response to `res` as it comes, event by event for a stream. (The SDK's Node
- * transport holds an SSE answer back for a timer turn when its first event comes early, as a
- * priming event always does: a millisecond per request of a 2025 session.)
+ * The Request the SDK's HTTP transports read: method, one URL string, the headers and, for a
+ * request that may stay open (a stream), a signal. Not a fetch Request: building one (its Headers
+ * copied, its URL parsed, a body stream) costs more than the rest of a call, and the SDK takes
+ * the parsed body as it is.
+ */
+export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
+  return {
+    method: req.method ?? 'GET',
+    url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+    headers: new NodeHeaders(req.headers),
+    ...(signal ? { signal } : {}),
+  } as unknown as Request;
+}
+
+/** An SSE stream's bytes, as the SDK's transports frame them. */
+const decoder = new TextDecoder();
+
+/**
+ * The one JSON-RPC message of a finished SSE answer, when that is all it holds besides priming
+ * events (an id and empty data): its JSON text, else undefined. Such an answer says nothing that a
+ * JSON answer does not, and a client must accept either for a POST (Streamable HTTP, 2025-03-26
+ * on). A notification or request sent before the answer keeps the stream.
+ */
+export function soleMessage(chunks: readonly Uint8Array[]): string | undefined {
+  const text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+  let message: string | undefined;
+  for (const event of text.split('\n\n')) {
+    if (event === '') continue;
+    let data = '';
+    for (const line of event.split('\n')) if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5);
+    if (data === '') continue;
+    if (message !== undefined) return undefined;
+    message = data;
+  }
+  return message;
+}
+
+/**
+ * Writes a web Response to `res`, each answer in one write: a JSON body whole, with its length;
+ * SSE events corked while they come together (a 2025 session's priming event, message and end),
+ * so that a quick answer is one write, and a long one streams event by event. A POST's SSE answer
+ * that is over before anything else was ready goes out as JSON (see `soleMessage`).
  */
 export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (!response.body) return void res.end();
-  // A GET stream may stay quiet for long: the client needs its headers now, not with the first event.
-  if (req.method === 'GET') res.flushHeaders();
-  const reader = response.body.getReader();
+  const headers = Object.fromEntries(response.headers);
+  const body = response.body;
+  if (!body) return void res.writeHead(response.status, headers).end();
+  if (!headers['content-type']?.startsWith('text/event-stream')) {
+    const bytes = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(bytes.length);
+    return void res.writeHead(response.status, headers).end(bytes);
+  }
+  const reader = body.getReader();
+  // What is ready in this turn of the event loop (microtasks and all): held until it ends, then
+  // written together, or sent as JSON.
+  let held: Uint8Array[] | undefined = [];
+  const release = () => {
+    if (!held) return;
+    res.writeHead(response.status, headers);
+    // A stream that stays quiet (a GET, a long call): the client needs its headers now.
+    if (held.length === 0) res.flushHeaders();
+    else corked(res, held);
+    held = undefined;
+  };
+  setImmediate(release);
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   void closed.then(() => reader.cancel().catch(() => {}));
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (!res.write(chunk.value)) await Promise.race([closed, new Promise((resolve) => res.once('drain', resolve))]);
+    if (held) held.push(chunk.value);
+    else if (!corked(res, [chunk.value])) await Promise.race([closed, new Promise((r) => res.once('drain', r))]);
   }
+  if (held && req.method === 'POST') {
+    const message = soleMessage(held);
+    if (message !== undefined) {
+      held = undefined;
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(message));
+      for (const name of ['cache-control', 'connection', 'x-accel-buffering']) delete headers[name];
+      return void res.writeHead(response.status, headers).end(message);
+    }
+  }
+  release();
   res.end();
+}
+
+/** Writes `chunks` corked until this turn's microtasks are done: what comes with them joins one write. */
+function corked(res: ServerResponse, chunks: Uint8Array[]): boolean {
+  if (res.writableCorked === 0) {
+    res.cork();
+    process.nextTick(() => res.uncork());
+  }
+  let ok = true;
+  for (const chunk of chunks) ok = res.write(chunk);
+  return ok;
 }
 
 /** One request of a 2025 session, answered by the session's transport. */
@@ -93,25 +196,27 @@ export async function serveSession(
 }
 
 /** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
-export async function readJson(
-  req: IncomingMessage,
-  res: ServerResponse,
-  limit: number,
-): Promise<{ body: unknown } | null> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) {
+export function readJson(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      req.off('data', onData).off('end', onEnd).resume();
       sendRpcError(res, 413, -32600, `Request body larger than ${limit} bytes`);
-      return null;
-    }
-    chunks.push(chunk);
-  }
-  try {
-    return { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) };
-  } catch {
-    sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
-    return null;
-  }
+      resolve(null);
+    };
+    const onEnd = () => {
+      req.off('error', reject);
+      try {
+        const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
+        resolve({ body: JSON.parse(text) });
+      } catch {
+        sendRpcError(res, 400, -32700, 'Parse error: the body is not JSON');
+        resolve(null);
+      }
+    };
+    req.on('data', onData).once('end', onEnd).once('error', reject);
+  });
 }

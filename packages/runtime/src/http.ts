@@ -3,10 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { setDefaultLogLevel } from './request-log.js';
 import { shutdownTelemetry } from './telemetry.js';
 
-import { hostHeaderValidation, originValidation } from '@modelcontextprotocol/node';
 import {
   type AuthInfo,
   bearerAuthChallengeResponse,
+  type McpServer,
   type BearerAuthOptions,
   classifyInboundRequest,
   createMcpHandler,
@@ -24,6 +24,7 @@ import {
 
 import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
+import { hostHeaderValidation, originValidation } from './http-guards.js';
 import { type AuthedRequest, readJson, sendJson, sendRpcError, webRequest, writeResponse } from './http-wire.js';
 import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
@@ -31,7 +32,8 @@ import type { OAuthDefaults, OAuthOptions } from './oauth.js';
 import { loadPeer } from './peers.js';
 import { type LegacySessions, memorySessions } from './sessions.js';
 import type { SharedState } from './shared.js';
-import type { SseEndpoints, SseOptions } from './sse.js';
+import type { SseEndpoints } from './sse.js';
+import { type SseOptions, sseDefaults } from './sse-options.js';
 
 /** transports.http of the manifest: what the server does unless `HttpOptions` say otherwise. */
 export interface HttpConfig {
@@ -172,6 +174,20 @@ function isLegacy(req: IncomingMessage, body: unknown): boolean {
   return route.kind === 'legacy';
 }
 
+/** The path of a request target: origin-form read as it is, anything else parsed. */
+function pathOf(target: string): string {
+  if (!target.startsWith('/')) return new URL(target, 'http://localhost').pathname;
+  const query = target.indexOf('?');
+  return query < 0 ? target : target.slice(0, query);
+}
+
+/**
+ * Finds the legacy transport's package without loading it (it loads on first use). Node 20 before
+ * 20.6 has no import.meta.resolve without a flag: there it is found when first used.
+ */
+const resolveLegacyTransport = async () =>
+  typeof import.meta.resolve === 'function' ? import.meta.resolve('@modelcontextprotocol/server-legacy/sse') : '';
+
 const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
 
 /** A message other than initialize whose `params._meta` has the per-request protocol version. */
@@ -237,13 +253,22 @@ export async function startHttp(
     console.error(`${serverInfo.name}: listening on ${host} without a Host check; set allowedHosts to enable it`);
   }
 
-  // 2026-07-28: one instance per request; change notifications go to the listen streams.
-  const modern = createMcpHandler(app.createServer, {
-    legacy: 'reject',
-    maxRequestBodySize,
-    onerror,
-    ...(options.bus || shared ? { bus: options.bus ?? shared!.bus } : {}),
-  });
+  // 2026-07-28: one instance per request; change notifications go to the listen streams. The
+  // instance is kept by its request, so that a client gone before the answer ends what it started.
+  const instances = new WeakMap<Request, McpServer>();
+  const modern = createMcpHandler(
+    (ctx) => {
+      const server = app.createServer(ctx);
+      if (ctx.requestInfo) instances.set(ctx.requestInfo, server);
+      return server;
+    },
+    {
+      legacy: 'reject',
+      maxRequestBodySize,
+      onerror,
+      ...(options.bus || shared ? { bus: options.bus ?? shared!.bus } : {}),
+    },
+  );
   // As toNodeHandler(modern) does, less the copy of the parsed body into the Request.
   async function handleModern(req: IncomingMessage & { auth?: AuthInfo }, res: ServerResponse, body: unknown) {
     // A listen naming a resource that is not subscribable is refused as resources/subscribe is.
@@ -253,16 +278,21 @@ export async function startHttp(
     const tasks = app.tasks;
     const granted = tasks ? await tasks.listenGrants(body, principalOf(req.auth) ?? '') : undefined;
     if (granted && 'refusal' in granted) return sendJson(res, 200, granted.refusal);
-    // A client that goes away ends what its request started (a subscriptions/listen stream).
-    const abort = new AbortController();
-    const onClose = () => abort.abort();
+    // A listen stream ends when its client goes (the SDK reads the request's signal); any other
+    // request, by closing its instance, which aborts the handler's `ctx.signal`.
+    const abort = isListen(body) ? new AbortController() : undefined;
+    const request = webRequest(req, abort?.signal);
+    const onClose = () => {
+      if (abort) abort.abort();
+      else if (!res.writableEnded) void instances.get(request)?.close();
+    };
     res.once('close', onClose);
     try {
-      let response = await modern.fetch(webRequest(req, abort.signal), {
+      let response = await modern.fetch(request, {
         parsedBody: body,
         ...(req.auth ? { authInfo: req.auth } : {}),
       });
-      if (granted && tasks)
+      if (granted && tasks && abort)
         response = tasks.withListenGrants(response, (body as { id: string | number }).id, granted.grants, abort.signal);
       await writeResponse(req, res, await withEveryVersionResponse(response));
     } finally {
@@ -270,22 +300,30 @@ export async function startHttp(
     }
   }
   const removeModernSink = addNotificationSink(modern.notify);
-  // Loaded only when served: the legacy transport's package is not needed otherwise.
-  const sse: SseEndpoints | null =
-    options.sse === false || !config.sse
-      ? null
-      : (
-          await loadPeer('@modelcontextprotocol/server-legacy', 'transports.http.sse', () => import('./sse.js'))
-        ).sseEndpoints({
-          ...config.sse,
-          ...options.sse,
-          app,
-          maxBodyBytes: maxRequestBodySize,
-          maxSessions,
-          onerror,
-          bus: modern.bus,
-          hub: shared?.hub,
-        });
+  // The legacy transport loads on the first request to its paths: most clients never use it. Its
+  // package is looked up now, so a server configured for it without it does not start.
+  const sseConfig = options.sse === false || !config.sse ? undefined : { ...config.sse, ...options.sse };
+  if (sseConfig) await loadPeer('@modelcontextprotocol/server-legacy', 'transports.http.sse', resolveLegacyTransport);
+  let sseLoaded: Promise<SseEndpoints> | undefined;
+  const loadSse = () =>
+    (sseLoaded ??= loadPeer(
+      '@modelcontextprotocol/server-legacy',
+      'transports.http.sse',
+      () => import('./sse.js'),
+    ).then(({ sseEndpoints }) =>
+      sseEndpoints({
+        ...sseConfig,
+        app,
+        maxBodyBytes: maxRequestBodySize,
+        maxSessions,
+        onerror,
+        bus: modern.bus,
+        hub: shared?.hub,
+      }),
+    ));
+  const ssePaths = sseConfig
+    ? new Set([sseConfig.path ?? sseDefaults.path, sseConfig.messagesPath ?? sseDefaults.messagesPath])
+    : undefined;
 
   // 2025: one instance per session, in this process or (replicas) roaming through Redis.
   const sessionOptions = { app, maxSessions, maxEvents, bus: modern.bus, onerror };
@@ -335,7 +373,7 @@ export async function startHttp(
   const inFlight = new Set<ServerResponse>();
   let draining = false;
   const server = createHttpServer((req, res) => {
-    const { pathname } = new URL(req.url ?? '/', 'http://localhost');
+    const pathname = pathOf(req.url ?? '/');
     // While draining, no connection is kept for another request.
     if (draining) res.setHeader('Connection', 'close');
     // Ahead of the guards: load balancers probe with a Host header of their own.
@@ -347,11 +385,17 @@ export async function startHttp(
     } else if (metadataAt.has(pathname)) {
       // Public, and read cross-origin by browser clients (RFC 9728): ahead of the guards, as /health.
       oauthModule!.sendMetadata(req, res, metadata!);
-    } else if (pathname !== path && !sse?.serves(pathname)) {
+    } else if (pathname !== path && !ssePaths?.has(pathname)) {
       sendJson(res, 404, { error: `not found: ${pathname}` });
     } else if (guards.every((guard) => guard(req, res))) {
       authenticate(req, res)
-        .then((ok) => (ok ? (pathname === path ? handleMcp(req, res) : sse!.handle(req, res, pathname)) : undefined))
+        .then((ok) =>
+          ok
+            ? pathname === path
+              ? handleMcp(req, res)
+              : loadSse().then((sse) => sse.handle(req, res, pathname))
+            : undefined,
+        )
         .catch((error: Error) => {
           onerror(error);
           if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
@@ -371,7 +415,7 @@ export async function startHttp(
   } catch (error) {
     // Not listening (the port is taken, say): nothing started may keep the process alive.
     removeModernSink();
-    await Promise.allSettled([legacy.close(), sse?.close(), modern.close(), shared?.close()]);
+    await Promise.allSettled([legacy.close(), sseLoaded?.then((sse) => sse.close()), modern.close(), shared?.close()]);
     throw error;
   }
 
@@ -410,7 +454,7 @@ export async function startHttp(
       const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
       removeModernSink();
       await legacy.close();
-      await sse?.close();
+      await sseLoaded?.then((sse) => sse.close());
       await modern.close();
       server.closeAllConnections();
       await stopped;

@@ -28,24 +28,9 @@ import type { RedisHub } from './redis.js';
 import { principalOf } from './request-state.js';
 import { connectionSink } from './runtime.js';
 import { deliverEvent } from './sessions.js';
+import { type SseOptions, sseDefaults } from './sse-options.js';
 
-/** Where the legacy endpoints are unless configured (transports.http.sse of the manifest). */
-export const sseDefaults = {
-  path: '/sse',
-  messagesPath: '/messages',
-};
-
-export interface SseOptions {
-  /** Path of the event stream. Default: `sseDefaults.path`. */
-  path?: string | undefined;
-  /** Path clients POST their messages to. Default: `sseDefaults.messagesPath`. */
-  messagesPath?: string | undefined;
-  /**
-   * A comment is written on a quiet stream this often, so that proxies and load balancers do not
-   * close it as idle (as the SDK's own streams do). 0 for none. Default 15000.
-   */
-  keepAliveMs?: number | undefined;
-}
+export { type SseOptions, sseDefaults } from './sse-options.js';
 
 /** The two endpoints, for http.ts: it checks Host, Origin and the token, then hands requests here. */
 export interface SseEndpoints {
