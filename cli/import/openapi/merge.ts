@@ -1,0 +1,190 @@
+/**
+ * Merging imported tools into the manifest's text. Each imported entry carries
+ * `imported: { from, operation, digest }`, the digest hashing the entry as imported together with
+ * the shared schemas it refers to. On a re-import an entry that still matches its digest is the
+ * importer's to update or remove; one that does not was edited by the user and is kept, and so are
+ * the shared schemas it refers to; entries without `imported` are never touched. The text is
+ * edited through the yaml Document API, so comments and the layout of untouched entries stay.
+ */
+import { isDeepStrictEqual } from 'node:util';
+import type { Document } from 'yaml';
+import { sha256hex } from '../../hash.js';
+import { yamlLib } from '../../load/yaml-lib.js';
+import type { ImportedTool } from './operations.js';
+import { isObject, type Schema, sharedRefs } from './schemas.js';
+
+export type MergeAction = 'added' | 'updated' | 'unchanged' | 'kept' | 'removed' | 'skipped';
+
+export interface MergeItem {
+  action: MergeAction;
+  /** The tool's key in the manifest. */
+  name: string;
+  operation: string;
+  /** Why an entry was kept or skipped. */
+  reason?: string;
+}
+
+export interface MergeInput {
+  /** The manifest's current text; undefined when it does not exist yet. */
+  source: string | undefined;
+  /** The document's path as recorded in `imported.from` (relative to the manifest, with `/`). */
+  from: string;
+  tools: ImportedTool[];
+  schemas: Map<string, Schema>;
+  /** Every operation the document has (selected or not): an entry is removed only when its operation is gone. */
+  operations: Set<string>;
+  api: { name: string; entry: Schema };
+  /** The `server` section of a manifest created from scratch. */
+  server: Schema;
+}
+
+export interface MergeResult {
+  text: string;
+  items: MergeItem[];
+  schemas: { added: string[]; updated: string[]; kept: string[]; removed: string[] };
+  apiAdded: boolean;
+}
+
+export function mergeImport(input: MergeInput): MergeResult {
+  const Y = yamlLib();
+  const doc: Document = input.source === undefined ? new Y.Document({}) : Y.parseDocument(input.source);
+  if (doc.errors.length) throw new Error(`the manifest is not valid YAML: ${doc.errors[0]!.message}`);
+  const data = (doc.toJS() ?? {}) as Schema;
+  if (!isObject(data)) throw new Error('the manifest is not a mapping');
+  if (input.source === undefined) {
+    doc.set('version', 1);
+    doc.set('server', doc.createNode(input.server));
+  }
+  const tools = isObject(data.tools) ? data.tools : {};
+  const current = isObject(data.schemas) ? data.schemas : {};
+  const items: MergeItem[] = [];
+
+  // The entries of this document already in the manifest, by operation.
+  const mine = new Map<string, { key: string; entry: Schema; clean: boolean; closure: Set<string> }>();
+  for (const [key, entry] of Object.entries(tools)) {
+    if (!isObject(entry) || !isObject(entry.imported) || entry.imported.from !== input.from) continue;
+    const { imported, ...rest } = entry;
+    const closure = closureIn(sharedRefs(rest), current);
+    const clean = digestOf(rest, closure, current) === imported.digest;
+    mine.set(String(imported.operation), { key, entry, clean, closure });
+  }
+
+  const writes: { key: string; value: Schema }[] = [];
+  const replaced = new Set<string>();
+  for (const t of input.tools) {
+    const digest = digestOf(t.entry, t.schemas, Object.fromEntries(input.schemas));
+    const value = { ...t.entry, imported: { from: input.from, operation: t.operation, digest } };
+    const old = mine.get(t.operation);
+    if (old) {
+      mine.delete(t.operation);
+      if (!old.clean) items.push({ action: 'kept', name: old.key, operation: t.operation, reason: 'edited' });
+      else if ((old.entry.imported as Schema).digest === digest)
+        items.push({ action: 'unchanged', name: old.key, operation: t.operation });
+      else {
+        items.push({ action: 'updated', name: old.key, operation: t.operation });
+        writes.push({ key: old.key, value });
+        replaced.add(old.key);
+      }
+    } else if (Object.hasOwn(tools, t.name) || writes.some((w) => w.key === t.name)) {
+      items.push({ action: 'skipped', name: t.name, operation: t.operation, reason: 'name taken; use --rename' });
+    } else {
+      items.push({ action: 'added', name: t.name, operation: t.operation });
+      writes.push({ key: t.name, value });
+    }
+  }
+  const removedKeys: string[] = [];
+  for (const [operation, old] of mine) {
+    if (input.operations.has(operation)) continue; // not selected this time: left as it is
+    if (old.clean) {
+      items.push({ action: 'removed', name: old.key, operation });
+      removedKeys.push(old.key);
+      replaced.add(old.key);
+    } else items.push({ action: 'kept', name: old.key, operation, reason: 'edited; its operation is gone' });
+  }
+
+  // Shared schemas: those referred to by entries the import does not own now are the user's.
+  const held = new Set<string>();
+  for (const [key, entry] of Object.entries(tools))
+    if (!replaced.has(key) && !writes.some((w) => w.key === key))
+      for (const n of closureIn(sharedRefs(entry), current)) held.add(n);
+  for (const section of ['resources', 'resourceTemplates', 'prompts'])
+    for (const n of closureIn(sharedRefs(data[section]), current)) held.add(n);
+  const schemas = { added: [] as string[], updated: [] as string[], kept: [] as string[], removed: [] as string[] };
+  const wanted = new Set<string>();
+  for (const t of input.tools)
+    if (items.find((i) => i.operation === t.operation && (i.action === 'added' || i.action === 'updated')))
+      for (const n of t.schemas) wanted.add(n);
+  for (const name of wanted) {
+    const value = input.schemas.get(name)!;
+    if (!Object.hasOwn(current, name)) {
+      schemas.added.push(name);
+      doc.setIn(['schemas', name], doc.createNode(value));
+    } else if (!isDeepStrictEqual(current[name], value)) {
+      if (held.has(name)) schemas.kept.push(name);
+      else {
+        schemas.updated.push(name);
+        doc.setIn(['schemas', name], doc.createNode(value));
+      }
+    }
+  }
+
+  let apiAdded = false;
+  if (!(isObject(data.apis) && Object.hasOwn(data.apis, input.api.name)) && writes.length) {
+    doc.setIn(['apis', input.api.name], doc.createNode(input.api.entry));
+    apiAdded = true;
+  }
+  for (const w of writes) doc.setIn(['tools', w.key], doc.createNode(w.value));
+  for (const key of removedKeys) doc.deleteIn(['tools', key]);
+
+  // Shared schemas the removed or replaced entries used that nothing refers to any more.
+  const after = doc.toJS() as Schema;
+  const referenced = closureIn(
+    sharedRefs({ ...after, schemas: undefined }),
+    isObject(after.schemas) ? after.schemas : {},
+  );
+  for (const key of replaced) {
+    const old = [...mine.values()].find((m) => m.key === key)?.closure ?? closureIn(sharedRefs(tools[key]), current);
+    for (const n of old)
+      if (
+        !referenced.has(n) &&
+        !held.has(n) &&
+        isObject(after.schemas) &&
+        Object.hasOwn(after.schemas, n) &&
+        !schemas.removed.includes(n)
+      ) {
+        schemas.removed.push(n);
+        doc.deleteIn(['schemas', n]);
+      }
+  }
+  return { text: doc.toString({ lineWidth: 0 }), items, schemas, apiAdded };
+}
+
+/** The hash an entry is marked with: the entry and the shared schemas it refers to, keys sorted. */
+export function digestOf(entry: Schema, closure: Iterable<string>, schemas: Schema): string {
+  const used: Schema = {};
+  for (const n of [...closure].sort()) used[n] = schemas[n] ?? null;
+  return sha256hex(stable({ entry, schemas: used })).slice(0, 16);
+}
+
+function closureIn(start: Set<string>, schemas: Schema): Set<string> {
+  const out = new Set<string>();
+  const stack = [...start];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (out.has(n)) continue;
+    out.add(n);
+    if (Object.hasOwn(schemas, n)) for (const m of sharedRefs(schemas[n])) stack.push(m);
+  }
+  return out;
+}
+
+/** JSON with object keys sorted, so a digest does not depend on key order. */
+function stable(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'null';
+  if (Array.isArray(v)) return `[${v.map(stable).join(',')}]`;
+  return `{${Object.keys(v)
+    .filter((k) => (v as Schema)[k] !== undefined)
+    .sort()
+    .map((k) => `${JSON.stringify(k)}:${stable((v as Schema)[k])}`)
+    .join(',')}}`;
+}
