@@ -11,7 +11,7 @@ import addFormatsImport from 'ajv-formats';
 import { describe, expect, test } from 'vitest';
 import { loadManifest } from '../cli/load/load.js';
 import { Codes } from '../cli/manifest/codes.js';
-import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../cli/manifest/defaults.js';
+import { API_DEFAULTS, HTTP_DEFAULTS, TASK_DEFAULTS } from '../cli/manifest/defaults.js';
 import { PATTERN_WORDS } from '../cli/validate/schema/messages.js';
 // @ts-expect-error: a plain .mjs script without type declarations
 import { renderManifestTypes, typesFile } from '../scripts/manifest-types.mjs';
@@ -203,5 +203,6 @@ describe('defaults', () => {
     expect({ ttlMs: execution.ttlMs!.default, pollIntervalMs: execution.pollIntervalMs!.default }).toEqual(
       TASK_DEFAULTS,
     );
+    expect({ timeoutMs: defs.Api!.properties.timeoutMs!.default }).toEqual(API_DEFAULTS);
   });
 });

@@ -13,3 +13,6 @@ export const HTTP_DEFAULTS = {
 } as const;
 
 export const TASK_DEFAULTS = { ttlMs: 3_600_000, pollIntervalMs: 1000 } as const;
+
+/** `apis.<name>.timeoutMs`: the runtime's DEFAULT_HTTP_TIMEOUT_MS too. */
+export const API_DEFAULTS = { timeoutMs: 30_000 } as const;

@@ -90,6 +90,12 @@ export interface Manifest {
     [k: string]: JsonSchema;
   };
   /**
+   * HTTP APIs that tools call through an `http:` backend (no handler needed), keyed by name. Base URLs and credentials come from environment variables, read when the server starts: a base URL without `default` whose variable is unset, or a credential variable that is unset, stops the server with a message naming the variable.
+   */
+  apis?: {
+    [k: string]: Api;
+  };
+  /**
    * Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.
    */
   tools?: {
@@ -474,6 +480,66 @@ export interface JsonSchema {
   [k: string]: unknown;
 }
 /**
+ * An HTTP API that tools call (`http.api`): where it is, how to authenticate, fixed headers and a time limit. Credentials are sent only to the origin of its base URL.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "Api".
+ */
+export interface Api {
+  /**
+   * The base URL, from an environment variable read when the server starts, else `default`. A tool's `http.path` is appended to it.
+   */
+  baseUrl: {
+    /**
+     * Environment variable holding the base URL (letters, digits and `_`, not starting with a digit).
+     */
+    env: string;
+    /**
+     * The base URL when the variable is unset or empty: an absolute http or https URL. Without it the variable is required.
+     */
+    default?: string;
+  };
+  /**
+   * How requests authenticate, with a credential from the environment: `bearer` (`env`: `Authorization: Bearer <token>`), `apiKey` (`in: header|query`, `name`, `env`) or `basic` (`usernameEnv`, `passwordEnv`). An unset variable stops the server at start.
+   */
+  auth?: {
+    /**
+     * The scheme: `bearer`, `apiKey` or `basic`.
+     */
+    type: "bearer" | "apiKey" | "basic";
+    /**
+     * `bearer` and `apiKey`: the environment variable holding the token or key.
+     */
+    env?: string;
+    /**
+     * `apiKey`: where the key goes, a header or a query parameter.
+     */
+    in?: "header" | "query";
+    /**
+     * `apiKey`: the header or query parameter name.
+     */
+    name?: string;
+    /**
+     * `basic`: the environment variable holding the user name.
+     */
+    usernameEnv?: string;
+    /**
+     * `basic`: the environment variable holding the password.
+     */
+    passwordEnv?: string;
+  };
+  /**
+   * Headers sent with every request to this API, as written.
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * How long a request may take, in milliseconds, redirects included; past it the call is an error result naming the limit. A tool's `http.timeoutMs` overrides it.
+   */
+  timeoutMs?: number;
+}
+/**
  * A tool: a function the model can call.
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
@@ -520,6 +586,7 @@ export interface Tool {
    */
   timeoutMs?: number;
   execution?: ToolExecution;
+  http?: ToolHttp;
   icons?: Icons;
   meta?: Meta;
   ui?: ToolUi;
@@ -582,6 +649,48 @@ export interface ToolExecution {
    * Gather input before the task exists: `ctx.ask()` in a round that has not waited on anything yet (no timer, no I/O) answers the `tools/call` itself with `input_required` (multi round-trip, SEP-2322), and the task starts with the first round that does not ask (2026-07-28 clients; a 2025 session gets the task at once). Off: the task starts at once and `ctx.ask()` puts it in `input_required`, answered through `tasks/update`.
    */
   inputBeforeTask?: boolean;
+}
+/**
+ * An HTTP backend: the runtime calls the API with the tool's arguments and answers with its response, so the tool needs no handler. Input properties named in `path` are percent-encoded into it, those in `query` go to the query string, those in `headers` to headers, `body` to the JSON body; the others go to the query string for GET and DELETE and into a JSON body object for POST, PUT and PATCH. Absent optional properties are left out.
+ *
+ * This interface was referenced by `Manifest`'s JSON-Schema
+ * via the `definition` "ToolHttp".
+ */
+export interface ToolHttp {
+  /**
+   * The API (a key of `apis`) to call; optional when the manifest has exactly one.
+   */
+  api?: string;
+  /**
+   * The HTTP method.
+   */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /**
+   * Path appended to the API's base URL; `{name}` is replaced by input property `name`, percent-encoded (a value never adds `/`, `?`, `#` or a `..` segment).
+   */
+  path: string;
+  /**
+   * Input properties sent as query parameters (an array as repeated parameters: `a=1&a=2`).
+   */
+  query?: string[];
+  /**
+   * Request headers from input properties: header name → input property.
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * The JSON body: one input property whose value is the body, or a list of input properties forming the body object. Not for GET.
+   */
+  body?: string | string[];
+  /**
+   * How long the request may take, in milliseconds; overrides the API's `timeoutMs`.
+   */
+  timeoutMs?: number;
+  /**
+   * The tool keeps a handler (src/handlers/tools/), which makes the declared call with `ctx.http()` and shapes its answer, for what the declaration cannot express. Without it the runtime answers with the response.
+   */
+  handler?: boolean;
 }
 /**
  * Extra metadata sent as `_meta` on this item. Keys may have a reverse-DNS prefix (`com.example/key`).

@@ -131,8 +131,13 @@ export interface ToolIR extends EntryIR {
   options: Record<string, Json> | null;
   /** The tool's own concurrency and rate limits (the runtime's `LimitSpec`), or null. */
   limits: LimitSpecIR | null;
-  /** Handler file, relative to src/handlers without extension: `tools/get_forecast`. */
-  handlerPath: string;
+  /**
+   * Handler file, relative to src/handlers without extension: `tools/get_forecast`; null for a
+   * tool whose `http:` backend answers alone (no `handler: true`).
+   */
+  handlerPath: string | null;
+  /** Its HTTP backend (`http:`), every default resolved, or null. */
+  http: ToolHttpIR | null;
   /**
    * Arguments valid for the input schema that the contract test calls the tool with: only for
    * tools annotated `readOnlyHint: true` (others may change the world), null when none is found.
@@ -142,6 +147,35 @@ export interface ToolIR extends EntryIR {
   stubInput: Json;
   /** Its view (MCP Apps), also in `meta.ui` as tools/list shows it, or null without `ui`. */
   view: ToolViewIR | null;
+}
+
+/** A tool's `http:` as the runtime's `HttpBinding` takes it (`api` resolved, where the rest goes). */
+export interface ToolHttpIR {
+  api: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  path: string;
+  query: string[];
+  headers: Record<string, string>;
+  /** The property that is the body, the properties forming it, or null. */
+  body: string | string[] | null;
+  /** Where the properties named nowhere go: a JSON body object for POST, PUT and PATCH without `body`, else the query string. */
+  rest: 'query' | 'body';
+  timeoutMs: number | null;
+  /** The tool keeps a handler, which calls `ctx.http()`. */
+  handler: boolean;
+}
+
+/** An entry of `apis`, as the runtime's `HttpApiConfig` takes it. */
+export interface ApiIR {
+  name: string;
+  baseUrl: { env: string; default: string | null };
+  auth:
+    | { type: 'bearer'; env: string }
+    | { type: 'apiKey'; in: 'header' | 'query'; name: string; env: string }
+    | { type: 'basic'; usernameEnv: string; passwordEnv: string }
+    | null;
+  headers: Record<string, string>;
+  timeoutMs: number;
 }
 
 /** A tool's `ui`: `_meta.ui` of tools/list, the view's name resolved to its URI. */
@@ -282,6 +316,8 @@ export interface IR {
   ui: { appOnly: string[] } | null;
   /** The server-wide concurrency and rate limits on tool calls (`limits`), or null. */
   limits: LimitSpecIR | null;
+  /** The HTTP APIs tools call (`apis`), sorted by name. */
+  apis: ApiIR[];
   /** Shared `schemas:` (refs rewritten to `#/$defs/<Name>`), for named types. */
   sharedSchemas: { name: string; typeName: string; schema: JsonSchema }[];
   tools: ToolIR[];

@@ -9,6 +9,7 @@ import type { Diagnostic } from '../diagnostics.js';
 import type { LoadedManifest } from '../load/load.js';
 import type * as M from '../manifest/types.js';
 import type {
+  ApiIR,
   CompletionIR,
   EntryIR,
   HttpIR,
@@ -23,6 +24,7 @@ import type {
   ResourceContent,
   ResourceIR,
   TemplateIR,
+  ToolHttpIR,
   ToolIR,
   ToolViewIR,
 } from './ir.js';
@@ -33,7 +35,7 @@ import { pathShape } from './template-paths.js';
 import { isTextMime } from './mime.js';
 import { findViewResource, isView, VIEW_MIME_TYPE } from '../manifest/views.js';
 import { Codes } from '../manifest/codes.js';
-import { HTTP_DEFAULTS, TASK_DEFAULTS } from '../manifest/defaults.js';
+import { API_DEFAULTS, HTTP_DEFAULTS, TASK_DEFAULTS } from '../manifest/defaults.js';
 import { promptArgsSchema, sampleOf, sampleUri, validInput, validSample } from './samples.js';
 
 export interface NormalizeOptions {
@@ -121,8 +123,10 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       },
       options: toolOptions(t, m.limits),
       limits: limitSpec({ concurrency: t.concurrency, queueMs: m.limits?.queueMs, rateLimit: t.rateLimit }),
-      handlerPath: `tools/${e.fileBase}`,
-      callArguments: t.annotations?.readOnlyHint === true ? validInput(wire(t.input)) : null,
+      handlerPath: !t.http || t.http.handler ? `tools/${e.fileBase}` : null,
+      http: t.http ? toolHttp(t.http, m.apis) : null,
+      // A call of an HTTP-backed tool reaches the API: the contract test does not make one.
+      callArguments: t.annotations?.readOnlyHint === true && !t.http ? validInput(wire(t.input)) : null,
       stubInput: ((t.input ? sampleOf(wire(t.input), 0) : undefined) as Json | undefined) ?? {},
       ...toolView(e, t, m.resources),
     };
@@ -286,6 +290,7 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       cache: Object.fromEntries(Object.entries(m.cache ?? {}).map(([op, hint]) => [op, { ...hint }])),
       pageSize: m.pagination?.pageSize ?? 0,
     },
+    apis: sortedEntries(m.apis).map(([name, a]) => api(name, a)),
     sharedSchemas: sortedEntries(shared as Record<string, unknown>).map(([name, schema]) => ({
       name,
       typeName: typeName(name),
@@ -331,6 +336,40 @@ function viewMeta(ui: M.ResourceUi | undefined): Record<string, Json> {
   if (ui.domain !== undefined) meta.domain = ui.domain;
   if (ui.prefersBorder !== undefined) meta.prefersBorder = ui.prefersBorder;
   return meta;
+}
+
+/** A tool's `http:` with its API resolved (validate checked it names one, or there is exactly one). */
+function toolHttp(h: M.ToolHttp, apis: M.Manifest['apis']): ToolHttpIR {
+  const bodyMethod = h.method === 'POST' || h.method === 'PUT' || h.method === 'PATCH';
+  return {
+    api: h.api ?? Object.keys(apis ?? {})[0]!,
+    method: h.method,
+    path: h.path,
+    query: h.query ? [...h.query] : [],
+    headers: { ...h.headers },
+    body: h.body === undefined ? null : Array.isArray(h.body) ? [...h.body] : h.body,
+    rest: bodyMethod && h.body === undefined ? 'body' : 'query',
+    timeoutMs: h.timeoutMs ?? null,
+    handler: h.handler === true,
+  };
+}
+
+function api(name: string, a: M.Api): ApiIR {
+  const auth = a.auth;
+  return {
+    name,
+    baseUrl: { env: a.baseUrl.env, default: a.baseUrl.default ?? null },
+    // validate checked each type has its keys.
+    auth: !auth
+      ? null
+      : auth.type === 'bearer'
+        ? { type: 'bearer', env: auth.env! }
+        : auth.type === 'apiKey'
+          ? { type: 'apiKey', in: auth.in!, name: auth.name!, env: auth.env! }
+          : { type: 'basic', usernameEnv: auth.usernameEnv!, passwordEnv: auth.passwordEnv! },
+    headers: { ...a.headers },
+    timeoutMs: a.timeoutMs ?? API_DEFAULTS.timeoutMs,
+  };
 }
 
 /** The runtime's `ToolOptions` the manifest sets for a tool (its `timeoutMs`, else the server's), or null. */

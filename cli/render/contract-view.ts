@@ -222,5 +222,18 @@ export function contractTestView(ir: IR) {
     oauthOnly: ir.transports.http?.oauth != null && ir.transports.http.bearer === null,
     auth: ir.transports.http?.bearer != null || ir.transports.http?.oauth != null,
     tokensEnv: ir.transports.http?.bearer?.tokensEnv ?? null,
+    apiEnv: apiEnvironment(ir),
   };
+}
+
+/** Stand-ins for the environment `apis` read at start (a closed local port, a dummy credential), or null. */
+function apiEnvironment(ir: IR): Record<string, string> | null {
+  const env: Record<string, string> = {};
+  for (const a of ir.apis) {
+    if (a.baseUrl.default === null) env[a.baseUrl.env] = 'http://127.0.0.1:9';
+    const auth = a.auth;
+    if (auth?.type === 'basic') env[auth.usernameEnv] = env[auth.passwordEnv] = 'mcpgen-contract-test';
+    else if (auth) env[auth.env] = 'mcpgen-contract-test';
+  }
+  return Object.keys(env).length ? env : null;
 }

@@ -24,6 +24,7 @@ const hash = (v: unknown) => sha256hex(JSON.stringify(v ?? null)).slice(0, 12);
 export function contractsOf(ir: IR): Contracts {
   const c: Contracts = {};
   for (const t of ir.tools) {
+    if (!t.handlerPath) continue;
     c[`tool ${t.name}`] = {
       handler: `src/handlers/${t.handlerPath}.ts`,
       test: `test/handlers/${t.handlerPath}.test.ts`,

@@ -86,6 +86,8 @@ export function* renderFiles(
   }
 
   for (const t of ir.tools) {
+    // An HTTP-backed tool without `handler: true` has none: the runtime answers.
+    if (!t.handlerPath) continue;
     yield user(`src/handlers/${t.handlerPath}.ts`, 'src/handlers/tool.ts', () => toolStub(t));
     yield user(`test/handlers/${t.handlerPath}.test.ts`, 'test/handlers/tool.test.ts', () => toolTestStub(t));
   }

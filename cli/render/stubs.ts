@@ -39,9 +39,16 @@ export function toolStub(t: ToolIR) {
       ? `Return a \`${t.outputType}\`: it is validated, then sent as structuredContent and as JSON text.`
       : 'Return a string (one text block) or content blocks; or toolResult({...}) for full control.',
     'Throw to answer with an error result (isError: true) carrying the message.',
+    ...(t.http
+      ? [
+          `\`await ctx.http()\` makes the declared call (${t.http.method} ${t.http.path} on API \`${t.http.api}\`) with the`,
+          'tool\'s input (or `ctx.http({ input })`, `ctx.http({ path, method, query, body })`) and resolves with the',
+          'response whatever its status: { ok, status, contentType, data, headers }.',
+        ]
+      : []),
     CTX_DOC,
   ];
-  return { docBlock: describe('Tool', t.name, t.title, t.description, extra), name: t.name, file: file(t.handlerPath) };
+  return { docBlock: describe('Tool', t.name, t.title, t.description, extra), name: t.name, file: file(t.handlerPath!) };
 }
 
 export function resourceStub(r: ResourceIR) {
@@ -104,7 +111,7 @@ export function toolTestStub(t: ToolIR) {
   return {
     name: t.name,
     title: `${t.name} handler`,
-    handlerModule: `../../../src/handlers/${t.handlerPath}.js`,
+    handlerModule: `../../../src/handlers/${t.handlerPath!}.js`,
     sample: t.stubInput,
   };
 }

@@ -66,6 +66,8 @@ const SUBPATH_OF: Readonly<Record<string, string>> = {
   PromptArgumentInfo: 'prompts',
   PromptInfo: 'prompts',
   paginate: 'pagination',
+  attachHttp: 'http-backend',
+  httpBackend: 'http-backend',
 };
 
 /** What server.ts imports from @mcpgen/runtime as types only. */
@@ -269,7 +271,7 @@ export function handlersView(ir: IR) {
   const runtime = new Set<string>();
   const from = (name: string) => (runtime.add(name), name);
   const completing = (names: string[]) => (names.length ? (from('Completer'), names) : null);
-  const tools = ir.tools.map(
+  const tools = ir.tools.filter((t) => t.handlerPath).map(
     (t) => (
       from('ToolHandler'),
       { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }
@@ -344,7 +346,7 @@ export function serverView(ir: IR) {
   const taskPolicies = namedRecord<Record<string, unknown>>();
   const taskModules: { name: string; alias: string }[] = [];
   const tools = ir.tools.map((t) => {
-    handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
+    if (t.handlerPath) handlerImports.push({ alias: toolAlias(t), path: `../handlers/${t.handlerPath}.js` });
     toolInfo[t.name] = t.annotations !== null ? { ...metaData(t), annotations: t.annotations } : metaData(t);
     // tools/list shows it as 2025-11-25 names it; the SDK drops `execution` toward 2026-07-28 clients.
     if (t.execution.listed) toolInfo[t.name]!.execution = { taskSupport: t.execution.taskSupport };
@@ -358,7 +360,10 @@ export function serverView(ir: IR) {
       ...t,
       // The record's type does not reach a member named like an inherited one (`constructor`).
       param: isInheritedName(t.name) ? 'server: McpServer' : 'server',
-      alias: toolAlias(t),
+      // The runtime answers for an HTTP-backed tool without a handler.
+      alias: t.handlerPath
+        ? toolAlias(t)
+        : `httpApis.${t.outputType ? 'structuredTool' : 'contentTool'}(${printString(t.name)})`,
       call: need(t.outputType ? 'structuredTool' : 'contentTool'),
       info: t.scopes.length ? `{ ${entryInfo('toolInfo', 'tools', t)} }` : `toolInfo${index(t.name)}`,
       input: t.inputType ? inputKey(t) : null,
@@ -519,6 +524,7 @@ export function serverView(ir: IR) {
   if (Object.keys(handledCapabilities).length) need('installHandlers');
   if (ir.templates.some(guardsPaths)) need('pathGuards');
   if (handlerImports.length) need('lazy');
+  if (ir.apis.length) need('httpBackend'), need('attachHttp');
   // The SDK keeps entries by name in plain objects: see runtime.ts `ownRegistries`.
   const ownNames =
     [...ir.tools, ...ir.templates, ...ir.prompts].some((e) => isInheritedName(e.name)) ||
@@ -571,7 +577,7 @@ export function serverView(ir: IR) {
         )
       : null,
     runtimeRange: RUNTIME_RANGE,
-    runtimeImports: ['server', 'completions', 'pagination', 'paths', 'prompts', 'resources']
+    runtimeImports: ['server', 'completions', 'http-backend', 'pagination', 'paths', 'prompts', 'resources']
       .map((subpath) => ({
         from: `@mcpgen/runtime/${subpath}`,
         names: [...runtime]
@@ -583,6 +589,7 @@ export function serverView(ir: IR) {
     /** Every name server.ts takes from the runtime: which parts of it the project uses. */
     uses: runtime as ReadonlySet<string>,
     serverLimits: ir.limits,
+    httpBackend: ir.apis.length ? httpBackendView(ir) : null,
     toolLimits: ir.tools
       .filter((t) => t.limits)
       .map((t) => ({ name: t.name, scope: `tool ${t.name}`, spec: t.limits })),
@@ -604,6 +611,33 @@ export function serverView(ir: IR) {
     prompts,
   };
   return view;
+}
+
+/** The runtime's `httpBackend` arguments: `apis` as `HttpApiConfig`s, each HTTP tool's `HttpBinding`. */
+function httpBackendView(ir: IR) {
+  const apis = namedRecord<Record<string, unknown>>();
+  for (const a of ir.apis) {
+    const config: Record<string, unknown> = {
+      baseUrl: a.baseUrl.default === null ? { env: a.baseUrl.env } : a.baseUrl,
+    };
+    if (a.auth) config.auth = a.auth;
+    if (Object.keys(a.headers).length) config.headers = a.headers;
+    config.timeoutMs = a.timeoutMs;
+    apis[a.name] = config;
+  }
+  const tools = namedRecord<Record<string, unknown>>();
+  for (const t of ir.tools) {
+    const h = t.http;
+    if (!h) continue;
+    const binding: Record<string, unknown> = { api: h.api, method: h.method, path: h.path };
+    if (h.query.length) binding.query = h.query;
+    if (Object.keys(h.headers).length) binding.headers = h.headers;
+    if (h.body !== null) binding.body = h.body;
+    binding.rest = h.rest;
+    if (h.timeoutMs !== null) binding.timeoutMs = h.timeoutMs;
+    tools[t.name] = binding;
+  }
+  return { apis, tools };
 }
 
 /**

@@ -24,6 +24,11 @@ export interface ServerApp {
   readonly tasks?: TaskTransport | undefined;
   /** The runtime versions the generated code works with (`^x.y.z`); checked when a transport starts. */
   readonly runtime?: string | undefined;
+  /**
+   * Reads what the server needs from the environment before it serves (the base URLs and
+   * credentials of `apis`): throws saying what is missing, so the server does not start.
+   */
+  readonly prepare?: (() => void) | undefined;
 }
 
 let name = 'mcp-server';
@@ -39,6 +44,7 @@ export function startApp(app: ServerApp): void {
       `the generated code needs @mcpgen/runtime ${app.runtime}, and ${RUNTIME_VERSION} is installed: run npm install, or regenerate with the mcpgen of this runtime`,
     );
   }
+  app.prepare?.();
 }
 
 /** Whether `version` is in a `^x.y.z` range: same major (same minor for 0.x), not older. */

@@ -15,6 +15,7 @@ import type {
   TextResourceContents,
 } from '@modelcontextprotocol/server';
 
+import type { HttpCall, HttpResponse } from './http-call.js';
 import type { InputError } from './input.js';
 
 export type Awaitable<T> = T | Promise<T>;
@@ -105,6 +106,13 @@ export interface HandlerContext {
   signState(payload: unknown): Promise<string>;
   /** Resource updates and list changes. */
   notify: Notify;
+  /**
+   * Calls an API of the manifest (`apis`): with no argument, the tool's declared `http:` call with
+   * the arguments it was called with; `{ input }` with other arguments; `{ path, method, … }` a
+   * call the declaration cannot express. Resolves with the answer whatever its status (`ok`),
+   * rejects when none came (network, time limit, cancellation). Aborts with `signal`.
+   */
+  http<T = unknown>(call?: HttpCall): Promise<HttpResponse<T>>;
   /** Escape hatch: the SDK's own request context. */
   sdk: ServerContext;
 }

@@ -3,12 +3,13 @@
  * their types and the helpers they call (`content`, `toolResult`, `notFound`, `inputRequired`,
  * `testContext` …). Generated code registers the manifest's entries through `/server` and, when
  * the manifest has them, `/resources`, `/paths`, `/prompts`, `/completions`, `/pagination` and
- * `/tasks`; the transports are `/stdio` and `/http`, which loads `/sse`, `/oauth` and `/redis`
+ * `/tasks` and `/http-backend` (HTTP-backed tools); the transports are `/stdio` and `/http`, which loads `/sse`, `/oauth` and `/redis`
  * only when configured. `/testing` holds the contract tests' checks.
  */
 
 export type { ServerApp } from './app.js';
 export type * from './handlers.js';
+export type { HttpCall, HttpMethod, HttpResponse, QueryValue } from './http-call.js';
 export type { HookOutcome, HookRequest, RequestHooks } from './hooks.js';
 export { callTool, outputOf, textOf, type ToolAnswer } from './handler-testing.js';
 export { type InputError, onRootsChanged, type RootsChange } from './input.js';

@@ -26,6 +26,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import type { HandlerContext, Notify, TaskContext, ToolContent, ToolResult, ToolResultFields } from './handlers.js';
+import { httpFor } from './http-call.js';
 import { followUp, type InputErrors, ownState, unanswered } from './input.js';
 import { logHandlerError } from './request-log.js';
 import { requestStateCodec } from './request-state.js';
@@ -273,7 +274,14 @@ class RequestContext implements HandlerContext {
     private readonly errors: InputErrors = {},
     // Aborts with the request, or sooner: a tool's `timeoutMs`.
     private readonly limit?: AbortSignal,
+    // The tool and its arguments, for `ctx.http()`'s declared call.
+    private readonly entry?: string,
+    private readonly args?: unknown,
   ) {}
+
+  get http(): HandlerContext['http'] {
+    return httpFor(this.server, this.entry, this.args, this.signal);
+  }
 
   get signal(): AbortSignal {
     return this.limit ?? this.sdk.mcpReq.signal;
@@ -379,6 +387,7 @@ export function testContext(overrides: Partial<HandlerContext> = {}): HandlerCon
     requestState: () => undefined,
     signState: async (payload) => JSON.stringify(payload),
     notify: { resourceUpdated() {}, toolsChanged() {}, promptsChanged() {}, resourcesChanged() {} },
+    http: () => Promise.reject(new Error('ctx.http() is not available in unit tests: pass `http` in the overrides')),
     get sdk(): ServerContext {
       throw new Error('ctx.sdk is not available in unit tests: test through a client (see test/generated)');
     },
@@ -474,6 +483,8 @@ interface Call {
   signal?: AbortSignal;
   /** The tool, prompt or resource, for the server's log. */
   entry?: string;
+  /** The tool's arguments (`ctx.http()` makes its declared call with them). */
+  args?: unknown;
 }
 
 /**
@@ -504,8 +515,8 @@ export function invoke<M, T, R>(
       : settle(value);
   };
   const rerun = (sdk: ServerContext, errors: InputErrors) =>
-    attempt(new RequestContext(sdk, at.server, errors, at.signal));
-  const answer = attempt(new RequestContext(at.sdk, at.server, {}, at.signal));
+    attempt(new RequestContext(sdk, at.server, errors, at.signal, at.entry, at.args));
+  const answer = attempt(new RequestContext(at.sdk, at.server, {}, at.signal, at.entry, at.args));
   // A task's rounds are the task's: its input requests wait in tasks/get for tasks/update.
   const next = (value: R | InputRequiredResult) =>
     isInputRequiredResult(value) && !(TASK_CONTEXT in at.sdk)

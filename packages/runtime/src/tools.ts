@@ -41,7 +41,7 @@ export function structuredTool<I, O>(
     withinTime(name, options.timeoutMs, sdk, (signal) =>
       invoke(
         module,
-        { sdk, server, signal, entry: name },
+        { sdk, server, signal, entry: name, args },
         (m, ctx) => m.handler(args, ctx),
         (value) => checkEmbeds(server, name, structuredResult(value)),
       ),
@@ -72,7 +72,7 @@ export function contentTool<I>(
     withinTime(name, options.timeoutMs, sdk, (signal) =>
       invoke(
         module,
-        { sdk, server, signal, entry: name },
+        { sdk, server, signal, entry: name, args },
         (m, ctx) => m.handler(args, ctx),
         (value) => checkEmbeds(server, name, contentResult(value)),
       ),
