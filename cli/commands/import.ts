@@ -171,7 +171,16 @@ function serverOf(info: Record<string, unknown>, manifestAbs: string): Record<st
   const title =
     typeof info.title === 'string' && info.title.trim() ? info.title.trim() : path.basename(path.dirname(manifestAbs));
   const version = typeof info.version === 'string' && /^\d+\.\d+\.\d+/.test(info.version) ? info.version : '0.1.0';
-  const server: Record<string, unknown> = { name: title, version };
+  const server: Record<string, unknown> = { name: title };
+  // A title that is no npm name (`Swagger Petstore`) needs one for the generated package.json.
+  const pkg = title
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9._~-]+/g, '-')
+    .replace(/^[-._]+|[-._]+$/g, '');
+  if (pkg !== title) server.package = `${pkg || 'api'}-mcp`;
+  server.version = version;
   if (typeof info.description === 'string' && info.description.trim())
     server.description = info.description.trim().split('\n')[0]!.slice(0, 200);
   return server;

@@ -53,7 +53,7 @@ export function mergeImport(input: MergeInput): MergeResult {
   if (!isObject(data)) throw new Error('the manifest is not a mapping');
   if (input.source === undefined) {
     doc.set('version', 1);
-    doc.set('server', doc.createNode(input.server));
+    doc.set('server', node(doc, input.server));
   }
   const tools = isObject(data.tools) ? data.tools : {};
   const current = isObject(data.schemas) ? data.schemas : {};
@@ -102,6 +102,13 @@ export function mergeImport(input: MergeInput): MergeResult {
     } else items.push({ action: 'kept', name: old.key, operation, reason: 'edited; its operation is gone' });
   }
 
+  // Before shared schemas and tools: a new manifest reads server, apis, schemas, tools.
+  let apiAdded = false;
+  if (!(isObject(data.apis) && Object.hasOwn(data.apis, input.api.name)) && writes.length) {
+    doc.setIn(['apis', input.api.name], node(doc, input.api.entry));
+    apiAdded = true;
+  }
+
   // Shared schemas: those referred to by entries the import does not own now are the user's.
   const held = new Set<string>();
   for (const [key, entry] of Object.entries(tools))
@@ -118,22 +125,17 @@ export function mergeImport(input: MergeInput): MergeResult {
     const value = input.schemas.get(name)!;
     if (!Object.hasOwn(current, name)) {
       schemas.added.push(name);
-      doc.setIn(['schemas', name], doc.createNode(value));
+      doc.setIn(['schemas', name], node(doc, value));
     } else if (!isDeepStrictEqual(current[name], value)) {
       if (held.has(name)) schemas.kept.push(name);
       else {
         schemas.updated.push(name);
-        doc.setIn(['schemas', name], doc.createNode(value));
+        doc.setIn(['schemas', name], node(doc, value));
       }
     }
   }
 
-  let apiAdded = false;
-  if (!(isObject(data.apis) && Object.hasOwn(data.apis, input.api.name)) && writes.length) {
-    doc.setIn(['apis', input.api.name], doc.createNode(input.api.entry));
-    apiAdded = true;
-  }
-  for (const w of writes) doc.setIn(['tools', w.key], doc.createNode(w.value));
+  for (const w of writes) doc.setIn(['tools', w.key], node(doc, w.value));
   for (const key of removedKeys) doc.deleteIn(['tools', key]);
 
   // Shared schemas the removed or replaced entries used that nothing refers to any more.
@@ -156,7 +158,22 @@ export function mergeImport(input: MergeInput): MergeResult {
         doc.deleteIn(['schemas', n]);
       }
   }
-  return { text: doc.toString({ lineWidth: 0 }), items, schemas, apiAdded };
+  return { text: doc.toString({ lineWidth: 0, flowCollectionPadding: true }), items, schemas, apiAdded };
+}
+
+/** A value as YAML nodes, short leaf collections in flow style (`{ type: string }`, `[id, name]`) as people write them. */
+function node(doc: Document, value: unknown) {
+  const Y = yamlLib();
+  const n = doc.createNode(value);
+  Y.visit(n, {
+    Map(_, m) {
+      if (m.items.every((p) => Y.isScalar(p.value)) && JSON.stringify(m.toJSON()).length <= 72) m.flow = true;
+    },
+    Seq(_, q) {
+      if (q.items.every((i) => Y.isScalar(i)) && JSON.stringify(q.toJSON()).length <= 72) q.flow = true;
+    },
+  });
+  return n;
 }
 
 /** The hash an entry is marked with: the entry and the shared schemas it refers to, keys sorted. */
