@@ -72,7 +72,8 @@ function parseText(text: string, file: string): Record<string, unknown> {
     const error = doc.errors[0];
     if (error) {
       const line = error.linePos?.[0]?.line ?? 1;
-      throw new OpenApiError(`${file}:${line}: not valid YAML: ${error.message.split('\n')[0]}`);
+      const what = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+      throw new OpenApiError(`${file}:${line}: not valid YAML: ${what}`);
     }
     data = doc.toJS({ maxAliasCount: 10_000 });
   }
