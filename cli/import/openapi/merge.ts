@@ -158,7 +158,7 @@ export function mergeImport(input: MergeInput): MergeResult {
         doc.deleteIn(['schemas', n]);
       }
   }
-  return { text: doc.toString({ lineWidth: 0, flowCollectionPadding: true }), items, schemas, apiAdded };
+  return { text: doc.toString({ lineWidth: 0, doubleQuotedAsJSON: true }), items, schemas, apiAdded };
 }
 
 /** A value as YAML nodes, short leaf collections in flow style (`{ type: string }`, `[id, name]`) as people write them. */
@@ -166,11 +166,17 @@ function node(doc: Document, value: unknown) {
   const Y = yamlLib();
   const n = doc.createNode(value);
   Y.visit(n, {
+    // One line per scalar: block scalars (`|-`) would take manifest loading off its quick path.
+    Scalar(_, s) {
+      if (typeof s.value === 'string' && s.value.includes('\n')) s.type = 'QUOTE_DOUBLE';
+    },
     Map(_, m) {
       if (m.items.every((p) => Y.isScalar(p.value)) && JSON.stringify(m.toJSON()).length <= 72) m.flow = true;
     },
-    Seq(_, q) {
-      if (q.items.every((i) => Y.isScalar(i)) && JSON.stringify(q.toJSON()).length <= 72) q.flow = true;
+    Seq(_, q, path) {
+      // A list in a list is one flow line: `- - a` is outside the quick path's subset.
+      const inList = Y.isSeq(path[path.length - 1]);
+      if (inList || (q.items.every((i) => Y.isScalar(i)) && JSON.stringify(q.toJSON()).length <= 72)) q.flow = true;
     },
   });
   return n;
