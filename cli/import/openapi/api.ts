@@ -23,6 +23,10 @@ export function apiEntry(doc: Record<string, unknown>, name: string): ApiEntry {
   const entry: Schema = { baseUrl };
   const auth = authOf(doc, prefix, notes);
   if (auth) entry.auth = auth;
+  else if (notes.every((n) => !n.startsWith('security scheme')))
+    notes.push(
+      `the document declares no security scheme: if the API needs credentials, add one to apis.${name}, e.g. auth: { type: bearer, env: ${prefix}_TOKEN }`,
+    );
   return { entry, notes };
 }
 
