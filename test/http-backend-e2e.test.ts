@@ -354,27 +354,46 @@ describe('the environment', () => {
   it('a server whose API token is unset refuses to start, naming the variable', async () => {
     const env = { ...process.env, PETS_URL: apiUrl, PETS_MCP_TOKENS: MCP_TOKEN };
     delete env.PETS_TOKEN;
-    const r = await run(process.execPath, [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'], dir, 15_000, env);
+    const r = await run(
+      process.execPath,
+      [path.join(dir, 'dist/src/main.js'), '--http', '--port', '0'],
+      dir,
+      15_000,
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('apis.pets: set the environment variable PETS_TOKEN');
   });
+
+  /** Calls `tool` on a server of the project started with the API at `url` and `token`. */
+  async function callWith(url: string, token: string, tool: string, args: Record<string, unknown> = {}) {
+    const server = await startHttpServer(dir, { PETS_URL: url, PETS_TOKEN: token, PETS_MCP_TOKENS: MCP_TOKEN });
+    const c = new Client({ name: 'http-backend-e2e', version: '0.0.0' });
+    try {
+      await c.connect(
+        new StreamableHTTPClientTransport(server.url, {
+          requestInit: { headers: { authorization: `Bearer ${MCP_TOKEN}` } },
+        }),
+      );
+      return (await c.callTool({ name: tool, arguments: args })) as Result;
+    } finally {
+      await c.close().catch(() => {});
+      await server.stop();
+    }
+  }
 
   it('an API nobody listens on is an error result naming the failure', async () => {
     const closed = createServer();
     const url = await listen(closed);
     await new Promise((r) => closed.close(r));
-    const down = await startHttpServer(dir, { PETS_URL: url, PETS_TOKEN: TOKEN, PETS_MCP_TOKENS: MCP_TOKEN });
-    const c = new Client({ name: 'down', version: '0.0.0' });
-    try {
-      await c.connect(
-        new StreamableHTTPClientTransport(down.url, { requestInit: { headers: { authorization: `Bearer ${MCP_TOKEN}` } } }),
-      );
-      const r = (await c.callTool({ name: 'greeting', arguments: {} })) as Result;
-      expect(r.isError).toBe(true);
-      expect(text(r)).toBe('pets: GET /text failed: ECONNREFUSED');
-    } finally {
-      await c.close().catch(() => {});
-      await down.stop();
-    }
+    const r = await callWith(url, TOKEN, 'greeting');
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe('pets: GET /text failed: ECONNREFUSED');
+  });
+
+  it('a wrong token is the API’s 401, as an error result with its message', async () => {
+    const r = await callWith(apiUrl, 'not-the-token', 'get_pet', { petId: 1 });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe('HTTP 401 Unauthorized: missing or wrong token');
   });
 });

@@ -86,6 +86,15 @@ export const Codes = {
   VIEW_MIME_TYPE: 'MCPG282', // a view's `mimeType` other than text/html;profile=mcp-app
   VIEW_BAD_POLICY: 'MCPG283', // a view's CSP entry that is not an origin, or a `domain` that is not a host name
   VIEW_META_CONFLICT: 'MCPG284', // `meta.ui` beside `ui`, which writes `_meta.ui`
+  HTTP_UNKNOWN_API: 'MCPG290', // a tool's `http.api` names no entry of `apis`; or no `api` where `apis` has none or several
+  HTTP_UNKNOWN_PROPERTY: 'MCPG291', // `http.path`, `query`, `headers` or `body` naming something that is not an input property
+  HTTP_PLACED_TWICE: 'MCPG292', // one input property placed in two of path, query, headers and body
+  HTTP_BODY_ON_GET: 'MCPG293', // `http.body` with method GET
+  HTTP_BAD_PATH: 'MCPG294', // `http.path` with `?`, `#` or an unbalanced brace
+  HTTP_BAD_ENV_NAME: 'MCPG295', // an `apis` environment variable name that is not one (letters, digits, `_`)
+  HTTP_BAD_BASE_URL: 'MCPG296', // `baseUrl.default` that is not an absolute http(s) URL without query or fragment
+  HTTP_AUTH_KEYS: 'MCPG297', // `apis.<name>.auth` missing a key its type needs, or with one of another type
+  HTTP_OPTIONAL_PATH_PARAMETER: 'MCPG298', // warning: a path placeholder whose property is not required
 
   // Lint (cli/lint/rules): advice, warnings by default, configurable per rule id (cli/lint/registry.ts).
   LINT_NAME_FORMAT: 'MCPG300', // name-format

@@ -96,7 +96,7 @@ export interface Manifest {
     [k: string]: Api;
   };
   /**
-   * Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/.
+   * Tools the server offers, keyed by tool name (the name clients call). Each tool gets a typed handler stub in src/handlers/tools/, except one answered by its `http:` backend.
    */
   tools?: {
     [k: string]: Tool;

@@ -48,6 +48,23 @@ export function readmeView(ir: IR) {
   const stdioByName = { command: bin };
   const stdioByPath = { command: 'node', args: [mainPath] };
   const env: { name: string; what: string }[] = [];
+  // What `apis` read at start: a missing one stops the server.
+  for (const a of ir.apis) {
+    const api = inlineCode(a.name);
+    env.push({
+      name: a.baseUrl.env,
+      what: `base URL of API ${api}${a.baseUrl.default === null ? ' (required)' : ` (default ${inlineCode(a.baseUrl.default)})`}`,
+    });
+    const auth = a.auth;
+    if (auth?.type === 'basic') {
+      env.push({ name: auth.usernameEnv, what: `user name for API ${api} (required)` });
+      env.push({ name: auth.passwordEnv, what: `password for API ${api} (required)` });
+    } else if (auth)
+      env.push({
+        name: auth.env,
+        what: `${auth.type === 'bearer' ? 'bearer token' : 'API key'} for API ${api} (required)`,
+      });
+  }
   if (http?.bearer)
     env.push({
       name: http.bearer.tokensEnv,

@@ -42,13 +42,17 @@ export function toolStub(t: ToolIR) {
     ...(t.http
       ? [
           `\`await ctx.http()\` makes the declared call (${t.http.method} ${t.http.path} on API \`${t.http.api}\`) with the`,
-          'tool\'s input (or `ctx.http({ input })`, `ctx.http({ path, method, query, body })`) and resolves with the',
+          "tool's input (or `ctx.http({ input })`, `ctx.http({ path, method, query, body })`) and resolves with the",
           'response whatever its status: { ok, status, contentType, data, headers }.',
         ]
       : []),
     CTX_DOC,
   ];
-  return { docBlock: describe('Tool', t.name, t.title, t.description, extra), name: t.name, file: file(t.handlerPath!) };
+  return {
+    docBlock: describe('Tool', t.name, t.title, t.description, extra),
+    name: t.name,
+    file: file(t.handlerPath!),
+  };
 }
 
 export function resourceStub(r: ResourceIR) {

@@ -271,12 +271,14 @@ export function handlersView(ir: IR) {
   const runtime = new Set<string>();
   const from = (name: string) => (runtime.add(name), name);
   const completing = (names: string[]) => (names.length ? (from('Completer'), names) : null);
-  const tools = ir.tools.filter((t) => t.handlerPath).map(
-    (t) => (
-      from('ToolHandler'),
-      { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }
-    ),
-  );
+  const tools = ir.tools
+    .filter((t) => t.handlerPath)
+    .map(
+      (t) => (
+        from('ToolHandler'),
+        { name: t.name, input: use(t.inputType) ?? from('NoInput'), output: use(t.outputType) ?? from('ToolContent') }
+      ),
+    );
   const resources = ir.resources.filter((r) => r.handlerPath).map((r) => (from('ResourceHandler'), { name: r.name }));
   const templates = ir.templates.map((t) => {
     from('TemplateReader');

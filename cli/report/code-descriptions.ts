@@ -94,4 +94,13 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG282: 'a view whose `mimeType` is not `text/html;profile=mcp-app`',
   MCPG283: "a view's `ui.csp` entry that is not an origin, or a `ui.domain` that is not a host name",
   MCPG284: '`meta.ui` beside `ui` on a tool or a view',
+  MCPG290: "a tool's `http.api` names no entry of `apis`, or names none where `apis` has none or several",
+  MCPG291: '`http.path`, `query`, `headers` or `body` names something that is not an input property',
+  MCPG292: 'one input property placed twice in path, query, headers and body',
+  MCPG293: '`http.body` on a GET',
+  MCPG294: '`http.path` that is not a path template (`?`, `#`, an unbalanced brace)',
+  MCPG295: 'an environment variable name under `apis` that is not one',
+  MCPG296: '`baseUrl.default` that is not an absolute http(s) URL without query or fragment',
+  MCPG297: '`apis.<name>.auth` without a key its type needs, or with one of another type',
+  MCPG298: 'a path placeholder whose input property is not required',
 };

@@ -2,6 +2,7 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { checkAuth } from './auth.js';
 import { checkFiles } from './files.js';
+import { checkHttpBackends } from './http-backend.js';
 import { checkInlinedSize } from './inlined-size.js';
 import { checkNameCollisions } from './name-collisions.js';
 import { checkPackageName, checkToolHints, checkTransports } from './hints-and-transports.js';
@@ -35,6 +36,7 @@ export const semanticChecks: readonly Check[] = [
   checkToolHints,
   checkToolExecution,
   checkViews,
+  checkHttpBackends,
   checkTransports,
   checkAuth,
   checkPackageName,

@@ -27,6 +27,7 @@ export const PATTERN_WORDS: Record<string, string> = {
   '^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$': 'an OAuth scope (printable ASCII without spaces, `"` or `\\`)',
   '^[A-Za-z_][A-Za-z0-9_]*$': 'a letter or `_`, then letters, digits or `_`',
   '^[A-Za-z0-9_.-]{1,128}$': '1-128 letters, digits, `_`, `-` or `.`',
+  '^[A-Za-z][A-Za-z0-9_-]{0,63}$': 'a letter, then up to 63 letters, digits, `_` or `-`',
   '^[^\\u0000-\\u001f\\u007f]+$': 'non-empty text without control characters (tabs, line breaks)',
   '^(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2})(?:\\.?(?:[A-Za-z0-9_]|%[0-9A-Fa-f]{2}))*$':
     'letters, digits, `_` and single dots (an RFC 6570 variable name)',
@@ -53,6 +54,8 @@ function nameKind(path: JsonPath): string {
       return 'prompt name';
     case 'schemas':
       return 'schema name';
+    case 'apis':
+      return 'API name';
     case 'arguments':
       return 'argument name';
     case 'params':

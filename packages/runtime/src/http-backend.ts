@@ -120,7 +120,9 @@ export function resolveApi(name: string, config: HttpApiConfig, env: NodeJS.Proc
     throw new Error(`${where}: the base URL ${JSON.stringify(text)} (${config.baseUrl.env}) is not a URL`);
   }
   if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash)
-    throw new Error(`${where}: the base URL ${text} (${config.baseUrl.env}) must be http or https, without query or fragment`);
+    throw new Error(
+      `${where}: the base URL ${text} (${config.baseUrl.env}) must be http or https, without query or fragment`,
+    );
   const authHeaders: Record<string, string> = {};
   const authQuery: [string, string][] = [];
   const auth = config.auth;

@@ -73,7 +73,8 @@ export function httpFor(
 ): <T = unknown>(call?: HttpCall) => Promise<HttpResponse<T>> {
   return (call = {}) => {
     const caller = server && callers.get(server);
-    if (!caller) return Promise.reject(new Error('ctx.http() calls the APIs of the manifest, and it declares none (`apis`)'));
+    if (!caller)
+      return Promise.reject(new Error('ctx.http() calls the APIs of the manifest, and it declares none (`apis`)'));
     return caller.call(tool, call, args, signal) as Promise<HttpResponse<never>>;
   };
 }

@@ -65,7 +65,11 @@ async function follow(api: ResolvedApi, req: PreparedRequest, signal: AbortSigna
   for (const [k, v] of [...req.query, ...api.authQuery]) url.searchParams.append(k, v);
   let method: string = req.method;
   let body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const base = { ...api.headers, ...req.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) };
+  const base = {
+    ...api.headers,
+    ...req.headers,
+    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
   let trusted = true;
   let at = url;
   for (let hops = 0; ; hops++) {

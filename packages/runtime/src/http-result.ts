@@ -50,7 +50,8 @@ function apiMessage(res: HttpResponse): string {
   if (isObject(message)) {
     const found = ['message', 'error', 'detail', 'title'].map((k) => (message as Record<string, unknown>)[k]);
     const nested = found.find(isObject)?.message;
-    message = found.find((v) => typeof v === 'string') ?? (typeof nested === 'string' ? nested : JSON.stringify(message));
+    message =
+      found.find((v) => typeof v === 'string') ?? (typeof nested === 'string' ? nested : JSON.stringify(message));
   }
   if (typeof message !== 'string' || !message.trim()) return '';
   const text = message.trim();

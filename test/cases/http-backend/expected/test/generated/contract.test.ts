@@ -28,7 +28,7 @@ import { jsonSchemas } from '../../src/generated/schemas.js';
 // The servers under test log errors only, so a test run stays readable (MCP_LOG_LEVEL).
 process.env.MCP_LOG_LEVEL ??= 'error';
 
-// The servers read the base URLs and credentials of \`apis\` when they start: stand-ins where unset
+// The servers read the base URLs and credentials of `apis` when they start: stand-ins where unset
 // (the tests call no API).
 const apiEnv: Record<string, string> = { PETSTORE_TOKEN: 'mcpgen-contract-test' };
 for (const [name, value] of Object.entries(apiEnv)) apiEnv[name] = process.env[name] ||= value;
