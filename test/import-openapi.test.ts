@@ -15,6 +15,7 @@ import { memoryIO, scratch } from './helpers/project.js';
 
 const PETSTORE = readFileSync(path.join(import.meta.dirname, 'fixtures/openapi/petstore-3.0.yaml'), 'utf8');
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML and JSON results, read field by field in assertions
 type Obj = Record<string, any>;
 
 async function importInto(dir: string, args: string[]): Promise<{ code: number; out: string; err: string }> {

@@ -21,6 +21,7 @@ let apiUrl: string;
 let dir: string;
 let mcp: Awaited<ReturnType<typeof startHttpServer>>;
 let client: Client;
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML and JSON results, read field by field in assertions
 let imported: Record<string, any>;
 
 beforeAll(async () => {
@@ -51,6 +52,7 @@ afterAll(async () => {
   await app?.close();
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: parsed YAML and JSON results, read field by field in assertions
 type Result = { isError?: boolean; content: { type: string; text?: string }[]; structuredContent?: any };
 const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
   c.callTool({ name, arguments: args }, { timeout: 20_000 }) as Promise<Result>;
