@@ -68,6 +68,7 @@ describe('mapping an OpenAPI 3.0 document', () => {
   it('places parameters: path in the template, query listed, headers by name', () => {
     const t = manifest(dir).tools.list_pets;
     expect(t.http).toEqual({
+      api: 'petstore',
       method: 'GET',
       path: '/pets',
       query: ['limit'],
@@ -88,7 +89,12 @@ describe('mapping an OpenAPI 3.0 document', () => {
 
   it("flattens an object body into the tool's arguments, without readOnly properties", () => {
     const t = manifest(dir).tools.create_pet;
-    expect(t.http).toEqual({ method: 'POST', path: '/pets', body: ['name', 'tag', 'status', 'owner', 'secret'] });
+    expect(t.http).toEqual({
+      api: 'petstore',
+      method: 'POST',
+      path: '/pets',
+      body: ['name', 'tag', 'status', 'owner', 'secret'],
+    });
     expect(Object.keys(t.input.properties)).not.toContain('id');
     expect(t.input.required).toEqual(['name']);
     expect(manifest(dir).tools.replace_pet.annotations).toEqual({ idempotentHint: true });
@@ -180,7 +186,12 @@ describe('an OpenAPI 3.1 document', () => {
     expect(Object.keys(m.tools)).toEqual(['get_notes_by_id', 'notes_update_note']);
     expect(m.tools.get_notes_by_id.output.properties.text).toEqual({ type: ['string', 'null'] });
     // A body that is no object stays one argument.
-    expect(m.tools.notes_update_note.http).toEqual({ method: 'PATCH', path: '/notes/{id}', body: 'body' });
+    expect(m.tools.notes_update_note.http).toEqual({
+      api: 'notes',
+      method: 'PATCH',
+      path: '/notes/{id}',
+      body: 'body',
+    });
     valid(dir);
   });
 
@@ -199,6 +210,66 @@ describe('an OpenAPI 3.1 document', () => {
       usernameEnv: 'LEGACY_USER',
       passwordEnv: 'LEGACY_PASSWORD',
     });
+  });
+});
+
+describe('several documents and files', () => {
+  it('two APIs in one manifest: each tool names its api, each document its own marks', async () => {
+    const dir = scratch('import-openapi-two');
+    writeFileSync(path.join(dir, 'pets.yaml'), PETSTORE);
+    writeFileSync(
+      path.join(dir, 'weather.json'),
+      JSON.stringify({
+        openapi: '3.1.0',
+        info: { title: 'Weather', version: '1.0.0' },
+        servers: [{ url: 'https://weather.example.com' }],
+        components: { securitySchemes: { k: { type: 'apiKey', in: 'query', name: 'appid' } } },
+        paths: {
+          '/now': {
+            get: { operationId: 'now', summary: 'Weather right now', responses: { '200': { description: 'ok' } } },
+          },
+        },
+      }),
+    );
+    expect((await importInto(dir, ['pets.yaml', '--tag', 'store'])).code).toBe(0);
+    expect((await importInto(dir, ['weather.json'])).code).toBe(0);
+    const m = manifest(dir);
+    expect(Object.keys(m.apis)).toEqual(['petstore', 'weather']);
+    expect(m.apis.weather.auth).toEqual({ type: 'apiKey', in: 'query', name: 'appid', env: 'WEATHER_KEY' });
+    expect(m.tools.now.http.api).toBe('weather');
+    expect(m.tools.get_inventory.http.api).toBe('petstore');
+    // Re-importing one document leaves the other's entries alone.
+    expect((await importInto(dir, ['weather.json'])).out).toContain('0 removed, 0 skipped, 1 unchanged');
+    valid(dir);
+  });
+
+  it('refs into another local file are bundled in', async () => {
+    const dir = scratch('import-openapi-external');
+    writeFileSync(
+      path.join(dir, 'api.yaml'),
+      `openapi: 3.1.0
+info: { title: Things, version: 1.0.0 }
+paths:
+  /things/{id}:
+    get:
+      operationId: getThing
+      parameters: [{ name: id, in: path, required: true, schema: { type: string } }]
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { $ref: './schemas.yaml#/Thing' } } }
+`,
+    );
+    writeFileSync(
+      path.join(dir, 'schemas.yaml'),
+      'Thing:\n  type: object\n  properties:\n    id: { type: string }\n    part: { $ref: "#/Part" }\nPart:\n  type: object\n  properties: { name: { type: string } }\n',
+    );
+    expect((await importInto(dir, ['api.yaml'])).code).toBe(0);
+    expect(manifest(dir).tools.get_thing.output.properties.part).toEqual({
+      type: 'object',
+      properties: { name: { type: 'string' } },
+    });
+    valid(dir);
   });
 });
 

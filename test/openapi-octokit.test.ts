@@ -34,7 +34,11 @@ describe("GitHub's REST API", () => {
     expect(out).toContain('add one to apis.github, e.g. auth: { type: bearer, env: GITHUB_TOKEN }');
     const m = parse(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8'));
     expect(Object.keys(m.tools).length).toBeGreaterThan(40);
-    expect(m.tools.issues_create.http).toMatchObject({ method: 'POST', path: '/repos/{owner}/{repo}/issues' });
+    expect(m.tools.issues_create.http).toMatchObject({
+      api: 'github',
+      method: 'POST',
+      path: '/repos/{owner}/{repo}/issues',
+    });
     expect(m.apis.github).toEqual({
       baseUrl: { env: 'GITHUB_URL', default: 'https://api.github.com' },
     });

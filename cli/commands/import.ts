@@ -39,25 +39,22 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
 
   const doc = await readOpenApi(o.file, io.cwd);
   const info = isObject(doc.data.info) ? doc.data.info : {};
-  const api = o.api ?? defaultApiName(info.title, existing);
-  if (!/^[A-Za-z][A-Za-z0-9_-]*$/.test(api))
-    throw new UsageError(`--api ${api}: an api name is a letter, then letters, digits, \`_\` or \`-\``);
-  const apis = isObject(existing.apis) ? Object.keys(existing.apis) : [];
-  const singleApi = apis.every((a) => a === api);
+  const from = slashes(path.relative(path.dirname(manifestAbs), doc.abs));
+  const api = o.api ?? previousApi(existing, from) ?? defaultApiName(info.title);
+  if (!/^[A-Za-z][A-Za-z0-9_-]{0,63}$/.test(api))
+    throw new UsageError(`--api ${api}: an api name is a letter, then up to 63 letters, digits, \`_\` or \`-\``);
 
   const mapped = mapOperations(
     doc.data,
     doc.version,
     { tags: o.tag, paths: o.path, operations: o.operation, renames: (o.rename ?? []).map(parseRename) },
     api,
-    singleApi,
   );
   if (mapped.tools.length === 0)
     throw new UsageError(
       `${o.file}: no operation ${o.tag || o.path || o.operation ? 'matches the filters' : 'to import'}`,
     );
   const { entry, notes } = apiEntry(doc.data, api);
-  const from = slashes(path.relative(path.dirname(manifestAbs), doc.abs));
   const result = mergeImport({
     source,
     from,
@@ -157,9 +154,16 @@ function parseRename(rule: string): Rename {
   return { from: rule.slice(0, eq), to };
 }
 
-function defaultApiName(title: unknown, existing: Record<string, unknown>): string {
-  const apis = isObject(existing.apis) ? Object.keys(existing.apis) : [];
-  if (apis.length === 1) return apis[0]!;
+/** The api this document's entries call, when it was imported before (so a re-import needs no --api). */
+function previousApi(existing: Record<string, unknown>, from: string): string | undefined {
+  for (const entry of Object.values(isObject(existing.tools) ? existing.tools : {}))
+    if (isObject(entry) && isObject(entry.imported) && entry.imported.from === from && isObject(entry.http))
+      if (typeof entry.http.api === 'string') return entry.http.api;
+  return undefined;
+}
+
+/** `Swagger Petstore` → `petstore`, `GitHub v3 REST API` → `github`. */
+function defaultApiName(title: unknown): string {
   const words = snake(typeof title === 'string' ? title : '')
     .split('_')
     .filter((w) => w && !['api', 'the', 'rest', 'openapi', 'swagger', 'v1', 'v2', 'v3'].includes(w));

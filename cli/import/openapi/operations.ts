@@ -42,7 +42,6 @@ export function mapOperations(
   version: '3.0' | '3.1',
   select: Selection,
   api: string,
-  singleApi: boolean,
 ): Mapped {
   const schemas = new SchemaConverter(doc, version);
   const tools: ImportedTool[] = [];
@@ -65,7 +64,7 @@ export function mapOperations(
       const params = [...list(item.parameters), ...list(op.parameters)]
         .map((x) => schemas.resolve(x))
         .filter((x): x is Schema => x !== undefined);
-      const tool = mapOperation({ schemas, method, path: p, op, params, api, singleApi, notes, operation });
+      const tool = mapOperation({ schemas, method, path: p, op, params, api, notes, operation });
       if (!tool) continue;
       tools.push({ name, operation, entry: tool, schemas: new Set() });
     }
@@ -81,7 +80,6 @@ function mapOperation(a: {
   op: Schema;
   params: Schema[];
   api: string;
-  singleApi: boolean;
   notes: string[];
   operation: string;
 }): Schema | undefined {
@@ -156,7 +154,8 @@ function mapOperation(a: {
   const annotations = annotationsOf(method);
   if (annotations) entry.annotations = annotations;
   entry.http = {
-    ...(a.singleApi ? {} : { api: a.api }),
+    // Named even when it is the only api: a second one added later would make the entry ambiguous.
+    api: a.api,
     method: method.toUpperCase(),
     path: a.path,
     ...(query.length ? { query } : {}),

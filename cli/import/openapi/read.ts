@@ -37,7 +37,9 @@ export async function readOpenApi(file: string, cwd: string): Promise<OpenApiDoc
   const version = versionOf(data, file);
   const { validate, bundle } = await import('@readme/openapi-parser');
   // The parser's checks mutate what they are given (they dereference): both get a copy.
-  const result = await validate(structuredClone(data) as never, {
+  // With refs into other files the parser reads the document by its path, so they resolve beside it.
+  const external = hasExternalRefs(data);
+  const result = await validate((external ? abs : structuredClone(data)) as never, {
     resolve: { external: true, file: true },
     validate: { errors: { colorize: false } },
   }).catch((err: Error) => ({ valid: false as const, errors: [{ message: err.message }] }));
@@ -48,8 +50,8 @@ export async function readOpenApi(file: string, cwd: string): Promise<OpenApiDoc
     );
   }
   // Refs into other files become refs into this document, so the mapping reads one tree.
-  const bundled = hasExternalRefs(data)
-    ? ((await bundle(path.join(abs) as never, { resolve: { external: true, file: true } })) as Record<string, unknown>)
+  const bundled = external
+    ? ((await bundle(abs as never, { resolve: { external: true, file: true } })) as Record<string, unknown>)
     : data;
   return { data: bundled, display: file, abs, version };
 }
