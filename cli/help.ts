@@ -37,7 +37,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   import: [
     'mcpgen import openapi openapi.yaml                  # a tool per operation into ./mcpgen.yaml',
     'mcpgen import openapi api.json --tag pets --dry-run # only the pets operations; print, write nothing',
-    'mcpgen import openapi api.json --path /repos/*/issues --rename prefix:gh_',
+    "mcpgen import openapi api.json --path '/repos/*/*/issues' --rename prefix:gh_",
     'mcpgen import openapi openapi.yaml -f server/mcpgen.yaml --api billing',
     'mcpgen import openapi openapi.yaml                  # again after the API changed: updates, keeps your edits',
   ],
