@@ -2,7 +2,8 @@ import type { Diagnostic } from '../../diagnostics.js';
 import type { LoadedManifest } from '../../load/types.js';
 import { Codes } from '../../manifest/codes.js';
 import { isRecord } from '../../manifest/json-path.js';
-import { diagAt } from '../diagnostic.js';
+import type { Range } from '../../load/types.js';
+import { diagAt, rawText } from '../diagnostic.js';
 import { recordEntries } from '../json-schema-walk.js';
 
 /** What the runtime reads as an environment variable name: portable across shells. */
@@ -133,7 +134,7 @@ function checkTool(
   const required = isRecord(input) && Array.isArray(input.required) ? (input.required as unknown[]) : [];
   // Where each property goes, to report one placed twice.
   const placed = new Map<string, string>();
-  const place = (property: unknown, where: string, path: (string | number)[], isKey = false) => {
+  const place = (property: unknown, where: string, path: (string | number)[], range?: Range) => {
     if (typeof property !== 'string') return;
     if (known && !known.has(property))
       out.push(
@@ -143,7 +144,7 @@ function checkTool(
           Codes.HTTP_UNKNOWN_PROPERTY,
           `${where} of tool \`${name}\` names \`${property}\`, which is not an input property`,
           {
-            key: isKey,
+            range,
             hint: known.size
               ? `input properties: ${[...known].map((p) => `\`${p}\``).join(', ')}`
               : 'the tool declares no input properties',
@@ -151,7 +152,8 @@ function checkTool(
         ),
       );
     const before = placed.get(property);
-    if (before !== undefined)
+    // A placeholder repeated in the path takes the same value: not placed twice.
+    if (before !== undefined && !(before === where && where === 'the path'))
       out.push(
         diagAt(
           m,
@@ -159,7 +161,7 @@ function checkTool(
           Codes.HTTP_PLACED_TWICE,
           `input property \`${property}\` of tool \`${name}\` goes both in ${before} and in ${where}`,
           {
-            key: isKey,
+            range,
             hint: 'place each property once',
           },
         ),
@@ -180,9 +182,10 @@ function checkTool(
           },
         ),
       );
-    for (const [, property] of path.matchAll(PLACEHOLDER)) {
+    for (const [placeholder, property] of path.matchAll(PLACEHOLDER)) {
       if (!property || !/^[^/?#]+$/.test(property)) continue;
-      place(property, 'the path', [...at, 'path']);
+      const range = inString(m, [...at, 'path'], placeholder);
+      place(property, 'the path', [...at, 'path'], range);
       if (known?.has(property) && !required.includes(property))
         out.push(
           diagAt(
@@ -192,6 +195,7 @@ function checkTool(
             `path parameter \`${property}\` of tool \`${name}\` is optional: a call without it fails`,
             {
               severity: 'warning',
+              range,
               hint: `add \`${property}\` to the input's \`required\``,
             },
           ),
@@ -202,6 +206,15 @@ function checkTool(
   for (const [header, p] of recordEntries(http.headers)) place(p, `header ${header}`, [...at, 'headers', header]);
   if (typeof http.body === 'string') place(http.body, 'the body', [...at, 'body']);
   else if (Array.isArray(http.body)) http.body.forEach((p, i) => place(p, 'the body', [...at, 'body', i]));
+}
+
+/** Where `part` is inside the one-line string at `path` (a placeholder of a path), or undefined. */
+function inString(m: LoadedManifest, path: (string | number)[], part: string): Range | undefined {
+  const raw = rawText(m, path);
+  const at = raw?.indexOf(part) ?? -1;
+  if (at < 0) return undefined;
+  const r = m.locate(path);
+  return { line: r.line, column: r.column + at, endLine: r.line, endColumn: r.column + at + part.length };
 }
 
 /** The input's declared property names, or undefined when they cannot be told (a `$ref`, composition). */
