@@ -398,6 +398,26 @@ tools:
   });
 });
 
+describe('an import that would break the manifest', () => {
+  it('is refused with the errors, nothing written, exit 1', async () => {
+    const dir = scratch('import-openapi-refused');
+    const text =
+      'version: 1\nserver: { name: pets, version: 0.1.0 }\ntools:\n  list-pets: { description: My own list of pets }\n';
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    writeFileSync(path.join(dir, 'openapi.yaml'), PETSTORE);
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
+      'error MCPG270 tool `list_pets` and tool `list-pets` both become the identifier `listPets`',
+    );
+    expect(r.err).toContain('would not validate (1 error); nothing was written');
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(text);
+    // Named otherwise, it goes in.
+    expect((await importInto(dir, ['openapi.yaml', '--rename', 'listPets=list_all_pets'])).code).toBe(0);
+    expect(Object.keys(manifest(dir).tools)).toContain('list_all_pets');
+  });
+});
+
 describe('errors', () => {
   const dir = scratch('import-openapi-errors');
   mkdirSync(dir, { recursive: true });

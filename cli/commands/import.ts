@@ -13,8 +13,9 @@ import { readOpenApi } from '../import/openapi/read.js';
 import { isObject } from '../import/openapi/schemas.js';
 import { yamlLib } from '../load/yaml-lib.js';
 import { MAX_TOOLS } from '../lint/rules/tools.js';
-import { EXIT_OK, type CliIO } from '../io.js';
-import { commandLine, slashes } from '../report/outcome.js';
+import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
+import { checkManifestText } from '../mcp/check-manifest.js';
+import { commandLine, failure, slashes } from '../report/outcome.js';
 
 export interface ImportFlags {
   format: string;
@@ -115,15 +116,37 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
       notes: [...notes, ...mapped.notes],
     };
   }
+  // The merged text is validated as the manifest before anything is written: an import never
+  // leaves a manifest with errors it did not have.
+  const after = changed ? checkManifestText(manifestAbs, manifestShown, result.text) : undefined;
+  if (after && after.errors > 0) {
+    const before = source === undefined ? 0 : checkManifestText(manifestAbs, manifestShown, source).errors;
+    if (after.errors > before) {
+      const lines = after.diagnostics
+        .filter((d) => d.severity === 'error')
+        .slice(0, 10)
+        .map((d) => `${d.file}:${d.line}:${d.column}: error ${d.code} ${d.message}`);
+      for (const l of lines) io.stderr(`${l}\n`);
+      const message = `with this import ${manifestShown} would not validate (${after.errors} error${after.errors === 1 ? '' : 's'}); nothing was written (name imported tools with --rename <operationId>=<name>, or leave operations out with --tag, --path or --operation)`;
+      io.stderr(`mcpgen: ${message}\n`);
+      if (io.outcome) io.outcome.error = failure('usage', message, lines);
+      return EXIT_PROBLEMS;
+    }
+  }
+  const state = !after
+    ? ''
+    : `${after.errors ? `${after.errors} errors, as before` : 'valid'}${after.warnings ? `; ${after.warnings} warnings: mcpgen validate lists them` : ''}`;
   if (o.dryRun) {
-    io.stdout(changed ? 'dry run, nothing written\n' : `${manifestShown} is up to date\n`);
+    io.stdout(
+      changed ? `dry run, nothing written; ${manifestShown} would be ${state}\n` : `${manifestShown} is up to date\n`,
+    );
     return EXIT_OK;
   }
   if (changed) writeAtomic(manifestAbs, result.text);
   if (io.outcome) io.outcome.applied = changed;
   const generate = commandLine(['mcpgen', 'generate', ...(o.manifest ? ['-f', o.manifest] : [])]);
   io.outcome?.next.push({ message: 'generate the project', command: generate, cwd: '.' });
-  if (changed) io.stdout(`✔ wrote ${manifestShown}; next: ${generate}\n`);
+  if (changed) io.stdout(`✔ wrote ${manifestShown} (${state}); next: ${generate}\n`);
   else io.stdout(`${manifestShown} is up to date\n`);
   return EXIT_OK;
 }

@@ -91,7 +91,9 @@ function mapOperation(a: {
   // Later parameters (the operation's) override the path item's of the same name and place.
   const byKey = new Map<string, Schema>();
   for (const p of a.params) byKey.set(`${p.in}:${p.name}`, p);
-  for (const p of byKey.values()) {
+  // Path parameters first: they keep their names, which the path template spells.
+  const order = ['path', 'query', 'header'];
+  for (const p of [...byKey.values()].sort((x, y) => order.indexOf(String(x.in)) - order.indexOf(String(y.in)))) {
     const name = String(p.name);
     if (p.in === 'cookie') {
       a.notes.push(`${a.operation}: cookie parameter \`${name}\` left out (the runtime sends no cookies)`);
@@ -99,7 +101,8 @@ function mapOperation(a: {
     }
     if (p.in !== 'path' && p.in !== 'query' && p.in !== 'header') continue;
     if (p.in === 'header' && /^(accept|content-type|authorization)$/i.test(name)) continue;
-    const prop = p.in === 'header' || Object.hasOwn(properties, name) ? freeProperty(name, properties) : name;
+    const prop =
+      p.in === 'header' || Object.hasOwn(properties, name) ? freeProperty(name, properties, String(p.in)) : name;
     const schema = schemas.convert(paramSchema(p), 'input');
     if (typeof p.description === 'string' && p.description.trim() && !('$ref' in schema))
       schema.description = trimText(p.description);
@@ -137,7 +140,7 @@ function mapOperation(a: {
       for (const r of Array.isArray(flat.required) ? flat.required : []) required.push(String(r));
       body = Object.keys(props);
     } else {
-      const prop = freeProperty('body', properties);
+      const prop = freeProperty('body', properties, 'request');
       properties[prop] = schemas.convert(media.schema, 'input');
       if (requestBody.required === true) required.push(prop);
       body = prop;
@@ -263,14 +266,15 @@ function uniqueName(name: string, used: Set<string>): string {
   return n;
 }
 
-function freeProperty(name: string, properties: Schema): string {
+/** A property name for a header (`X-Request-Id` → `x_request_id`) or a clashing name (`query_id`). */
+function freeProperty(name: string, properties: Schema, where: string): string {
   const base =
     name
       .replace(/[^A-Za-z0-9_]+/g, '_')
       .replace(/^_+|_+$/g, '')
       .toLowerCase() || 'value';
-  let n = Object.hasOwn(properties, base) ? `header_${base}` : base;
-  for (let i = 2; Object.hasOwn(properties, n); i++) n = `${base}_${i}`;
+  let n = Object.hasOwn(properties, base) ? `${where}_${base}` : base;
+  for (let i = 2; Object.hasOwn(properties, n); i++) n = `${where}_${base}_${i}`;
   return n;
 }
 
