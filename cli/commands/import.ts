@@ -11,6 +11,7 @@ import { type MergeItem, mergeImport } from '../import/openapi/merge.js';
 import { mapOperations, METHODS, type Rename, snake } from '../import/openapi/operations.js';
 import { readOpenApi } from '../import/openapi/read.js';
 import { isObject } from '../import/openapi/schemas.js';
+import { quickParseYaml } from '../load/quick-yaml.js';
 import { yamlLib } from '../load/yaml-lib.js';
 import { MAX_TOOLS } from '../lint/rules/tools.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
@@ -58,6 +59,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   const { entry, notes } = apiEntry(doc.data, api);
   const result = mergeImport({
     source,
+    data: existing,
     from,
     tools: mapped.tools,
     schemas: mapped.schemas,
@@ -93,7 +95,10 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   io.stdout(`${ORDER.map((a) => `${counts[a]} ${a === 'kept' ? 'kept (edited)' : a}`).join(', ')}\n`);
 
   const changed = source !== result.text;
-  const toolCount = countTools(result.text);
+  const toolCount =
+    Object.keys(isObject(existing.tools) ? existing.tools : {}).length +
+    result.items.filter((i) => i.action === 'added').length -
+    result.items.filter((i) => i.action === 'removed').length;
   if (toolCount > MAX_TOOLS)
     io.stdout(
       `${toolCount} tools: several clients cap tools at ${MAX_TOOLS}; import a part with --tag, --path or --operation (tags: ${tagsOf(doc.data).slice(0, 8).join(', ')}${tagsOf(doc.data).length > 8 ? ', …' : ''})\n`,
@@ -152,6 +157,9 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
 }
 
 function manifestData(source: string, shown: string): Record<string, unknown> {
+  // The loader's quick parser first: a large imported manifest parses in a tenth of the time.
+  const quick = quickParseYaml(source);
+  if (quick) return quick.data;
   const doc = yamlLib().parseDocument(source);
   if (doc.errors.length) {
     const line = doc.errors[0]!.linePos?.[0]?.line ?? 1;
@@ -240,11 +248,6 @@ function tagsOf(doc: Record<string, unknown>): string[] {
           for (const t of op.tags) tags.set(String(t), (tags.get(String(t)) ?? 0) + 1);
       }
   return [...tags.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} (${n})`);
-}
-
-function countTools(text: string): number {
-  const data = yamlLib().parse(text) as Record<string, unknown> | null;
-  return data && isObject(data.tools) ? Object.keys(data.tools).length : 0;
 }
 
 /** Through a temp file beside it: a crash leaves the old manifest or the new one, never half of one. */

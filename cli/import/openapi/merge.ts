@@ -27,6 +27,8 @@ export interface MergeItem {
 export interface MergeInput {
   /** The manifest's current text; undefined when it does not exist yet. */
   source: string | undefined;
+  /** Its data (`{}` for a new one). */
+  data: Schema;
   /** The document's path as recorded in `imported.from` (relative to the manifest, with `/`). */
   from: string;
   tools: ImportedTool[];
@@ -46,33 +48,27 @@ export interface MergeResult {
 }
 
 export function mergeImport(input: MergeInput): MergeResult {
-  const Y = yamlLib();
-  const doc: Document = input.source === undefined ? new Y.Document({}) : Y.parseDocument(input.source);
-  if (doc.errors.length) throw new Error(`the manifest is not valid YAML: ${doc.errors[0]!.message}`);
-  const data = (doc.toJS() ?? {}) as Schema;
-  if (!isObject(data)) throw new Error('the manifest is not a mapping');
-  if (input.source === undefined) {
-    doc.set('version', 1);
-    doc.set('server', node(doc, input.server));
-  }
+  const data = input.data;
   const tools = isObject(data.tools) ? data.tools : {};
   const current = isObject(data.schemas) ? data.schemas : {};
+  const imported = Object.fromEntries(input.schemas);
   const items: MergeItem[] = [];
 
   // The entries of this document already in the manifest, by operation.
   const mine = new Map<string, { key: string; entry: Schema; clean: boolean; closure: Set<string> }>();
   for (const [key, entry] of Object.entries(tools)) {
     if (!isObject(entry) || !isObject(entry.imported) || entry.imported.from !== input.from) continue;
-    const { imported, ...rest } = entry;
+    const { imported: mark, ...rest } = entry;
     const closure = closureIn(sharedRefs(rest), current);
-    const clean = digestOf(rest, closure, current) === imported.digest;
-    mine.set(String(imported.operation), { key, entry, clean, closure });
+    const clean = digestOf(rest, closure, current) === mark.digest;
+    mine.set(String(mark.operation), { key, entry, clean, closure });
   }
 
-  const writes: { key: string; value: Schema }[] = [];
+  const writes = new Map<string, Schema>();
   const replaced = new Set<string>();
+  const wanted = new Set<string>();
   for (const t of input.tools) {
-    const digest = digestOf(t.entry, t.schemas, Object.fromEntries(input.schemas));
+    const digest = digestOf(t.entry, t.schemas, imported);
     const value = { ...t.entry, imported: { from: input.from, operation: t.operation, digest } };
     const old = mine.get(t.operation);
     if (old) {
@@ -82,14 +78,16 @@ export function mergeImport(input: MergeInput): MergeResult {
         items.push({ action: 'unchanged', name: old.key, operation: t.operation });
       else {
         items.push({ action: 'updated', name: old.key, operation: t.operation });
-        writes.push({ key: old.key, value });
+        writes.set(old.key, value);
         replaced.add(old.key);
+        for (const n of t.schemas) wanted.add(n);
       }
-    } else if (Object.hasOwn(tools, t.name) || writes.some((w) => w.key === t.name)) {
+    } else if (Object.hasOwn(tools, t.name) || writes.has(t.name)) {
       items.push({ action: 'skipped', name: t.name, operation: t.operation, reason: 'name taken; use --rename' });
     } else {
       items.push({ action: 'added', name: t.name, operation: t.operation });
-      writes.push({ key: t.name, value });
+      writes.set(t.name, value);
+      for (const n of t.schemas) wanted.add(n);
     }
   }
   const removedKeys: string[] = [];
@@ -102,62 +100,58 @@ export function mergeImport(input: MergeInput): MergeResult {
     } else items.push({ action: 'kept', name: old.key, operation, reason: 'edited; its operation is gone' });
   }
 
-  // Before shared schemas and tools: a new manifest reads server, apis, schemas, tools.
-  let apiAdded = false;
-  if (!(isObject(data.apis) && Object.hasOwn(data.apis, input.api.name)) && writes.length) {
-    doc.setIn(['apis', input.api.name], node(doc, input.api.entry));
-    apiAdded = true;
-  }
-
   // Shared schemas: those referred to by entries the import does not own now are the user's.
   const held = new Set<string>();
-  for (const [key, entry] of Object.entries(tools))
-    if (!replaced.has(key) && !writes.some((w) => w.key === key))
-      for (const n of closureIn(sharedRefs(entry), current)) held.add(n);
-  for (const section of ['resources', 'resourceTemplates', 'prompts'])
-    for (const n of closureIn(sharedRefs(data[section]), current)) held.add(n);
+  const others: unknown[] = [data.resources, data.resourceTemplates, data.prompts];
+  for (const [key, entry] of Object.entries(tools)) if (!replaced.has(key) && !writes.has(key)) others.push(entry);
+  for (const n of closureIn(sharedRefs(others), current)) held.add(n);
   const schemas = { added: [] as string[], updated: [] as string[], kept: [] as string[], removed: [] as string[] };
-  const wanted = new Set<string>();
-  for (const t of input.tools)
-    if (items.find((i) => i.operation === t.operation && (i.action === 'added' || i.action === 'updated')))
-      for (const n of t.schemas) wanted.add(n);
+  const schemaWrites = new Map<string, Schema>();
   for (const name of wanted) {
     const value = input.schemas.get(name)!;
     if (!Object.hasOwn(current, name)) {
       schemas.added.push(name);
-      doc.setIn(['schemas', name], node(doc, value));
+      schemaWrites.set(name, value);
     } else if (!isDeepStrictEqual(current[name], value)) {
       if (held.has(name)) schemas.kept.push(name);
       else {
         schemas.updated.push(name);
-        doc.setIn(['schemas', name], node(doc, value));
+        schemaWrites.set(name, value);
       }
     }
   }
 
-  for (const w of writes) doc.setIn(['tools', w.key], node(doc, w.value));
-  for (const key of removedKeys) doc.deleteIn(['tools', key]);
-
   // Shared schemas the removed or replaced entries used that nothing refers to any more.
-  const after = doc.toJS() as Schema;
-  const referenced = closureIn(
-    sharedRefs({ ...after, schemas: undefined }),
-    isObject(after.schemas) ? after.schemas : {},
-  );
-  for (const key of replaced) {
-    const old = [...mine.values()].find((m) => m.key === key)?.closure ?? closureIn(sharedRefs(tools[key]), current);
-    for (const n of old)
-      if (
-        !referenced.has(n) &&
-        !held.has(n) &&
-        isObject(after.schemas) &&
-        Object.hasOwn(after.schemas, n) &&
-        !schemas.removed.includes(n)
-      ) {
-        schemas.removed.push(n);
-        doc.deleteIn(['schemas', n]);
-      }
+  const schemaRemovals: string[] = [];
+  if (replaced.size) {
+    const afterSchemas = { ...current, ...Object.fromEntries(schemaWrites) };
+    const afterTools: Schema = { ...tools, ...Object.fromEntries(writes) };
+    for (const key of removedKeys) delete afterTools[key];
+    const referenced = closureIn(sharedRefs({ ...data, tools: afterTools, schemas: undefined }), afterSchemas);
+    for (const key of replaced)
+      for (const n of mine.get(key)?.closure ?? closureIn(sharedRefs(tools[key]), current))
+        if (!referenced.has(n) && !held.has(n) && Object.hasOwn(afterSchemas, n) && !schemaRemovals.includes(n))
+          schemaRemovals.push(n);
+    schemas.removed.push(...schemaRemovals);
   }
+
+  const apiAdded = !(isObject(data.apis) && Object.hasOwn(data.apis, input.api.name)) && writes.size > 0;
+  // Nothing to change: the text stays byte for byte (a large manifest is not even parsed for editing).
+  if (input.source !== undefined && !writes.size && !removedKeys.length && !schemaWrites.size && !schemaRemovals.length)
+    return { text: input.source, items, schemas, apiAdded: false };
+
+  const Y = yamlLib();
+  const doc: Document = input.source === undefined ? new Y.Document({}) : Y.parseDocument(input.source);
+  if (input.source === undefined) {
+    doc.set('version', 1);
+    doc.set('server', node(doc, input.server));
+  }
+  // Before shared schemas and tools: a new manifest reads server, apis, schemas, tools.
+  if (apiAdded) doc.setIn(['apis', input.api.name], node(doc, input.api.entry));
+  for (const [name, value] of schemaWrites) doc.setIn(['schemas', name], node(doc, value));
+  for (const [key, value] of writes) doc.setIn(['tools', key], node(doc, value));
+  for (const key of removedKeys) doc.deleteIn(['tools', key]);
+  for (const n of schemaRemovals) doc.deleteIn(['schemas', n]);
   return { text: doc.toString({ lineWidth: 0, doubleQuotedAsJSON: true }), items, schemas, apiAdded };
 }
 
