@@ -42,7 +42,11 @@ const validators = new Map<string, ValidateFunction>();
 function compiled(schema: Record<string, unknown>, dialect: '2020-12' | 'draft-07'): ValidateFunction {
   const key = `${dialect}\0${JSON.stringify(schema)}`;
   let v = validators.get(key);
-  if (v === undefined) validators.set(key, (v = serverAjv(dialect).compile(schema)));
+  if (v === undefined) {
+    // Bounded: `mcpgen watch` and `mcpgen mcp` validate edit after edit in one process.
+    if (validators.size >= 5000) validators.clear();
+    validators.set(key, (v = serverAjv(dialect).compile(schema)));
+  }
   return v;
 }
 
