@@ -376,6 +376,21 @@ tools:
     expect(manifest(dir).schemas.Owner.properties.name).toEqual({ type: 'string' });
   });
 
+  it('an entry whose mark the user deleted is theirs: never updated or removed again', async () => {
+    const dir = scratch('import-openapi-adopted');
+    writeFileSync(path.join(dir, 'openapi.yaml'), PETSTORE);
+    await importInto(dir, ['openapi.yaml', '--tag', 'store']);
+    const text = readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').replace(/\n {4}imported:\n( {6}.*\n){3}/, '\n');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('operationId: getInventory', 'operationId: getInventory\n      summary: Stock by status'),
+    );
+    const r = await importInto(dir, ['openapi.yaml', '--tag', 'store']);
+    expect(r.out).toMatch(/skipped +get_inventory +\(an entry of yours/);
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(text);
+  });
+
   it("a name taken by the user's own tool is skipped, --dry-run writes nothing, --json reports", async () => {
     const dir = scratch('import-openapi-taken');
     writeFileSync(
@@ -385,7 +400,9 @@ tools:
     writeFileSync(path.join(dir, 'openapi.yaml'), PETSTORE);
     const before = readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8');
     const dry = await importInto(dir, ['openapi.yaml', '--dry-run']);
-    expect(dry.out).toMatch(/skipped +list_pets +\(name taken; use --rename\)/);
+    expect(dry.out).toMatch(
+      /skipped +list_pets +\(an entry of yours has the name; --rename imports it under another\)/,
+    );
     expect(dry.out).toContain('dry run, nothing written');
     expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(before);
     const json = await importInto(dir, ['openapi.yaml', '--json']);

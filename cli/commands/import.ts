@@ -140,7 +140,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   }
   const state = !after
     ? ''
-    : `${after.errors ? `${after.errors} errors, as before` : 'valid'}${after.warnings ? `; ${after.warnings} warnings: mcpgen validate lists them` : ''}`;
+    : `${after.errors ? `${after.errors} error${after.errors === 1 ? '' : 's'}, as before` : 'valid'}${after.warnings ? `; ${after.warnings} warning${after.warnings === 1 ? '' : 's'}: mcpgen validate lists them` : ''}`;
   if (o.dryRun) {
     io.stdout(
       changed ? `dry run, nothing written; ${manifestShown} would be ${state}\n` : `${manifestShown} is up to date\n`,

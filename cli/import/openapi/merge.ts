@@ -83,7 +83,12 @@ export function mergeImport(input: MergeInput): MergeResult {
         for (const n of t.schemas) wanted.add(n);
       }
     } else if (Object.hasOwn(tools, t.name) || writes.has(t.name)) {
-      items.push({ action: 'skipped', name: t.name, operation: t.operation, reason: 'name taken; use --rename' });
+      items.push({
+        action: 'skipped',
+        name: t.name,
+        operation: t.operation,
+        reason: 'an entry of yours has the name; --rename imports it under another',
+      });
     } else {
       items.push({ action: 'added', name: t.name, operation: t.operation });
       writes.set(t.name, value);
