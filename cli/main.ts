@@ -224,7 +224,10 @@ export async function buildProgram(
     )
     .option('--operation <id>', 'only this operationId (repeatable)', repeat)
     .option('--rename <rule>', 'operationId=tool_name, prefix:<text> or strip:<text> (repeatable)', repeat)
-    .option('--api <name>', "the api's key under apis: (default: from the document's title)")
+    .option(
+      '--api <name>',
+      "the api's key under apis: (default: the one this document's entries call, else from its title)",
+    )
     .option('--dry-run', 'print what would change and write nothing')
     .option('--json', JSON_HELP)
     .action((format: string, file: string, o: Omit<ImportFlags, 'format' | 'file'>) =>
