@@ -133,6 +133,18 @@ describe('mapping an OpenAPI 3.0 document', () => {
   });
 });
 
+describe('the golden case', () => {
+  it('test/cases/openapi-petstore is what the importer writes today (a re-import there changes nothing)', async () => {
+    const dir = scratch('import-openapi-golden');
+    const text = readFileSync(path.join(import.meta.dirname, 'cases/openapi-petstore/mcpgen.yaml'), 'utf8');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    writeFileSync(path.join(dir, 'openapi.yaml'), PETSTORE);
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.out).toContain('0 added, 0 updated, 0 kept (edited), 0 removed, 0 skipped, 6 unchanged');
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(text);
+  });
+});
+
 describe('an OpenAPI 3.1 document', () => {
   it('keeps 2020-12 schemas, maps apiKey and basic auth, names operations without an id by method and path', async () => {
     const dir = scratch('import-openapi-31');
