@@ -43,8 +43,8 @@ export function diagAt(
 export function rawText(m: LoadedManifest, path: JsonPath): string | undefined {
   const r = m.locate(path);
   if (r.line !== r.endLine) return undefined;
-  // By the line's offset (found once per manifest): splitting the source per call made a check that
-  // quotes every tool's text quadratic (5 s on GitHub's 1,184 imported tools).
+  // By the line's offset, found once per manifest: checks quote text of every tool (the http:
+  // checks, each path), and splitting the source on each call would make them quadratic.
   let starts = lineStartsOf.get(m);
   if (starts === undefined) lineStartsOf.set(m, (starts = lineStarts(m.source)));
   const start = starts[r.line - 1];
