@@ -15,6 +15,7 @@ const FAST = [
   'generate-pure',
   'generated-modules',
   'import-cycles',
+  'import-openapi',
   'json-envelope',
   'init-tsconfig',
   'lint-schema-keys',

@@ -44,7 +44,8 @@ export async function buildGenerated(repo, tools) {
     "import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['echo'] = ({ text }) => text;\n",
   );
   await timeProcess(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'generate', '-q'], { cwd: dir });
-  await timeProcess(path.join(repo, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], { cwd: dir });
+  // As the project's npm run build: tsc, then the bundle the bin runs.
+  await timeProcess(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'build'], { cwd: dir });
   // The A/A control: an identical second copy, so both run from their own files.
   const copy = `${dir}-copy`;
   rmSync(copy, { recursive: true, force: true });

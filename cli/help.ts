@@ -40,6 +40,13 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'mcpgen rename tool get_weather get_forecast        # print what would change',
     'mcpgen rename tool get_weather get_forecast --yes  # do it',
   ],
+  import: [
+    'mcpgen import openapi openapi.yaml                  # a tool per operation into ./mcpgen.yaml',
+    'mcpgen import openapi api.json --tag pets --dry-run # only the pets operations; print, write nothing',
+    "mcpgen import openapi api.json --path '/repos/*/*/issues' --rename prefix:gh_",
+    'mcpgen import openapi openapi.yaml -f server/mcpgen.yaml --api billing',
+    'mcpgen import openapi openapi.yaml                  # again after the API changed: updates, keeps your edits',
+  ],
   schema: ['mcpgen schema > mcpgen.schema.json'],
   mcp: [
     'mcpgen mcp                      # mcpgen as an MCP server over stdio, for a coding agent',

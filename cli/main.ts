@@ -32,6 +32,8 @@ const addViewCommand: typeof import('./commands/add-view.js').addViewCommand = a
   (await import('./commands/add-view.js')).addViewCommand(...a);
 const renameCommand: typeof import('./commands/rename.js').renameCommand = async (...a) =>
   (await import('./commands/rename.js')).renameCommand(...a);
+const importCommand: typeof import('./commands/import.js').importCommand = async (...a) =>
+  (await import('./commands/import.js')).importCommand(...a);
 const mcpCommand: typeof import('./commands/mcp.js').mcpCommand = async (...a) =>
   (await import('./commands/mcp.js')).mcpCommand(...a);
 
@@ -49,7 +51,10 @@ export interface Actions {
   addView(o: { tool: string; file?: string; yes?: boolean }): Promise<number>;
   rename(o: { kind: string; from: string; to: string; file?: string; out?: string; yes?: boolean }): Promise<number>;
   mcp(o: { dir?: string }): Promise<number>;
+  import(o: ImportFlags): Promise<number>;
 }
+
+type ImportFlags = import('./commands/import.js').ImportFlags;
 
 type DevFlags = {
   file?: string;
@@ -95,6 +100,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     addView: (o) => addViewCommand(o, io),
     rename: (o) => renameCommand(o, io),
     mcp: (o) => mcpCommand(o, io),
+    import: (o) => importCommand(o, io),
   });
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -228,6 +234,29 @@ export async function buildProgram(
     .option('--json', JSON_HELP)
     .action((kind: string, from: string, to: string, o: { file?: string; out?: string; yes?: boolean }) =>
       run(() => actions.rename({ kind, from, to, ...o })),
+    );
+
+  const repeat = (v: string, acc: string[] = []) => [...acc, v];
+  program
+    .command('import <format> <file>')
+    .description('add or update a tool per operation of an OpenAPI document (format: openapi), calling the API')
+    .option('-f, --manifest <path>', 'the manifest to merge into (default: ./mcpgen.yaml; created if missing)')
+    .option('--tag <tag>', 'only operations with this tag (repeatable)', repeat)
+    .option(
+      '--path <glob>',
+      'only paths under this prefix or matching this glob, e.g. /pets or /repos/*/issues/** (repeatable)',
+      repeat,
+    )
+    .option('--operation <id>', 'only this operationId (repeatable)', repeat)
+    .option('--rename <rule>', 'operationId=tool_name, prefix:<text> or strip:<text> (repeatable)', repeat)
+    .option(
+      '--api <name>',
+      "the api's key under apis: (default: the one this document's entries call, else from its title)",
+    )
+    .option('--dry-run', 'print what would change and write nothing')
+    .option('--json', JSON_HELP)
+    .action((format: string, file: string, o: Omit<ImportFlags, 'format' | 'file'>) =>
+      run(() => actions.import({ format, file, ...o })),
     );
 
   program

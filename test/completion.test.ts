@@ -25,6 +25,7 @@ const COMMANDS = [
   'dev',
   'pack',
   'rename',
+  'import',
   'schema',
   'mcp',
   'completion',

@@ -587,6 +587,23 @@ export interface Tool {
   timeoutMs?: number;
   execution?: ToolExecution;
   http?: ToolHttp;
+  /**
+   * Written by `mcpgen import openapi`: where the tool came from, and a digest of the entry as imported (with the shared schemas it refers to). A re-import updates an entry that still matches its digest and keeps one you edited; delete this key to make the entry yours for good. Generation ignores it.
+   */
+  imported?: {
+    /**
+     * The OpenAPI document's path, relative to the manifest.
+     */
+    from: string;
+    /**
+     * The operation's `operationId`, or `METHOD /path` when it has none.
+     */
+    operation: string;
+    /**
+     * Hash of the entry as imported (hex).
+     */
+    digest: string;
+  };
   icons?: Icons;
   meta?: Meta;
   ui?: ToolUi;

@@ -21,6 +21,7 @@ const COMMANDS = new Set([
   'diff',
   'pack',
   'rename',
+  'import',
   'schema',
   'watch',
   'dev',

@@ -1,4 +1,5 @@
 import type { Diagnostic, Severity } from '../diagnostics.js';
+import { lineStarts } from '../load/quick-yaml.js';
 import type { LoadedManifest, Range } from '../load/types.js';
 import { toPointer, type JsonPath } from '../manifest/json-path.js';
 import { entryOf } from './describe.js';
@@ -42,6 +43,14 @@ export function diagAt(
 export function rawText(m: LoadedManifest, path: JsonPath): string | undefined {
   const r = m.locate(path);
   if (r.line !== r.endLine) return undefined;
-  const line = m.source.split('\n', r.line)[r.line - 1];
-  return line?.slice(r.column - 1, r.endColumn - 1);
+  // By the line's offset, found once per manifest: checks quote text of every tool (the http:
+  // checks, each path), and splitting the source on each call would make them quadratic.
+  let starts = lineStartsOf.get(m);
+  if (starts === undefined) lineStartsOf.set(m, (starts = lineStarts(m.source)));
+  const start = starts[r.line - 1];
+  if (start === undefined) return undefined;
+  const end = m.source.indexOf('\n', start);
+  return m.source.slice(start, end < 0 ? undefined : end).slice(r.column - 1, r.endColumn - 1);
 }
+
+const lineStartsOf = new WeakMap<LoadedManifest, Int32Array>();

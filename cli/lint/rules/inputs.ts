@@ -43,6 +43,11 @@ export function isUpdateTool(name: string, tool: unknown): boolean {
   return candidates.some((c) => c !== undefined && UPDATE_VERBS.has(c));
 }
 
+/** A tool the runtime runs as an HTTP call with no handler: what is left out is not sent, the API decides. */
+function isHttpBacked(tool: unknown): boolean {
+  return isRecord(tool) && isRecord(tool.http) && tool.http.handler !== true;
+}
+
 /** A description that says the property may be left out, and what that means. */
 const SAYS_OPTIONAL =
   /\b(?:optional(?:ly)?|if omitted|when omitted|if not (?:given|set|provided|specified)|leaves? (?:it |them )?unchanged|(?:left|kept|stays|remains) unchanged|unchanged (?:if|when|unless))\b/i;
@@ -52,14 +57,16 @@ export const optionalWithoutDefault: LintRule = {
   code: Codes.LINT_OPTIONAL_WITHOUT_DEFAULT,
   default: 'warn',
   description:
-    'optional tool input properties declare the `default` the handler applies; not for update tools (named or titled update/patch/edit/modify/set) nor properties whose description says they are optional or left unchanged when omitted',
+    'optional tool input properties declare the `default` the handler applies; not for update tools (named or titled update/patch/edit/modify/set), HTTP-backed tools (a property left out is not sent: the API applies its own default) nor properties whose description says they are optional or left unchanged when omitted',
   check(m: LoadedManifest): Diagnostic[] {
     const tools = isRecord(m.data) && isRecord(m.data.tools) ? m.data.tools : {};
     const updates = new Map<string, boolean>();
     const isUpdate = (name: string): boolean => {
       let u = updates.get(name);
-      if (u === undefined)
-        updates.set(name, (u = isUpdateTool(name, Object.hasOwn(tools, name) ? tools[name] : undefined)));
+      if (u === undefined) {
+        const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+        updates.set(name, (u = isUpdateTool(name, tool) || isHttpBacked(tool)));
+      }
       return u;
     };
     const out: Diagnostic[] = [];

@@ -26,7 +26,13 @@ export const maxTools: LintRule = {
         {
           key: true,
           severity: 'warning',
-          hint: 'merge related tools (one tool with an `action` enum), or split the server by audience',
+          hint: names.some(
+            (n) =>
+              isRecord((m.data as { tools: Record<string, unknown> }).tools[n]) &&
+              'imported' in ((m.data as { tools: Record<string, Record<string, unknown>> }).tools[n] ?? {}),
+          )
+            ? 'import only the operations this server needs: mcpgen import openapi <file> --tag <tag> or --path <prefix> (or --operation <id>), into a fresh manifest; or delete the entries you do not need'
+            : 'merge related tools (one tool with an `action` enum), or split the server by audience',
         },
       ),
     ];

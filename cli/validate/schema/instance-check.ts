@@ -4,7 +4,7 @@
  * compiled with the generated server's ajv setup (cli/manifest/server-ajv.ts), so "valid" here
  * means what the server will accept. Most values are decided by the quick check first.
  */
-import type { ErrorObject } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import { serverAjv } from '../../manifest/server-ajv.js';
 import { quickCheck } from '../../manifest/sample-check.js';
 
@@ -25,12 +25,29 @@ export function checkValue(
   if (quick === undefined && holdsRef(schema, 0)) return { valid: undefined };
   try {
     const { $schema: _s, $id: _i, $defs: _d, definitions: _e, ...rest } = schema;
-    const validate = serverAjv(dialect).compile(rest);
+    const validate = compiled(rest, dialect);
     if (validate(value)) return { valid: true };
     return { valid: false, problem: describe(validate.errors?.[0]) };
   } catch {
     return { valid: undefined };
   }
+}
+
+/**
+ * One validator per distinct schema: imported APIs repeat the same parameter and property schemas
+ * in hundreds of tools (GitHub's `per_page` in 400), and compiling is most of a large validate.
+ */
+const validators = new Map<string, ValidateFunction>();
+
+function compiled(schema: Record<string, unknown>, dialect: '2020-12' | 'draft-07'): ValidateFunction {
+  const key = `${dialect}\0${JSON.stringify(schema)}`;
+  let v = validators.get(key);
+  if (v === undefined) {
+    // Bounded: `mcpgen watch` and `mcpgen mcp` validate edit after edit in one process.
+    if (validators.size >= 5000) validators.clear();
+    validators.set(key, (v = serverAjv(dialect).compile(schema)));
+  }
+  return v;
 }
 
 function describe(e: ErrorObject | undefined): string {

@@ -23,6 +23,7 @@ export const PATTERN_WORDS: Record<string, string> = {
     'a semantic version like 1.0.0 (MAJOR.MINOR.PATCH)',
   '^(?:any|[1-9][0-9]*x[1-9][0-9]*)$': 'WIDTHxHEIGHT (e.g. 48x48) or `any`',
   '^/': 'a path starting with `/`',
+  '^[0-9a-f]{8,64}$': 'a hex digest (8-64 of 0-9, a-f)',
   '^[\\u0021\\u0023-\\u005B\\u005D-\\u007E]+$': 'an OAuth scope (printable ASCII without spaces, `"` or `\\`)',
   '^[A-Za-z_][A-Za-z0-9_]*$': 'a letter or `_`, then letters, digits or `_`',
   '^[A-Za-z0-9_.-]{1,128}$': '1-128 letters, digits, `_`, `-` or `.`',
