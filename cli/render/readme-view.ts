@@ -123,7 +123,23 @@ export function readmeView(ir: IR) {
   });
   env.push({ name: 'MCP_SESSION_TTL', what: 'with `REDIS_URL`: seconds an idle 2025 session lives (default 3600)' });
   const { containerPort, imageName } = projectView(ir);
+  // Views (MCP Apps): where each one's HTML comes from, as the user edits it.
+  const views = ir.resources
+    .filter((r) => r.view !== null)
+    .map((r) => {
+      const c = r.content;
+      const from =
+        c.kind === 'built'
+          ? `built from ${inlineCode(c.folder)} by \`npm run build\` (mcpgen build) into ${inlineCode(`dist/src/views/${c.output}`)}; \`npm run dev\` rebuilds it on save`
+          : r.sourceFile !== null
+            ? `from ${inlineCode(r.sourceFile)}, embedded by \`mcpgen generate\``
+            : c.kind === 'handler'
+              ? `returned by its handler in ${inlineCode(`src/handlers/${r.handlerPath}.ts`)}`
+              : 'inline in the manifest';
+      return { name: inlineCode(r.name), uri: inlineCode(r.uri), from };
+    });
   return {
+    views,
     containerPort,
     imageName,
     title: oneLine(ir.server.title ?? ir.server.name),
