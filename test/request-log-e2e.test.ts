@@ -109,7 +109,8 @@ describe('over stdio', () => {
       name: 'boom',
       error: { name: 'Error', message: 'kaput' },
     });
-    expect((logged[0]!.error as { stack: string }).stack).toMatch(/deepInside[\s\S]*handlers\/tools\/boom\.js/);
+    // The bundle maps its stack to the handler's TypeScript source (mcpgen build writes source maps).
+    expect((logged[0]!.error as { stack: string }).stack).toMatch(/deepInside[\s\S]*handlers\/tools\/boom\.ts:4:9/);
   });
 
   it('MCP_LOG_LEVEL=info: one line per request, arguments only where the tool says so', async () => {
