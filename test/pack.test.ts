@@ -101,7 +101,11 @@ describe('stdio server (examples/weather)', () => {
     expect(existsSync(path.join(unpacked, 'dist/test'))).toBe(false);
     expect(existsSync(path.join(unpacked, 'node_modules/typescript'))).toBe(false);
     expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/client'))).toBe(false);
-    expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/server/package.json'))).toBe(true);
+    // The runtime and the SDK are inside the bundle (mcpgen build), not beside it.
+    expect(existsSync(path.join(unpacked, 'dist/src/chunks'))).toBe(true);
+    expect(existsSync(path.join(unpacked, 'dist/src/generated'))).toBe(false);
+    expect(existsSync(path.join(unpacked, 'node_modules/@modelcontextprotocol/server/package.json'))).toBe(false);
+    expect(existsSync(path.join(unpacked, 'node_modules/@mcpgen/runtime'))).toBe(false);
     // Exactly the packages reachable from `dependencies`, each resolving inside the bundle to the
     // version it resolves to in the installed tree, and none of the devDependencies.
     const reached = reachablePackages(unpacked, dir);

@@ -14,7 +14,7 @@ import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
-import { bundleContents, dependencyEntries } from '../pack/contents.js';
+import { BUNDLED_PACKAGES, bundleContents, dependencyEntries } from '../pack/contents.js';
 import { filesUnder, newestMtime } from '../pack/files.js';
 import { BUNDLE_ENTRY, mcpbManifest, type ProjectPackage } from '../pack/mcpb-manifest.js';
 import { hostTarget, MCPB_PLATFORMS, platformOf } from '../pack/native.js';
@@ -83,8 +83,13 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const host = hostTarget();
   // Reading the production packages and compressing them takes a few seconds on a large project.
   io.stdout('packing: the built server and its production packages\n');
-  const contents = bundleContents(projectDir, host);
+  const contents = bundleContents(projectDir, host, bundled);
   const { devDependencies: _dev, scripts: _scripts, ...runtimePkg } = pkg;
+  // A bundled server carries the runtime and the SDK inside: its package.json does not ask for them.
+  if (bundled && runtimePkg.dependencies && typeof runtimePkg.dependencies === 'object')
+    runtimePkg.dependencies = Object.fromEntries(
+      Object.entries(runtimePkg.dependencies).filter(([name]) => !BUNDLED_PACKAGES.includes(name)),
+    );
   const own: ZipEntry[] = [
     { name: 'package.json', data: Buffer.from(`${JSON.stringify(runtimePkg, null, 2)}\n`), mode: 0o644 },
     // The server's code only: no tests, source maps or declaration files; of a bundled build

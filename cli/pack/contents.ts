@@ -28,8 +28,15 @@ export interface Contents {
   read: (abs: string) => Buffer;
 }
 
-export function bundleContents(projectDir: string, host: Target): Contents {
-  const packages = productionDependencies(projectDir).map((pkg) => {
+/**
+ * What a server bundled by `mcpgen build` (dist/src/chunks/) carries inside: the runtime and the
+ * SDK. The packages they load from node_modules (the optional peers) are the project's own
+ * dependencies when it uses them, so they stay.
+ */
+export const BUNDLED_PACKAGES = ['@mcpgen/runtime', '@modelcontextprotocol/server'];
+
+export function bundleContents(projectDir: string, host: Target, bundled = false): Contents {
+  const packages = productionDependencies(projectDir, bundled ? BUNDLED_PACKAGES : []).map((pkg) => {
     // A package's own node_modules holds what productionDependencies placed elsewhere, or dev tools.
     const all = listFiles(pkg.from, (rel) => rel === 'node_modules');
     const files = all.filter((f) => !isDroppable(f.rel));

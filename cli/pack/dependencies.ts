@@ -52,9 +52,11 @@ function resolvePackage(name: string, fromDir: string): string | null {
  * in the installed tree. A package's dependencies are all placed before any package nested under
  * it looks for its own, so a later placement never shadows one already resolved.
  */
-export function productionDependencies(projectDir: string): BundledPackage[] {
+export function productionDependencies(projectDir: string, inBundle: readonly string[] = []): BundledPackage[] {
   const placed = new Map<string, BundledPackage>();
   const root = readManifest(projectDir);
+  // What the built server already holds (its bundle) is no dependency of the project's own.
+  const own = (deps: [string, boolean][]) => deps.filter(([name]) => !inBundle.includes(name));
   interface Pending {
     from: string;
     /** Bundle folder of the package ('' for the project). */
@@ -67,7 +69,7 @@ export function productionDependencies(projectDir: string): BundledPackage[] {
       from: projectDir,
       at: '',
       // The project's own peers are not its production dependencies.
-      deps: depsOf({ dependencies: root.dependencies, optionalDependencies: root.optionalDependencies }),
+      deps: own(depsOf({ dependencies: root.dependencies, optionalDependencies: root.optionalDependencies })),
       chain: [root.name ?? 'the project'],
     },
   ];
