@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run demo`: generate examples/weather into a fresh folder, type-check it, run its tests,
+// `npm run demo`: generate examples/weather into a fresh folder, build it, run its tests,
 // start it over stdio and show, through a real MCP client, what it serves.
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, rmSync } from 'node:fs';
@@ -45,8 +45,8 @@ step('mcpgen validate && mcpgen generate');
 sh(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'validate'], dir);
 sh(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'generate'], dir);
 
-step('type-check (tsc --strict) and build');
-sh(path.join(repo, 'node_modules/.bin/tsc'), ['-p', 'tsconfig.json'], dir);
+step('mcpgen build (its npm run build): type-check with tsc --strict, then bundle the server');
+sh(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'build'], dir);
 
 step("the project's own tests (node --test): contract tests over stdio and HTTP, handler tests");
 sh(process.execPath, ['--test', '--test-reporter=dot'], path.join(dir, 'dist'));
