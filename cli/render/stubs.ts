@@ -52,6 +52,8 @@ export function toolStub(t: ToolIR) {
     docBlock: describe('Tool', t.name, t.title, t.description, extra),
     name: t.name,
     file: file(t.handlerPath!),
+    // `http: { handler: true }`: the stub starts as the declared call, for the user to wrap.
+    passThrough: t.http?.handler ? { output: t.outputType } : null,
   };
 }
 

@@ -1,5 +1,3 @@
-import { NotImplementedError } from '@mcpgen/runtime';
-
 import type { ToolHandlers } from '../../generated/handlers.js';
 
 /**
@@ -22,5 +20,8 @@ import type { ToolHandlers } from '../../generated/handlers.js';
  * Content blocks: content.text / image / audio / resourceLink / resource / blob. All from @mcpgen/runtime.
  */
 export const handler: ToolHandlers['rename_pet'] = async (input, ctx) => {
-  throw new NotImplementedError('src/handlers/tools/rename_pet.ts');
+  // The declared call with the tool's input; change what it sends, or what it returns, here.
+  const res = await ctx.http({ input });
+  if (!res.ok) throw new Error(`the API answered ${res.status} ${res.statusText}`);
+  return typeof res.data === 'string' ? res.data : JSON.stringify(res.data);
 };
