@@ -12,6 +12,7 @@
 //              earlier request to the same method and name (an upper bound of a long-lived
 //              instance: instances here are reused one request at a time, without the isolation
 //              of per-request state an SDK design would add)
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -102,5 +103,11 @@ for (const [variant, patches] of [
     if (count !== 1) throw new Error(`${variant}: ${file}: the patch's text occurs ${count} times:\n${from}`);
     writeFileSync(at, text.replace(from, to));
   }
+  // The server is bundled (mcpgen build): built again, so the bundle holds the patched SDK.
+  const built = spawnSync(process.execPath, [path.join(repo, 'bin/mcpgen.js'), 'build'], {
+    cwd: root,
+    encoding: 'utf8',
+  });
+  if (built.status !== 0) throw new Error(`${variant}: mcpgen build failed:\n${built.stdout}${built.stderr}`);
   console.log(`${variant}: ${path.relative(repo, path.join(root, 'dist/src/main.js'))}`);
 }
