@@ -16,6 +16,8 @@ export const ENVELOPE_VERSION = 1;
 /** mcpgen's commands, for the envelope's `command` (watch, dev and completion only refuse --json). */
 const COMMANDS = new Set([
   'init',
+  'add',
+  'build',
   'validate',
   'generate',
   'diff',
