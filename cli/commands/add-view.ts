@@ -16,7 +16,7 @@ import { isRecord } from '../manifest/json-path.js';
 import { checkManifestFile, checkManifestText } from '../mcp/check-manifest.js';
 import { columnOf, inserted, reprinted } from '../mcp/add-entry.js';
 import { starterFolder, writeStarterView } from '../views/starter.js';
-import { writeAtomic } from '../write/write.js';
+import { replaceAtomic } from '../write/write.js';
 
 export interface AddViewOptions {
   tool: string;
@@ -78,7 +78,7 @@ export async function addViewCommand(opts: AddViewOptions, io: CliIO): Promise<n
       io.stderr(`✖ with the view, ${display} would not validate; it was not changed\n`);
       return EXIT_PROBLEMS;
     }
-    writeAtomic(manifest, candidate.text);
+    replaceAtomic(manifest, candidate.text);
     io.stdout(`  edit      ${display} (tool ${opts.tool}: ui.resource ${name}; resource ${name}: ${uri})\n`);
     for (const rel of written.created)
       io.stdout(`  create    ${path.relative(io.cwd, path.join(before.manifest.dir, rel))}\n`);

@@ -1,14 +1,4 @@
-/**
- * Adding an entry to the manifest for the `add_entry` tool, keeping the user's text: the entry is
- * laid out by the yaml package's Document API and inserted after the last entry of its section
- * (or the section appended at the end), so comments, order, quoting and flow mappings elsewhere
- * stay byte for byte. Only when the section is written in flow style (`tools: { … }`) is the whole
- * document printed by the Document API (setIn, toString), which keeps comments but may re-space
- * flow collections. Either way the new text is parsed back and must hold exactly the old data plus
- * the entry, and must validate, before anything is written.
- */
-import { chmodSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { replaceAtomic } from '../write/write.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { yamlLib } from '../load/yaml-lib.js';
@@ -67,7 +57,7 @@ export function addEntry(
         `with this ${kind}, ${manifest.display} would not validate (${after.errors} error${after.errors === 1 ? '' : 's'}); nothing was written`,
         { diagnostics: after.diagnostics.filter((d) => d.severity === 'error') },
       );
-    writeAtomic(manifest.abs, candidate.text);
+    replaceAtomic(manifest.abs, candidate.text);
     const line = after.manifest.locate([section, name], { key: true }).line;
     return { section, line, layout: candidate.layout, checked: after };
   }
@@ -142,17 +132,4 @@ function entryText(name: string, definition: unknown, indent: number, step: numb
 
 export function columnOf(source: string, offset: number): number {
   return offset - (source.lastIndexOf('\n', offset - 1) + 1);
-}
-
-/** Through a temp file beside it, keeping its mode: a crash leaves the old manifest or the new one. */
-function writeAtomic(abs: string, text: string): void {
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: 'wx' });
-    chmodSync(tmp, statSync(abs).mode & 0o7777);
-    renameSync(tmp, abs);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }

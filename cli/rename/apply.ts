@@ -3,8 +3,9 @@
  * that does not succeed) undoes the ones before it, so the project is left as it was. Files are
  * moved, never copied and deleted: a move that would overwrite a file fails instead.
  */
-import { chmodSync, linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, renameSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { replaceAtomic } from '../write/write.js';
 import type { RenamePlan } from './plan.js';
 
 /** Applies the plan, then runs `regenerate`; on any failure undoes everything and rethrows (or returns its exit code). */
@@ -77,22 +78,4 @@ function moveNoClobber(from: string, to: string): void {
 function sameFile(a: string, b: string): boolean {
   const [x, y] = [lstatSync(a), lstatSync(b)];
   return x.ino === y.ino && x.dev === y.dev;
-}
-
-/** New content through a temp file beside it and a rename, keeping the file's mode. */
-function replaceAtomic(file: string, content: string): void {
-  const mode = lstatSync(file).mode & 0o7777;
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.mcpgen-${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, content, { flag: 'wx' });
-    chmodSync(tmp, mode);
-    renameSync(tmp, file);
-  } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* the temp file may not exist */
-    }
-    throw err;
-  }
 }

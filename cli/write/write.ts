@@ -5,7 +5,17 @@
  * drops it (see recover). Only files whose content changed are touched, so a no-op regenerate
  * keeps every modification time.
  */
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import type { Plan } from '../plan/plan.js';
 import { alive } from './temps.js';
@@ -66,6 +76,24 @@ function sweepPidStaging(root: string): void {
     const pid = Number(name.slice(PID_STAGING.length));
     if (!Number.isInteger(pid) || (pid !== process.pid && alive(pid))) continue;
     rmSync(path.join(root, name), { recursive: true, force: true });
+  }
+}
+
+/**
+ * A user's existing file (the manifest `rename`, `add view` and the `mcp` tools edit) replaced
+ * whole: a temp file beside it with the file's mode, then a rename, so a crash leaves the old text
+ * or the new one.
+ */
+export function replaceAtomic(file: string, content: string): void {
+  const mode = lstatSync(file).mode & 0o7777;
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.mcpgen-${process.pid}.tmp`);
+  try {
+    writeFileSync(tmp, content, { flag: 'wx' });
+    chmodSync(tmp, mode);
+    renameSync(tmp, file);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw err;
   }
 }
 
