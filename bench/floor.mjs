@@ -2,12 +2,14 @@
 // bare JSON-RPC, no SDK) and the hand-written SDK server, all in the same rounds, targets rotated
 // each round, ratios paired per round (issue 38's targets). Raw clients (JSON-RPC lines on the
 // pipe, node:http keep-alive POSTs), so what is timed is the server's share.
-//   node bench/floor.mjs [--rounds 5] [--calls 1500] [--only stdio|http|cold] [--build] [--target name=path/to/main.js ...]
-// (`npm run bench` runs it after the server benchmarks; --build generates the one-tool server first.)
+//   node bench/floor.mjs [--rounds 5] [--calls 1500] [--only stdio|http|cold] [--build] [--node path/to/node] [--target name=path/to/main.js ...]
+// (`npm run bench` runs it after the server benchmarks; --build generates the one-tool server first;
+// --node runs every target on another Node, e.g. .tools/node24/…/bin/node.) Beside the raw floor,
+// `sdk` is the same floor with the SDK loaded (bench/baselines/sdk-loaded-server.mjs, bundled here).
 // Each round, per target: stdio cold start (spawn → initialize → tools/list answered), HTTP cold
 // start (spawn → listening → a 2026-07-28 tools/list answered), server CPU per call over HTTP
 // (2026-07-28 stateless; a 2025-11-25 session) and over stdio after a warm-up, and peak RSS.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { Agent, request } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,9 +35,9 @@ const ENVELOPE = {
 };
 
 /** stdio: spawn, initialize, then `n` echo calls one at a time; resolves what it measured. */
-async function stdioRun(script, n, warm) {
+async function stdioRun(node, script, n, warm) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [script], { env, stdio: ['pipe', 'pipe', 'ignore'] });
+  const child = spawn(node, [script], { env, stdio: ['pipe', 'pipe', 'ignore'] });
   let buf = '';
   let waiting;
   child.stdout.setEncoding('utf8');
@@ -117,9 +119,9 @@ const modernCall = (agent, url, id, method, params, name) =>
   );
 
 /** HTTP: spawn, a first 2026 tools/list (cold start), then CPU per call for each era. */
-async function httpRun(script, n, warm, cold) {
+async function httpRun(node, script, n, warm, cold) {
   const t0 = performance.now();
-  const child = spawn(process.execPath, [script, '--http', '--port', '0'], {
+  const child = spawn(node, [script, '--http', '--port', '0'], {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
@@ -186,13 +188,33 @@ async function httpRun(script, n, warm, cold) {
   }
 }
 
-/** The floor and the hand-written server, then `extra` (name → entry script), in that order. */
+const SDK_LOADED = path.join(repo, '.tmp/bench/servers/sdk-loaded/main.js');
+
+/** The floor, the floor with the SDK loaded and the hand-written server, then `extra` (name → entry script). */
 function targetsWith(extra) {
   return {
     raw: path.join(repo, 'bench/baselines/raw-server.mjs'),
+    sdk: SDK_LOADED,
     handwritten: path.join(repo, 'bench/baselines/handwritten-server.mjs'),
     ...extra,
   };
+}
+
+/** Bundles bench/baselines/sdk-loaded-server.mjs as `mcpgen build` bundles a server's start. */
+async function buildSdkLoaded() {
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(repo, 'bench/baselines/sdk-loaded-server.mjs')],
+    outfile: SDK_LOADED,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    minify: true,
+    keepNames: true,
+    banner: { js: "import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);" },
+    logLevel: 'silent',
+  });
 }
 
 const MEASURES = [
@@ -209,7 +231,9 @@ const MEASURES = [
  * Every target in every round, rotated; `only`: 'stdio', 'http' or 'cold' (cold starts alone, no
  * calls). Returns the rows per target and a Markdown table of medians and paired ratios.
  */
-export async function floorBench({ targets, rounds, calls, only, log = () => {} }) {
+export async function floorBench({ targets, rounds, calls, only, node = process.execPath, log = () => {} }) {
+  if (targets.sdk === SDK_LOADED) await buildSdkLoaded();
+  const nodeVersion = spawnSync(node, ['--version'], { encoding: 'utf8' }).stdout.trim();
   const cold = only === 'cold';
   const warm = cold ? NO_WARM : WARM;
   const results = Object.fromEntries(Object.keys(targets).map((k) => [k, []]));
@@ -220,11 +244,11 @@ export async function floorBench({ targets, rounds, calls, only, log = () => {} 
     for (const [name, script] of [...entries.slice(k), ...entries.slice(0, k)]) {
       const row = {};
       if (only !== 'http') {
-        const s = await stdioRun(script, cold ? 0 : calls * 2, warm);
+        const s = await stdioRun(node, script, cold ? 0 : calls * 2, warm);
         Object.assign(row, { stdioCold: s.cold, stdioRss: s.rss, ...(cold ? {} : { stdioCpu: s.cpu * 1000 }) });
       }
       if (only !== 'stdio') {
-        const h = await httpRun(script, calls, warm, cold);
+        const h = await httpRun(node, script, calls, warm, cold);
         Object.assign(row, {
           httpCold: h.cold,
           httpRss: h.rss,
@@ -241,16 +265,21 @@ export async function floorBench({ targets, rounds, calls, only, log = () => {} 
     const rs = results[a].map((x, i) => x[key] / results[b][i][key]);
     return `${median(rs).toFixed(2)}× (${Math.min(...rs).toFixed(2)}–${Math.max(...rs).toFixed(2)})`;
   };
-  const others = names.filter((n) => n !== 'raw' && n !== 'handwritten');
+  const bases = [
+    ['raw', 'raw'],
+    ['sdk', 'SDK loaded'],
+    ['handwritten', 'hand-written'],
+  ].filter(([base]) => names.includes(base));
+  const others = names.filter((n) => !bases.some(([base]) => base === n));
   const rows = keys.map(([key, label, unit]) => [
     label,
     ...names.map((n) => `${median(results[n].map((x) => x[key])).toFixed(unit === 'MiB' ? 1 : 0)} ${unit}`),
-    ...others.flatMap((n) => [paired(n, 'raw', key), paired(n, 'handwritten', key)]),
+    ...others.flatMap((n) => bases.map(([base]) => paired(n, base, key))),
   ]);
   const md = [
-    table(['measure', ...names, ...others.flatMap((n) => [`${n} ÷ raw`, `${n} ÷ hand-written`])], rows),
+    table(['measure', ...names, ...others.flatMap((n) => bases.map(([, label]) => `${n} ÷ ${label}`))], rows),
     '',
-    `${rounds} rounds${cold ? '' : `, ${calls} calls per HTTP phase and ${calls * 2} over stdio after ${WARM.http} / ${WARM.stdio} warm-up calls`}; medians, and ratios paired per round (median (min–max)); one-minute load average at the end ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`,
+    `${rounds} rounds${cold ? '' : `, ${calls} calls per HTTP phase and ${calls * 2} over stdio after ${WARM.http} / ${WARM.stdio} warm-up calls`}; Node ${nodeVersion}; medians, and ratios paired per round (median (min–max)); one-minute load average at the end ${loadavg()[0].toFixed(1)} on ${cpus().length} cores.`,
   ].join('\n');
   return { results, md };
 }
@@ -263,6 +292,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       target: { type: 'string', multiple: true, default: [] },
       build: { type: 'boolean', default: false },
       only: { type: 'string' },
+      node: { type: 'string' },
     },
   });
   const extra = {
@@ -279,6 +309,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     rounds: Number(values.rounds),
     calls: Number(values.calls),
     only: values.only,
+    node: values.node ? path.resolve(values.node) : process.execPath,
     log: (s) => console.error(s),
   });
   console.log(md);

@@ -4,8 +4,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
-import { principalOf } from './request-state.js';
 import { logError } from './app.js';
+import { principalOf } from './request-state.js';
+import { postRequest } from './session-post.js';
 
 /** A request once authenticated: `auth` is what the verifier returned. */
 export type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
@@ -181,17 +182,25 @@ function corked(res: ServerResponse, chunks: Uint8Array[]): boolean {
   return ok;
 }
 
-/** One request of a 2025 session, answered by the session's transport. */
+/**
+ * One request of a 2025 session: a POST of one request straight onto the response
+ * (./session-post.ts), anything else (initialize, batches, GET, DELETE) by the session's transport.
+ */
 export async function serveSession(
   transport: WebStandardStreamableHTTPServerTransport,
   req: AuthedRequest,
   res: ServerResponse,
   body: unknown,
 ): Promise<void> {
-  const response = await transport.handleRequest(webRequest(req), {
-    authInfo: req.auth,
-    parsedBody: body,
-  });
+  const request = webRequest(req);
+  const quick = req.method === 'POST' ? await postRequest(transport, req, res, body, request) : false;
+  if (quick === true) return;
+  const response =
+    quick ||
+    (await transport.handleRequest(request, {
+      authInfo: req.auth,
+      parsedBody: body,
+    }));
   await writeResponse(req, res, response);
 }
 

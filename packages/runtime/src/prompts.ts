@@ -3,7 +3,6 @@
 import {
   completable,
   type CompleteCallback,
-  fromJsonSchema,
   type GetPromptResult,
   type InputRequiredResult,
   isInputRequiredResult,
@@ -18,6 +17,7 @@ import {
 
 import type { PromptGetter } from './handlers.js';
 import { type Answer, invoke, isPromiseLike, liftEmbeddedAnnotations, type Loader, type OpenIcons } from './runtime.js';
+import { compiledOnFirstUse } from './schemas.js';
 import { decorate } from './sdk-handlers.js';
 
 /** A prompt argument as prompts/list shows it (MCP gives arguments a `title`; the SDK's type does not). */
@@ -42,9 +42,9 @@ export function promptArguments<A>(
   const shape: Record<string, unknown> = Object.create(null);
   // Only the completer of a field is read; the object schema does the validating.
   for (const [name, complete] of Object.entries(completers)) {
-    shape[name] = completable(fromJsonSchema<string>({ type: 'string' }), complete);
+    shape[name] = completable(compiledOnFirstUse<string>({ type: 'string' }), complete);
   }
-  return Object.assign(fromJsonSchema<A>(schema), { shape });
+  return Object.assign(compiledOnFirstUse<A>(schema), { shape });
 }
 
 /**

@@ -10,7 +10,6 @@ import { Buffer } from 'node:buffer';
 import { randomUUID } from 'node:crypto';
 
 import {
-  fromJsonSchema,
   type CallToolResult,
   type ClientCapabilities,
   type InputRequiredResult,
@@ -29,6 +28,7 @@ import { elicitedContentProblem, requestedSchemas } from './input.js';
 import { addListenTopic } from './listen-topics.js';
 import { principalOf, verifyRequestState } from './request-state.js';
 import { TASK_CONTEXT } from './runtime.js';
+import { compiledOnFirstUse } from './schemas.js';
 import { decorate } from './sdk-handlers.js';
 import {
   DEFAULT_MAX_TASK_RESULT_BYTES,
@@ -605,7 +605,7 @@ function taskHandle(task: TaskRecord): Record<string, unknown> {
 
 // ---- The requests ----------------------------------------------------------------------------
 
-const taskIdParams = fromJsonSchema<{ taskId: string }>({
+const taskIdParams = compiledOnFirstUse<{ taskId: string }>({
   type: 'object',
   properties: { taskId: { type: 'string' } },
   required: ['taskId'],

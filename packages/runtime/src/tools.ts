@@ -1,18 +1,18 @@
 // Tools: registering them, and turning what their handlers return into tools/call results.
 
-import {
-  type CallToolResult,
-  fromJsonSchema,
-  type McpServer,
-  type RegisteredTool,
-  type ScopeChallengeHandler,
-  type ServerContext,
-  type StandardSchemaWithJSON,
-  type Tool,
-  type ToolAnnotations,
+import type {
+  CallToolResult,
+  McpServer,
+  RegisteredTool,
+  ScopeChallengeHandler,
+  ServerContext,
+  StandardSchemaWithJSON,
+  Tool,
+  ToolAnnotations,
 } from '@modelcontextprotocol/server';
 
 import type { ToolContent, ToolHandler, ToolResult } from './handlers.js';
+import { compiledOnFirstUse } from './schemas.js';
 import { rememberOptions, type ToolOptions } from './tool-options.js';
 import { invoke, isToolResult, liftEmbeddedAnnotations, type Loader, type Open, type OpenIcons } from './runtime.js';
 
@@ -162,7 +162,7 @@ function checkEmbeds(server: McpServer, name: string, result: CallToolResult): C
 
 // A tool without `input` takes no arguments, and says so: strict clients (the OpenAI Agents SDK's
 // strict mode) accept `additionalProperties: false` only. The SDK would advertise `{ type: object }`.
-const NO_INPUT = fromJsonSchema<Record<string, never>>({
+const NO_INPUT = compiledOnFirstUse<Record<string, never>>({
   type: 'object',
   properties: {},
   additionalProperties: false,
