@@ -316,4 +316,4 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.env.FLOOR_JSON) (await import('node:fs')).writeFileSync(process.env.FLOOR_JSON, JSON.stringify(results));
 }
 
-export { targetsWith };
+export { post, stdioRun, targetsWith };

@@ -14,6 +14,7 @@ import { scaleBench, scaleSection } from './scale.mjs';
 import { shortcutsBench } from './shortcuts.mjs';
 import { BUNDLE_BUDGET_KIB, bundleBench } from './bundle.mjs';
 import { floorBench, targetsWith } from './floor.mjs';
+import { peerTargets, peersBench } from './peers.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
@@ -69,6 +70,13 @@ log('the floor: raw JSON-RPC, hand-written and generated servers');
 const floorTargets = targetsWith({ generated: path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js') });
 const floor = await floorBench({ targets: floorTargets, rounds: quick ? 1 : 5, calls: quick ? 200 : 1500, log });
 const floorCold = await floorBench({ targets: floorTargets, rounds: quick ? 1 : 15, only: 'cold', log });
+log('TypeScript peers: the SDK v2 and v1 by hand, FastMCP');
+const peers = await peersBench({
+  targets: peerTargets(floorTargets.generated),
+  rounds: quick ? 1 : 5,
+  calls: quick ? 200 : 1500,
+  log,
+});
 log('stdio under load');
 const stdioLoad = await stdioLoadBench(path.join(repo, '.tmp/bench/servers/gen-1/dist/src/main.js'));
 log('dev-reload');
@@ -110,6 +118,12 @@ const md = [
   'Cold starts alone:',
   '',
   floorCold.md,
+  '',
+  '### Against TypeScript peers (one tool; on the 2025 revisions, which every peer speaks; bench/peers.mjs)',
+  '',
+  'The same interface hand-written on the SDK v2 and on the SDK v1 (what most TypeScript MCP servers run today), and with FastMCP; measured as the floor is; HTTP cold start is spawn → listening → initialize answered.',
+  '',
+  peers.md,
   '',
   stdioLoad,
   '',

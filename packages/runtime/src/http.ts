@@ -190,26 +190,6 @@ const resolveLegacyTransport = async () =>
 
 const isListen = (body: unknown) => isObject(body) && body.method === 'subscriptions/listen';
 
-/**
- * A per-request instance closes once its answer is out, and the SDK's close builds an error (its
- * stack captured) for requests still pending, of which an answered exchange has none: a fifth of
- * the instance's cost. Built without the stack; only a client gone mid-call ever sees it.
- */
-function closesWithoutStack(server: McpServer): void {
-  const protocol = server.server as unknown as { _onclose?: () => void };
-  const onclose = protocol._onclose;
-  if (typeof onclose !== 'function') return;
-  protocol._onclose = function (this: unknown) {
-    const limit = Error.stackTraceLimit;
-    Error.stackTraceLimit = 0;
-    try {
-      onclose.call(this);
-    } finally {
-      Error.stackTraceLimit = limit;
-    }
-  };
-}
-
 /** A message other than initialize whose `params._meta` has the per-request protocol version. */
 function claimsEnvelope(body: unknown): boolean {
   if (!isObject(body) || typeof body.method !== 'string' || body.method === 'initialize') return false;
@@ -279,7 +259,6 @@ export async function startHttp(
   const modern = createMcpHandler(
     (ctx) => {
       const server = app.createServer(ctx);
-      closesWithoutStack(server);
       if (ctx.requestInfo) instances.set(ctx.requestInfo, server);
       return server;
     },

@@ -40,8 +40,6 @@ interface TransportInternals {
   _eventStore?: EventStore | undefined;
   _supportedProtocolVersions: string[];
   _keepAliveMs: number;
-  /** McpServer's: a tool's or resource's scope challenge for the request, if it has one. */
-  _scopeChallengeResolver?: ((context: { request: JSONRPCMessage; authInfo?: AuthInfo }) => unknown) | undefined;
   _checkScopeChallenge(messages: JSONRPCMessage[], authInfo?: AuthInfo): Promise<Response | undefined>;
   writePrimingEvent(controller: unknown, encoder: unknown, streamId: string, protocolVersion: string): Promise<void>;
   supportsEmptySSEData(protocolVersion: string): boolean;
@@ -110,12 +108,8 @@ export async function postRequest(
   const version = header(req, 'mcp-protocol-version');
   if (version !== undefined && !t._supportedProtocolVersions.includes(version)) return false;
   const protocolVersion = version ?? DEFAULT_NEGOTIATED_PROTOCOL_VERSION;
-  // The resolver first: the transport's check parses the message again to find its requests.
-  const resolve = t._scopeChallengeResolver;
-  if (resolve && (await resolve({ request: message, ...(req.auth ? { authInfo: req.auth } : {}) })) !== undefined) {
-    const challenge = await t._checkScopeChallenge([message], req.auth);
-    if (challenge) return challenge;
-  }
+  const challenge = await t._checkScopeChallenge([message], req.auth);
+  if (challenge) return challenge;
   if (t._closed) return false;
 
   const streamId = randomUUID();
