@@ -129,16 +129,23 @@ export async function postRequest(
   // As the transport does: with an event store, a handler may end the stream for the client to
   // resume (polling), and end the GET stream likewise.
   const resumable = t._eventStore !== undefined && t.supportsEmptySSEData(protocolVersion);
-  t.onmessage?.(message, {
-    ...(req.auth ? { authInfo: req.auth } : {}),
-    request,
-    ...(resumable
-      ? {
-          closeSSEStream: () => t.closeSSEStream(message.id),
-          closeStandaloneSSEStream: () => t.closeStandaloneSSEStream(),
-        }
-      : {}),
-  } as MessageExtraInfo);
+  try {
+    t.onmessage?.(message, {
+      ...(req.auth ? { authInfo: req.auth } : {}),
+      request,
+      ...(resumable
+        ? {
+            closeSSEStream: () => t.closeSSEStream(message.id),
+            closeStandaloneSSEStream: () => t.closeStandaloneSSEStream(),
+          }
+        : {}),
+    } as MessageExtraInfo);
+  } catch (error) {
+    // Nothing was written yet: the caller answers the error.
+    t._requestToStreamMapping.delete(message.id);
+    stream.abandon();
+    throw error;
+  }
   stream.keepAlive(t._keepAliveMs);
   await stream.done;
   return true;
@@ -203,7 +210,7 @@ class ResponseStream implements SdkStream {
 
   #release(): void {
     const held = this.#held;
-    if (!held || this.#ended) return;
+    if (!held || this.#ended || this.res.headersSent) return;
     this.#held = undefined;
     this.res.writeHead(200, this.#headers());
     // A stream that stays quiet (a long call): the client needs its headers now.
@@ -228,7 +235,7 @@ class ResponseStream implements SdkStream {
     this.unmap();
     const held = this.#held;
     this.#held = undefined;
-    if (write && !this.res.writableEnded) {
+    if (write && !this.res.writableEnded && !this.res.destroyed) {
       const json = held && soleData(held);
       if (json !== undefined) {
         this.res
