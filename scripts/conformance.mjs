@@ -14,13 +14,11 @@
 // 4. Fails when a scored scenario fails, or when any scenario passes fewer checks (or fails more)
 //    than in scripts/conformance-baseline.json. Writes .tmp/conformance/results.json and prints a
 //    Markdown table (the README's).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { ensurePackage as ensureTool, nodeOf, ROOT, run, TOOLS } from './tools.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const TOOLS = path.join(ROOT, '.tools');
 const SCRATCH = path.join(ROOT, '.tmp', 'conformance');
 const BASELINE = path.join(ROOT, 'scripts', 'conformance-baseline.json');
 const argv = process.argv.slice(2);
@@ -47,45 +45,14 @@ function log(message) {
   console.error(`conformance: ${message}`);
 }
 
-function run(cmd, argv, opts = {}) {
-  const r = spawnSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8', ...opts });
-  if (r.status !== 0) {
-    throw new Error(`${cmd} ${argv.join(' ')} failed (${r.status ?? r.signal}):\n${r.stdout}\n${r.stderr}`);
-  }
-  return r.stdout;
-}
-
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
-/** npm-installs `spec` into .tools/<dir> unless `pkg` is already there at `version`. */
-function ensurePackage(dir, pkg, version) {
-  const folder = path.join(TOOLS, dir);
-  const manifest = path.join(folder, 'node_modules', pkg, 'package.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version) return folder;
-  log(`installing ${pkg}@${version} into ${path.relative(ROOT, folder)}`);
-  mkdirSync(folder, { recursive: true });
-  if (!existsSync(path.join(folder, 'package.json'))) {
-    writeFileSync(path.join(folder, 'package.json'), '{ "private": true }\n');
-  }
-  run(npm, ['install', '--no-audit', '--no-fund', '--save-exact', `${pkg}@${version}`], { cwd: folder });
-  return folder;
-}
+const ensurePackage = (dir, pkg, version) => ensureTool(dir, pkg, version, log);
 
 /** A Node >= 22 for the runner: this one, or node@22 from npm. */
 function node22() {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const folder = ensurePackage('node22', 'node', readInstalledNodeVersion() ?? '22.23.3');
-  const bin = path.join(folder, 'node_modules', 'node', 'bin', 'node');
-  const version = run(bin, ['--version']).trim();
-  if (!/^v2[2-9]\./.test(version)) throw new Error(`expected Node >= 22 in ${bin}, got ${version}`);
-  return bin;
-}
-
-function readInstalledNodeVersion() {
-  const manifest = path.join(TOOLS, 'node22', 'node_modules', 'node', 'package.json');
-  if (!existsSync(manifest)) return null;
-  const version = JSON.parse(readFileSync(manifest, 'utf8')).version;
-  return version.startsWith('22.') ? version : null;
+  return nodeOf(22, '22.23.3', log);
 }
 
 /** Copies the example, regenerates it with this mcpgen, builds it. */

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 import { logError } from './app.js';
+import { endUncorked, writeCorked } from './corked.js';
 import { principalOf } from './request-state.js';
 import { postRequest } from './session-post.js';
 
@@ -23,7 +24,7 @@ export function sendRpcError(res: ServerResponse, status: number, code: number, 
 
 /** Answers 503 with Retry-After: a shared store the request needs is away for now. */
 export function sendUnavailable(res: ServerResponse, message: string): void {
-  if (res.headersSent) return void res.end();
+  if (res.headersSent) return void endUncorked(res);
   res.setHeader('Retry-After', '1');
   sendRpcError(res, 503, -32000, `Service unavailable: ${message}`);
 }
@@ -147,7 +148,7 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
     res.writeHead(response.status, headers);
     // A stream that stays quiet (a GET, a long call): the client needs its headers now.
     if (held.length === 0) res.flushHeaders();
-    else corked(res, held);
+    else writeCorked(res, held);
     held = undefined;
   };
   setImmediate(release);
@@ -155,7 +156,7 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
   void closed.then(() => reader.cancel().catch(() => {}));
   for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
     if (held) held.push(chunk.value);
-    else if (!corked(res, [chunk.value])) await Promise.race([closed, new Promise((r) => res.once('drain', r))]);
+    else if (!writeCorked(res, [chunk.value])) await Promise.race([closed, new Promise((r) => res.once('drain', r))]);
   }
   if (held && req.method === 'POST') {
     const message = soleMessage(held);
@@ -168,18 +169,7 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
     }
   }
   release();
-  res.end();
-}
-
-/** Writes `chunks` corked until this turn's microtasks are done: what comes with them joins one write. */
-function corked(res: ServerResponse, chunks: Uint8Array[]): boolean {
-  if (res.writableCorked === 0) {
-    res.cork();
-    process.nextTick(() => res.uncork());
-  }
-  let ok = true;
-  for (const chunk of chunks) ok = res.write(chunk);
-  return ok;
+  endUncorked(res);
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 
 import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
+import { endUncorked } from './corked.js';
 import { hostHeaderValidation, originValidation } from './http-guards.js';
 import { type AuthedRequest, readJson, sendJson, sendRpcError, webRequest, writeResponse } from './http-wire.js';
 import { principalOf } from './request-state.js';
@@ -399,7 +400,7 @@ export async function startHttp(
         .catch((error: Error) => {
           onerror(error);
           if (!res.headersSent) sendRpcError(res, 500, -32603, 'Internal error');
-          else res.end();
+          else endUncorked(res);
         });
     }
   });

@@ -16,6 +16,8 @@ import {
   type WebStandardStreamableHTTPServerTransport,
 } from '@modelcontextprotocol/server';
 
+import { endUncorked, writeCorked } from './corked.js';
+
 type Id = string | number;
 type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
 
@@ -179,7 +181,7 @@ class ResponseStream implements SdkStream {
   enqueue(chunk: string): void {
     if (this.#ended) return;
     if (this.#held) this.#held.push(chunk);
-    else this.#write([chunk]);
+    else writeCorked(this.res, [chunk]);
   }
 
   /** The transport's cleanup: every answer of the stream sent, or the stream closed for polling. */
@@ -215,16 +217,7 @@ class ResponseStream implements SdkStream {
     this.res.writeHead(200, this.#headers());
     // A stream that stays quiet (a long call): the client needs its headers now.
     if (held.length === 0) this.res.flushHeaders();
-    else this.#write(held);
-  }
-
-  #write(chunks: string[]): void {
-    const res = this.res;
-    if (res.writableCorked === 0) {
-      res.cork();
-      process.nextTick(() => res.uncork());
-    }
-    for (const chunk of chunks) res.write(chunk);
+    else writeCorked(this.res, held);
   }
 
   /** Ends the stream; `write`: what is held goes out first (else the client is gone). */
@@ -248,9 +241,9 @@ class ResponseStream implements SdkStream {
       } else {
         if (held) {
           this.res.writeHead(200, this.#headers());
-          this.#write(held);
+          writeCorked(this.res, held);
         }
-        this.res.end();
+        endUncorked(this.res);
       }
     }
     this.#finish();
