@@ -118,14 +118,17 @@ const modernCall = (agent, url, id, method, params, name) =>
     { jsonrpc: '2.0', id, method, params: { ...params, _meta: ENVELOPE } },
   );
 
-/** HTTP: spawn, a first 2026 tools/list (cold start), then CPU per call for each era. */
-async function httpRun(node, script, n, warm, cold) {
-  const t0 = performance.now();
-  const child = spawn(node, [script, '--http', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+/** Spawns `script --http --port 0` on `node`: the child, the URL it prints, a keep-alive agent, stop(). */
+async function spawnHttp(node, script) {
+  const child = spawn(node, [script, '--http', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const stop = async () => {
+    agent.destroy();
+    await new Promise((r) => {
+      child.once('exit', r);
+      child.kill('SIGTERM');
+    });
+  };
   try {
     const url = await new Promise((resolve, reject) => {
       let err = '';
@@ -139,52 +142,70 @@ async function httpRun(node, script, n, warm, cold) {
         }
       });
     });
+    return { child, agent, url, stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Opens a 2025-11-25 session (initialize, then initialized): `echo(text)` calls the tool in it; `answeredAt`, when initialize was answered. */
+async function legacySession(agent, url, script) {
+  let id = 1_000_000;
+  const init = await post(
+    agent,
+    url,
+    {},
+    {
+      jsonrpc: '2.0',
+      id: id++,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'mcpgen-bench-floor', version: '1' } },
+    },
+  );
+  const answeredAt = performance.now();
+  if (!init.text.includes('"protocolVersion"'))
+    throw new Error(`${script}: initialize: ${init.status} ${init.text.slice(0, 300)}`);
+  const session = init.headers['mcp-session-id'];
+  const headers = { 'MCP-Protocol-Version': LEGACY, ...(session ? { 'Mcp-Session-Id': session } : {}) };
+  await post(agent, url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  const echo = (text) =>
+    post(agent, url, headers, {
+      jsonrpc: '2.0',
+      id: id++,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { text } },
+    });
+  return { echo, answeredAt };
+}
+
+/** Server CPU per call (ms) of `n` calls of `echo`, after `warm` calls and a check of the answer. */
+async function cpuPerCall(child, echo, warm, n, what) {
+  for (let i = 0; i < warm; i++) await echo('warm');
+  const check = await echo('check');
+  if (!check.text.includes('check')) throw new Error(`${what}: ${check.status} ${check.text.slice(0, 300)}`);
+  const cpu0 = procStats(child.pid).cpuMs;
+  for (let i = 0; i < n; i++) await echo(`hello ${i}`);
+  return (procStats(child.pid).cpuMs - cpu0) / n;
+}
+
+/** HTTP: spawn, a first 2026 tools/list (cold start), then CPU per call for each era. */
+async function httpRun(node, script, n, warm, cold) {
+  const t0 = performance.now();
+  const { child, agent, url, stop } = await spawnHttp(node, script);
+  try {
     const list = await modernCall(agent, url, 1, 'tools/list', {});
     const coldMs = performance.now() - t0;
     if (!list.text.includes('"tools":[')) throw new Error(`${script}: no tools/list: ${list.text.slice(0, 300)}`);
-    const echo = (id, text) => modernCall(agent, url, id, 'tools/call', { name: 'echo', arguments: { text } }, 'echo');
-    let id = 2;
-    for (let i = 0; i < warm.http; i++) await echo(id++, 'warm');
     if (cold) return { cold: coldMs, rss: procStats(child.pid).peakRssMiB };
-    let cpu0 = procStats(child.pid).cpuMs;
-    for (let i = 0; i < n; i++) await echo(id++, `hello ${i}`);
-    const modern = (procStats(child.pid).cpuMs - cpu0) / n;
-    // A 2025-11-25 session.
-    const init = await post(
-      agent,
-      url,
-      {},
-      {
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'initialize',
-        params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'mcpgen-bench-floor', version: '1' } },
-      },
-    );
-    const session = init.headers['mcp-session-id'];
-    const sessionHeaders = { 'MCP-Protocol-Version': LEGACY, ...(session ? { 'Mcp-Session-Id': session } : {}) };
-    await post(agent, url, sessionHeaders, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    const legacyEcho = (text) =>
-      post(agent, url, sessionHeaders, {
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { text } },
-      });
-    for (let i = 0; i < warm.http; i++) await legacyEcho('warm');
-    const check = await legacyEcho('check');
-    if (!check.text.includes('check'))
-      throw new Error(`${script}: 2025 call: ${check.status} ${check.text.slice(0, 300)}`);
-    cpu0 = procStats(child.pid).cpuMs;
-    for (let i = 0; i < n; i++) await legacyEcho(`hello ${i}`);
-    const legacy = (procStats(child.pid).cpuMs - cpu0) / n;
+    let id = 2;
+    const echo = (text) => modernCall(agent, url, id++, 'tools/call', { name: 'echo', arguments: { text } }, 'echo');
+    const modern = await cpuPerCall(child, echo, warm.http, n, `${script}: 2026 call`);
+    const session = await legacySession(agent, url, script);
+    const legacy = await cpuPerCall(child, session.echo, warm.http, n, `${script}: 2025 call`);
     return { cold: coldMs, modern, legacy, rss: procStats(child.pid).peakRssMiB };
   } finally {
-    agent.destroy();
-    await new Promise((r) => {
-      child.once('exit', r);
-      child.kill('SIGTERM');
-    });
+    await stop();
   }
 }
 
@@ -316,4 +337,4 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   if (process.env.FLOOR_JSON) (await import('node:fs')).writeFileSync(process.env.FLOOR_JSON, JSON.stringify(results));
 }
 
-export { post, stdioRun, targetsWith };
+export { cpuPerCall, legacySession, spawnHttp, stdioRun, targetsWith };

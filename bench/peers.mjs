@@ -7,80 +7,29 @@
 // Each round, per target: stdio cold start (spawn → initialize → tools/list answered) and CPU per
 // call after a warm-up; HTTP cold start (spawn → listening → initialize answered) and CPU per call
 // in a 2025-11-25 session; peak RSS.
-import { spawn, spawnSync } from 'node:child_process';
-import { Agent } from 'node:http';
+import { spawnSync } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { post, stdioRun } from './floor.mjs';
+import { cpuPerCall, legacySession, spawnHttp, stdioRun } from './floor.mjs';
 import { median, procStats, table } from './lib.mjs';
 import { buildGenerated } from './servers.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WARM = { stdio: 3000, http: 1000 };
-const env = { ...process.env, BENCH_TOOLS: '1' };
-delete env.NODE_EXTRA_CA_CERTS;
 
 /** HTTP: spawn, initialize (cold start), then CPU per call in the session. */
 async function httpSessionRun(node, script, n) {
   const t0 = performance.now();
-  const child = spawn(node, [script, '--http', '--port', '0'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+  const { child, agent, url, stop } = await spawnHttp(node, script);
   try {
-    const url = await new Promise((resolve, reject) => {
-      let err = '';
-      const timer = setTimeout(() => reject(new Error(`no URL from ${script}: ${err}`)), 20_000);
-      child.stderr.on('data', (d) => {
-        err += d;
-        const m = /(http:\/\/127\.0\.0\.1:\d+\/\S*)/.exec(err);
-        if (m) {
-          clearTimeout(timer);
-          resolve(m[1]);
-        }
-      });
-    });
-    let id = 1;
-    const init = await post(
-      agent,
-      url,
-      {},
-      {
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'initialize',
-        params: {
-          protocolVersion: '2025-11-25',
-          capabilities: {},
-          clientInfo: { name: 'mcpgen-bench-peers', version: '1' },
-        },
-      },
-    );
-    const cold = performance.now() - t0;
-    if (!init.text.includes('"protocolVersion"'))
-      throw new Error(`${script}: initialize: ${init.status} ${init.text.slice(0, 300)}`);
-    const session = init.headers['mcp-session-id'];
-    const headers = { 'MCP-Protocol-Version': '2025-11-25', ...(session ? { 'Mcp-Session-Id': session } : {}) };
-    await post(agent, url, headers, { jsonrpc: '2.0', method: 'notifications/initialized' });
-    const echo = (text) =>
-      post(agent, url, headers, {
-        jsonrpc: '2.0',
-        id: id++,
-        method: 'tools/call',
-        params: { name: 'echo', arguments: { text } },
-      });
-    for (let i = 0; i < WARM.http; i++) await echo('warm');
-    const check = await echo('check');
-    if (!check.text.includes('check')) throw new Error(`${script}: call: ${check.status} ${check.text.slice(0, 300)}`);
-    const cpu0 = procStats(child.pid).cpuMs;
-    for (let i = 0; i < n; i++) await echo(`hello ${i}`);
-    return { cold, cpu: (procStats(child.pid).cpuMs - cpu0) / n, rss: procStats(child.pid).peakRssMiB };
+    const session = await legacySession(agent, url, script);
+    const cold = session.answeredAt - t0;
+    const cpu = await cpuPerCall(child, session.echo, WARM.http, n, `${script}: call`);
+    return { cold, cpu, rss: procStats(child.pid).peakRssMiB };
   } finally {
-    agent.destroy();
-    await new Promise((r) => {
-      child.once('exit', r);
-      child.kill('SIGTERM');
-    });
+    await stop();
   }
 }
 
