@@ -113,6 +113,18 @@ describe('mcpgen init', () => {
     } finally {
       await client.close();
     }
+
+    // The view's TypeScript is type-checked (esbuild only strips it): an error stops the build.
+    const viewMain = path.join(dir, 'ui/greet/main.ts');
+    const source = readFileSync(viewMain, 'utf8');
+    writeFileSync(viewMain, `${source}\nconst count: number = output.textContent;\n`);
+    const broken = memoryIO(dir);
+    expect(await runCli(['build'], broken)).toBe(1);
+    expect(broken.out).toMatch(/ui\/greet\/main\.ts\(\d+,\d+\): error TS2322/);
+    expect(broken.err).toMatch(/✖ tsc failed on the views \(exit \d+\): they were not bundled/);
+    expect(existsSync(path.join(dir, 'dist/src/views/viewed/greet.html'))).toBe(false);
+    expect(existsSync(path.join(dir, 'dist/tsconfig.views.json'))).toBe(false);
+    writeFileSync(viewMain, source);
   });
 
   it('--view keeps a ui/greet/ view already there', async () => {

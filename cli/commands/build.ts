@@ -1,11 +1,11 @@
 /**
  * `mcpgen build`: the project's `npm run build`. dist/ emptied first (tsc never deletes what a
  * removed source compiled to), the project type-checked and compiled with its own tsc, the server
- * bundled over tsc's entry (cli/bundle/server-bundle.ts), the manifest's built views bundled into
- * dist/src/views/, and the entry made executable. Nothing of the project's sources is written.
+ * bundled over tsc's entry (cli/bundle/server-bundle.ts), the manifest's built views type-checked
+ * and bundled into dist/src/views/, and the entry made executable. Nothing of the project's sources is written.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, hasErrors, UsageError } from '../diagnostics.js';
 import { findTsc } from '../dev/build.js';
@@ -17,7 +17,7 @@ import { withProgress } from '../progress.js';
 import { bundleProblems, projectEsbuild } from '../bundle/esbuild.js';
 import { bundleServer, type ServerBundle } from '../bundle/server-bundle.js';
 import { Codes } from '../manifest/codes.js';
-import { buildViews, diagnosticSources, problemDiagnostics, viewSpecs } from '../views/build-views.js';
+import { buildViews, diagnosticSources, problemDiagnostics, type ViewSpec, viewSpecs } from '../views/build-views.js';
 
 export interface BuildOptions {
   file?: string;
@@ -56,6 +56,11 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     return EXIT_PROBLEMS;
   }
   const bundleMs = performance.now() - t1;
+  const checked = await withProgress(io, 'tsc on the views', checkViews(projectDir, tsc, views.specs, io));
+  if (checked !== 0) {
+    io.stderr(`✖ tsc failed on the views (exit ${checked}): they were not bundled\n`);
+    return EXIT_PROBLEMS;
+  }
   const built = await withProgress(
     io,
     `bundling ${views.specs.length} view(s)`,
@@ -95,10 +100,60 @@ function report(diags: Diagnostic[], io: CliIO): boolean {
   return hasErrors(diags);
 }
 
+/**
+ * Type-checks the views' TypeScript, which esbuild only strips: under the project's tsconfig.json,
+ * with the DOM's types instead of Node's and a bundler's module resolution, through a config written
+ * in dist/ for the run. 0 when there is none or it passes.
+ */
+async function checkViews(
+  projectDir: string,
+  tsc: string,
+  specs: readonly ViewSpec[],
+  io: CliIO,
+): Promise<number | string> {
+  const dist = path.join(projectDir, 'dist');
+  const folders = specs.map((s) => s.folder).filter((folder) => hasTypeScript(folder));
+  if (folders.length === 0) return 0;
+  const config = path.join(dist, 'tsconfig.views.json');
+  mkdirSync(dist, { recursive: true });
+  writeFileSync(
+    config,
+    `${JSON.stringify(
+      {
+        extends: '../tsconfig.json',
+        compilerOptions: {
+          noEmit: true,
+          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
+          types: [],
+          module: 'ESNext',
+          moduleResolution: 'Bundler',
+          allowImportingTsExtensions: true,
+        },
+        include: [...new Set(folders)].map((folder) => `${slashes(path.relative(dist, folder))}/**/*`),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  try {
+    return await compile(projectDir, tsc, io, path.relative(projectDir, config));
+  } finally {
+    rmSync(config, { force: true });
+  }
+}
+
+/** Whether a view's folder holds TypeScript (outside node_modules). */
+function hasTypeScript(folder: string): boolean {
+  if (!existsSync(folder)) return false;
+  return (readdirSync(folder, { recursive: true }) as string[]).some(
+    (file) => /\.(?:m|c)?tsx?$/.test(file) && !file.split(/[\\/]/).includes('node_modules'),
+  );
+}
+
 /** The project's tsc, its diagnostics passed on (to stderr under --json: stdout is the envelope's). */
-function compile(projectDir: string, tsc: string, io: CliIO): Promise<number | string> {
+function compile(projectDir: string, tsc: string, io: CliIO, config = 'tsconfig.json'): Promise<number | string> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [tsc, '-p', 'tsconfig.json'], {
+    const child = spawn(process.execPath, [tsc, '-p', config], {
       cwd: projectDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
