@@ -70,6 +70,7 @@ describe('mcpgen mcp', () => {
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(Object.keys(byName).sort()).toEqual([
       'add_entry',
+      'add_view',
       'check',
       'explain',
       'generate',
@@ -95,7 +96,8 @@ describe('mcpgen mcp', () => {
     expect(byName.explain!.inputSchema.required).toEqual(['code']);
     for (const name of ['validate', 'explain', 'check'])
       expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
-    for (const name of ['add_entry', 'rename_entry', 'generate'])
+    expect(byName.add_view!.inputSchema.required).toEqual(['tool']);
+    for (const name of ['add_entry', 'add_view', 'rename_entry', 'generate'])
       expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.generate!.annotations?.idempotentHint).toBe(true);
     expect(byName.add_entry!.annotations?.idempotentHint).toBe(false);
@@ -300,5 +302,29 @@ describe('mcpgen mcp', () => {
     // Still serving.
     expect(await ok('validate')).toMatchObject({ valid: true });
     expect(stderr).not.toMatch(/internal error/);
+  });
+
+  it('add_view gives a tool a view as `mcpgen add view` does; refuses an unknown tool or a second view', async () => {
+    const before = manifest();
+    expect(await refused('add_view', { tool: 'nope' })).toMatch(/no tool `nope`/);
+    expect(manifest()).toBe(before);
+    const added = await ok('add_view', { tool: 'greet' });
+    expect(added).toEqual({
+      manifest: 'mcpgen.yaml',
+      tool: 'greet',
+      resource: 'greet_view',
+      uri: 'ui://proj/greet',
+      folder: 'ui/greet',
+      created: ['ui/greet/index.html', 'ui/greet/main.ts'],
+      kept: [],
+      next: expect.stringContaining('generate'),
+    });
+    expect(manifest()).toContain('    build: ./ui/greet');
+    expect(manifest()).toContain('ui: { resource: greet_view }');
+    expect(readFileSync(path.join(dir, 'ui/greet/main.ts'), 'utf8')).toContain("from '@modelcontextprotocol/ext-apps'");
+    const after = manifest();
+    expect(await refused('add_view', { tool: 'greet' })).toMatch(/already has a view/);
+    expect(manifest()).toBe(after);
+    expect(await ok('validate')).toMatchObject({ valid: true });
   });
 });

@@ -89,9 +89,11 @@ export async function addViewCommand(opts: AddViewOptions, io: CliIO): Promise<n
     );
     if (io.outcome) {
       io.outcome.applied = true;
+      io.outcome.extra.view = { resource: name, uri, folder };
       io.outcome.changes.push({ action: 'edit', path: display, owner: 'user', from: null });
       for (const rel of written.created)
         io.outcome.changes.push({ action: 'create', path: rel, owner: 'user', from: null });
+      for (const rel of written.kept) io.outcome.changes.push({ action: 'keep', path: rel, owner: 'user', from: null });
       io.outcome.next.push({ message: 'regenerate the project', command: 'mcpgen generate', cwd: null });
     }
     return EXIT_OK;

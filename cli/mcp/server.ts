@@ -8,6 +8,7 @@ import { VERSION } from '../version.js';
 import type { Project } from './project.js';
 import {
   addEntryTool,
+  addViewTool,
   asRefusal,
   checkTool,
   explainTool,
@@ -161,6 +162,40 @@ function specs(project: Project): Record<string, ToolSpec> {
       },
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       run: (a) => addEntryTool(project, a as { kind: string; name: string; definition: unknown; manifest?: string }),
+    },
+    add_view: {
+      title: 'Give a tool a view (MCP Apps)',
+      description:
+        "Does what `mcpgen add view` does: the manifest gets a `<tool>_view` resource (ui://<server>/<tool>, built from ./ui/<tool>) and the tool's `ui.resource`, inserted with the file's comments and layout kept; ui/<tool>/ gets a starter index.html and main.ts using the extension's `App` (files already there are kept). The result is validated first: a tool that does not exist, already has a view, or a manifest with errors is refused with nothing written. Run generate afterwards, then `npm run build` in the project.",
+      input: {
+        type: 'object',
+        properties: {
+          tool: { type: 'string', description: 'the tool (its key under tools:) that gets the view' },
+          manifest: MANIFEST_ARG,
+        },
+        required: ['tool'],
+        additionalProperties: false,
+      },
+      output: {
+        type: 'object',
+        properties: {
+          manifest: { type: 'string' },
+          tool: { type: 'string' },
+          resource: { type: 'string', description: "the view's resource, under resources:" },
+          uri: { type: 'string' },
+          folder: { type: 'string', description: "the view's folder, relative to the manifest" },
+          created: { type: 'array', items: { type: 'string' } },
+          kept: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'starter files already there, left as they were',
+          },
+          next: { type: 'string' },
+        },
+        required: ['manifest', 'tool', 'resource', 'uri', 'folder', 'created', 'kept', 'next'],
+      },
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      run: (a) => addViewTool(project, a as { tool: string; manifest?: string }),
     },
     rename_entry: {
       title: 'Rename a manifest entry',

@@ -80,6 +80,34 @@ export function addEntryTool(
   };
 }
 
+// add_view
+
+/** `mcpgen add view` in process: the tool's view resource in the manifest, its starter folder. */
+export async function addViewTool(project: Project, args: { tool: string; manifest?: string }) {
+  if (typeof args.tool !== 'string' || args.tool === '') throw new ToolRefusal('tool is required');
+  const manifest = manifestOf(project, args.manifest);
+  const { addViewCommand } = await import('../commands/add-view.js');
+  const { newOutcome } = await import('../report/outcome.js');
+  const io = { ...capturingIO(project.root), outcome: newOutcome() };
+  let code: number;
+  try {
+    code = await addViewCommand({ tool: args.tool, file: manifest.abs }, io);
+  } catch (err) {
+    if (err instanceof UsageError) throw new ToolRefusal(err.message);
+    throw err;
+  }
+  if (code !== 0) throw new ToolRefusal(lines(io.err).join('\n') || `could not add a view to ${args.tool}`);
+  const view = io.outcome.extra.view as { resource: string; uri: string; folder: string };
+  return {
+    manifest: manifest.display,
+    tool: args.tool,
+    ...view,
+    created: io.outcome.changes.filter((c) => c.action === 'create').map((c) => c.path),
+    kept: io.outcome.changes.filter((c) => c.action === 'keep').map((c) => c.path),
+    next: `run the generate tool, then \`npm run build\` in the project (it bundles ${view.folder}/ into the view)`,
+  };
+}
+
 // rename_entry
 
 export async function renameEntryTool(
