@@ -8,6 +8,7 @@ import { logError } from './app.js';
 import { endUncorked, writeCorked } from './corked.js';
 import { principalOf } from './request-state.js';
 import { postRequest } from './session-post.js';
+import { soleMessage as soleMessageOf } from './sole-message.js';
 
 /** A request once authenticated: `auth` is what the verifier returned. */
 export type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
@@ -104,24 +105,9 @@ export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request 
 /** An SSE stream's bytes, as the SDK's transports frame them. */
 const decoder = new TextDecoder();
 
-/**
- * The one JSON-RPC message of a finished SSE answer, when that is all it holds besides priming
- * events (an id and empty data): its JSON text, else undefined. Such an answer says nothing that a
- * JSON answer does not, and a client must accept either for a POST (Streamable HTTP, 2025-03-26
- * on). A notification or request sent before the answer keeps the stream.
- */
+/** The one JSON-RPC message of a finished SSE answer's bytes (see ./sole-message.ts). */
 export function soleMessage(chunks: readonly Uint8Array[]): string | undefined {
-  const text = decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
-  let message: string | undefined;
-  for (const event of text.split('\n\n')) {
-    if (event === '') continue;
-    let data = '';
-    for (const line of event.split('\n')) if (line.startsWith('data:')) data += line.slice(line[5] === ' ' ? 6 : 5);
-    if (data === '') continue;
-    if (message !== undefined) return undefined;
-    message = data;
-  }
-  return message;
+  return soleMessageOf(decoder.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)));
 }
 
 /**

@@ -17,6 +17,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { endUncorked, writeCorked } from './corked.js';
+import { soleMessage } from './sole-message.js';
 
 type Id = string | number;
 type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
@@ -229,7 +230,7 @@ class ResponseStream implements SdkStream {
     const held = this.#held;
     this.#held = undefined;
     if (write && !this.res.writableEnded && !this.res.destroyed) {
-      const json = held && soleData(held);
+      const json = held && soleMessage(held.join(''));
       if (json !== undefined) {
         this.res
           .writeHead(200, {
@@ -248,22 +249,4 @@ class ResponseStream implements SdkStream {
     }
     this.#finish();
   }
-}
-
-/**
- * The data of the one message event among SSE `events` (besides priming events, whose data is
- * empty, and comments): a POST's answer that says nothing a JSON answer does not, which a client
- * must accept either way. Undefined when there is any other message (a notification or request).
- */
-function soleData(events: readonly string[]): string | undefined {
-  let data: string | undefined;
-  for (const event of events) {
-    const at = event.startsWith('data: ') ? 0 : event.indexOf('\ndata: ') + 1;
-    if (at === 0 && !event.startsWith('data: ')) continue;
-    const value = event.slice(at + 6, event.indexOf('\n', at));
-    if (value === '') continue;
-    if (data !== undefined) return undefined;
-    data = value;
-  }
-  return data;
 }
