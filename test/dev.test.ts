@@ -4,10 +4,11 @@
  * error is reported while the last good server keeps serving, and SIGTERM stops everything.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { connectHttp, REPO, scratch } from './helpers/project.js';
+import { connectHttp, memoryIO, REPO, scratch } from './helpers/project.js';
+import { runCli } from '../cli/main.js';
 
 const children: ReturnType<typeof spawn>[] = [];
 afterAll(() => {
@@ -157,3 +158,65 @@ it('the server it started ends with it when mcpgen dev is killed (SIGKILL)', asy
   }
   expect(refused, 'the server still answers after mcpgen dev was killed').toBe(true);
 }, 120_000);
+
+it('type-checks a view before bundling it: a type error keeps the last good server and view', async () => {
+  const dir = scratch('dev-view');
+  const init = memoryIO(dir);
+  expect(await runCli(['init', '--view'], init), init.err).toBe(0);
+  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
+  const waitFor = async (re: RegExp, from: number, stream: 'out' | 'err' = 'out') => {
+    for (let i = 0; i < 1200; i++) {
+      const m = re.exec((stream === 'out' ? out : err).slice(from));
+      if (m) return m;
+      if (child.exitCode !== null) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    throw new Error(`no ${re} on std${stream} (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
+  };
+  const view = async (url: URL) => {
+    const client = await connectHttp(url);
+    try {
+      const { contents } = await client.readResource({ uri: `ui://${path.basename(dir)}/greet` });
+      return (contents[0] as { text: string }).text;
+    } finally {
+      await client.close();
+    }
+  };
+  try {
+    const url = new URL((await waitFor(/✔ serving at (\S+)/, 0))[1]!);
+    expect((await view(url)).includes('Waiting for the result')).toBe(true);
+
+    const main = path.join(dir, 'ui/greet/main.ts');
+    const html = path.join(dir, 'ui/greet/index.html');
+    const source = readFileSync(main, 'utf8');
+    const page = readFileSync(html, 'utf8');
+    let errMark = err.length;
+    writeFileSync(html, page.replace('Waiting for the result…', 'Broken…'));
+    writeFileSync(main, `${source}\nconst count: number = output.textContent;\n`);
+    await waitFor(
+      /ui\/greet\/main\.ts\(\d+,\d+\): error TS2322[\s\S]*✖ tsc failed on the views; still serving the last good build at /,
+      errMark,
+      'err',
+    );
+    // Neither bundled nor restarted: the last good view is served.
+    const served = await view(url);
+    expect(served.includes('Waiting for the result') && !served.includes('Broken…')).toBe(true);
+    expect(existsSync(path.join(dir, 'dist/tsconfig.views.json'))).toBe(false);
+
+    const mark = out.length;
+    errMark = err.length;
+    writeFileSync(main, source);
+    writeFileSync(html, page.replace('Waiting for the result…', 'Fixed…'));
+    await waitFor(/✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+    expect((await view(url)).includes('Fixed…')).toBe(true);
+  } finally {
+    child.kill('SIGTERM');
+  }
+  await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
+  expect(child.exitCode).toBe(0);
+}, 300_000);

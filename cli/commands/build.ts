@@ -5,7 +5,7 @@
  * and bundled into dist/src/views/, and the entry made executable. Nothing of the project's sources is written.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, hasErrors, UsageError } from '../diagnostics.js';
 import { findTsc } from '../dev/build.js';
@@ -13,6 +13,7 @@ import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { formatReport } from '../report/index.js';
 import { slashes } from '../report/outcome.js';
+import { writeViewsTsconfig } from '../views/check-views.js';
 import { withProgress } from '../progress.js';
 import { bundleProblems, projectEsbuild } from '../bundle/esbuild.js';
 import { bundleServer, type ServerBundle } from '../bundle/server-bundle.js';
@@ -100,54 +101,15 @@ function report(diags: Diagnostic[], io: CliIO): boolean {
   return hasErrors(diags);
 }
 
-/**
- * Type-checks the views' TypeScript, which esbuild only strips: under the project's tsconfig.json,
- * with the DOM's types instead of Node's and a bundler's module resolution, through a config written
- * in dist/ for the run. 0 when there is none or it passes.
- */
-async function checkViews(
-  projectDir: string,
-  tsc: string,
-  specs: readonly ViewSpec[],
-  io: CliIO,
-): Promise<number | string> {
-  const dist = path.join(projectDir, 'dist');
-  const folders = specs.map((s) => s.folder).filter((folder) => hasTypeScript(folder));
-  if (folders.length === 0) return 0;
-  const config = path.join(dist, 'tsconfig.views.json');
-  mkdirSync(dist, { recursive: true });
-  writeFileSync(
-    config,
-    `${JSON.stringify(
-      {
-        extends: '../tsconfig.json',
-        compilerOptions: {
-          noEmit: true,
-          lib: ['ES2022', 'DOM', 'DOM.Iterable'],
-          types: [],
-          module: 'ESNext',
-          moduleResolution: 'Bundler',
-          allowImportingTsExtensions: true,
-        },
-        include: [...new Set(folders)].map((folder) => `${slashes(path.relative(dist, folder))}/**/*`),
-      },
-      null,
-      2,
-    )}\n`,
-  );
+/** Type-checks the views' TypeScript (cli/views/check-views.ts); 0 when there is none or it passes. */
+async function checkViews(projectDir: string, tsc: string, specs: readonly ViewSpec[], io: CliIO) {
+  const config = writeViewsTsconfig(projectDir, specs);
+  if (config === null) return 0;
   try {
-    return await compile(projectDir, tsc, io, path.relative(projectDir, config));
+    return await compile(projectDir, tsc, io, config);
   } finally {
-    rmSync(config, { force: true });
+    rmSync(path.join(projectDir, config), { force: true });
   }
-}
-
-/** Whether a view's folder holds TypeScript (outside node_modules). */
-function hasTypeScript(folder: string): boolean {
-  if (!existsSync(folder)) return false;
-  return (readdirSync(folder, { recursive: true }) as string[]).some(
-    (file) => /\.(?:m|c)?tsx?$/.test(file) && !file.split(/[\\/]/).includes('node_modules'),
-  );
 }
 
 /** The project's tsc, its diagnostics passed on (to stderr under --json: stdout is the envelope's). */

@@ -7,9 +7,11 @@
  * it under the client. Over HTTP the URL stays the same across restarts (the port is kept) and
  * any client, inspector or `curl` reconnects to it.
  *
- * A failed generation or build leaves the running server alone: it keeps serving the last good
+ * Views built from sources are type-checked (DOM types) and bundled before the restart, as
+ * `mcpgen build` does. A failed generation or build leaves the running server alone: it keeps serving the last good
  * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
  */
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { withProgress } from '../progress.js';
 import { watch, type FSWatcher } from 'chokidar';
@@ -22,6 +24,7 @@ import type { IR } from '../normalize/ir.js';
 import { formatReport } from '../report/index.js';
 import { projectEsbuild } from '../bundle/esbuild.js';
 import { buildViews, diagnosticSources, type ViewSpec } from '../views/build-views.js';
+import { writeViewsTsconfig } from '../views/check-views.js';
 import { watchCommand } from './watch.js';
 
 /** The manifest's views built from a folder, as the last generation saw them. */
@@ -107,6 +110,23 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
       return;
     }
     const views = viewsOf(ir, manifest);
+    const viewsConfig = writeViewsTsconfig(projectDir, views);
+    if (viewsConfig !== null) {
+      const checked = await withProgress(
+        io,
+        'tsc on the views',
+        build(projectDir, tsc, (k) => (killBuild = k), viewsConfig).finally(() =>
+          rmSync(path.join(projectDir, viewsConfig), { force: true }),
+        ),
+      );
+      if (stopping) return;
+      if (!checked.ok) {
+        io.stderr(
+          `${checked.output.trimEnd()}\n✖ tsc failed on the views; ${server ? `still serving the last good build at ${server.url.href}` : 'nothing is serving yet'}; fix and save to retry\n`,
+        );
+        return;
+      }
+    }
     if (views.length) {
       try {
         const v = await withProgress(

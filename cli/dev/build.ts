@@ -24,20 +24,23 @@ export interface BuildResult {
  * `tsc -p tsconfig.json --incremental --noEmitOnError`: nothing is written when there are errors,
  * so dist/ keeps the last good build (and the running server what it loaded from it). After a
  * build that succeeded, what a removed source compiled to is removed too ({@link pruneStale}).
+ * With `config` (the views' type-check, cli/views/check-views.ts), that config, incrementally too.
  */
 export function build(
   projectDir: string,
   tsc: string,
   onRunning: (kill: (() => void) | null) => void,
+  config = 'tsconfig.json',
 ): Promise<BuildResult> {
   const t0 = performance.now();
+  const main = config === 'tsconfig.json';
   const args = [
     tsc,
     '-p',
-    'tsconfig.json',
+    config,
     '--incremental',
     '--tsBuildInfoFile',
-    'dist/.tsbuildinfo',
+    main ? 'dist/.tsbuildinfo' : `dist/.tsbuildinfo-${path.basename(config, '.json')}`,
     '--noEmitOnError',
     '--pretty',
     'false',
@@ -62,7 +65,7 @@ export function build(
     });
     child.once('close', (code, signal) => {
       onRunning(null);
-      if (code === 0) pruneStale(projectDir);
+      if (code === 0 && main) pruneStale(projectDir);
       resolve({
         ok: code === 0,
         output: signal ? `tsc stopped (${signal})\n${output}` : output,
