@@ -109,6 +109,9 @@ export function resolveApi(name: string, config: HttpApiConfig, env: NodeJS.Proc
   const where = `apis.${name}`;
   const variable = (key: string, what: string): string => {
     const value = env[key];
+    // Checked here: fetch would refuse it at every call with a message quoting the secret.
+    if (value && /[\r\n\0]/.test(value))
+      throw new Error(`${where}: the environment variable ${key} (${what}) holds a line break or NUL`);
     if (value) return value;
     throw new Error(`${where}: set the environment variable ${key} (${what})`);
   };

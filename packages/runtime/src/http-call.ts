@@ -46,8 +46,13 @@ export interface HttpResponse<T = unknown> {
   headers: Headers;
   /** The media type without parameters (`application/json`), or '' when none was sent. */
   contentType: string;
-  /** Parsed JSON (a JSON media type), text (text media types), bytes (others), or null (no body). */
+  /**
+   * Parsed JSON (a JSON media type), text (text media types, or a JSON one whose body is not
+   * JSON), bytes (others), or null (no body).
+   */
   data: T;
+  /** Whether `data` is the parsed JSON body (a JSON string too), not text or bytes. */
+  json: boolean;
   /** Bytes of the body received. */
   size: number;
 }

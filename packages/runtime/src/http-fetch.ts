@@ -30,6 +30,12 @@ export class HttpCallError extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** Credentials a caller may have set themselves: like the API's own, never sent to another origin. */
+const CREDENTIALS = ['authorization', 'cookie', 'proxy-authorization'];
+
+/** The longest delay a timer takes (setTimeout fires at once past it): a longer limit is none. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Sends `req` to `api` and reads the answer, whatever its status. */
 export async function send(
   api: ResolvedApi,
@@ -38,11 +44,16 @@ export async function send(
   signal: AbortSignal,
 ): Promise<HttpResponse> {
   const what = `${req.method} ${req.path}`;
+  if (!(timeoutMs > 0))
+    throw new HttpCallError(`${api.name}: ${what}: the time limit must be a positive number of ms, not ${timeoutMs}`);
   const limit = new AbortController();
   const cancelled = () => limit.abort(signal.reason);
   if (signal.aborted) cancelled();
   signal.addEventListener('abort', cancelled, { once: true });
-  const timer = setTimeout(() => limit.abort(new DOMException('time limit', 'TimeoutError')), timeoutMs);
+  const timer =
+    timeoutMs <= MAX_TIMER_MS
+      ? setTimeout(() => limit.abort(new DOMException('time limit', 'TimeoutError')), timeoutMs)
+      : undefined;
   try {
     return await follow(api, req, limit.signal);
   } catch (error) {
@@ -60,22 +71,36 @@ export async function send(
   }
 }
 
+/** Appends query pairs to a URL's query as written (URLSearchParams would re-encode what is there). */
+function appendQuery(url: URL, pairs: readonly (readonly [string, string])[]): void {
+  if (!pairs.length) return;
+  const text = pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+  url.search = url.search.length > 1 ? `${url.search}&${text}` : text;
+}
+
 async function follow(api: ResolvedApi, req: PreparedRequest, signal: AbortSignal): Promise<HttpResponse> {
   const url = new URL(api.baseUrl + req.path);
-  for (const [k, v] of [...req.query, ...api.authQuery]) url.searchParams.append(k, v);
+  // A path is appended to the base URL as written: one that reaches another host (`8080/x` after
+  // `http://host:3`) would take the credentials there.
+  if (url.origin !== api.origin)
+    throw new HttpCallError(`${api.name}: the path ${JSON.stringify(req.path)} leads out of ${api.origin}`);
+  appendQuery(url, req.query);
   let method: string = req.method;
   let body = req.body === undefined ? undefined : JSON.stringify(req.body);
-  const base = {
-    ...api.headers,
-    ...req.headers,
-    ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-  };
+  // One Headers: names differ in case only are one header (the caller's Content-Type wins).
+  const base = new Headers(api.headers);
+  for (const [name, value] of Object.entries(req.headers)) base.set(name, value);
+  if (body !== undefined && !base.has('content-type')) base.set('content-type', 'application/json');
   let trusted = true;
   let at = url;
   for (let hops = 0; ; hops++) {
     // Credentials go only to the API's origin; once a redirect leaves it they are gone for good.
     trusted &&= at.origin === api.origin;
-    const headers = trusted ? { ...base, ...api.authHeaders } : base;
+    const headers = new Headers(base);
+    if (trusted) {
+      for (const [name, value] of Object.entries(api.authHeaders)) headers.set(name, value);
+      appendQuery(at, api.authQuery);
+    } else for (const name of CREDENTIALS) headers.delete(name);
     const res = await fetch(at, { method, headers, body, redirect: 'manual', signal });
     const location = res.headers.get('location');
     if (!REDIRECTS.has(res.status) || location === null) return read(res, at, signal);
@@ -84,12 +109,14 @@ async function follow(api: ResolvedApi, req: PreparedRequest, signal: AbortSigna
     const next = new URL(location, at);
     if (next.protocol !== 'http:' && next.protocol !== 'https:')
       throw new HttpCallError(`${api.name}: redirected to a ${next.protocol} URL`);
-    if (next.origin !== api.origin) for (const [k] of api.authQuery) next.searchParams.delete(k);
+    // The key is added again on each hop to the API's origin, and never goes elsewhere.
+    if (api.authQuery.some(([k]) => next.searchParams.has(k)))
+      for (const [k] of api.authQuery) next.searchParams.delete(k);
     // 303, and 301/302 after a POST as browsers do, become a GET without the body (RFC 9110 15.4).
     if (res.status === 303 || ((res.status === 301 || res.status === 302) && method === 'POST')) {
       method = 'GET';
       body = undefined;
-      delete base['content-type'];
+      base.delete('content-type');
     }
     at = next;
   }
@@ -106,7 +133,7 @@ async function read(res: Response, url: URL, signal: AbortSignal): Promise<HttpR
     url: url.href,
     headers: res.headers,
     contentType,
-    data: parse(bytes, contentType),
+    ...parse(bytes, contentType),
     size: bytes.byteLength,
   };
 }
@@ -141,24 +168,23 @@ export const isTextType = (type: string) =>
   type.endsWith('+xml') ||
   ['application/xml', 'application/javascript', 'application/x-www-form-urlencoded', 'application/yaml'].includes(type);
 
-function parse(bytes: Uint8Array, type: string): unknown {
-  if (bytes.byteLength === 0) return null;
+/** The body by its media type; `json` tells parsed JSON (even a string) from text. */
+function parse(bytes: Uint8Array, type: string): { data: unknown; json: boolean } {
+  if (bytes.byteLength === 0) return { data: null, json: false };
   if (type === '') {
     // No media type: text when it is valid UTF-8, else bytes.
     try {
-      return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+      return { data: new TextDecoder('utf-8', { fatal: true }).decode(bytes), json: false };
     } catch {
-      return bytes;
+      return { data: bytes, json: false };
     }
   }
-  if (isJsonType(type) || isTextType(type)) {
-    const text = new TextDecoder().decode(bytes);
-    if (!isJsonType(type)) return text;
-    try {
-      return JSON.parse(text);
-    } catch {
-      return text;
-    }
+  if (!isJsonType(type) && !isTextType(type)) return { data: bytes, json: false };
+  const text = new TextDecoder().decode(bytes);
+  if (!isJsonType(type)) return { data: text, json: false };
+  try {
+    return { data: JSON.parse(text), json: true };
+  } catch {
+    return { data: text, json: false };
   }
-  return bytes;
 }

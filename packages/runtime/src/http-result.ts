@@ -6,7 +6,6 @@ import { Buffer } from 'node:buffer';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 
 import type { HttpResponse } from './http-call.js';
-import { isJsonType } from './http-fetch.js';
 
 /** The longest API error message an error result quotes. */
 const MAX_MESSAGE = 1000;
@@ -19,7 +18,7 @@ const MAX_MESSAGE = 1000;
 export function httpResult(res: HttpResponse, hasOutput: boolean): CallToolResult {
   if (!res.ok) return failed(`HTTP ${res.status}${res.statusText ? ` ${res.statusText}` : ''}${apiMessage(res)}`);
   const { data } = res;
-  if (isJsonType(res.contentType) && typeof data !== 'string') {
+  if (res.json) {
     const text = [{ type: 'text' as const, text: JSON.stringify(data) }];
     if (isObject(data)) return { content: text, structuredContent: data };
     return hasOutput ? { content: text, structuredContent: { result: data } } : { content: text };
@@ -51,9 +50,13 @@ function apiMessage(res: HttpResponse): string {
     const found = ['message', 'error', 'detail', 'title'].map((k) => (message as Record<string, unknown>)[k]);
     const nested = found.find(isObject)?.message;
     message =
-      found.find((v) => typeof v === 'string') ?? (typeof nested === 'string' ? nested : JSON.stringify(message));
+      found.find((v) => typeof v === 'string' && v.trim() !== '') ??
+      (typeof nested === 'string' ? nested : JSON.stringify(message));
   }
   if (typeof message !== 'string' || !message.trim()) return '';
   const text = message.trim();
-  return `: ${text.length > MAX_MESSAGE ? `${text.slice(0, MAX_MESSAGE)}…` : text}`;
+  if (text.length <= MAX_MESSAGE) return `: ${text}`;
+  // Not between the two halves of a character outside the BMP.
+  const end = /[\uD800-\uDBFF]/.test(text[MAX_MESSAGE - 1]!) ? MAX_MESSAGE - 1 : MAX_MESSAGE;
+  return `: ${text.slice(0, end)}…`;
 }

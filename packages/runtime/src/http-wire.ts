@@ -117,10 +117,13 @@ export function soleMessage(chunks: readonly Uint8Array[]): string | undefined {
  * that is over before anything else was ready goes out as JSON (see `soleMessage`).
  */
 export async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  const headers = Object.fromEntries(response.headers);
+  const headers: Record<string, string | string[]> = Object.fromEntries(response.headers);
+  // Each cookie its own header line: joined with commas they would read as one.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 1) headers['set-cookie'] = cookies;
   const body = response.body;
   if (!body) return void res.writeHead(response.status, headers).end();
-  if (!headers['content-type']?.startsWith('text/event-stream')) {
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     const bytes = Buffer.from(await response.arrayBuffer());
     headers['content-length'] = String(bytes.length);
     return void res.writeHead(response.status, headers).end(bytes);
@@ -137,12 +140,19 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
     else writeCorked(res, held);
     held = undefined;
   };
-  setImmediate(release);
+  const releasing = setImmediate(release);
   const closed = new Promise<void>((resolve) => res.once('close', resolve));
   void closed.then(() => reader.cancel().catch(() => {}));
-  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
-    if (held) held.push(chunk.value);
-    else if (!writeCorked(res, [chunk.value])) await Promise.race([closed, new Promise((r) => res.once('drain', r))]);
+  try {
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+      if (held) held.push(chunk.value);
+      else if (!writeCorked(res, [chunk.value])) await Promise.race([closed, new Promise((r) => res.once('drain', r))]);
+    }
+  } catch (error) {
+    // A stream that failed before its first write: nothing was sent, the caller answers the error.
+    clearImmediate(releasing);
+    held = undefined;
+    throw error;
   }
   if (held && req.method === 'POST') {
     const message = soleMessage(held);

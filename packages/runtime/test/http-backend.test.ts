@@ -82,6 +82,13 @@ describe('resolveApi', () => {
     expect(() => resolveApi('pets', { ...config, auth: { type: 'bearer', env: 'PETS_TOKEN' } }, {})).toThrow(
       'PETS_TOKEN',
     );
+    // A credential no header can carry: named, never quoted.
+    const broken = () =>
+      resolveApi('pets', { ...config, auth: { type: 'bearer', env: 'PETS_TOKEN' } }, { PETS_TOKEN: 'sk-1\nX' });
+    expect(broken).toThrow(
+      'apis.pets: the environment variable PETS_TOKEN (its bearer token) holds a line break or NUL',
+    );
+    expect(broken).not.toThrow('sk-1');
   });
 
   it('turns each auth type into credentials', () => {
@@ -117,6 +124,7 @@ describe('httpResult', () => {
     headers: new Headers(),
     contentType: 'application/json',
     data: null,
+    json: over.data !== undefined && over.contentType === undefined,
     size: 0,
     ...over,
   });
@@ -146,6 +154,18 @@ describe('httpResult', () => {
     });
     const long = message('x'.repeat(5000), 'text/plain').content[0] as { text: string };
     expect(long.text.length).toBeLessThan(1100);
+    // An empty message gives way to the next field; a cut never splits a character.
+    expect(message({ message: '', error: 'bad' }).content[0]).toMatchObject({ text: 'HTTP 400 Bad Request: bad' });
+    const emoji = message(`${'x'.repeat(999)}😀tail`, 'text/plain').content[0] as { text: string };
+    expect(emoji.text).toBe(`HTTP 400 Bad Request: ${'x'.repeat(999)}…`);
+  });
+
+  it('a JSON string answer is JSON; a JSON body that is not JSON is not', () => {
+    expect(httpResult(res({ data: 'hello', json: true }), true)).toEqual({
+      content: [{ type: 'text', text: '"hello"' }],
+      structuredContent: { result: 'hello' },
+    });
+    expect(httpResult(res({ data: 'hello', json: false }), true).isError).toBe(true);
   });
 
   it('a tool with output refuses what is not JSON; bytes are an image or a note', () => {

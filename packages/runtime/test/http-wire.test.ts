@@ -78,6 +78,28 @@ describe('writeResponse', () => {
     expect(got.text).toBe(ANSWER);
   });
 
+  it('keeps each cookie its own header line', async () => {
+    const headers = new Headers({ 'content-type': 'application/json' });
+    headers.append('set-cookie', 'a=1');
+    headers.append('set-cookie', 'b=2');
+    const got = await exchange((req, res) => writeResponse(req, res, new Response('{}', { headers })));
+    expect(got.headers['set-cookie']).toEqual(['a=1', 'b=2']);
+  });
+
+  it('an SSE stream that fails before its first write leaves the answer to the caller', async () => {
+    const broken = new ReadableStream({ start: (c) => c.error(new Error('stream broke')) });
+    const sse = new Response(broken, { headers: { 'content-type': 'text/event-stream' } });
+    const got = await exchange(async (req, res) => {
+      await writeResponse(req, res, sse).catch((error: Error) => {
+        expect(res.headersSent).toBe(false);
+        res.writeHead(500).end(error.message);
+      });
+      // Past the turn in which the held events would have been written: nothing more is.
+      await new Promise((r) => setImmediate(r));
+    });
+    expect([got.status, got.text]).toEqual([500, 'stream broke']);
+  });
+
   it('streams an answer that takes longer, events as they come', async () => {
     const body = new ReadableStream<Uint8Array>({
       start(controller) {
