@@ -96,10 +96,16 @@ class NodeHeaders {
 export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   return {
     method: req.method ?? 'GET',
-    url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,
+    url: urlOf(req),
     headers: new NodeHeaders(req.headers),
     ...(signal ? { signal } : {}),
   } as unknown as Request;
+}
+
+/** The request's URL: its target with the Host header, or the target itself in absolute form (via a proxy). */
+function urlOf(req: IncomingMessage): string {
+  const target = req.url ?? '/';
+  return /^https?:\/\//i.test(target) ? target : `http://${req.headers.host ?? 'localhost'}${target}`;
 }
 
 /** An SSE stream's bytes, as the SDK's transports frame them. */
@@ -190,9 +196,12 @@ export async function serveSession(
   await writeResponse(req, res, response);
 }
 
-/** Reads a JSON body up to `limit` bytes: the parsed value, or an error already answered. */
+/**
+ * Reads a JSON body up to `limit` bytes: the parsed value, or null for an error already answered
+ * or a client gone before its body was in (nothing to answer, nothing wrong with the server).
+ */
 export function readJson(req: IncomingMessage, res: ServerResponse, limit: number): Promise<{ body: unknown } | null> {
-  return new Promise((resolve, reject) => {
+  return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
@@ -202,8 +211,9 @@ export function readJson(req: IncomingMessage, res: ServerResponse, limit: numbe
       sendRpcError(res, 413, -32600, `Request body larger than ${limit} bytes`);
       resolve(null);
     };
+    const gone = () => resolve(null);
     const onEnd = () => {
-      req.off('error', reject);
+      req.off('error', gone);
       try {
         const text = chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8');
         resolve({ body: JSON.parse(text) });
@@ -212,6 +222,6 @@ export function readJson(req: IncomingMessage, res: ServerResponse, limit: numbe
         resolve(null);
       }
     };
-    req.on('data', onData).once('end', onEnd).once('error', reject);
+    req.on('data', onData).once('end', onEnd).once('error', gone);
   });
 }

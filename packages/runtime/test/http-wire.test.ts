@@ -3,7 +3,7 @@
  * as JSON, a streamed one as SSE; the request view the SDK reads; the body reader's limits.
  */
 import { createServer, type IncomingMessage, request, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 
 import { readJson, soleMessage, webRequest, writeResponse } from '../src/http-wire.js';
@@ -153,5 +153,29 @@ describe('webRequest and readJson', () => {
     expect(big.status).toBe(413);
     const bad = await exchange((req, res) => readJson(req, res, 100).then(() => {}), 'POST', '{nope');
     expect(bad.status).toBe(400);
+  });
+
+  it('a client gone before its body was in is no error: null, nothing answered', async () => {
+    const read = new Promise<unknown>((resolve, reject) => {
+      server = createServer((req, res) => void readJson(req, res, 100).then(resolve, reject));
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server!.address() as AddressInfo).port, '127.0.0.1');
+    socket.write('POST /mcp HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"a":');
+    setTimeout(() => socket.destroy(), 50);
+    expect(await read).toBeNull();
+  });
+
+  it('takes a request target in absolute form as the URL', async () => {
+    let url: string | undefined;
+    server = createServer((req, res) => {
+      url = webRequest(req).url;
+      res.end();
+    });
+    await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
+    const socket = connect((server!.address() as AddressInfo).port, '127.0.0.1');
+    socket.end('GET http://example.test/mcp?x=1 HTTP/1.1\r\nHost: example.test\r\nConnection: close\r\n\r\n');
+    await new Promise((r) => socket.on('close', r).resume());
+    expect(url).toBe('http://example.test/mcp?x=1');
   });
 });
