@@ -3,17 +3,12 @@
  * a manifest edit lists a new tool, a handler edit changes behaviour, a broken manifest or a type
  * error is reported while the last good server keeps serving, and SIGTERM stops everything.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { startCli } from './helpers/cli-process.js';
 import { connectHttp, memoryIO, REPO, scratch } from './helpers/project.js';
 import { runCli } from '../cli/main.js';
-
-const children: ReturnType<typeof spawn>[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
 
 const SHOUT = `
   shout:
@@ -26,21 +21,8 @@ const SHOUT = `
 
 it('regenerates, rebuilds and restarts on edits; errors keep the last good server; SIGTERM stops it all', async () => {
   const dir = scratch('dev', path.join(REPO, 'examples/weather'));
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const waitFor = async (re: RegExp, from: number, stream: 'out' | 'err' = 'out') => {
-    for (let i = 0; i < 1200; i++) {
-      const m = re.exec((stream === 'out' ? out : err).slice(from));
-      if (m) return m;
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${re} on std${stream} (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
-  };
+  const dev = startCli(['dev', '--port', '0'], dir);
+  const { child, waitFor } = dev;
   const call = async (url: URL, name: string, args: Record<string, unknown>) => {
     const client = await connectHttp(url);
     try {
@@ -62,9 +44,9 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
   try {
     const first = await waitFor(/✔ serving at (\S+) \(ready in \d+\.\d\d s\)/, 0);
     const url = new URL(first[1]!);
-    expect(out).toMatch(/generated in \d+\.\d\d s\n/);
-    expect(out).toMatch(/built in \d+\.\d\d s\n/);
-    expect(out).toMatch(/started in \d+\.\d\d s\n/);
+    expect(dev.out()).toMatch(/generated in \d+\.\d\d s\n/);
+    expect(dev.out()).toMatch(/built in \d+\.\d\d s\n/);
+    expect(dev.out()).toMatch(/started in \d+\.\d\d s\n/);
     expect(await toolNames(url)).toEqual(['convert_temperature', 'get_forecast']);
 
     // Manifest edit: a new tool, listed by the restarted server at the same URL.
@@ -72,7 +54,7 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     const original = readFileSync(manifest, 'utf8');
     const withShout = original.replace('\ntools:\n', `\ntools:${SHOUT}`);
     expect(withShout).not.toBe(original);
-    let mark = out.length;
+    let mark = dev.out().length;
     writeFileSync(manifest, withShout);
     const served = await waitFor(
       /regenerated in [\s\S]*built in [\s\S]*restarted in \d+\.\d\d s\n✔ serving at (\S+) \(\d+\.\d\d s after the change\)/,
@@ -84,14 +66,14 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     // Handler edit: new behaviour.
     const handler = path.join(dir, 'src/handlers/tools/shout.ts');
     const good = `import type { ToolHandlers } from '../../generated/handlers.js';\n\nexport const handler: ToolHandlers['shout'] = async ({ text }) => \`\${text.toUpperCase()}!\`;\n`;
-    mark = out.length;
+    mark = dev.out().length;
     writeFileSync(handler, good);
     await waitFor(/built in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
     expect(await call(url, 'shout', { text: 'hi' })).toBe('HI!');
 
     // Broken manifest: located error, the loop lives, the last good server still answers.
-    mark = out.length;
-    let errMark = err.length;
+    mark = dev.out().length;
+    let errMark = dev.err().length;
     writeFileSync(manifest, withShout.replace('  version: 0.1.0', '  version: [1]'));
     const located = await waitFor(/mcpgen\.yaml:(\d+):(\d+): error MCPG\d+/, errMark, 'err');
     expect(Number(located[1])).toBeGreaterThan(0);
@@ -100,12 +82,12 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     expect(await call(url, 'shout', { text: 'still' })).toBe('STILL!');
 
     // Fixed: serving again.
-    mark = out.length;
+    mark = dev.out().length;
     writeFileSync(manifest, withShout);
     await waitFor(/regenerated in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
 
     // A type error in a handler: tsc's message, no restart, the old behaviour still served.
-    errMark = err.length;
+    errMark = dev.err().length;
     writeFileSync(handler, good.replace('`${text.toUpperCase()}!`', 'text.length'));
     await waitFor(
       /shout\.ts\(\d+,\d+\): error TS\d+[\s\S]*✖ build failed in \d+\.\d\d s; still serving the last good build/,
@@ -115,42 +97,27 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     expect(await call(url, 'shout', { text: 'ok' })).toBe('OK!');
     expect(child.exitCode).toBeNull();
   } finally {
-    child.kill('SIGTERM');
+    expect(await dev.stop()).toBe(0);
   }
-  const code = await new Promise<number | null>((resolve) =>
-    child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve),
-  );
-  expect(code).toBe(0);
-  expect(out).toContain('mcpgen dev: stopped');
+  expect(dev.out()).toContain('mcpgen dev: stopped');
   // The server it started is gone with it.
-  const url = new URL(/✔ serving at (\S+)/.exec(out)![1]!);
+  const url = new URL(/✔ serving at (\S+)/.exec(dev.out())![1]!);
   await expect(fetch(url, { method: 'POST', signal: AbortSignal.timeout(3000) })).rejects.toThrow();
 }, 300_000);
 
 it('the server it started ends with it when mcpgen dev is killed (SIGKILL)', async () => {
   const dir = scratch('dev-killed', path.join(REPO, 'examples/weather'));
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
-  children.push(child);
-  let out = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (out += d));
-  let url: URL | undefined;
-  for (let i = 0; i < 1200 && !url && child.exitCode === null; i++) {
-    const m = /✔ serving at (\S+)/.exec(out);
-    if (m) url = new URL(m[1]!);
-    else await new Promise((r) => setTimeout(r, 50));
-  }
-  expect(url, out).toBeDefined();
-  const client = await connectHttp(url!);
+  const dev = startCli(['dev', '--port', '0'], dir);
+  const url = new URL((await dev.waitFor(/✔ serving at (\S+)/, 0))[1]!);
+  const client = await connectHttp(url);
   expect((await client.listTools()).tools.length).toBeGreaterThan(0);
   await client.close().catch(() => {});
-  child.kill('SIGKILL');
-  await new Promise((r) => child.once('exit', r));
+  await dev.stop('SIGKILL');
   // Nothing of mcpgen's ran after the kill: the server stops on its own, within a few seconds.
   let refused = false;
   for (let i = 0; i < 50 && !refused; i++) {
     try {
-      await fetch(url!, { method: 'POST', signal: AbortSignal.timeout(1000) });
+      await fetch(url, { method: 'POST', signal: AbortSignal.timeout(1000) });
       await new Promise((r) => setTimeout(r, 100));
     } catch {
       refused = true;
@@ -163,21 +130,8 @@ it('type-checks a view before bundling it: a type error keeps the last good serv
   const dir = scratch('dev-view');
   const init = memoryIO(dir);
   expect(await runCli(['init', '--view'], init), init.err).toBe(0);
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const waitFor = async (re: RegExp, from: number, stream: 'out' | 'err' = 'out') => {
-    for (let i = 0; i < 1200; i++) {
-      const m = re.exec((stream === 'out' ? out : err).slice(from));
-      if (m) return m;
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${re} on std${stream} (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
-  };
+  const dev = startCli(['dev', '--port', '0'], dir);
+  const { waitFor } = dev;
   const view = async (url: URL) => {
     const client = await connectHttp(url);
     try {
@@ -195,7 +149,7 @@ it('type-checks a view before bundling it: a type error keeps the last good serv
     const html = path.join(dir, 'ui/greet/index.html');
     const source = readFileSync(main, 'utf8');
     const page = readFileSync(html, 'utf8');
-    let errMark = err.length;
+    let errMark = dev.err().length;
     writeFileSync(html, page.replace('Waiting for the result…', 'Broken…'));
     writeFileSync(main, `${source}\nconst count: number = output.textContent;\n`);
     await waitFor(
@@ -208,15 +162,13 @@ it('type-checks a view before bundling it: a type error keeps the last good serv
     expect(served.includes('Waiting for the result') && !served.includes('Broken…')).toBe(true);
     expect(existsSync(path.join(dir, 'dist/tsconfig.views.json'))).toBe(false);
 
-    const mark = out.length;
-    errMark = err.length;
+    const mark = dev.out().length;
+    errMark = dev.err().length;
     writeFileSync(main, source);
     writeFileSync(html, page.replace('Waiting for the result…', 'Fixed…'));
     await waitFor(/✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
     expect((await view(url)).includes('Fixed…')).toBe(true);
   } finally {
-    child.kill('SIGTERM');
+    expect(await dev.stop()).toBe(0);
   }
-  await new Promise((resolve) => (child.exitCode !== null ? resolve(child.exitCode) : child.once('exit', resolve)));
-  expect(child.exitCode).toBe(0);
 }, 300_000);

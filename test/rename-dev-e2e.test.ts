@@ -3,37 +3,19 @@
  * terminal moves the real handler, the dev loop regenerates, rebuilds and restarts, and a real
  * client calls the tool by its new name and gets the user's own code (not a stub), at the same URL.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { startCli } from './helpers/cli-process.js';
 import { connectHttp, REPO, run, scratch } from './helpers/project.js';
-
-const children: ReturnType<typeof spawn>[] = [];
-afterAll(() => {
-  for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
-});
 
 it('renames a tool while dev serves it: the handler moves, the server restarts, the new name answers with the old code', async () => {
   const dir = scratch('rename-dev', path.join(REPO, 'examples/weather'));
-  const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'dev', '--port', '0'], { cwd: dir });
-  children.push(child);
-  let out = '';
-  let err = '';
-  child.stdout.on('data', (d) => (out += d));
-  child.stderr.on('data', (d) => (err += d));
-  const waitFor = async (re: RegExp, from: number) => {
-    for (let i = 0; i < 1200; i++) {
-      const m = re.exec(out.slice(from));
-      if (m) return m;
-      if (child.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`no ${re} on stdout (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
-  };
+  const dev = startCli(['dev', '--port', '0'], dir);
+  const { waitFor } = dev;
   try {
     const url = new URL((await waitFor(/✔ serving at (\S+) \(ready in/, 0))[1]!);
-    const mark = out.length;
+    const mark = dev.out().length;
     const renamed = await run(
       process.execPath,
       [path.join(REPO, 'bin/mcpgen.js'), 'rename', 'tool', 'convert_temperature', 'convert_temp', '--yes'],
@@ -57,6 +39,6 @@ it('renames a tool while dev serves it: the handler moves, the server restarts, 
       await client.close();
     }
   } finally {
-    child.kill('SIGTERM');
+    await dev.stop();
   }
 }, 180_000);
