@@ -16,13 +16,30 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
+  watchStdout();
   return {
     cwd: process.cwd(),
-    stdout: (t) => void process.stdout.write(t),
+    stdout: (t) => void (stdoutClosed || process.stdout.write(t)),
     stderr: (t) => void process.stderr.write(t),
     isTTY: Boolean(process.stdout.isTTY),
     env: process.env,
   };
+}
+
+let stdoutClosed = false;
+let watching = false;
+
+/**
+ * A reader that stops early (`mcpgen … | head`) closes the pipe: the rest of the output is dropped
+ * and the command runs to its end, since what it writes to disk must not stop half-way.
+ */
+function watchStdout(): void {
+  if (watching) return;
+  watching = true;
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') stdoutClosed = true;
+    else if (process.stdout.listenerCount('error') === 1) throw err;
+  });
 }
 
 /** Exit codes (DESIGN §4): 0 ok, 1 diagnostics or differences, 2 usage or internal error. */

@@ -4,14 +4,15 @@
  * kept, unedited entries updated or removed, other entries never touched), and the CLI's errors
  * at file:line. Imported manifests must validate.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { runCli } from '../cli/main.js';
 import { pathMatches, snake, toolName } from '../cli/import/openapi/operations.js';
 import { checkManifestFile } from '../cli/mcp/check-manifest.js';
-import { memoryIO, scratch } from './helpers/project.js';
+import { memoryIO, REPO, scratch } from './helpers/project.js';
 
 const PETSTORE = readFileSync(path.join(import.meta.dirname, 'fixtures/openapi/petstore-3.0.yaml'), 'utf8');
 
@@ -439,6 +440,8 @@ describe('an import that would break the manifest', () => {
     expect(r.err).toContain(
       'error MCPG270 tool `list_pets` and tool `list-pets` both become the identifier `listPets`',
     );
+    // The line is the merged text's, never written: said so, with the entry's path.
+    expect(r.err).toContain('mcpgen.yaml:5:3 (in the merged result) at /tools/list_pets: error MCPG270');
     expect(r.err).toContain('would not validate (1 error); nothing was written');
     expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(text);
     // Named otherwise, it goes in.
@@ -489,5 +492,412 @@ describe('errors', () => {
     const io = memoryIO(dir);
     expect(await runCli(['import', 'graphql', 'schema.graphql'], io)).toBe(2);
     expect(io.err).toContain('unknown import format');
+  });
+});
+
+/** The lines of `b` that differ from `a`'s (both the same number of lines). */
+function changedLines(a: string, b: string): string[] {
+  const x = a.split('\n');
+  const y = b.split('\n');
+  expect(y.length).toBe(x.length);
+  return y.filter((line, i) => line !== x[i]);
+}
+
+function read(dir: string, file = 'mcpgen.yaml'): string {
+  return readFileSync(path.join(dir, file), 'utf8');
+}
+
+function petstoreIn(name: string, manifestText?: string): string {
+  const dir = scratch(name);
+  writeFileSync(path.join(dir, 'openapi.yaml'), PETSTORE);
+  if (manifestText !== undefined) writeFileSync(path.join(dir, 'mcpgen.yaml'), manifestText);
+  return dir;
+}
+
+const OWNER_EMAIL = PETSTORE.replace(
+  'name: { type: string }\n        age',
+  'name: { type: string }\n        email: { type: string }\n        age',
+);
+
+describe('re-import: digests and shared schemas', () => {
+  it('a --tag run whose shared schema other entries hold keeps it, and no entry is left out of step with its digest', async () => {
+    const dir = petstoreIn('import-merge-held');
+    await importInto(dir, ['openapi.yaml']);
+    // showPetById moves to the store tag, and Owner (which list_pets and others use too) grows a property.
+    const spec = OWNER_EMAIL.replace(/(operationId: showPetById\n.*\n {6}tags: )\[pets\]/, '$1[store]');
+    expect(spec).toContain('operationId: showPetById\n      summary: Info for a specific pet\n      tags: [store]');
+    writeFileSync(path.join(dir, 'openapi.yaml'), spec);
+    const first = await importInto(dir, ['openapi.yaml', '--tag', 'store']);
+    expect(first.out).toContain('1 kept (Owner: referred to by entries this import leaves as they are)');
+    expect(first.out).toContain('0 kept (edited)');
+    const second = await importInto(dir, ['openapi.yaml', '--tag', 'store']);
+    expect(second.out).toContain('0 added, 0 updated, 0 kept (edited), 0 removed, 0 skipped, 2 unchanged');
+    // The whole document: Owner is updated with every entry that uses it, none is "edited".
+    const full = await importInto(dir, ['openapi.yaml']);
+    expect(full.out).toContain('schemas:  1 updated');
+    expect(full.out).toContain('0 added, 4 updated, 0 kept (edited), 0 removed, 0 skipped, 2 unchanged');
+    expect(manifest(dir).schemas.Owner.properties.email).toEqual({ type: 'string' });
+    expect((await importInto(dir, ['openapi.yaml'])).out).toContain('6 unchanged');
+    valid(dir);
+  });
+
+  it("the user's own schema of the same name is left alone: the import's goes under a free name", async () => {
+    const mine =
+      'version: 1\nserver: { name: pets, version: 0.1.0 }\nschemas:\n  Owner:\n    type: object\n    properties: { login: { type: string } }\ntools:\n  whoami:\n    description: Says who owns the shop\n    output: { $ref: "#/schemas/Owner" }\n';
+    const dir = petstoreIn('import-merge-user-schema', mine);
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain('Owner imported as Owner2');
+    const m = manifest(dir);
+    expect(m.schemas.Owner).toEqual({ type: 'object', properties: { login: { type: 'string' } } });
+    expect(m.schemas.Owner2.properties.age).toEqual({ type: 'integer', exclusiveMinimum: 0 });
+    expect(m.schemas.Pet.properties.owner).toEqual({ $ref: '#/schemas/Owner2' });
+    expect(m.tools.create_pet.input.properties.owner).toEqual({ $ref: '#/schemas/Owner2' });
+    expect(read(dir)).toContain('schemas:\n  Owner:\n    type: object\n    properties: { login: { type: string } }\n');
+    const again = await importInto(dir, ['openapi.yaml']);
+    expect(again.out).toContain('0 added, 0 updated, 0 kept (edited), 0 removed, 0 skipped, 6 unchanged');
+    valid(dir);
+  });
+
+  it("an unreferenced schema of the user's is not overwritten", async () => {
+    const mine =
+      'version: 1\nserver: { name: pets, version: 0.1.0 }\nschemas:\n  # for a tool I am writing\n  Owner: { type: object, properties: { login: { type: string } } }\n';
+    const dir = petstoreIn('import-merge-user-schema-free', mine);
+    expect((await importInto(dir, ['openapi.yaml'])).code).toBe(0);
+    expect(manifest(dir).schemas.Owner).toEqual({ type: 'object', properties: { login: { type: 'string' } } });
+    expect(manifest(dir).schemas.Pet.properties.owner).toEqual({ $ref: '#/schemas/Owner2' });
+    valid(dir);
+  });
+
+  it("a second API's schema of the same name does not land on the first's", async () => {
+    const dir = petstoreIn('import-merge-two-owners');
+    writeFileSync(
+      path.join(dir, 'billing.yaml'),
+      `openapi: 3.0.3
+info: { title: Billing, version: 1.0.0 }
+servers: [ { url: https://billing.example.com } ]
+paths:
+  /invoices/{id}:
+    get:
+      operationId: getInvoice
+      summary: One invoice by its id
+      parameters: [ { name: id, in: path, required: true, schema: { type: string } } ]
+      responses:
+        '200':
+          description: ok
+          content: { application/json: { schema: { $ref: '#/components/schemas/Invoice' } } }
+components:
+  schemas:
+    Invoice:
+      type: object
+      properties:
+        total: { type: number }
+        owner: { $ref: '#/components/schemas/Owner' }
+    Owner:
+      type: object
+      properties:
+        accountId: { type: string }
+`,
+    );
+    await importInto(dir, ['openapi.yaml']);
+    const petsOwner = manifest(dir).schemas.Owner;
+    expect((await importInto(dir, ['billing.yaml'])).code).toBe(0);
+    const m = manifest(dir);
+    expect(m.schemas.Owner).toEqual(petsOwner);
+    expect(m.schemas.Owner2).toEqual({ type: 'object', properties: { accountId: { type: 'string' } } });
+    expect(m.tools.get_invoice.output.properties.owner).toEqual({ $ref: '#/schemas/Owner2' });
+    expect((await importInto(dir, ['openapi.yaml'])).out).toContain('6 unchanged');
+    expect((await importInto(dir, ['billing.yaml'])).out).toContain(
+      '0 kept (edited), 0 removed, 0 skipped, 1 unchanged',
+    );
+    valid(dir);
+  });
+});
+
+describe('re-import: the text is edited, not rewritten', () => {
+  const layout = `# My pets server
+version: 1
+server: {name: pets, version: 0.1.0}   # flow map, no inner spaces
+
+tools:
+    # A tool of mine
+    hello:
+        description: >-
+            Says hello to someone, with a long folded
+            description over two lines
+        input: {type: object, properties: {who: {type: string}}}
+`;
+
+  it('keeps the layout of everything the import does not write, and writes in the section’s indentation', async () => {
+    const dir = petstoreIn('import-text-layout', layout);
+    expect((await importInto(dir, ['openapi.yaml'])).code).toBe(0);
+    const first = read(dir);
+    expect(first.startsWith(layout)).toBe(true);
+    expect(first).toContain('\n    list_pets:\n        title: List all pets\n');
+    valid(dir);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('summary: Delete a pet', 'summary: Delete a pet forever'),
+    );
+    expect((await importInto(dir, ['openapi.yaml'])).out).toContain('1 updated');
+    expect(changedLines(first, read(dir))).toEqual([
+      '        title: Delete a pet forever',
+      '        description: Delete a pet forever',
+      expect.stringMatching(/^ {12}digest: [0-9a-f]{16}$/),
+    ]);
+  });
+
+  it('an updated entry takes its own trailing comments along, and leaves the next entry’s comment and spacing', async () => {
+    const dir = petstoreIn('import-text-comments');
+    await importInto(dir, ['openapi.yaml']);
+    const at = read(dir).indexOf('  get_inventory:');
+    const commented = `${read(dir).slice(0, at)}      # delete_pet's own note\n\n  # about get_inventory\n${read(dir).slice(at)}`;
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), commented);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('summary: Delete a pet', 'summary: Delete a pet forever'),
+    );
+    expect((await importInto(dir, ['openapi.yaml'])).out).toContain('1 updated');
+    const after = read(dir);
+    expect(after).toContain('\n\n  # about get_inventory\n  get_inventory:\n');
+    expect(after).not.toContain("delete_pet's own note");
+    valid(dir);
+  });
+
+  it('keeps CRLF line endings and a BOM', async () => {
+    const dir = petstoreIn('import-text-crlf');
+    await importInto(dir, ['openapi.yaml']);
+    const crlf = `\uFEFF${read(dir).replace(/\n/g, '\r\n')}`;
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), crlf);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('summary: Delete a pet', 'summary: Delete a pet forever'),
+    );
+    expect((await importInto(dir, ['openapi.yaml'])).out).toContain('1 updated');
+    const after = read(dir);
+    expect(after.startsWith('\uFEFFversion: 1\r\n')).toBe(true);
+    expect(after.replace(/\r\n/g, '')).not.toContain('\n');
+    expect(changedLines(crlf, after)).toHaveLength(3);
+  });
+
+  it('`tools:` or `schemas:` with no value is an empty section; `tools: {}` becomes a block map', async () => {
+    const text = 'version: 1\nserver: { name: pets, version: 0.1.0 }\nschemas:\ntools: {}   # none yet\n';
+    const dir = petstoreIn('import-text-empty', text);
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code, r.err).toBe(0);
+    const after = read(dir);
+    expect(after).toContain('\nschemas:\n  Pet:\n    type: object\n');
+    expect(after).toContain('\ntools: # none yet\n  list_pets:\n    title: List all pets\n');
+    valid(dir);
+  });
+
+  it('a section that is a list is refused at its line', async () => {
+    const dir = petstoreIn('import-text-list', 'version: 1\nserver: { name: pets, version: 0.1.0 }\ntools: [hello]\n');
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/^mcpgen: mcpgen\.yaml:3: `tools` is a list, not a mapping of entries/);
+  });
+
+  it('an entry holding an anchor another entry aliases is kept, not replaced', async () => {
+    const dir = petstoreIn('import-text-anchor');
+    await importInto(dir, ['openapi.yaml']);
+    const petId = 'petId: { type: string, description: The id of the pet to retrieve }';
+    let text = read(dir);
+    const at = text.indexOf(petId, text.indexOf('  delete_pet:'));
+    text = `${text.slice(0, at)}petId: &petId { type: string, description: The id of the pet to retrieve }${text.slice(at + petId.length)}`;
+    text +=
+      '  pet_name:\n    description: The name of a pet, by its id\n    input: { type: object, properties: { petId: *petId } }\n';
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('summary: Delete a pet', 'summary: Delete a pet forever'),
+    );
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toMatch(/kept +delete_pet +\(an alias elsewhere in the manifest refers to an anchor in it\)/);
+    expect(read(dir)).toBe(text);
+  });
+
+  it('a manifest with more than 100 aliases is read as the loader reads it', async () => {
+    const props = Array.from({ length: 120 }, (_, i) => `p${i}: *s`).join(', ');
+    const text = `version: 1\nserver: { name: pets, version: 0.1.0 }\ntools:\n  hello:\n    description: Says hello to someone\n    input: { type: object, properties: { p: &s { type: string }, ${props} } }\n`;
+    const dir = petstoreIn('import-text-aliases', text);
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code, r.err).toBe(0);
+    expect(read(dir).startsWith(text)).toBe(true);
+  });
+
+  it('a `<<` property is written quoted (unquoted, the loader reads a merge key)', async () => {
+    const dir = scratch('import-text-merge-key');
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      `openapi: 3.0.3
+info: { title: Merge, version: 1.0.0 }
+servers: [ { url: https://m.example.com } ]
+paths:
+  /diff:
+    post:
+      operationId: shiftLeft
+      summary: Shift a value left by some bits
+      requestBody:
+        content:
+          application/json:
+            schema: { type: object, properties: { '<<': { type: integer }, value: { type: integer } } }
+      responses: { '204': { description: done } }
+`,
+    );
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), 'version: 1\nserver: { name: m, version: 0.1.0 }\ntools:\n');
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.code, r.err).toBe(0);
+    expect(manifest(dir).tools.shift_left.input.properties['<<']).toEqual({ type: 'integer' });
+    valid(dir);
+  });
+});
+
+describe('re-import: which entry is which', () => {
+  it('an operationId renamed to one giving the same tool name updates the tool', async () => {
+    const dir = petstoreIn('import-merge-same-key');
+    await importInto(dir, ['openapi.yaml']);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('operationId: getInventory', 'operationId: get_inventory'),
+    );
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.out).toMatch(/updated +get_inventory +\(was getInventory\)/);
+    expect(r.out).toContain('0 added, 1 updated, 0 kept (edited), 0 removed, 0 skipped, 5 unchanged');
+    expect(manifest(dir).tools.get_inventory.imported.operation).toBe('get_inventory');
+  });
+
+  it('a path item that is a $ref keeps its operations', async () => {
+    const dir = scratch('import-merge-path-ref');
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      `openapi: 3.1.0
+info: { title: Shop, version: 1.0.0 }
+servers: [ { url: https://shop.example.com } ]
+paths:
+  /orders:
+    $ref: '#/components/pathItems/Orders'
+  /stock:
+    get:
+      operationId: getStock
+      tags: [store]
+      summary: Stock levels by item
+      responses: { '200': { description: ok } }
+components:
+  pathItems:
+    Orders:
+      get:
+        operationId: listOrders
+        tags: [orders]
+        summary: List the orders
+        responses: { '200': { description: ok } }
+`,
+    );
+    await importInto(dir, ['openapi.yaml']);
+    expect(Object.keys(manifest(dir).tools)).toEqual(['list_orders', 'get_stock']);
+    const r = await importInto(dir, ['openapi.yaml', '--tag', 'store']);
+    expect(r.out).toContain('0 removed');
+    expect(Object.keys(manifest(dir).tools)).toEqual(['list_orders', 'get_stock']);
+  });
+
+  it('a copy that kept its mark does not hide the original: each is updated or kept on its own', async () => {
+    const dir = petstoreIn('import-merge-copy');
+    await importInto(dir, ['openapi.yaml']);
+    const text = read(dir);
+    const start = text.indexOf('  show_pet_by_id:\n');
+    const entry = text.slice(start, text.indexOf('  replace_pet:\n'));
+    const copy = entry
+      .replace('show_pet_by_id:', 'show_pet_name:')
+      .replace('description: Info for a specific pet', 'description: The name of a pet, by its id');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text + copy);
+    writeFileSync(
+      path.join(dir, 'openapi.yaml'),
+      PETSTORE.replace('summary: Info for a specific pet', 'summary: Info for one pet'),
+    );
+    const r = await importInto(dir, ['openapi.yaml']);
+    expect(r.out).toMatch(/updated +show_pet_by_id\n/);
+    expect(r.out).toMatch(/kept +show_pet_name +\(showPetById\) +\(edited\)/);
+    expect(manifest(dir).tools.show_pet_by_id.description).toBe('Info for one pet');
+    expect(manifest(dir).tools.show_pet_name.description).toBe('The name of a pet, by its id');
+  });
+
+  it('--rename on a re-import renames the entry it imported, or says why not', async () => {
+    const dir = petstoreIn('import-merge-rename');
+    await importInto(dir, ['openapi.yaml']);
+    const r = await importInto(dir, ['openapi.yaml', '--rename', 'listPets=all_pets']);
+    expect(r.out).toMatch(/updated +all_pets +\(listPets\) +\(renamed from list_pets\)/);
+    const keys = Object.keys(manifest(dir).tools);
+    expect(keys).toContain('all_pets');
+    expect(keys).not.toContain('list_pets');
+    expect((await importInto(dir, ['openapi.yaml', '--rename', 'listPets=all_pets'])).out).toContain('6 unchanged');
+    const taken = await importInto(dir, ['openapi.yaml', '--rename', 'listPets=delete_pet']);
+    expect(taken.out).toMatch(
+      /unchanged +all_pets +\(listPets\) +\(not renamed to delete_pet: the entry of deletePet has the name\)/,
+    );
+    valid(dir);
+  });
+});
+
+describe('re-import: a deleted tool', () => {
+  it('comes back unless the selection leaves its operation out, and the summary says so', async () => {
+    const dir = petstoreIn('import-merge-deleted');
+    await importInto(dir, ['openapi.yaml']);
+    const text = read(dir);
+    const start = text.indexOf('  get_inventory:\n');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text.slice(0, start));
+    const kept = await importInto(dir, ['openapi.yaml', '--tag', 'pets']);
+    expect(kept.out).toContain('0 added, 0 updated, 0 kept (edited), 0 removed, 0 skipped, 5 unchanged');
+    expect(manifest(dir).tools.get_inventory).toBeUndefined();
+    const back = await importInto(dir, ['openapi.yaml']);
+    expect(back.out).toMatch(/added +get_inventory\n/);
+    expect(back.out).toContain(
+      'one whose tool you deleted too: leave operations out with --tag, --path or --operation',
+    );
+  });
+});
+
+describe('re-import: files', () => {
+  it('a symlinked manifest stays a symlink; its target is written', async () => {
+    const dir = petstoreIn('import-file-symlink');
+    mkdirSync(path.join(dir, 'shared'), { recursive: true });
+    writeFileSync(path.join(dir, 'shared/mcpgen.yaml'), 'version: 1\nserver: { name: pets, version: 0.1.0 }\n');
+    symlinkSync('shared/mcpgen.yaml', path.join(dir, 'mcpgen.yaml'));
+    expect((await importInto(dir, ['openapi.yaml'])).code).toBe(0);
+    expect(lstatSync(path.join(dir, 'mcpgen.yaml')).isSymbolicLink()).toBe(true);
+    expect(read(dir, 'shared/mcpgen.yaml')).toContain('  list_pets:\n');
+  });
+
+  it('a duplicate operationId is reported at its line; a JSON document may start with a BOM', async () => {
+    const dir = scratch('import-file-read');
+    writeFileSync(
+      path.join(dir, 'dup.yaml'),
+      "openapi: 3.0.3\ninfo: { title: Shop, version: 1.0.0 }\npaths:\n  /a:\n    get:\n      operationId: getThing\n      responses: { '200': { description: ok } }\n  /b:\n    get:\n      operationId: getThing\n      responses: { '200': { description: ok } }\n",
+    );
+    expect((await importInto(dir, ['dup.yaml'])).err).toMatch(
+      /^mcpgen: dup\.yaml:10: The operationId `getThing` is duplicated/,
+    );
+    writeFileSync(
+      path.join(dir, 'bom.json'),
+      '\uFEFF{"openapi":"3.0.3","info":{"title":"Bom","version":"1.0.0"},"paths":{"/x":{"get":{"operationId":"getX","responses":{"200":{"description":"ok"}}}}}}',
+    );
+    const r = await importInto(dir, ['bom.json']);
+    expect(r.code, r.err).toBe(0);
+    expect(Object.keys(manifest(dir).tools)).toEqual(['get_x']);
+  });
+
+  it('a reader that closes stdout early (| head) ends the command quietly', async () => {
+    const dir = petstoreIn('import-file-epipe');
+    const child = spawn(process.execPath, [path.join(REPO, 'bin/mcpgen.js'), 'import', 'openapi', 'openapi.yaml'], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout.destroy();
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect(manifest(dir).tools.list_pets).toBeDefined();
   });
 });

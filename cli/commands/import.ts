@@ -3,14 +3,24 @@
  * API through its `http:` block, merged into the manifest (created when missing). A re-import
  * updates what it imported and the user left alone, and keeps what the user edited.
  */
-import { chmodSync, existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { apiEntry } from '../import/openapi/api.js';
 import { type MergeItem, mergeImport } from '../import/openapi/merge.js';
 import { mapOperations, METHODS, type Rename, snake } from '../import/openapi/operations.js';
 import { readOpenApi } from '../import/openapi/read.js';
-import { isObject } from '../import/openapi/schemas.js';
+import { isObject, SchemaConverter } from '../import/openapi/schemas.js';
+import { MAX_ALIAS_COUNT } from '../load/yaml.js';
 import { quickParseYaml } from '../load/quick-yaml.js';
 import { yamlLib } from '../load/yaml-lib.js';
 import { MAX_TOOLS } from '../lint/rules/tools.js';
@@ -38,6 +48,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   const manifestShown = path.relative(io.cwd, manifestAbs) || manifestAbs;
   const source = existsSync(manifestAbs) ? readFileSync(manifestAbs, 'utf8') : undefined;
   const existing = source === undefined ? {} : manifestData(source, manifestShown);
+  if (source !== undefined) checkSections(existing, source, manifestShown);
 
   const doc = await readOpenApi(o.file, io.cwd);
   const info = isObject(doc.data.info) ? doc.data.info : {};
@@ -63,7 +74,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
     from,
     tools: mapped.tools,
     schemas: mapped.schemas,
-    operations: allOperations(doc.data),
+    operations: allOperations(doc.data, doc.version),
     api: { name: api, entry },
     server: serverOf(info, manifestAbs),
   });
@@ -71,8 +82,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   const counts = Object.fromEntries(ORDER.map((a) => [a, result.items.filter((i) => i.action === a).length]));
   io.stdout(`import ${o.file} → ${manifestShown}${source === undefined ? ' (new)' : ''}, api ${api}\n`);
   for (const action of ORDER) {
-    if (action === 'unchanged') continue;
-    for (const i of result.items.filter((x) => x.action === action))
+    for (const i of result.items.filter((x) => x.action === action && (action !== 'unchanged' || x.reason)))
       io.stdout(
         `  ${action.padEnd(9)} ${i.name}${i.name === snake(i.operation) ? '' : `  (${i.operation})`}${i.reason ? `  (${i.reason})` : ''}\n`,
       );
@@ -81,13 +91,21 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
   const schemaLine = [
     s.added.length && `${s.added.length} added`,
     s.updated.length && `${s.updated.length} updated`,
-    s.kept.length && `${s.kept.length} kept (${s.kept.join(', ')}: referred to by your entries)`,
+    s.kept.length && `${s.kept.length} kept (${s.kept.map((n) => `${n}: ${s.reasons[n]}`).join('; ')})`,
     s.removed.length && `${s.removed.length} removed`,
   ].filter(Boolean);
   if (schemaLine.length) io.stdout(`  schemas:  ${schemaLine.join(', ')}\n`);
+  for (const r of s.renamed)
+    io.stdout(
+      `  schemas:  ${r.from} imported as ${r.to} (a schema that is not this import's has the name ${r.from})\n`,
+    );
   if (result.apiAdded)
     io.stdout(
       `  api:      ${api} (base URL from ${entry.baseUrl && (entry.baseUrl as { env: string }).env}${authLine(entry)})\n`,
+    );
+  if (counts.added && previousApi(existing, from) !== undefined)
+    io.stdout(
+      '  note:     every selected operation without an entry is added, one whose tool you deleted too: leave operations out with --tag, --path or --operation (docs/openapi.md, "Leaving operations out")\n',
     );
   for (const n of [...notes, ...mapped.notes].slice(0, 20)) io.stdout(`  note:     ${n}\n`);
   const more = notes.length + mapped.notes.length - 20;
@@ -130,9 +148,13 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
       const lines = after.diagnostics
         .filter((d) => d.severity === 'error')
         .slice(0, 10)
-        .map((d) => `${d.file}:${d.line}:${d.column}: error ${d.code} ${d.message}`);
+        // The lines are the merged text's, which was not written: the path says which entry.
+        .map(
+          (d) =>
+            `${d.file}:${d.line}:${d.column} (in the merged result)${d.path ? ` at ${d.path}` : ''}: error ${d.code} ${d.message}`,
+        );
       for (const l of lines) io.stderr(`${l}\n`);
-      const message = `with this import ${manifestShown} would not validate (${after.errors} error${after.errors === 1 ? '' : 's'}); nothing was written (name imported tools with --rename <operationId>=<name>, or leave operations out with --tag, --path or --operation)`;
+      const message = `with this import ${manifestShown} would not validate (${after.errors} error${after.errors === 1 ? '' : 's'}); nothing was written; the lines above are those of the merged result (name imported tools with --rename <operationId>=<name>, or leave operations out with --tag, --path or --operation)`;
       io.stderr(`mcpgen: ${message}\n`);
       if (io.outcome) io.outcome.error = failure('usage', message, lines);
       return EXIT_PROBLEMS;
@@ -147,7 +169,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
     );
     return EXIT_OK;
   }
-  if (changed) writeAtomic(manifestAbs, result.text);
+  if (changed) writeAtomic(source === undefined ? manifestAbs : realpathSync(manifestAbs), result.text);
   if (io.outcome) io.outcome.applied = changed;
   const generate = commandLine(['mcpgen', 'generate', ...(o.manifest ? ['-f', o.manifest] : [])]);
   io.outcome?.next.push({ message: 'generate the project', command: generate, cwd: '.' });
@@ -160,16 +182,35 @@ function manifestData(source: string, shown: string): Record<string, unknown> {
   // The loader's quick parser first: a large imported manifest parses in a tenth of the time.
   const quick = quickParseYaml(source);
   if (quick) return quick.data;
-  const doc = yamlLib().parseDocument(source);
+  // As the loader reads it: `<<` merge keys, and as many aliases as a manifest may have.
+  const doc = yamlLib().parseDocument(source, { merge: true, uniqueKeys: false });
   if (doc.errors.length) {
     const line = doc.errors[0]!.linePos?.[0]?.line ?? 1;
     throw new UsageError(
       `${shown}:${line}: not valid YAML (${doc.errors[0]!.message.split('\n')[0]}); fix it before importing`,
     );
   }
-  const data = doc.toJS() ?? {};
+  let data: unknown;
+  try {
+    data = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }) ?? {};
+  } catch (err) {
+    throw new UsageError(`${shown}: ${(err as Error).message}; mcpgen validate says where, fix it before importing`);
+  }
   if (!isObject(data)) throw new UsageError(`${shown}: not a manifest (a mapping); fix it before importing`);
   return data;
+}
+
+/** A section the import writes into must be a mapping; no value (`tools:`) is read as an empty one. */
+function checkSections(data: Record<string, unknown>, source: string, shown: string): void {
+  for (const section of ['apis', 'schemas', 'tools']) {
+    const v = data[section];
+    if (v === undefined || v === null || isObject(v)) continue;
+    const at = new RegExp(`^${section}[ \\t]*:`, 'm').exec(source);
+    const line = at ? source.slice(0, at.index).split('\n').length : 1;
+    throw new UsageError(
+      `${shown}:${line}: \`${section}\` is ${Array.isArray(v) ? 'a list' : `the value ${JSON.stringify(v)}`}, not a mapping of entries; fix it before importing`,
+    );
+  }
 }
 
 /** `from=to` for one tool, `prefix:<text>` or `strip:<text>` for every name. */
@@ -227,14 +268,18 @@ function authLine(entry: Record<string, unknown>): string {
   return a.type === 'basic' ? `, basic auth from ${a.usernameEnv} and ${a.passwordEnv}` : `, ${a.type} from ${a.env}`;
 }
 
-function allOperations(doc: Record<string, unknown>): Set<string> {
+function allOperations(doc: Record<string, unknown>, version: '3.0' | '3.1'): Set<string> {
   const out = new Set<string>();
-  for (const [p, item] of Object.entries(isObject(doc.paths) ? doc.paths : {}))
+  // A path item may be a `$ref` (to components.pathItems): its operations are there.
+  const refs = new SchemaConverter(doc, version);
+  for (const [p, raw] of Object.entries(isObject(doc.paths) ? doc.paths : {})) {
+    const item = refs.resolve(raw);
     if (isObject(item))
       for (const m of METHODS) {
         const op = item[m];
         if (isObject(op)) out.add(typeof op.operationId === 'string' ? op.operationId : `${m} ${p}`);
       }
+  }
   return out;
 }
 
@@ -250,7 +295,10 @@ function tagsOf(doc: Record<string, unknown>): string[] {
   return [...tags.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} (${n})`);
 }
 
-/** Through a temp file beside it: a crash leaves the old manifest or the new one, never half of one. */
+/**
+ * Through a temp file beside it: a crash leaves the old manifest or the new one, never half of one.
+ * `abs` is the real path, so a symlinked manifest stays a symlink and its target is what changes.
+ */
 function writeAtomic(abs: string, text: string): void {
   const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
   try {

@@ -28,6 +28,8 @@ export interface ImportedTool {
   entry: Schema;
   /** The shared schemas the entry refers to, directly or through others. */
   schemas: Set<string>;
+  /** Whether a --rename rule gave the name: a re-import renames the entry it imported before. */
+  renamed: boolean;
 }
 
 export interface Mapped {
@@ -60,13 +62,15 @@ export function mapOperations(
         notes.push(`${operation}: deprecated, left out (name it with --operation to import it)`);
         continue;
       }
-      const name = uniqueName(toolName(operation, method, p, select.renames ?? []), used);
+      const named = toolName(operation, method, p, select.renames ?? []);
+      const name = uniqueName(named, used);
+      const renamed = named !== toolName(operation, method, p, []);
       const params = [...list(item.parameters), ...list(op.parameters)]
         .map((x) => schemas.resolve(x))
         .filter((x): x is Schema => x !== undefined);
       const tool = mapOperation({ schemas, method, path: p, op, params, api, notes, operation });
       if (!tool) continue;
-      tools.push({ name, operation, entry: tool, schemas: new Set() });
+      tools.push({ name, operation, entry: tool, schemas: new Set(), renamed });
     }
   }
   for (const t of tools) t.schemas = schemas.closure(sharedRefs(t.entry));

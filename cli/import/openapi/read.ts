@@ -28,7 +28,8 @@ export async function readOpenApi(file: string, cwd: string): Promise<OpenApiDoc
   const abs = path.resolve(cwd, file);
   let text: string;
   try {
-    text = readFileSync(abs, 'utf8');
+    // A BOM is no part of the document (editors on Windows write one before JSON too).
+    text = readFileSync(abs, 'utf8').replace(/^\uFEFF/, '');
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new UsageError(`${file}: ${code === 'ENOENT' ? 'no such file' : `cannot read it (${code})`}`);
@@ -120,10 +121,29 @@ function lineOfError(message: string, data: unknown, text: string): number {
     const at = text.indexOf(missing[1]!);
     return at >= 0 ? lineAt(text, at) : 1;
   }
+  const duplicate = /operationId `([^`]+)` is duplicated/.exec(message);
+  if (duplicate) {
+    const at = secondOperation(data, duplicate[1]!);
+    return at ? lineOfPath(text, at) : 1;
+  }
   const framed = /^> +(\d+) \|/m.exec(message);
   if (!framed) return 1;
   const jsonPath = pathAtJsonLine(data, Number(framed[1]));
   return jsonPath ? lineOfPath(text, jsonPath) : 1;
+}
+
+/** The path of the second operation with the id: the duplicate, the first being the original. */
+function secondOperation(data: unknown, id: string): string[] | undefined {
+  const paths = (data as { paths?: unknown }).paths;
+  if (paths === null || typeof paths !== 'object') return undefined;
+  let seen = 0;
+  for (const [p, item] of Object.entries(paths as Record<string, unknown>)) {
+    if (item === null || typeof item !== 'object') continue;
+    for (const [method, op] of Object.entries(item as Record<string, unknown>))
+      if ((op as { operationId?: unknown } | null)?.operationId === id && ++seen === 2)
+        return ['paths', p, method, 'operationId'];
+  }
+  return undefined;
 }
 
 /** The path of the value on line `line` (1-based) of `JSON.stringify(data, null, 2)`. */
