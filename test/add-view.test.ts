@@ -2,7 +2,7 @@
  * `mcpgen add view <tool>`: the manifest's text kept (comments, layout), the view's two lines
  * added and validated, the starter files written once; refusals write nothing.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
@@ -58,6 +58,18 @@ describe('mcpgen add view', () => {
     expect(await runCli(['add', 'view', 'list_notes'], again)).toBe(2);
     expect(again.err).toContain('tool `list_notes` already has a view');
     expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8')).toBe(after);
+  });
+
+  it('edits the file a symlinked manifest points to, keeping the link and the mode', async () => {
+    const dir = scratch('add-view-symlink');
+    mkdirSync(path.join(dir, 'shared'));
+    writeFileSync(path.join(dir, 'shared/mcpgen.yaml'), MANIFEST, { mode: 0o640 });
+    symlinkSync('shared/mcpgen.yaml', path.join(dir, 'mcpgen.yaml'));
+    const io = memoryIO(dir);
+    expect(await runCli(['add', 'view', 'list_notes'], io), io.err).toBe(0);
+    expect(lstatSync(path.join(dir, 'mcpgen.yaml')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(path.join(dir, 'shared/mcpgen.yaml'), 'utf8')).toContain('list_notes_view:');
+    expect(statSync(path.join(dir, 'shared/mcpgen.yaml')).mode & 0o777).toBe(0o640);
   });
 
   it('keeps a starter file already there, and refuses a tool that does not exist', async () => {

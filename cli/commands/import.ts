@@ -3,16 +3,7 @@
  * API through its `http:` block, merged into the manifest (created when missing). A re-import
  * updates what it imported and the user left alone, and keeps what the user edited.
  */
-import {
-  chmodSync,
-  existsSync,
-  readFileSync,
-  realpathSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { apiEntry } from '../import/openapi/api.js';
@@ -27,6 +18,7 @@ import { MAX_TOOLS } from '../lint/rules/tools.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { checkManifestText } from '../mcp/check-manifest.js';
 import { commandLine, failure, slashes } from '../report/outcome.js';
+import { replaceAtomic, writeAtomic } from '../write/write.js';
 
 export interface ImportFlags {
   format: string;
@@ -169,7 +161,7 @@ export async function importCommand(o: ImportFlags, io: CliIO): Promise<number> 
     );
     return EXIT_OK;
   }
-  if (changed) writeAtomic(source === undefined ? manifestAbs : realpathSync(manifestAbs), result.text);
+  if (changed) (source === undefined ? writeAtomic : replaceAtomic)(manifestAbs, result.text);
   if (io.outcome) io.outcome.applied = changed;
   const generate = commandLine(['mcpgen', 'generate', ...(o.manifest ? ['-f', o.manifest] : [])]);
   io.outcome?.next.push({ message: 'generate the project', command: generate, cwd: '.' });
@@ -293,20 +285,4 @@ function tagsOf(doc: Record<string, unknown>): string[] {
           for (const t of op.tags) tags.set(String(t), (tags.get(String(t)) ?? 0) + 1);
       }
   return [...tags.entries()].sort((a, b) => b[1] - a[1]).map(([t, n]) => `${t} (${n})`);
-}
-
-/**
- * Through a temp file beside it: a crash leaves the old manifest or the new one, never half of one.
- * `abs` is the real path, so a symlinked manifest stays a symlink and its target is what changes.
- */
-function writeAtomic(abs: string, text: string): void {
-  const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, text, { flag: 'wx' });
-    if (existsSync(abs)) chmodSync(tmp, statSync(abs).mode & 0o7777);
-    renameSync(tmp, abs);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
 }

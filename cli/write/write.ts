@@ -8,12 +8,12 @@
 import {
   chmodSync,
   existsSync,
-  lstatSync,
   mkdirSync,
   readdirSync,
+  realpathSync,
   renameSync,
   rmSync,
-  unlinkSync,
+  statSync,
   writeFileSync,
 } from 'node:fs';
 import path from 'node:path';
@@ -80,36 +80,29 @@ function sweepPidStaging(root: string): void {
 }
 
 /**
- * A user's existing file (the manifest `rename`, `add view` and the `mcp` tools edit) replaced
- * whole: a temp file beside it with the file's mode, then a rename, so a crash leaves the old text
- * or the new one.
+ * Replaces an existing file whole (a manifest the user edits), keeping its mode: a crash leaves
+ * the old file or the new one. A symbolic link stays one: the file it points to is replaced.
  */
 export function replaceAtomic(file: string, content: string): void {
-  const mode = lstatSync(file).mode & 0o7777;
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.mcpgen-${process.pid}.tmp`);
-  try {
-    writeFileSync(tmp, content, { flag: 'wx' });
-    chmodSync(tmp, mode);
-    renameSync(tmp, file);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw err;
-  }
+  const real = realpathSync(file);
+  renameInto(real, content, statSync(real).mode & 0o7777);
 }
 
 /** One file (init's manifest): a temp file in the same folder, then a rename. */
 export function writeAtomic(abs: string, content: string): void {
   mkdirSync(path.dirname(abs), { recursive: true });
+  renameInto(abs, content);
+}
+
+/** Through a temp file beside `abs` (created, never written through), then a rename over it. */
+function renameInto(abs: string, content: string, mode?: number): void {
   const tmp = path.join(path.dirname(abs), `.${path.basename(abs)}.mcpgen-${process.pid}.tmp`);
   try {
-    writeFileSync(tmp, content);
+    writeFileSync(tmp, content, { flag: 'wx' });
+    if (mode !== undefined) chmodSync(tmp, mode);
     renameSync(tmp, abs);
   } catch (err) {
-    try {
-      unlinkSync(tmp);
-    } catch {
-      /* the temp file may not exist */
-    }
+    rmSync(tmp, { force: true });
     throw err;
   }
 }
