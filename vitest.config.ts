@@ -31,6 +31,7 @@ const FAST = [
   'package-contents',
   'plan',
   'progress',
+  'project-checks',
   'proto-keys',
   'report',
   'sample-check',

@@ -9,6 +9,7 @@ import { chmodSync, existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { type Diagnostic, hasErrors, UsageError } from '../diagnostics.js';
 import { findTsc } from '../dev/build.js';
+import { readPackageJson } from '../plan/dependencies.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { formatReport } from '../report/index.js';
@@ -35,6 +36,11 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
   if (report(views.diagnostics, io)) return EXIT_PROBLEMS;
   const tsc = findTsc(projectDir);
   if (!tsc) throw new UsageError(`TypeScript is not installed in ${rel(projectDir)}: run \`npm install\` there first`);
+  // tsc reads package.json (its "type" decides how .js files load): a broken one would show as
+  // dozens of module errors instead of one line saying where.
+  const pkg = readPackageJson(projectDir);
+  if (pkg && 'invalid' in pkg)
+    throw new UsageError(`${rel(projectDir) === '.' ? '' : `${rel(projectDir)}/`}${pkg.invalid}`);
   if (!existsSync(path.join(projectDir, 'tsconfig.json')))
     throw new UsageError(`no tsconfig.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
 

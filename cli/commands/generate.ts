@@ -17,6 +17,7 @@ import { foundPlaces, stagingIn, stagingName } from '../write/staging.js';
 import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
 import { dependencyProblems, missingDependencies } from '../plan/dependencies.js';
+import { entryProblems } from '../plan/entry.js';
 import { generateLine, planChanges, slashes } from '../report/outcome.js';
 import { mark } from '../timings.js';
 
@@ -49,7 +50,7 @@ export async function planProject(
     writes?: boolean;
   },
   io: CliIO,
-): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number; stamp?: Stamp }> {
+): Promise<{ plan?: Plan; manifest: string; outDir: string; exit?: number; stamp?: Stamp; project?: ProjectFacts }> {
   const manifest = findManifest(io.cwd, opts.file);
   const outDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const display = path.relative(io.cwd, manifest) || path.basename(manifest);
@@ -98,7 +99,9 @@ export async function planProject(
   // The stamp keeps the warnings for the up-to-date path to print (files relative to the project).
   const toProject = (file: string) => path.relative(outDir, path.resolve(io.cwd, file)).split(path.sep).join('/');
   const listed = warnings <= SHOWN_WARNINGS ? warned.map((d) => ({ ...d, file: toProject(d.file) })) : [];
-  const stamp = made && warnings > 0 ? { ...made, warnings: { count: warnings, listed } } : made;
+  const withWarnings = made && warnings > 0 ? { ...made, warnings: { count: warnings, listed } } : made;
+  const project = result.ir && projectFacts(result.ir, manifest, outDir);
+  const stamp = withWarnings && project ? { ...withWarnings, project } : withWarnings;
   if (plan.errors.length) {
     const fromCwd = plan.errors.map((d) => ({ ...d, file: path.relative(io.cwd, d.file) }));
     io.outcome?.diagnostics.push(...fromCwd);
@@ -106,7 +109,34 @@ export async function planProject(
     io.stderr(`✖ nothing was written\n`);
     return { plan, manifest, outDir, exit: EXIT_PROBLEMS };
   }
-  return { plan, manifest, outDir, ...(stamp ? { stamp } : {}) };
+  return { plan, manifest, outDir, ...(stamp ? { stamp } : {}), ...(project ? { project } : {}) };
+}
+
+type ProjectFacts = NonNullable<Stamp['project']>;
+
+/** The transports and the built views' folders (relative to the project, with `/`). */
+function projectFacts(ir: IR, manifest: string, outDir: string): ProjectFacts {
+  const views = ir.resources.flatMap((r) =>
+    r.content.kind === 'built'
+      ? [slashes(path.relative(outDir, path.resolve(path.dirname(manifest), r.content.folder)))]
+      : [],
+  );
+  return { stdio: ir.transports.stdio, http: ir.transports.http !== null, views };
+}
+
+/**
+ * What generate says of the user's own files after writing, fast path or not: package.json's
+ * packages and scripts, and src/main.ts against the transports.
+ */
+function checkUserFiles(outDir: string, facts: ProjectFacts | undefined, io: CliIO): void {
+  const views = facts?.views.map((v) => path.resolve(outDir, v));
+  const missing = missingDependencies(outDir, views);
+  if (missing) io.stderr(`${missing}\n`);
+  recordDependencies(outDir, io, views);
+  for (const message of facts ? entryProblems(outDir, facts) : []) {
+    io.stderr(`! ${message}\n`);
+    io.outcome?.next.push({ message, command: null, cwd: null });
+  }
 }
 
 /**
@@ -222,9 +252,10 @@ export function recordStamped(stamp: Stamp, io: CliIO): void {
 }
 
 /** Under --json, the `npm install` commands package.json needs, as next steps run in the project. */
-function recordDependencies(outDir: string, io: CliIO): void {
+function recordDependencies(outDir: string, io: CliIO, views?: readonly string[]): void {
   if (!io.outcome) return;
-  const found = dependencyProblems(outDir);
+  const found = dependencyProblems(outDir, views);
+  if (found?.invalid) io.outcome.next.push({ message: found.invalid, command: null, cwd: null });
   const cwd = slashes(path.relative(io.cwd, outDir)) || '.';
   for (const command of found?.commands ?? [])
     io.outcome.next.push({
@@ -249,12 +280,13 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
     if (io.outcome && !opts.dryRun) io.outcome.applied = true;
-    const missing = missingDependencies(fast.outDir);
-    if (missing) io.stderr(`${missing}\n`);
-    recordDependencies(fast.outDir, io);
+    checkUserFiles(fast.outDir, fast.stamp.project, io);
     return EXIT_OK;
   }
-  const { plan, outDir, exit, stamp } = await planProject({ ...opts, writes: !opts.dryRun && !opts.check }, io);
+  const { plan, outDir, exit, stamp, project } = await planProject(
+    { ...opts, writes: !opts.dryRun && !opts.check },
+    io,
+  );
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
   const rel = (p: string) => path.relative(io.cwd, path.join(outDir, p)) || '.';
   io.outcome?.changes.push(...planChanges(plan.entries));
@@ -305,9 +337,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     }
   }
   await printContractChanges(plan, io, rel);
-  const missing = missingDependencies(outDir);
-  if (missing) io.stderr(`${missing}\n`);
-  recordDependencies(outDir, io);
+  checkUserFiles(outDir, project, io);
   return EXIT_OK;
 }
 

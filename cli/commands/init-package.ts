@@ -3,7 +3,8 @@
  * Instead, this works out exactly what it lacks for the generated project (`"type": "module"`, the
  * scripts, the bin) as a JSON fragment to merge in, and the commands the next steps must use so
  * that each of them works once the fragment is merged. A script the user already has under the
- * same name with another command is kept; the generated one is offered as `<name>:mcp`.
+ * same name with another command is kept; the generated one is offered as `<name>:mcp` (but see
+ * IN_PLACE).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -26,8 +27,12 @@ type Pkg = {
   devDependencies?: Record<string, unknown>;
 };
 
-/** Lifecycle scripts mean nothing under another name: a different one of the user's is left alone. */
-const LIFECYCLE = new Set(['prepack', 'prepare', 'postinstall']);
+/**
+ * Scripts that mean nothing under another name, left alone when the user's differs: lifecycle
+ * scripts, and `build`, which the Dockerfile, prepack and the tests run by that name (the steps
+ * printed after the fragment add `mcpgen build` to the user's own).
+ */
+const IN_PLACE = new Set(['prepack', 'prepare', 'postinstall', 'build']);
 
 /** The folder's package.json: null when there is none, 'invalid' when it is not a JSON object. */
 export function readPackage(dir: string): Pkg | null | 'invalid' {
@@ -57,15 +62,18 @@ export function packageAdvice(pkg: Pkg, wanted: Record<string, unknown>): Packag
   const scriptName: Record<string, string> = {};
   for (const [name, command] of Object.entries(ours)) {
     if (have[name] === undefined || have[name] === command) scriptName[name] = name;
-    else if (!LIFECYCLE.has(name)) scriptName[name] = `${name}:mcp`;
+    else if (!IN_PLACE.has(name)) scriptName[name] = `${name}:mcp`;
   }
   const scripts: Record<string, string> = {};
   for (const [name, command] of Object.entries(ours)) {
     const target = scriptName[name];
     if (target === undefined) {
       kept.push(
-        `scripts.${name} is yours (${JSON.stringify(have[name])}); mcpgen's would be ${JSON.stringify(command)}`,
+        name === 'build'
+          ? `scripts.build is yours (${JSON.stringify(have[name])}); the project also needs it to run \`mcpgen build\` (the steps below add it after yours)`
+          : `scripts.${name} is yours (${JSON.stringify(have[name])}); mcpgen's would be ${JSON.stringify(command)}`,
       );
+      scriptName[name] = name;
       continue;
     }
     // References to a renamed script follow it (`npm run build` → `npm run build:mcp`).

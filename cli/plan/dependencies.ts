@@ -2,7 +2,7 @@
  * The packages generated code imports. package.json is the user's after `init`, so mcpgen never
  * rewrites it: it names what is missing and the exact command that adds it.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { PACKAGE_ROOT } from '../paths.js';
 import { VERSION } from '../version.js';
@@ -125,22 +125,88 @@ export function rangeSatisfies(listed: string, required: string): boolean {
 }
 
 /** A message naming missing or too-old packages with the npm command to fix it, or null when all is well. */
-export function missingDependencies(projectDir: string): string | null {
-  const found = dependencyProblems(projectDir);
-  return (
-    found &&
-    `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`
-  );
+export function missingDependencies(projectDir: string, viewFolders?: readonly string[]): string | null {
+  const found = dependencyProblems(projectDir, viewFolders);
+  if (!found) return null;
+  if (found.invalid) return `! ${found.invalid}`;
+  return `! package.json does not match what the generated code needs (${found.problems.join('; ')}); run:\n    ${found.commands.join('\n    ')}`;
 }
 
-/** What is missing or too old, and the npm commands that add it; null when all is well or there is no package.json. */
-export function dependencyProblems(projectDir: string): { problems: string[]; commands: string[] } | null {
-  let pkg: { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+type PackageJson = {
+  dependencies?: Record<string, string>;
+  devDependencies?: Record<string, string>;
+  scripts?: Record<string, unknown>;
+};
+
+/** package.json's data; null when there is none, or why it cannot be read. */
+export function readPackageJson(projectDir: string): PackageJson | null | { invalid: string } {
+  const file = path.join(projectDir, 'package.json');
+  let text: string;
   try {
-    pkg = JSON.parse(readFileSync(path.join(projectDir, 'package.json'), 'utf8'));
-  } catch {
-    return null; // no readable package.json: nothing to compare with (generate creates one when missing)
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? null : { invalid: `package.json cannot be read (${code ?? (err as Error).message})` };
   }
+  try {
+    const data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    if (data && typeof data === 'object' && !Array.isArray(data)) return data as PackageJson;
+    return { invalid: 'package.json is not a JSON object: npm, the build and the checks of its packages need one' };
+  } catch (err) {
+    return {
+      invalid: `${jsonErrorAt(text, err as Error)}: npm, the build and the checks of its packages need valid JSON`,
+    };
+  }
+}
+
+/** `package.json:3:7: not valid JSON (…)`: where JSON.parse stopped, as line and column. */
+function jsonErrorAt(text: string, err: Error): string {
+  const at = /at position (\d+)/.exec(err.message);
+  const reason = err.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+  if (!at) return `package.json: not valid JSON (${reason})`;
+  const before = text.slice(0, Number(at[1]));
+  const line = before.split('\n').length;
+  const column = before.length - before.lastIndexOf('\n');
+  return `package.json:${line}:${column}: not valid JSON (${reason})`;
+}
+
+/** A command line argument, quoted for POSIX shells when it needs it. */
+const shellArg = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+/** Whether a view's sources import the extension's package (the starter views do). */
+function importsExtApps(folders: readonly string[]): boolean {
+  const name = Object.keys(VIEW_DEV_DEPENDENCIES)[0]!;
+  for (const folder of folders) {
+    let files: string[];
+    try {
+      files = readdirSync(folder, { recursive: true }) as string[];
+    } catch {
+      continue;
+    }
+    for (const file of files) {
+      if (!/\.(?:[mc]?[jt]sx?|html)$/.test(file) || file.split(/[\\/]/).includes('node_modules')) continue;
+      try {
+        if (readFileSync(path.join(folder, file), 'utf8').includes(name)) return true;
+      } catch {
+        /* unreadable: the build says so */
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * What is missing or too old, and the npm commands that add it; null when all is well or there is
+ * no package.json; `invalid` when it cannot be read. `viewFolders`: the manifest's built views'
+ * folders, when known, so the extension's package is asked for where a view imports it.
+ */
+export function dependencyProblems(
+  projectDir: string,
+  viewFolders?: readonly string[],
+): { problems: string[]; commands: string[]; invalid?: string } | null {
+  const pkg = readPackageJson(projectDir);
+  if (pkg === null) return null; // generate creates one when missing
+  if ('invalid' in pkg) return { problems: [pkg.invalid as string], commands: [], invalid: pkg.invalid as string };
   const listed: Record<string, string> = { ...pkg.dependencies, ...pkg.devDependencies };
   const problems: string[] = [];
   const need = (deps: Record<string, string>) =>
@@ -156,27 +222,36 @@ export function dependencyProblems(projectDir: string): { problems: string[]; co
   const specs = toolchainSpecs(projectDir);
   const features = featuresOf(projectDir);
   const runtime = need(runtimeDependencies(features, RUNTIME_RANGE)).map((cmd) =>
-    cmd.startsWith(`${RUNTIME_PACKAGE}@`) ? `${RUNTIME_PACKAGE}@${specs.runtime}` : cmd,
+    cmd.startsWith(`${RUNTIME_PACKAGE}@`) ? shellArg(`${RUNTIME_PACKAGE}@${specs.runtime}`) : cmd,
   );
   // Listed but installed at a version the generated code does not work with (a stale node_modules).
   const installed = installedVersion(projectDir, RUNTIME_PACKAGE);
   if (installed !== null && !runtime.length && !rangeSatisfies(installed, RUNTIME_RANGE)) {
     problems.push(`${RUNTIME_PACKAGE} ${installed} is installed, the generated code needs ${RUNTIME_RANGE}`);
-    runtime.push(`${RUNTIME_PACKAGE}@${specs.runtime}`);
+    runtime.push(shellArg(`${RUNTIME_PACKAGE}@${specs.runtime}`));
   }
-  const dev = need(DEV_DEPENDENCIES);
-  // The bundle (and built views) exist only when `npm run build` runs mcpgen build.
-  const build = (pkg as { scripts?: Record<string, unknown> }).scripts?.build;
+  const dev = need({
+    ...DEV_DEPENDENCIES,
+    ...(viewFolders && importsExtApps(viewFolders) ? VIEW_DEV_DEPENDENCIES : {}),
+    // Its scripts run mcpgen (build, dev): the project's own, so no global install is needed.
+    mcpgen: `^${VERSION}`,
+  }).map((cmd) => (cmd.startsWith('mcpgen@') ? shellArg(`mcpgen@${specs.mcpgen}`) : cmd));
+  // The bundle (and built views) exist only when `npm run build` runs mcpgen build: the
+  // Dockerfile, prepack and the tests run it. A build of the user's own keeps its steps, then this.
+  const build = pkg.scripts?.build;
   const buildsViews = typeof build === 'string' && build.includes('mcpgen build');
   if (!buildsViews)
     problems.push(
-      `scripts.build does not run \`mcpgen build\`, which bundles the server${features.views ? ' and its views' : ''}`,
+      `scripts.build ${typeof build === 'string' ? `(${JSON.stringify(build)}) ` : ''}does not run \`mcpgen build\`, which bundles the server${features.views ? ' and its views' : ''}`,
     );
   if (!runtime.length && !dev.length && buildsViews) return null;
   const cmds = [];
   if (runtime.length) cmds.push(`npm install ${runtime.join(' ')}`);
   if (dev.length) cmds.push(`npm install -D ${dev.join(' ')}`);
-  if (!buildsViews) cmds.push(`npm pkg set scripts.build="mcpgen build"`);
+  if (!buildsViews) {
+    const script = typeof build === 'string' && build.trim() ? `${build} && mcpgen build` : 'mcpgen build';
+    cmds.push(`npm pkg set ${shellArg(`scripts.build=${script}`)}`);
+  }
   return { problems, commands: cmds };
 }
 

@@ -54,6 +54,11 @@ export interface Stamp {
    * count, and the diagnostics when few enough to be listed, their files relative to the project.
    */
   warnings?: { count: number; listed: Diagnostic[] };
+  /**
+   * What the checks of the user's own files need (cli/plan/entry.ts, dependencies.ts), so an
+   * up-to-date run makes them too: the transports, and the built views' folders relative to the project.
+   */
+  project?: { stdio: boolean; http: boolean; views: string[] };
 }
 
 /**

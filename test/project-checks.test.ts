@@ -1,0 +1,125 @@
+/**
+ * What generate says about the user's own files it never edits: a src/main.ts out of step with
+ * `transports`, and a package.json that lacks what the generated code, its build and its views need
+ * or is not JSON at all (build refuses the latter at its line and column).
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../cli/main.js';
+import { memoryIO, scratch } from './helpers/project.js';
+
+/** A project as `mcpgen init` leaves it, with `transports` set as given. */
+async function project(name: string, transports?: string, view = false): Promise<string> {
+  const dir = scratch(name);
+  const io = memoryIO(dir);
+  expect(await runCli(['init', ...(view ? ['--view'] : [])], io), io.err).toBe(0);
+  if (transports) setTransports(dir, transports);
+  return dir;
+}
+
+function setTransports(dir: string, transports: string): void {
+  const file = path.join(dir, 'mcpgen.yaml');
+  const text = readFileSync(file, 'utf8').replace(/^transports:.*\n(?: {2}.*\n)*/m, '');
+  writeFileSync(file, text.replace('\nschemas:', `\ntransports: ${transports}\n\nschemas:`));
+}
+
+async function generate(dir: string, ...args: string[]) {
+  const io = memoryIO(dir);
+  const code = await runCli(['generate', '-q', ...args], io);
+  return { code, out: io.out, err: io.err };
+}
+
+describe('src/main.ts and transports', () => {
+  it('names an entry that imports the HTTP entry no longer generated, and one that starts no HTTP server', async () => {
+    const dir = await project('checks-entry-http');
+    const main = readFileSync(path.join(dir, 'src/main.ts'), 'utf8');
+    expect((await generate(dir)).err).not.toContain('src/main.ts');
+
+    setTransports(dir, '{ stdio: {} }');
+    const noHttp = await generate(dir);
+    expect(noHttp.code).toBe(0);
+    expect(noHttp.err).toContain(
+      '! src/main.ts imports ./generated/http.js, which is generated only with transports.http: take out its HTTP part, or delete src/main.ts and run mcpgen generate',
+    );
+    // Never edited: the advice is the user's to follow.
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toBe(main);
+
+    // Followed: a new entry for stdio alone, and nothing more to say.
+    rmSync(path.join(dir, 'src/main.ts'));
+    const recreated = await generate(dir);
+    expect(recreated.err).not.toContain('src/main.ts');
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).not.toContain('./generated/http.js');
+
+    setTransports(dir, '{ stdio: {}, http: {} }');
+    const json = memoryIO(dir);
+    expect(await runCli(['generate', '--json'], json)).toBe(0);
+    const next = JSON.parse(json.out).next as { message: string }[];
+    expect(next.map((n) => n.message)).toContainEqual(
+      expect.stringMatching(/^src\/main\.ts starts no Streamable HTTP server, and transports\.http is declared/),
+    );
+  });
+
+  it('names an entry that serves stdio the manifest no longer declares', async () => {
+    const dir = await project('checks-entry-stdio', '{ http: {} }');
+    const r = await generate(dir);
+    expect(r.err).toContain('! src/main.ts serves stdio, which transports no longer declares');
+    expect(r.err).not.toContain('starts no Streamable HTTP server');
+  });
+});
+
+describe('package.json', () => {
+  it('a build script of the user’s own keeps its steps; mcpgen itself is asked for', async () => {
+    const dir = await project('checks-package-build');
+    const file = path.join(dir, 'package.json');
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    pkg.scripts.build = "echo 'my build'";
+    delete pkg.devDependencies.mcpgen;
+    writeFileSync(file, JSON.stringify(pkg, null, 2));
+    const r = await generate(dir);
+    expect(r.err).toContain('scripts.build ("echo \'my build\'") does not run `mcpgen build`');
+    expect(r.err).toContain("npm pkg set 'scripts.build=echo '\\''my build'\\'' && mcpgen build'");
+    expect(r.err).toMatch(/mcpgen is not listed[\s\S]*npm install -D mcpgen@file:\S+/);
+  });
+
+  it('init beside a build script of the user’s own: kept, not offered under another name, extended by the steps', async () => {
+    const dir = scratch('checks-init-build');
+    const original = '{\n  "name": "legacy",\n  "scripts": { "build": "echo mybuild" }\n}\n';
+    writeFileSync(path.join(dir, 'package.json'), original);
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'package.json'), 'utf8')).toBe(original);
+    expect(io.out).toContain(
+      'scripts.build is yours ("echo mybuild"); the project also needs it to run `mcpgen build` (the steps below add it after yours)',
+    );
+    expect(io.out).not.toContain('build:mcp');
+    expect(io.out).toContain("  npm pkg set 'scripts.build=echo mybuild && mcpgen build'");
+    expect(io.out).toMatch(/ {2}npm install -D .*mcpgen@file:\S+/);
+  });
+
+  it('asks for the extension’s package when a view imports it', async () => {
+    const dir = await project('checks-package-view', undefined, true);
+    const file = path.join(dir, 'package.json');
+    const pkg = JSON.parse(readFileSync(file, 'utf8'));
+    delete pkg.devDependencies['@modelcontextprotocol/ext-apps'];
+    writeFileSync(file, JSON.stringify(pkg, null, 2));
+    expect((await generate(dir)).err).toMatch(
+      /@modelcontextprotocol\/ext-apps is not listed[\s\S]*npm install -D @modelcontextprotocol\/ext-apps@"\^2\.\d+\.\d+"/,
+    );
+    // A view of the user's own that does not use it needs no such package.
+    writeFileSync(path.join(dir, 'ui/greet/main.ts'), 'document.body.textContent = "hi";\n');
+    expect((await generate(dir)).err).not.toContain('ext-apps');
+  });
+
+  it('says where a package.json is not JSON; build stops there', async () => {
+    const dir = await project('checks-package-invalid');
+    writeFileSync(path.join(dir, 'package.json'), '{\n  "name": "x",\n  bad\n}\n');
+    const r = await generate(dir);
+    expect(r.code).toBe(0);
+    expect(r.err).toMatch(/^! package\.json:3:3: not valid JSON \(.+\): npm, the build and the checks/m);
+    const build = memoryIO(dir);
+    expect(await runCli(['build'], build)).toBe(2);
+    expect(build.err).toMatch(/package\.json:3:3: not valid JSON/);
+    expect(build.err).not.toMatch(/internal error|TS\d{4}/);
+  });
+});
