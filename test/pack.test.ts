@@ -23,7 +23,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Ajv } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer, REPO, run, scratch } from './helpers/project.js';
+import { runCli } from '../cli/main.js';
+import { buildServer, memoryIO, REPO, run, scratch } from './helpers/project.js';
 import { bundledFiles, reachablePackages } from './helpers/bundle.js';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
@@ -86,6 +87,8 @@ describe('stdio server (examples/weather)', () => {
     expect(validateManifest(unpacked)).toBe(true);
     const m = JSON.parse(readFileSync(path.join(unpacked, 'manifest.json'), 'utf8'));
     expect(validateMcpb(m), JSON.stringify(validateMcpb.errors)).toBe(true);
+    // A server with both transports: the bundle's command (no --http) serves stdio.
+    expect(m.server.mcp_config).toEqual({ command: 'node', args: ['${__dirname}/dist/src/main.js'], env: {} });
     // No native dependency: one bundle for every platform an MCPB manifest can name.
     expect(m.compatibility.platforms).toEqual(['darwin', 'linux', 'win32']);
     expect(m).toMatchObject({
@@ -190,28 +193,127 @@ describe('stdio server (examples/weather)', () => {
   });
 });
 
-it('an HTTP-only server with bearer auth: streamable-http package, its token variable, a placeholder name flagged', async () => {
-  const dir = scratch('pack-http', path.join(REPO, 'examples/weather'));
-  const manifest = path.join(dir, 'mcpgen.yaml');
-  const yaml = readFileSync(manifest, 'utf8').replace(
-    '  stdio: {}\n  http: { host: 127.0.0.1, port: 3000, path: /mcp }',
-    '  http: { host: 127.0.0.1, port: 3000, path: /mcp, auth: { bearer: { tokensEnv: WEATHER_TOKENS } } }',
-  );
-  expect(yaml).toContain('WEATHER_TOKENS');
-  writeFileSync(manifest, yaml);
-  expect((await run(process.execPath, [MCPGEN, 'generate', '-q'], dir)).code).toBe(0);
-  expect((await buildServer(dir)).code).toBe(0);
-  const r = await pack(dir);
-  expect(r.code).toBe(0);
-  expect(r.stderr).toContain(
-    '! server.json: registry name is a placeholder (io.github.YOUR-GITHUB-USER/weather): pass --registry-name io.github.<you>/weather or set "mcpName" in package.json',
-  );
-  const s = JSON.parse(readFileSync(path.join(dir, 'server.json'), 'utf8'));
-  expect(validateServerJson(s), JSON.stringify(validateServerJson.errors)).toBe(true);
-  expect(s.packages[0]).toMatchObject({
-    transport: { type: 'streamable-http', url: 'http://127.0.0.1:3000/mcp' },
-    packageArguments: [{ type: 'positional', value: '--http' }],
-    environmentVariables: [{ name: 'WEATHER_TOKENS', isRequired: true, isSecret: true }],
+describe('what pack refuses, before writing anything (a stand-in build: nothing gets far enough to need a real one)', () => {
+  const MANIFEST = `version: 1
+server: { name: ho2, version: 0.1.0 }
+transports:
+  http: { port: 3985 }
+tools:
+  hello:
+    description: Says hello
+    input: { type: object, properties: {} }
+`;
+  let dir: string;
+  const packIn = async (...args: string[]) => {
+    const io = memoryIO(dir);
+    const code = await runCli(['pack', ...args], io);
+    return { code, stdout: io.out, stderr: io.err };
+  };
+  const generate = async () => {
+    const io = memoryIO(dir);
+    expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
+  };
+  const standInBuild = (serverInfo = "{ name: 'ho2', version: '0.1.0' }") => {
+    mkdirSync(path.join(dir, 'dist/src/generated'), { recursive: true });
+    writeFileSync(path.join(dir, 'dist/src/main.js'), "console.log('built');\n");
+    writeFileSync(path.join(dir, 'dist/src/generated/server.js'), `export const serverInfo = ${serverInfo};\n`);
+  };
+  /** What pack may have left: bundles, server.json, temporary files (here and in the scratch folder). */
+  const written = () =>
+    [dir, path.dirname(dir), path.join(dir, 'dist/src')].flatMap((d) =>
+      readdirSync(d).filter((f) => f.endsWith('.mcpb') || f === 'server.json' || f.endsWith('.tmp')),
+    );
+  const refused = async (args: string[], message: string) => {
+    const r = await packIn(...args);
+    expect(r.stderr).toContain(`mcpgen: ${message}\n`);
+    expect(r.stderr).not.toContain('internal error');
+    expect(r.code).toBe(2);
+    expect(written()).toEqual([]);
+  };
+
+  beforeAll(async () => {
+    dir = scratch('pack-refusals');
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
+    await generate();
+    standInBuild();
+  });
+
+  it('an HTTP-only server: a bundle is a local server its host talks to over stdio', async () => {
+    await refused(
+      [],
+      'mcpgen.yaml:3:1: `transports` has no stdio, and an MCP Bundle is a local server its host starts and talks to over stdio only: add `stdio: {}` under `transports`, delete src/main.ts (yours, written for HTTP only) so that `mcpgen generate` writes one serving stdio, run it, rebuild, then pack again',
+    );
+    // stdio added, but main.ts (the user's, written once) still serves HTTP alone.
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST.replace('transports:\n', 'transports:\n  stdio: {}\n'));
+    await generate();
+    await refused(
+      [],
+      "src/main.ts serves no stdio (it neither calls runStdio nor imports a stdio transport), and a bundle's host runs `node dist/src/main.js` and talks to it over stdio: delete src/main.ts (yours, written for HTTP only) so that `mcpgen generate` writes one serving stdio, run it, rebuild, then pack again",
+    );
+    rmSync(path.join(dir, 'src/main.ts'));
+    await generate();
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toContain('runStdio');
+    standInBuild();
+  });
+
+  it('a package.json that is not JSON, at its line and column, left as it was', async () => {
+    const file = path.join(dir, 'package.json');
+    const pkg = readFileSync(file);
+    writeFileSync(file, '{ bad json\n');
+    try {
+      await refused([], "package.json:1:3: not valid JSON: Expected property name or '}'");
+      expect(readFileSync(file, 'utf8')).toBe('{ bad json\n');
+    } finally {
+      writeFileSync(file, pkg);
+    }
+  });
+
+  it('a registry name not of the Registry form, with an example from the package name', async () => {
+    await refused(
+      ['--registry-name', 'bad name'],
+      '--registry-name: "bad name" is not <reverse-DNS namespace>/<name>, e.g. io.github.<you>/ho2 (letters, digits, `.` and `-`, one `/`, then letters, digits, `.`, `_` and `-`; 3 to 200 characters)',
+    );
+  });
+
+  it('a --bundle path that cannot be the bundle, named as given, no temporary file left', async () => {
+    writeFileSync(path.join(dir, '../afile'), 'a file\n');
+    mkdirSync(path.join(dir, '../val'), { recursive: true });
+    await refused(['--bundle', '../afile/x.mcpb'], '--bundle ../afile/x.mcpb: ../afile is a file, not a folder');
+    await refused(
+      ['--bundle', '../val'],
+      '--bundle ../val: is a folder; name the .mcpb file to write, e.g. --bundle ../val/ho2-0.1.0.mcpb',
+    );
+    await refused(
+      ['--bundle', 'package.json'],
+      "--bundle package.json: a bundle's name ends in .mcpb (what desktop clients open), e.g. --bundle package.mcpb",
+    );
+    await refused(
+      ['--bundle', 'dist/src/x.mcpb'],
+      '--bundle dist/src/x.mcpb: is inside dist, the build a bundle is made from (the next pack would pack it, the next build may delete it); write it elsewhere, e.g. --bundle ho2-0.1.0.mcpb',
+    );
+    if (existsSync('/proc/self'))
+      await refused(
+        ['--bundle', '/proc/x.mcpb', '--registry-name', 'io.github.example/ho2'],
+        '--bundle /proc/x.mcpb: cannot write there: no such file or folder (ENOENT)',
+      );
+    await refused(
+      ['-o', 'nowhere'],
+      '-o nowhere: no such folder; name the project folder (where `mcpgen generate` wrote the project)',
+    );
+  });
+
+  it("another project's build", async () => {
+    standInBuild("{ name: 'other', version: '2.0.0' }");
+    await refused(
+      [],
+      "dist/src/generated/server.js was not built from this project's generated code (it serves other 2.0.0; src/generated/server.ts serves ho2 0.1.0): build the project again (`npm run build` in ., or `mcpgen pack --build`)",
+    );
+    standInBuild();
+    // The stand-in build packs: what was refused above is all that stood in the way.
+    const r = await packIn('--registry-name', 'io.github.example/ho2', '--bundle', '../out/ho2.mcpb');
+    expect(r.stderr).not.toContain('mcpgen:');
+    expect(r.code).toBe(0);
+    expect(existsSync(path.join(dir, '../out/ho2.mcpb'))).toBe(true);
   });
 });
 

@@ -8,17 +8,21 @@
 import { spawn } from 'node:child_process';
 import { withProgress } from '../progress.js';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
 import { BUNDLED_PACKAGES, bundleContents, dependencyEntries } from '../pack/contents.js';
-import { filesUnder, newestMtime } from '../pack/files.js';
-import { BUNDLE_ENTRY, mcpbManifest, type ProjectPackage } from '../pack/mcpb-manifest.js';
+import { checkBuild } from '../pack/build-check.js';
+import { filesUnder } from '../pack/files.js';
+import { mcpbManifest, type ProjectPackage } from '../pack/mcpb-manifest.js';
 import { hostTarget, MCPB_PLATFORMS, platformOf } from '../pack/native.js';
-import { serverJson } from '../pack/server-json.js';
+import { bundlePath, type Output, writeAllOrNothing } from '../pack/output.js';
+import { readJsonObject } from '../pack/read-json.js';
+import { registryNameProblem, serverJson } from '../pack/server-json.js';
+import { checkServesStdio } from '../pack/stdio.js';
 import { zip, type ZipEntry } from '../pack/zip.js';
 import { slashes } from '../report/outcome.js';
 import { generateCommand } from './generate.js';
@@ -39,6 +43,10 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   const manifest = findManifest(io.cwd, opts.file);
   const projectDir = path.resolve(io.cwd, opts.out ?? path.dirname(manifest));
   const rel = (p: string) => path.relative(io.cwd, p) || '.';
+  if (opts.out !== undefined && !isFolder(projectDir))
+    throw new UsageError(
+      `-o ${opts.out}: ${existsSync(projectDir) ? 'is not a folder' : 'no such folder'}; name the project folder (where \`mcpgen generate\` wrote the project)`,
+    );
   let ir: IR | undefined;
   // The generated code must match the manifest: a bundle built from stale code would list tools it does not serve.
   const checked = await generateCommand(
@@ -51,10 +59,28 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   }
   // Up to date: pack's changes are the files it writes, not the project's plan.
   if (io.outcome) io.outcome.changes = [];
+  checkServesStdio(ir, manifest, projectDir, rel);
   const pkgPath = path.join(projectDir, 'package.json');
   if (!existsSync(pkgPath))
     throw new UsageError(`no package.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
-  const pkg = JSON.parse(readFileSync(pkgPath, 'utf8')) as ProjectPackage & Record<string, unknown>;
+  const pkg = readJsonObject(pkgPath, rel(pkgPath)) as ProjectPackage & Record<string, unknown>;
+  // The Registry refuses a server.json whose name breaks its schema: said before anything is packed.
+  if (opts.registryName !== undefined) {
+    const problem = registryNameProblem(opts.registryName, ir.server.packageName);
+    if (problem) throw new UsageError(`--registry-name: ${problem}`);
+  } else if (pkg.mcpName !== undefined) {
+    const problem =
+      typeof pkg.mcpName === 'string'
+        ? registryNameProblem(pkg.mcpName, ir.server.packageName)
+        : `${JSON.stringify(pkg.mcpName)} is not a string`;
+    if (problem) throw new UsageError(`${rel(pkgPath)}: mcpName ${problem}; fix it, or pass --registry-name`);
+  }
+  const baseName = String(mcpbManifest(ir, pkg, MCPB_PLATFORMS).name);
+  const defaultName = `${baseName}-${ir.server.version}.mcpb`;
+  const singlePath =
+    opts.bundle !== undefined
+      ? bundlePath(opts.bundle, io.cwd, projectDir, defaultName, rel)
+      : path.join(projectDir, defaultName);
 
   if (opts.build) {
     io.stdout(`building: npm run build\n`);
@@ -65,25 +91,13 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
       return EXIT_PROBLEMS;
     }
   }
-  const entry = path.join(projectDir, BUNDLE_ENTRY);
-  if (!existsSync(entry)) {
-    throw new UsageError(
-      `${rel(entry)} does not exist: build the project first (\`npm run build\` in ${rel(projectDir)}, or \`mcpgen pack --build\`)`,
-    );
-  }
-  const src = newestMtime(path.join(projectDir, 'src'), ['.ts']);
-  const built = newestMtime(path.join(projectDir, 'dist', 'src'), ['.js']);
-  if (src.file && src.mtime > built.mtime) {
-    throw new UsageError(
-      `${rel(src.file)} is newer than the build in ${rel(path.join(projectDir, 'dist'))}: run \`npm run build\` (or \`mcpgen pack --build\`)`,
-    );
-  }
+  checkBuild(projectDir, rel);
 
   const bundled = existsSync(path.join(projectDir, 'dist', 'src', 'chunks'));
   const host = hostTarget();
   // Reading the production packages and compressing them takes a few seconds on a large project.
   io.stdout('packing: the built server and its production packages\n');
-  const contents = bundleContents(projectDir, host, bundled);
+  const contents = bundleContents(projectDir, host, bundled, rel);
   const { devDependencies: _dev, scripts: _scripts, ...runtimePkg } = pkg;
   // A bundled server carries the runtime and the SDK inside: its package.json does not ask for them.
   if (bundled && runtimePkg.dependencies && typeof runtimePkg.dependencies === 'object')
@@ -104,9 +118,6 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     const abs = path.join(projectDir, extra);
     if (existsSync(abs)) own.push({ name: extra, data: readFileSync(abs), mode: 0o644 });
   }
-  const baseName = String(mcpbManifest(ir, pkg, MCPB_PLATFORMS).name);
-  const defaultPath = path.join(projectDir, `${baseName}-${ir.server.version}.mcpb`);
-  const singlePath = path.resolve(io.cwd, opts.bundle ?? defaultPath);
   // One bundle for every platform, or, with native dependencies, one per platform-arch they have binaries for.
   const bundles = (contents.targets ?? [null]).map((target) => {
     const mcpb = mcpbManifest(ir!, pkg, target ? [platformOf(target)] : contents.platforms);
@@ -128,9 +139,20 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
   );
   const serverJsonPath = path.join(projectDir, 'server.json');
   const existed = new Set([...bundles.map((b) => b.file), serverJsonPath].filter((f) => existsSync(f)));
+  // Messages name a bundle as the user named it: `--bundle out/x.mcpb` (out/x-linux-x64.mcpb).
+  const bundleLabel = (file: string) =>
+    opts.bundle === undefined
+      ? rel(file)
+      : file === singlePath
+        ? `--bundle ${opts.bundle}`
+        : `--bundle ${opts.bundle} (${rel(file)})`;
   writeAllOrNothing([
-    ...bundles.map((b): [string, Buffer] => [b.file, b.archive]),
-    [serverJsonPath, Buffer.from(`${JSON.stringify(registry.json, null, 2)}\n`)],
+    ...bundles.map((b): Output => ({ file: b.file, label: bundleLabel(b.file), data: b.archive })),
+    {
+      file: serverJsonPath,
+      label: rel(serverJsonPath),
+      data: Buffer.from(`${JSON.stringify(registry.json, null, 2)}\n`),
+    },
   ]);
 
   for (const w of contents.warnings) io.stderr(`! ${w}\n`);
@@ -141,9 +163,7 @@ export async function packCommand(opts: PackOptions, io: CliIO): Promise<number>
     io.stdout(`✔ ${rel(b.file)}: ${kb} KiB, ${b.files} files (${what}), for ${where}\n  sha256 ${b.sha256}\n`);
   }
   io.stdout(
-    `✔ ${rel(serverJsonPath)}: ${String(registry.json.name)} ${ir.server.version}, npm package ${ir.server.packageName}${
-      ir.transports.stdio ? `, ${bundles.length} bundle(s)` : ''
-    }\n`,
+    `✔ ${rel(serverJsonPath)}: ${String(registry.json.name)} ${ir.server.version}, npm package ${ir.server.packageName}, ${bundles.length} bundle(s)\n`,
   );
   for (const n of registry.notes) io.stderr(`! server.json: ${n}\n`);
   if (io.outcome) {
@@ -185,22 +205,10 @@ function runBuild(projectDir: string, outputToStderr: boolean): Promise<number |
 /** What a bundled build runs (dist/src-relative, with `/`): the entry, its chunks and the built views. */
 const inBundle = (rel: string) => rel === 'main.js' || rel.startsWith('chunks/') || rel.startsWith('views/');
 
-/**
- * Writes each file beside its target, then renames them all over their targets: a failure while
- * writing leaves every old file as it was, and readers see an old file or a whole new one.
- */
-function writeAllOrNothing(files: readonly [string, Buffer][]): void {
-  const tmps: string[] = [];
+function isFolder(p: string): boolean {
   try {
-    for (const [target, data] of files) {
-      const tmp = `${target}.${process.pid}.tmp`;
-      tmps.push(tmp);
-      mkdirSync(path.dirname(target), { recursive: true });
-      writeFileSync(tmp, data);
-    }
-    files.forEach(([target], i) => renameSync(tmps[i]!, target));
-  } catch (err) {
-    for (const tmp of tmps) rmSync(tmp, { force: true });
-    throw err;
+    return statSync(p).isDirectory();
+  } catch {
+    return false;
   }
 }

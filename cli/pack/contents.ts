@@ -35,8 +35,14 @@ export interface Contents {
  */
 export const BUNDLED_PACKAGES = ['@mcpgen/runtime', '@modelcontextprotocol/server'];
 
-export function bundleContents(projectDir: string, host: Target, bundled = false): Contents {
-  const packages = productionDependencies(projectDir, bundled ? BUNDLED_PACKAGES : []).map((pkg) => {
+/** `rel` names a file in messages (relative to where mcpgen runs). */
+export function bundleContents(
+  projectDir: string,
+  host: Target,
+  bundled = false,
+  rel: (abs: string) => string = (abs) => abs,
+): Contents {
+  const packages = productionDependencies(projectDir, bundled ? BUNDLED_PACKAGES : [], rel).map((pkg) => {
     // A package's own node_modules holds what productionDependencies placed elsewhere, or dev tools.
     const all = listFiles(pkg.from, (rel) => rel === 'node_modules');
     const files = all.filter((f) => !isDroppable(f.rel));

@@ -2,9 +2,10 @@
  * The production dependency tree of a project, resolved as Node resolves it (node_modules folders
  * from the package up to the root), laid out for a bundle's own node_modules.
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
+import { readJsonObject } from './read-json.js';
 
 export interface BundledPackage {
   name: string;
@@ -32,8 +33,11 @@ export interface PackageManifest {
 /** Past this many nested node_modules a layout is taken to be a cycle of conflicting versions. */
 const MAX_DEPTH = 32;
 
-const readManifest = (dir: string): PackageManifest =>
-  JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as PackageManifest;
+/** `rel` names a file in messages (relative to where mcpgen runs). */
+const readManifest = (dir: string, rel: (abs: string) => string): PackageManifest => {
+  const file = path.join(dir, 'package.json');
+  return readJsonObject(file, rel(file)) as PackageManifest;
+};
 
 /** The real folder `name` resolves to from `fromDir`, or null. */
 function resolvePackage(name: string, fromDir: string): string | null {
@@ -52,9 +56,13 @@ function resolvePackage(name: string, fromDir: string): string | null {
  * in the installed tree. A package's dependencies are all placed before any package nested under
  * it looks for its own, so a later placement never shadows one already resolved.
  */
-export function productionDependencies(projectDir: string, inBundle: readonly string[] = []): BundledPackage[] {
+export function productionDependencies(
+  projectDir: string,
+  inBundle: readonly string[] = [],
+  rel: (abs: string) => string = (abs) => abs,
+): BundledPackage[] {
   const placed = new Map<string, BundledPackage>();
-  const root = readManifest(projectDir);
+  const root = readManifest(projectDir, rel);
   // What the built server already holds (its bundle) is no dependency of the project's own.
   const own = (deps: [string, boolean][]) => deps.filter(([name]) => !inBundle.includes(name));
   interface Pending {
@@ -88,7 +96,7 @@ export function productionDependencies(projectDir: string, inBundle: readonly st
       const to = placed.has(top) && at ? `${at}/node_modules/${name}` : top;
       if (to.split('/node_modules/').length > MAX_DEPTH)
         throw new UsageError(`cannot bundle: ${chain.join(' → ')} → ${name} nests too deep`);
-      const manifest = readManifest(from);
+      const manifest = readManifest(from, rel);
       placed.set(to, { name, version: manifest.version ?? '0.0.0', from, to, manifest });
       queue.push({ from, at: to, deps: depsOf(manifest), chain: [...chain, name] });
     }

@@ -1,6 +1,6 @@
 /**
  * The `server.json` the official MCP Registry reads: the server's identity and how to run its npm
- * package. Checked against the vendored schema in test/pack.test.ts.
+ * package and its bundles, over stdio. Checked against the vendored schema in test/pack.test.ts.
  * @see https://github.com/modelcontextprotocol/registry/blob/main/docs/reference/server-json/generic-server-json.md
  */
 import type { IR } from '../normalize/ir.js';
@@ -22,6 +22,19 @@ export interface ServerJsonResult {
   notes: string[];
 }
 
+/** The Registry schema's form of a server name: `<reverse-DNS namespace>/<name>`, 3 to 200 characters. */
+const REGISTRY_NAME = /^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/;
+
+/**
+ * What is wrong with `name` as a registry name (null: nothing), with an example made from the npm
+ * package's name: the Registry refuses a server.json whose name breaks its schema.
+ */
+export function registryNameProblem(name: string, packageName: string): string | null {
+  if (REGISTRY_NAME.test(name) && name.length >= 3 && name.length <= 200) return null;
+  const base = packageName.replace(/^@[^/]+\//, '').replace(/[^a-zA-Z0-9._-]/g, '-');
+  return `${JSON.stringify(name)} is not <reverse-DNS namespace>/<name>, e.g. io.github.<you>/${base} (letters, digits, \`.\` and \`-\`, one \`/\`, then letters, digits, \`.\`, \`_\` and \`-\`; 3 to 200 characters)`;
+}
+
 /**
  * `registryName` is the reverse-DNS name (`io.github.user/weather`) the registry checks against the
  * npm package's `mcpName`: from the option, else package.json `mcpName`, else guessed.
@@ -35,43 +48,12 @@ export function serverJson(
   const s = ir.server;
   const notes: string[] = [];
   const name = registryName ?? pkg.mcpName ?? guessName(s.packageName, pkg, notes);
-  if (!/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(name)) {
-    notes.push(`registry name ${JSON.stringify(name)} is not <reverse-DNS namespace>/<name>`);
-  }
   if (pkg.mcpName !== undefined && pkg.mcpName !== name) {
     notes.push(
       `package.json mcpName is ${JSON.stringify(pkg.mcpName)} but server.json says ${JSON.stringify(name)}: the registry requires them equal`,
     );
   }
   const description = clip(s.description ?? s.title ?? s.name, 'server.description', notes);
-  const stdio = ir.transports.stdio;
-  const http = ir.transports.http;
-  const env: Record<string, unknown>[] = [];
-  if (!stdio && http) {
-    if (http.bearer)
-      env.push({
-        name: http.bearer.tokensEnv,
-        description: 'Bearer tokens the server accepts (comma-separated, `clientId:token` or bare)',
-        isRequired: true,
-        isSecret: true,
-      });
-    const intro = http.oauth?.introspection;
-    if (intro) {
-      env.push({ name: intro.clientIdEnv, description: 'OAuth client id for token introspection', isRequired: true });
-      env.push({
-        name: intro.clientSecretEnv,
-        description: 'OAuth client secret for token introspection',
-        isRequired: true,
-        isSecret: true,
-      });
-    }
-  }
-  const transport = stdio
-    ? { type: 'stdio' }
-    : {
-        type: 'streamable-http',
-        url: `http://${http!.host === '0.0.0.0' ? '127.0.0.1' : http!.host}:${http!.port}${http!.path}`,
-      };
   const icons = s.icons.filter((i) => i.src.startsWith('https://'));
   return {
     json: {
@@ -89,12 +71,10 @@ export function serverJson(
           registryBaseUrl: 'https://registry.npmjs.org',
           identifier: s.packageName,
           version: s.version,
-          transport,
-          ...(stdio ? {} : { packageArguments: [{ type: 'positional', value: '--http' }] }),
-          ...(env.length ? { environmentVariables: env } : {}),
+          // pack makes bundles of stdio servers alone (cli/pack/stdio.ts): the package runs over stdio too.
+          transport: { type: 'stdio' },
         },
-        // A bundle's command runs the server over stdio, which an HTTP-only server does not serve.
-        ...(stdio ? bundles.map((b) => mcpbPackage(b, s.version, pkg, notes)) : []),
+        ...bundles.map((b) => mcpbPackage(b, s.version, pkg, notes)),
       ],
     },
     notes,
