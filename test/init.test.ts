@@ -324,6 +324,23 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
     expect(test.code, test.stdout.slice(-3000) + test.stderr.slice(-2000)).toBe(0);
   }, 400_000);
 
+  it('asks for "types": ["node"] when types is not set (TypeScript 7 then loads no @types), and that builds', async () => {
+    const dir = scratch('init-tsconfig-no-types');
+    const own = { compilerOptions: { target: 'ES2019', strict: false, outDir: 'build' } };
+    writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify(own));
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(io.out).toContain('  - compilerOptions.types is not set: ');
+    const set = printedOptions(io.out);
+    expect(set).toEqual({ module: 'NodeNext', target: 'ES2022', types: ['node'], outDir: 'dist' });
+    writeFileSync(
+      path.join(dir, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...own.compilerOptions, ...set } }),
+    );
+    const build = await buildServer(dir);
+    expect(build.code, build.stdout + build.stderr).toBe(0);
+  }, 120_000);
+
   it('says why when it cannot read it, and changes nothing', async () => {
     const dir = scratch('init-broken-tsconfig');
     writeFileSync(path.join(dir, 'tsconfig.json'), '{ "compilerOptions": { "module": } }');

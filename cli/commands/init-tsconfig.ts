@@ -81,6 +81,12 @@ export function tsconfigAdvice(dir: string): TsconfigAdvice | string {
   if (types && !types.includes('node')) {
     set.types = [...types, 'node'];
     reasons.push(`compilerOptions.types is ${show('types')}: the generated code needs Node's types ("node")`);
+  } else if (options.types === undefined) {
+    // TypeScript 7 loads no @types package unless `types` names it (5.x loaded them all).
+    set.types = ['node'];
+    reasons.push(
+      'compilerOptions.types is not set: the generated code needs Node\'s types, which TypeScript 7 loads only when types names them ("node")',
+    );
   }
   if (options.noEmit === true) {
     set.noEmit = false;
