@@ -1,7 +1,7 @@
 /**
  * `mcpgen init`: the starter project installs, type-checks, passes its tests and serves, untouched.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -152,7 +152,96 @@ describe('mcpgen init', () => {
     const io = memoryIO(dir);
     expect(await runCli(['init', '--name', 'Bad Name'], io)).toBe(2);
     expect(io.err).toContain('not a valid npm package name');
+    expect(io.err).toContain('scoped as @scope/name');
     expect(existsSync(path.join(dir, 'mcpgen.yaml'))).toBe(false);
+  });
+
+  it('writes names YAML would read as numbers, booleans or null as strings', async () => {
+    const parent = scratch('init-number-names');
+    // A folder named like a number, and --name values YAML reads as null, a float, a hex integer.
+    for (const args of [['2024'], ['a', '--name', 'null'], ['b', '--name', '1e3'], ['c', '--name', '0x10']]) {
+      const io = memoryIO(parent);
+      expect(await runCli(['init', ...args], io), io.err).toBe(0);
+      const name = args[2] ?? args[0]!;
+      const manifest = readFileSync(path.join(parent, args[0]!, 'mcpgen.yaml'), 'utf8');
+      expect(manifest).toContain(`  name: "${name}" `);
+      expect(manifest).toContain(`  title: "${name}"\n`);
+      expect(JSON.parse(readFileSync(path.join(parent, args[0]!, 'package.json'), 'utf8')).name).toBe(name);
+    }
+  });
+
+  it('a scoped --name is the package; the server and its command are named without the scope', async () => {
+    const parent = scratch('init-scoped');
+    const io = memoryIO(parent);
+    expect(await runCli(['init', 'x', '--name', '@acme/weather'], io), io.err).toBe(0);
+    const manifest = readFileSync(path.join(parent, 'x/mcpgen.yaml'), 'utf8');
+    expect(manifest).toContain('  name: weather ');
+    expect(manifest).toContain('  package: "@acme/weather" ');
+    const pkg = JSON.parse(readFileSync(path.join(parent, 'x/package.json'), 'utf8'));
+    expect([pkg.name, pkg.bin]).toEqual(['@acme/weather', { weather: 'dist/src/main.js' }]);
+    expect(io.out).toContain('Your MCP server "weather" is ready.');
+  });
+
+  it('a folder name with accents becomes their letters', async () => {
+    const parent = scratch('init-accents');
+    const io = memoryIO(parent);
+    expect(await runCli(['init', 'ünï srv'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(parent, 'ünï srv/mcpgen.yaml'), 'utf8')).toContain('  name: uni-srv ');
+  });
+
+  it('leaves no manifest behind when generating the project fails, so init runs again', async () => {
+    const dir = scratch('init-generate-fails');
+    writeFileSync(path.join(dir, 'src'), 'a file where src/ goes\n');
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io)).toBe(1);
+    expect(io.err).toContain('init removed what it wrote (mcpgen.yaml)');
+    expect(existsSync(path.join(dir, 'mcpgen.yaml'))).toBe(false);
+    rmSync(path.join(dir, 'src'));
+    const again = memoryIO(dir);
+    expect(await runCli(['init'], again), again.err).toBe(0);
+  });
+
+  it("says what a src/main.ts of the user's must do, and how to get the starter", async () => {
+    const dir = scratch('init-own-main');
+    mkdirSync(path.join(dir, 'src'));
+    writeFileSync(path.join(dir, 'src/main.ts'), 'console.log("my app");\n');
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(readFileSync(path.join(dir, 'src/main.ts'), 'utf8')).toBe('console.log("my app");\n');
+    expect(io.out).toContain("! src/main.ts is yours and was kept, but it is the server's entry point");
+    expect(io.out).toContain("import { app } from './generated/server.js'");
+    expect(io.out).toContain('move yours aside (mv src/main.ts src/app.ts) and run mcpgen generate');
+    rmSync(path.join(dir, 'mcpgen.yaml'));
+    const json = memoryIO(dir);
+    expect(await runCli(['init', '--json'], json), json.err).toBe(0);
+    const next = (JSON.parse(json.out) as { next: { message: string; command: string | null }[] }).next;
+    expect(next[0]).toMatchObject({ command: null, message: expect.stringContaining("the server's entry point") });
+    expect(next[0]!.message).toContain('run mcpgen generate, which creates src/main.ts when it is missing');
+  });
+
+  it("run from npx's cache: the runtime copied into vendor/, mcpgen named by the tarball npx was given", async () => {
+    const parent = scratch('init-npx');
+    // mcpgen as `npx --package=<tarball>` installs it; npm records the tarball in the cache's package.json.
+    const cache = path.join(parent, 'npm-cache/_npx/0123abcd');
+    for (const part of ['bin', 'dist', 'templates', 'schemas', 'package.json'])
+      cpSync(path.join(REPO, part), path.join(cache, 'node_modules/mcpgen', part), { recursive: true });
+    const tarball = path.join(parent, 'mcpgen-0.1.0.tgz');
+    writeFileSync(tarball, 'the tarball\n');
+    writeFileSync(path.join(cache, 'package.json'), JSON.stringify({ _npx: { packages: [tarball] } }));
+    const init = await run(
+      process.execPath,
+      [path.join(cache, 'node_modules/mcpgen/bin/mcpgen.js'), 'init', 'x'],
+      parent,
+    );
+    expect(init.code, init.stderr).toBe(0);
+    const dir = path.join(parent, 'x');
+    const pkg = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8'));
+    expect(pkg.dependencies['@mcpgen/runtime']).toBe('file:vendor/mcpgen-runtime-0.1.0.tgz');
+    expect(pkg.devDependencies.mcpgen).toBe('file:../mcpgen-0.1.0.tgz');
+    expect(readFileSync(path.join(dir, 'vendor/mcpgen-runtime-0.1.0.tgz'))).toEqual(
+      readFileSync(path.join(REPO, 'dist/mcpgen-runtime-0.1.0.tgz')),
+    );
+    expect(init.stdout).toContain(`! mcpgen runs from npx's cache (${cache}), which npm clears at will`);
   });
 
   // The real thing a newcomer does: a folder outside this repository, `npm install` from the registry.
@@ -360,8 +449,19 @@ describe('mcpgen init in a folder with a tsconfig.json of its own', () => {
 });
 
 describe('the yaml-language-server modeline', () => {
-  it('points at a stable URL of this version when mcpgen is not a dependency of the project', async () => {
+  it('points into node_modules in a fresh project: the package.json init writes lists mcpgen', async () => {
+    const dir = scratch('init-modeline-fresh');
+    const io = memoryIO(dir);
+    expect(await runCli(['init'], io), io.err).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')).devDependencies.mcpgen).toBeDefined();
+    expect(readFileSync(path.join(dir, 'mcpgen.yaml'), 'utf8').split('\n')[0]).toBe(
+      '# yaml-language-server: $schema=./node_modules/mcpgen/schemas/manifest.v1.json',
+    );
+  });
+
+  it("points at a stable URL of this version when the user's package.json does not list mcpgen", async () => {
     const dir = scratch('init-modeline-url');
+    writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'url', type: 'module' }));
     const io = memoryIO(dir);
     expect(await runCli(['init'], io), io.err).toBe(0);
     const { version } = JSON.parse(readFileSync(path.join(REPO, 'package.json'), 'utf8'));

@@ -101,12 +101,14 @@ describe.skipIf(skip)('a newcomer, from the mcpgen tarball to a shared bundle', 
       'npm start',
       'npm run dev',
     ]);
-    // The modeline resolves here: mcpgen is not a dependency of the project, so it is the published URL.
-    expect(readFileSync(path.join(project, 'mcpgen.yaml'), 'utf8')).toMatch(
-      /^# yaml-language-server: \$schema=https:\/\/unpkg\.com\/mcpgen@[\d.]+\/schemas\/manifest\.v1\.json\n/,
+    // The modeline resolves here: the package.json init wrote lists mcpgen, so it is in node_modules.
+    const modeline = /^# yaml-language-server: \$schema=(\S+)\n/.exec(
+      readFileSync(path.join(project, 'mcpgen.yaml'), 'utf8'),
     );
+    expect(modeline?.[1]).toBe('./node_modules/mcpgen/schemas/manifest.v1.json');
     const install = await sh('npm', ['install', '--no-audit', '--no-fund'], project);
     expect(install.code, install.stdout + install.stderr).toBe(0);
+    expect(existsSync(path.join(project, modeline![1]!))).toBe(true);
     const test = await sh('npm', ['test'], project);
     expect(test.code, test.stdout + test.stderr).toBe(0);
     expect(test.stdout).toMatch(/^[#ℹ] fail 0$/m);
