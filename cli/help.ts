@@ -35,7 +35,7 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'mcpgen build --json             # the views built, as one JSON document',
   ],
   add: ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
-  view: ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
+  'add view': ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
   rename: [
     'mcpgen rename tool get_weather get_forecast        # print what would change',
     'mcpgen rename tool get_weather get_forecast --yes  # do it',

@@ -296,7 +296,10 @@ export async function buildProgram(
     );
 
   // Examples and the documentation after each command's options.
-  for (const command of program.commands) command.addHelpText('after', helpAfter(command.name()));
+  for (const command of program.commands) {
+    command.addHelpText('after', helpAfter(command.name()));
+    for (const sub of command.commands) sub.addHelpText('after', helpAfter(`${command.name()} ${sub.name()}`));
+  }
   return { program, exitCode: () => exit };
 }
 
