@@ -34,7 +34,27 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'npm run build                   # in a project with views built from a folder: mcpgen build',
     'mcpgen build --json             # the views built, as one JSON document',
   ],
-  add: ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
+  add: [
+    'mcpgen add tool get_forecast -d "Gets the forecast for a city" -i city:string:"The city"',
+    'mcpgen add resource readme --uri notes://readme --text "How to use the notes"',
+    "mcpgen add template note --uri-template 'notes://{id}' -d 'A note by its id'",
+    'mcpgen add prompt summarize -a topic:"What to summarize" --text "Summarize {{topic}}"',
+    'mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml',
+  ],
+  'add tool': [
+    'mcpgen add tool get_forecast -d "Gets the forecast for a city"',
+    "mcpgen add tool get_forecast -i city:string:'The city' -i 'days?:integer:Days ahead, 1 if left out' --read-only",
+    'mcpgen add tool get_forecast --json   # the result as one JSON document',
+  ],
+  'add resource': [
+    'mcpgen add resource readme --uri notes://readme --text "How to use the notes"   # static',
+    'mcpgen add resource stats --uri notes://stats --mime-type application/json      # read by a handler',
+  ],
+  'add template': ["mcpgen add template note --uri-template 'notes://{id}' -d 'A note by its id'"],
+  'add prompt': [
+    'mcpgen add prompt summarize -a topic:"What to summarize" --text "Summarize {{topic}}"   # declarative',
+    "mcpgen add prompt review -a 'focus?:What to look at first'                            # served by a handler",
+  ],
   'add view': ['mcpgen add view get_forecast    # a view for get_forecast: ui/get_forecast/, linked in mcpgen.yaml'],
   rename: [
     'mcpgen rename tool get_weather get_forecast        # print what would change',

@@ -8,6 +8,7 @@ import { EXIT_USAGE, processIO, type CliIO } from './io.js';
 import { failure } from './report/outcome.js';
 import { VERSION } from './version.js';
 import { helpAfter } from './help.js';
+import { addKindUsage, INPUT_TYPES } from './commands/add-definition.js';
 import { type CompletionCommand, completionCommand } from './commands/completion.js';
 
 // Commands are loaded when run: `generate` on an up-to-date project must not pay for ajv or the build.
@@ -30,6 +31,8 @@ const buildCommand: typeof import('./commands/build.js').buildCommand = async (.
   (await import('./commands/build.js')).buildCommand(...a);
 const addViewCommand: typeof import('./commands/add-view.js').addViewCommand = async (...a) =>
   (await import('./commands/add-view.js')).addViewCommand(...a);
+const addEntryCommand: typeof import('./commands/add-entry.js').addEntryCommand = async (...a) =>
+  (await import('./commands/add-entry.js')).addEntryCommand(...a);
 const renameCommand: typeof import('./commands/rename.js').renameCommand = async (...a) =>
   (await import('./commands/rename.js')).renameCommand(...a);
 const importCommand: typeof import('./commands/import.js').importCommand = async (...a) =>
@@ -49,6 +52,7 @@ export interface Actions {
   pack(o: PackFlags): Promise<number>;
   build(o: { file?: string; out?: string }): Promise<number>;
   addView(o: { tool: string; file?: string; yes?: boolean }): Promise<number>;
+  addEntry(o: import('./commands/add-entry.js').AddEntryOptions): Promise<number>;
   rename(o: { kind: string; from: string; to: string; file?: string; out?: string; yes?: boolean }): Promise<number>;
   mcp(o: { dir?: string }): Promise<number>;
   import(o: ImportFlags): Promise<number>;
@@ -98,6 +102,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     pack: (o) => packCommand(o, io),
     build: (o) => buildCommand(o, io),
     addView: (o) => addViewCommand(o, io),
+    addEntry: (o) => addEntryCommand(o, io),
     rename: (o) => renameCommand(o, io),
     mcp: (o) => mcpCommand(o, io),
     import: (o) => importCommand(o, io),
@@ -216,12 +221,69 @@ export async function buildProgram(
     .option('--json', JSON_HELP)
     .action((o: { file?: string; out?: string }) => run(() => actions.build(o)));
 
-  program
+  const repeat = (v: string, acc: string[] = []) => [...acc, v];
+  const add = program
     .command('add')
-    .description('add to the manifest and the project: `add view <tool>` gives a tool a view (MCP Apps)')
+    .description('add to the manifest: a tool, resource, template or prompt, or a view for a tool (MCP Apps)')
+    .usage('<tool|resource|template|prompt|view> <name> [options]')
+    .argument('[kind]')
+    .allowExcessArguments()
+    // Reached only without a kind add has: name the kinds it has.
+    .action((kind: string | undefined) => {
+      throw addKindUsage(kind);
+    });
+  const manifestFlag = ['-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)'] as const;
+  const named = (kind: string) =>
+    [
+      ['--title <text>', `the ${kind}'s human-readable name, shown by clients`],
+      [
+        '-d, --description <text>',
+        `what the ${kind} is for (${kind === 'tool' || kind === 'prompt' ? 'models choose by it' : 'clients and models see it in listings'})`,
+      ],
+    ] as const;
+  const entry = (kind: 'tool' | 'resource' | 'template' | 'prompt', usage: string, description: string) => {
+    const command = add
+      .command(usage)
+      .description(description)
+      .option(...manifestFlag);
+    for (const [flags, help] of named(kind)) command.option(flags, help);
+    return command;
+  };
+  const addAction = (kind: 'tool' | 'resource' | 'template' | 'prompt') => (name: string, o: object) =>
+    run(() => actions.addEntry({ kind, name, ...o }));
+  entry('tool', 'tool <name>', 'add a tool; `mcpgen generate` then creates its handler stub')
+    .option(
+      '-i, --input <name[?][:type[:description]]>',
+      `an input property, required unless marked ?; type: ${INPUT_TYPES.join(', ')} (default string) (repeatable)`,
+      repeat,
+    )
+    .option('--read-only', 'mark the tool read-only (annotations.readOnlyHint)')
+    .option('--json', JSON_HELP)
+    .action(addAction('tool'));
+  entry('resource', 'resource <name>', 'add a resource with a fixed URI: static with --text, else served by a handler')
+    .requiredOption('--uri <uri>', 'the absolute URI clients read it by, e.g. notes://readme')
+    .option('--mime-type <type>', 'media type of its content, e.g. text/markdown')
+    .option('--text <content>', 'its static content (no handler)')
+    .option('--json', JSON_HELP)
+    .action(addAction('resource'));
+  entry('template', 'template <name>', 'add a resource template: resources addressed by an RFC 6570 URI template')
+    .requiredOption('--uri-template <template>', "the URI template, e.g. 'notes://{id}'")
+    .option('--mime-type <type>', 'media type of every resource of the template')
+    .option('--json', JSON_HELP)
+    .action(addAction('template'));
+  entry('prompt', 'prompt <name>', 'add a prompt: declarative with --text, else served by a handler')
+    .option(
+      '-a, --argument <name[?][:description]>',
+      'an argument, required unless marked ? (repeatable); use it in --text as {{name}}',
+      repeat,
+    )
+    .option('--text <message>', "the prompt's user message, with {{argument}} placeholders (no handler)")
+    .option('--json', JSON_HELP)
+    .action(addAction('prompt'));
+  add
     .command('view <tool>')
     .description('give a tool a view: a ui:// resource built from ui/<tool>/ (index.html, main.ts with App)')
-    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .option(...manifestFlag)
     .option('--json', JSON_HELP)
     .action((tool: string, o: { file?: string }) => run(() => actions.addView({ tool, ...o })));
 
@@ -236,7 +298,6 @@ export async function buildProgram(
       run(() => actions.rename({ kind, from, to, ...o })),
     );
 
-  const repeat = (v: string, acc: string[] = []) => [...acc, v];
   program
     .command('import <format> <file>')
     .description('add or update a tool per operation of an OpenAPI document (format: openapi), calling the API')

@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { yamlLib } from '../load/yaml-lib.js';
 import { KINDS, type RenameKind } from '../rename/kinds.js';
-import { type Checked, checkManifestFile, checkManifestText } from './check-manifest.js';
+import { type Checked, checkManifestFile, checkManifestText, type DiagnosticData } from './check-manifest.js';
 import { ToolRefusal } from './project.js';
 
 export interface Added {
@@ -16,6 +16,65 @@ export interface Added {
   checked: Checked;
 }
 
+/** Why an entry cannot be added; each front end (the MCP tool, `mcpgen add`) words it for its user. */
+export type AddRefusal =
+  /** The manifest on disk has errors (`diagnostics`: them). */
+  | { reason: 'broken'; diagnostics: DiagnosticData[] }
+  /** The section is there but not a mapping. */
+  | { reason: 'not-a-mapping' }
+  /** An entry of that name exists (`existing`: the section's names; `line`, `column`: where its key is). */
+  | { reason: 'exists'; existing: string[]; line: number; column: number }
+  /** With the entry the manifest would not validate (`diagnostics`: the errors, at the lines of `text`, not written). */
+  | { reason: 'invalid'; errors: number; diagnostics: DiagnosticData[]; text: string }
+  /** No text found that reads back as the old data plus the entry (anchors, merge keys). */
+  | { reason: 'layout' };
+
+/** The manifest's new text with the entry, validated, or why not: nothing is written. */
+export type AddPlan = ({ ok: true; text: string } & Added) | ({ ok: false; section: string } & AddRefusal);
+
+export function planEntry(
+  manifest: { abs: string; display: string },
+  kind: RenameKind,
+  name: string,
+  definition: object,
+): AddPlan {
+  const section = KINDS[kind].section;
+  const refuse = (r: AddRefusal): AddPlan => ({ ok: false, section, ...r });
+  const before = checkManifestFile(manifest.abs, manifest.display);
+  if (!before.manifest || before.errors > 0)
+    return refuse({ reason: 'broken', diagnostics: before.diagnostics.filter((d) => d.severity === 'error') });
+  const data = before.manifest.data as Record<string, unknown>;
+  const entries = data[section];
+  if (entries !== null && entries !== undefined && (typeof entries !== 'object' || Array.isArray(entries)))
+    return refuse({ reason: 'not-a-mapping' });
+  if (entries && Object.hasOwn(entries, name)) {
+    const { line, column } = before.manifest.locate([section, name], { key: true });
+    return refuse({ reason: 'exists', existing: Object.keys(entries as object), line, column });
+  }
+
+  const source = before.manifest.source;
+  const expected = { ...data, [section]: { ...((entries as object | null) ?? {}), [name]: definition } };
+  // The plain value sent (no undefined, no prototypes): what the YAML must read back as.
+  const plainExpected = JSON.parse(JSON.stringify(expected)) as unknown;
+  const candidates = [inserted(source, section, name, definition), reprinted(source, section, name, definition)];
+  for (const candidate of candidates) {
+    if (candidate === undefined) continue;
+    const after = checkManifestText(manifest.abs, manifest.display, candidate.text);
+    if (!after.manifest || !isDeepStrictEqual(JSON.parse(JSON.stringify(after.manifest.data)), plainExpected)) continue;
+    if (after.errors > 0)
+      return refuse({
+        reason: 'invalid',
+        errors: after.errors,
+        diagnostics: after.diagnostics.filter((d) => d.severity === 'error'),
+        text: candidate.text,
+      });
+    const line = after.manifest.locate([section, name], { key: true }).line;
+    return { ok: true, text: candidate.text, section, line, layout: candidate.layout, checked: after };
+  }
+  return refuse({ reason: 'layout' });
+}
+
+/** add_entry: the entry added and written, or a ToolRefusal worded for an agent. */
 export function addEntry(
   manifest: { abs: string; display: string },
   kind: RenameKind,
@@ -27,43 +86,34 @@ export function addEntry(
     throw new ToolRefusal(
       `definition must be an object: the ${kind}'s keys as they would be written under ${section}.${name}`,
     );
-  const before = checkManifestFile(manifest.abs, manifest.display);
-  if (!before.manifest || before.errors > 0)
-    throw new ToolRefusal(
-      `${manifest.display} has errors; fix them (the validate tool lists them) before adding entries; nothing was written`,
-      { diagnostics: before.diagnostics.filter((d) => d.severity === 'error') },
-    );
-  const data = before.manifest.data as Record<string, unknown>;
-  const entries = data[section];
-  if (entries !== null && entries !== undefined && (typeof entries !== 'object' || Array.isArray(entries)))
-    throw new ToolRefusal(`${section} in ${manifest.display} is not a mapping; nothing was written`);
-  if (entries && Object.hasOwn(entries, name))
-    throw new ToolRefusal(
-      `${kind} "${name}" already exists in ${manifest.display}; pick another name, or use rename_entry; nothing was written`,
-      { existing: Object.keys(entries as object) },
-    );
-
-  const source = before.manifest.source;
-  const expected = { ...data, [section]: { ...((entries as object | null) ?? {}), [name]: definition } };
-  // The plain value the agent sent (no undefined, no prototypes): what the YAML must read back as.
-  const plainExpected = JSON.parse(JSON.stringify(expected)) as unknown;
-  const candidates = [inserted(source, section, name, definition), reprinted(source, section, name, definition)];
-  for (const candidate of candidates) {
-    if (candidate === undefined) continue;
-    const after = checkManifestText(manifest.abs, manifest.display, candidate.text);
-    if (!after.manifest || !isDeepStrictEqual(JSON.parse(JSON.stringify(after.manifest.data)), plainExpected)) continue;
-    if (after.errors > 0)
-      throw new ToolRefusal(
-        `with this ${kind}, ${manifest.display} would not validate (${after.errors} error${after.errors === 1 ? '' : 's'}); nothing was written`,
-        { diagnostics: after.diagnostics.filter((d) => d.severity === 'error') },
-      );
-    replaceAtomic(manifest.abs, candidate.text);
-    const line = after.manifest.locate([section, name], { key: true }).line;
-    return { section, line, layout: candidate.layout, checked: after };
+  const plan = planEntry(manifest, kind, name, definition);
+  if (plan.ok) {
+    replaceAtomic(manifest.abs, plan.text);
+    return { section, line: plan.line, layout: plan.layout, checked: plan.checked };
   }
-  throw new ToolRefusal(
-    `could not add ${kind} "${name}" to ${manifest.display} without changing other data (anchors or merge keys?); add it by hand; nothing was written`,
-  );
+  switch (plan.reason) {
+    case 'broken':
+      throw new ToolRefusal(
+        `${manifest.display} has errors; fix them (the validate tool lists them) before adding entries; nothing was written`,
+        { diagnostics: plan.diagnostics },
+      );
+    case 'not-a-mapping':
+      throw new ToolRefusal(`${section} in ${manifest.display} is not a mapping; nothing was written`);
+    case 'exists':
+      throw new ToolRefusal(
+        `${kind} "${name}" already exists in ${manifest.display}; pick another name, or use rename_entry; nothing was written`,
+        { existing: plan.existing },
+      );
+    case 'invalid':
+      throw new ToolRefusal(
+        `with this ${kind}, ${manifest.display} would not validate (${plan.errors} error${plan.errors === 1 ? '' : 's'}); nothing was written`,
+        { diagnostics: plan.diagnostics },
+      );
+    case 'layout':
+      throw new ToolRefusal(
+        `could not add ${kind} "${name}" to ${manifest.display} without changing other data (anchors or merge keys?); add it by hand; nothing was written`,
+      );
+  }
 }
 
 /** The entry's text inserted after the last entry of a block section, or the section appended; undefined for a flow section. */
