@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 // tsc over generated projects, Redis and haproxy, kill and robustness runs, the differential fuzzers.
 // Chosen by measured file durations; a new test file is in `full` until it is listed here.
 const FAST = [
+  'add-entry',
   'cli',
   'completion',
   'docs',
