@@ -3,6 +3,7 @@
  * the order docs/manifest-reference.md lists them. Only what a flag says is written: the rest is
  * the manifest's to edit.
  */
+import { parseUriTemplate } from '../manifest/uri-template.js';
 import { UsageError } from '../diagnostics.js';
 import type { RenameKind } from '../rename/kinds.js';
 
@@ -71,7 +72,12 @@ export function entryDefinition(kind: RenameKind, f: EntryFlags): Record<string,
         throw new UsageError(
           "add template needs --uri-template <template>, an RFC 6570 URI template (e.g. --uri-template 'notes://{id}')",
         );
-      return { uriTemplate: f.uriTemplate, ...named, ...(f.mimeType !== undefined && { mimeType: f.mimeType }) };
+      return {
+        uriTemplate: f.uriTemplate,
+        ...named,
+        ...(f.mimeType !== undefined && { mimeType: f.mimeType }),
+        ...templateParams(f.uriTemplate),
+      };
     case 'prompt':
       return {
         ...named,
@@ -79,6 +85,13 @@ export function entryDefinition(kind: RenameKind, f: EntryFlags): Record<string,
         ...(f.text !== undefined && { messages: [{ role: 'user', text: f.text }] }),
       };
   }
+}
+
+/** A string schema per variable of the template (the handler's params are typed from them), to edit in the manifest. */
+function templateParams(template: string): { params?: Record<string, { type: 'string' }> } {
+  const parsed = parseUriTemplate(template);
+  if (parsed.errors.length || !parsed.variables.length) return {}; // validation names what is wrong
+  return { params: Object.fromEntries(parsed.variables.map((v) => [v.name, { type: 'string' as const }])) };
 }
 
 /** `--input city:string:The city --input 'days?:integer'` as an object schema: required unless marked `?`. */
