@@ -3,7 +3,7 @@
  * a manifest edit lists a new tool, a handler edit changes behaviour, a broken manifest or a type
  * error is reported while the last good server keeps serving, and SIGTERM stops everything.
  */
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { startCli } from './helpers/cli-process.js';
@@ -71,9 +71,27 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
     await waitFor(/built in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
     expect(await call(url, 'shout', { text: 'hi' })).toBe('HI!');
 
+    // A referenced file deleted and created again (a git checkout): served as it is then.
+    const about = path.join(dir, 'docs/about.md');
+    let errMark = dev.err().length;
+    rmSync(about);
+    await waitFor(/MCPG240 file `\.\/docs\/about\.md` does not exist/, errMark, 'err');
+    mark = dev.out().length;
+    writeFileSync(about, '# Back again\n');
+    await waitFor(/regenerated in [\s\S]*✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+    const readme = async () => {
+      const client = await connectHttp(url);
+      try {
+        return ((await client.readResource({ uri: 'weather://readme' })).contents[0] as { text: string }).text;
+      } finally {
+        await client.close();
+      }
+    };
+    expect(await readme()).toBe('# Back again\n');
+
     // Broken manifest: located error, the loop lives, the last good server still answers.
     mark = dev.out().length;
-    let errMark = dev.err().length;
+    errMark = dev.err().length;
     writeFileSync(manifest, withShout.replace('  version: 0.1.0', '  version: [1]'));
     const located = await waitFor(/mcpgen\.yaml:(\d+):(\d+): error MCPG\d+/, errMark, 'err');
     expect(Number(located[1])).toBeGreaterThan(0);
@@ -162,12 +180,28 @@ it('type-checks a view before bundling it: a type error keeps the last good serv
     expect(served.includes('Waiting for the result') && !served.includes('Broken…')).toBe(true);
     expect(existsSync(path.join(dir, 'dist/tsconfig.views.json'))).toBe(false);
 
-    const mark = dev.out().length;
+    let mark = dev.out().length;
     errMark = dev.err().length;
     writeFileSync(main, source);
     writeFileSync(html, page.replace('Waiting for the result…', 'Fixed…'));
     await waitFor(/✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
     expect((await view(url)).includes('Fixed…')).toBe(true);
+
+    // The view's folder deleted and created again (a git checkout): built again, and its sources
+    // watched again.
+    errMark = dev.err().length;
+    rmSync(path.dirname(main), { recursive: true });
+    await waitFor(/MCPG286 [^\n]*does not exist/, errMark, 'err');
+    mark = dev.out().length;
+    mkdirSync(path.dirname(main));
+    writeFileSync(html, page.replace('Waiting for the result…', 'Back…'));
+    writeFileSync(main, source);
+    await waitFor(/✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+    expect((await view(url)).includes('Back…')).toBe(true);
+    mark = dev.out().length;
+    writeFileSync(main, `${source}\nconsole.log('edited after the checkout');\n`);
+    await waitFor(/✔ serving at \S+ \(\d+\.\d\d s after the change\)/, mark);
+    expect((await view(url)).includes('edited after the checkout')).toBe(true);
   } finally {
     expect(await dev.stop()).toBe(0);
   }

@@ -14,10 +14,11 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { withProgress } from '../progress.js';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { UsageError } from '../diagnostics.js';
 import { build, findTsc } from '../dev/build.js';
 import { startServer, type RunningServer } from '../dev/server-process.js';
+import { watchPaths } from '../dev/watch-paths.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
@@ -206,33 +207,41 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   // Handler and other source edits: src/generated/ is written by the generation, which schedules its own build.
   // Started after a generation: in a folder holding only a manifest, src/ does not exist before.
   // The debounce covers chokidar's 50 ms throttle of changes to one file, as in watch.ts.
-  let srcWatcher: FSWatcher | undefined;
+  // Watched from the project's folder, so src/ deleted and created again (a git checkout) is seen.
+  let srcWatcher: Promise<FSWatcher> | undefined;
   const SOURCE = /\.(ts|mts|cts|json)$/;
   const watchSources = () => {
     if (srcWatcher || stopping) return;
     const generated = path.join(projectDir, 'src', 'generated');
-    srcWatcher = watch(path.join(projectDir, 'src'), {
-      ignoreInitial: true,
-      ignored: (p, stats) =>
-        p === generated || p.startsWith(`${generated}${path.sep}`) || (stats?.isFile() === true && !SOURCE.test(p)),
-    });
-    srcWatcher.on('all', (_event, p) => {
-      if (SOURCE.test(p)) schedule();
-    });
-    srcWatcher.on('error', (err) =>
-      io.stderr(`! cannot watch src/ (${(err as Error).message}): only manifest changes rebuild\n`),
+    srcWatcher = watchPaths(
+      projectDir,
+      {
+        files: [],
+        trees: [path.join(projectDir, 'src')],
+        ignoreInTree: (p, stats) =>
+          p === generated || p.startsWith(`${generated}${path.sep}`) || (stats?.isFile() === true && !SOURCE.test(p)),
+      },
+      (_event, p) => {
+        if (SOURCE.test(p)) schedule();
+      },
+      (err) => io.stderr(`! cannot watch src/ (${err.message}): only manifest changes rebuild\n`),
     );
   };
 
   // The folders of views built from sources (`build:`): a change there rebuilds them and restarts.
-  const viewWatchers = new Map<string, FSWatcher>();
+  const viewWatchers = new Map<string, Promise<FSWatcher>>();
   const watchViews = (views: readonly ViewSpec[]) => {
     for (const v of views) {
       if (viewWatchers.has(v.folder) || stopping) continue;
-      const w = watch(v.folder, { ignoreInitial: true });
-      w.on('all', () => schedule());
-      w.on('error', (err) => io.stderr(`! cannot watch ${v.folder} (${(err as Error).message})\n`));
-      viewWatchers.set(v.folder, w);
+      viewWatchers.set(
+        v.folder,
+        watchPaths(
+          path.dirname(manifest),
+          { files: [], trees: [v.folder] },
+          () => schedule(),
+          (err) => io.stderr(`! cannot watch ${v.folder} (${err.message})\n`),
+        ),
+      );
     }
   };
 
@@ -264,8 +273,8 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   await stopped;
   stopping = true;
   clearTimeout(timer);
-  await srcWatcher?.close();
-  for (const w of viewWatchers.values()) await w.close();
+  await (await srcWatcher)?.close();
+  for (const w of viewWatchers.values()) await (await w).close();
   (killBuild as (() => void) | null)?.();
   await watching;
   await queue;

@@ -3,10 +3,14 @@
  * (debounced). Errors are printed and watching goes on; Ctrl-C stops cleanly.
  *
  * chokidar watches the files: it follows an editor that saves by writing a new file and renaming
- * it over the old one (its `atomic` handling), which ends a plain fs.watch on the old file.
+ * it over the old one (its `atomic` handling), which ends a plain fs.watch on the old file. The
+ * folders above them are watched too (cli/dev/watch-paths.ts), so a file deleted and created again,
+ * or one the manifest names before it exists, is seen when it appears.
  */
 import path from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
+import { referencedPaths } from '../dev/referenced.js';
+import { watchPaths } from '../dev/watch-paths.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import type { IR } from '../normalize/ir.js';
@@ -30,19 +34,30 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
   let running: Promise<void> = Promise.resolve();
   let watcher: FSWatcher | undefined;
   let stopping = false;
+  let folders = 0;
 
-  /** The files to react to: the manifest and what it references (known after a successful load). */
+  /**
+   * The files to react to: the manifest and what it references, from the manifest as written when
+   * it is not valid (a referenced file is missing, say). A view's folder counts by its index.html,
+   * which makes it valid; `mcpgen dev` watches the rest of it.
+   */
   const refresh = async (ir: IR | undefined) => {
     const before = watched;
-    // Keep the previous set on errors: a broken manifest must not stop the watch on its files.
-    if (ir) watched = new Set([manifest, ...ir.referencedFiles.map((f) => path.resolve(path.dirname(manifest), f))]);
+    // Keep the previous set when the manifest cannot be read: its files stay watched.
+    const refs = referencedPaths(manifest, ir);
+    if (refs) {
+      watched = new Set([manifest, ...refs.files, ...refs.folders.map((f) => path.join(f, 'index.html'))]);
+      folders = refs.folders.length;
+    }
     watched.add(manifest);
     if (watcher && watched.size === before.size && [...watched].every((f) => before.has(f))) return;
     // A new watcher, ready before "watching" is printed: a save right after it is seen.
-    const next = watch([...watched], { ignoreInitial: true });
-    next.on('all', () => schedule());
-    next.on('error', (err) => io.stderr(`! cannot watch: ${(err as Error).message}\n`));
-    await new Promise<void>((resolve) => next.once('ready', () => resolve()));
+    const next = await watchPaths(
+      path.dirname(manifest),
+      { files: [...watched] },
+      () => schedule(),
+      (err) => io.stderr(`! cannot watch: ${err.message}\n`),
+    );
     await watcher?.close();
     watcher = next;
   };
@@ -64,8 +79,9 @@ export async function watchCommand(opts: WatchOptions, io: CliIO): Promise<numbe
     }
     await refresh(lastIR);
     opts.onGenerated?.({ ok, first, startedAt: t0, ir: lastIR });
+    const files = `${Math.max(0, watched.size - 1 - folders)} referenced file(s)`;
     io.stdout(
-      `watching ${path.relative(io.cwd, manifest) || manifest} and ${Math.max(0, watched.size - 1)} referenced file(s); Ctrl-C to stop\n`,
+      `watching ${path.relative(io.cwd, manifest) || manifest}${folders ? `, ${files} and ${folders} view folder(s)` : ` and ${files}`}; Ctrl-C to stop\n`,
     );
   };
 
