@@ -3,7 +3,9 @@
  * a manifest edit lists a new tool, a handler edit changes behaviour, a broken manifest or a type
  * error is reported while the last good server keeps serving, and SIGTERM stops everything.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
 import { expect, it } from 'vitest';
 import { startCli } from './helpers/cli-process.js';
@@ -122,6 +124,36 @@ it('regenerates, rebuilds and restarts on edits; errors keep the last good serve
   const url = new URL(/✔ serving at (\S+)/.exec(dev.out())![1]!);
   await expect(fetch(url, { method: 'POST', signal: AbortSignal.timeout(3000) })).rejects.toThrow();
 }, 300_000);
+
+it('ends with exit 2 when saving cannot help: the port is taken by another process, TypeScript is not installed', async () => {
+  const holder = createServer();
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const port = (holder.address() as { port: number }).port;
+  try {
+    const dev = startCli(['dev', '--port', String(port)], scratch('dev-port', path.join(REPO, 'examples/weather')));
+    expect(await dev.exited()).toBe(2);
+    expect(dev.err()).toContain(
+      `mcpgen: port ${port} is in use (another process listens on 127.0.0.1:${port}): pass --port <n>, or --port 0 for a free one\n`,
+    );
+    expect(dev.err()).not.toMatch(/save to retry/);
+  } finally {
+    holder.close();
+  }
+
+  // Outside the repository, whose node_modules holds TypeScript.
+  const bare = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-dev-'));
+  try {
+    writeFileSync(
+      path.join(bare, 'mcpgen.yaml'),
+      'version: 1\nserver: { name: bare, version: 0.1.0 }\ntransports: { http: {} }\n',
+    );
+    const dev = startCli(['dev', '--port', '0'], bare);
+    expect(await dev.exited()).toBe(2);
+    expect(dev.err()).toContain('mcpgen: TypeScript is not installed in .: run `npm install` there first');
+  } finally {
+    rmSync(bare, { recursive: true, force: true });
+  }
+}, 120_000);
 
 it('the server it started ends with it when mcpgen dev is killed (SIGKILL)', async () => {
   const dir = scratch('dev-killed', path.join(REPO, 'examples/weather'));

@@ -9,7 +9,9 @@
  *
  * Views built from sources are type-checked (DOM types) and bundled before the restart, as
  * `mcpgen build` does. A failed generation or build leaves the running server alone: it keeps serving the last good
- * build until a good one replaces it. Ctrl-C / SIGTERM stops the watchers, tsc and the server.
+ * build until a good one replaces it. What no save can fix (TypeScript not installed, the port held
+ * by another process when first serving) ends the loop, exit 2. Ctrl-C / SIGTERM stops the
+ * watchers, tsc and the server.
  */
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -17,7 +19,7 @@ import { withProgress } from '../progress.js';
 import type { FSWatcher } from 'chokidar';
 import { UsageError } from '../diagnostics.js';
 import { build, findTsc } from '../dev/build.js';
-import { startServer, type RunningServer } from '../dev/server-process.js';
+import { portProblem, startServer, type RunningServer } from '../dev/server-process.js';
 import { watchPaths } from '../dev/watch-paths.js';
 import { EXIT_OK, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
@@ -80,24 +82,34 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   // When the change that started the pending cycle was seen (for "edit → serving" times).
   let changedAt: number | undefined;
 
-  const stopped =
+  // What saving a file cannot fix (no TypeScript, a port another process holds): the loop ends
+  // with it, exit 2.
+  let fatal: string | undefined;
+  let endLoop = () => {};
+  const ended = new Promise<void>((resolve) => (endLoop = resolve));
+  const giveUp = (message: string) => {
+    fatal = message;
+    endLoop();
+  };
+  const stopped = Promise.race([
+    ended,
     opts.until ??
-    new Promise<void>((resolve) => {
-      process.once('SIGINT', resolve);
-      process.once('SIGTERM', resolve);
-    });
+      new Promise<void>((resolve) => {
+        process.once('SIGINT', resolve);
+        process.once('SIGTERM', resolve);
+      }),
+  ]);
 
   const cycle = async () => {
     const since = changedAt ?? performance.now();
     changedAt = undefined;
     if (stopping) return;
     const tsc = findTsc(projectDir);
-    if (!tsc) {
-      io.stderr(
-        `✖ typescript is not installed in ${path.relative(io.cwd, projectDir) || '.'}: run npm install, then save again\n`,
-      );
-      return;
-    }
+    const where = path.relative(io.cwd, projectDir) || '.';
+    // Missing from the start, it is a setup step; gone later (an npm install under way), a save retries.
+    if (!tsc && reloads === 0)
+      return giveUp(`TypeScript is not installed in ${where}: run \`npm install\` there first, then mcpgen dev again`);
+    if (!tsc) return void io.stderr(`✖ typescript is not installed in ${where}: run npm install, then save again\n`);
     const b = await withProgress(
       io,
       'building (tsc --incremental)',
@@ -177,6 +189,11 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
         }),
       );
     } catch (err) {
+      // A port never served on that another process holds: no save frees it. A port served on
+      // before (a crashed server's) is ours to retry.
+      const host = opts.host ?? http.host;
+      const busy = servedPort === undefined && keep !== 0 && !stopping ? await portProblem(host, keep) : null;
+      if (busy) return giveUp(busy);
       io.stderr(`✖ ${(err as Error).message}; fix and save to retry\n`);
       return;
     }
@@ -280,5 +297,6 @@ export async function devCommand(opts: DevOptions, io: CliIO): Promise<number> {
   await queue;
   await server?.stop();
   io.stdout('mcpgen dev: stopped\n');
+  if (fatal) throw new UsageError(fatal);
   return EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /** The generated server as a child process over HTTP: start it, learn its URL, stop it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
 export interface RunningServer {
@@ -94,5 +95,24 @@ export function startServer(
       if (buffered) opts.log(buffered);
       if (!url) reject(new Error(`the server exited (${signal ?? `code ${code}`}) before serving`));
     });
+  });
+}
+
+/**
+ * Why nothing can listen on `host:port`, when retrying cannot help (another process holds the
+ * port, or it needs privileges), as a message naming `--port`; null when it can be listened on
+ * (or fails for another reason, which the server's own message tells).
+ */
+export function portProblem(host: string, port: number): Promise<string | null> {
+  const at = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  const advice = 'pass --port <n>, or --port 0 for a free one';
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') resolve(`port ${port} is in use (another process listens on ${at}): ${advice}`);
+      else if (err.code === 'EACCES') resolve(`port ${port} needs privileges to listen on (${at}): ${advice}`);
+      else resolve(null);
+    });
+    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve(null)));
   });
 }

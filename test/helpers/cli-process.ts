@@ -15,6 +15,8 @@ export interface CliProcess {
   err(): string;
   /** The first match of `re` in stdout (or stderr) after offset `from`; throws after `timeoutMs`. */
   waitFor(re: RegExp, from: number, stream?: 'out' | 'err', timeoutMs?: number): Promise<RegExpExecArray>;
+  /** The exit code, once it exits on its own; throws after `timeoutMs`. */
+  exited(timeoutMs?: number): Promise<number | null>;
   /** Sends `signal` and resolves the exit code. */
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -45,6 +47,16 @@ export function startCli(args: string[], cwd: string): CliProcess {
         await new Promise((r) => setTimeout(r, 50));
       }
       throw new Error(`no ${re} on std${stream} (exit ${child.exitCode}); stdout:\n${out}\nstderr:\n${err}`);
+    },
+    exited(timeoutMs = 60_000) {
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`still running after ${timeoutMs} ms; stdout:\n${out}\nstderr:\n${err}`)),
+          timeoutMs,
+        );
+      });
+      return Promise.race([exited, late]).finally(() => clearTimeout(timer));
     },
     stop(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
