@@ -191,6 +191,10 @@ describe('loadManifest: problems become diagnostics, never throws', () => {
       { code: 'MCPG103', line: 4, column: 3, message: 'duplicate key `name` (first defined on line 3)' },
     ]);
     expect(r.manifest?.data).toEqual({ version: 1, server: { name: 'b' } });
+    // The data holds the later value, so the later one is where it is located; also through a merge.
+    expect(r.manifest!.locate(['server', 'name'])).toMatchObject({ line: 4, column: 9 });
+    const merged = load('base: &b\n  x: 1\n  x: 2\nuse:\n  <<: *b\n');
+    expect(merged.manifest!.locate(['use', 'x'])).toMatchObject({ line: 3, column: 6 });
   });
 
   test('custom tags, undefined aliases, bad merges and complex keys stop loading', () => {
@@ -281,8 +285,12 @@ describe('positions after syntax errors stay inside the file (found by the fuzz 
   };
 
   test('an unclosed flow mapping or quote at the end of the file', () => {
-    expect(inside('version: 1\nserver: { name: x')).toEqual(['2:18-2:18 MCPG101']);
-    expect(inside('version: 1\nserver:\n  name: "x')).not.toEqual([]);
+    // Reported where the bracket or quote opens, and nothing after it.
+    expect(inside('version: 1\nserver: { name: x')).toEqual(['2:9-2:10 MCPG101']);
+    expect(inside('version: 1\nserver:\n  name: "x')).toEqual(['3:9-3:10 MCPG101']);
+    expect(inside('a: [1, "2]\nb: 1\n')).toEqual(['1:8-1:9 MCPG101']);
+    expect(inside('a: { b: [1, 2 }\nc: 1\n')).toEqual(['1:9-1:10 MCPG101']);
+    expect(inside('a: [1, 2]]\nb: 1\nc: 2\n')).toEqual(['1:10-1:11 MCPG101']);
   });
 
   test('a block scalar in the wrong place spans its own lines', () => {

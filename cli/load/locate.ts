@@ -8,7 +8,7 @@ import { yamlLib } from './yaml-lib.js';
 /** Resolves JSON paths of the loaded data back to YAML source ranges. */
 export class Locator implements ManifestLocator {
   private readonly text: SourceText;
-  /** Own (non-merge) pairs of each mapping by key, first one winning, built on first lookup. */
+  /** Own (non-merge) pairs of each mapping by key, built on first lookup. */
   private readonly index = new WeakMap<YAMLMap, Map<string, Pair>>();
 
   constructor(
@@ -92,8 +92,8 @@ export class Locator implements ManifestLocator {
       pairs = new Map();
       for (const p of map.items) {
         if (!isScalar(p.key) || isMergeKey(p)) continue;
-        const k = String(p.key.value);
-        if (!pairs.has(k)) pairs.set(k, p);
+        // A repeated key: the last one is the data's value (as in JSON.parse), so the last one is its place.
+        pairs.set(String(p.key.value), p);
       }
       this.index.set(map, pairs);
     }

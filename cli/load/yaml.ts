@@ -4,6 +4,7 @@ import { Codes } from '../manifest/codes.js';
 import { isMergeKey, Locator } from './locate.js';
 import { cstTooDeep, dataTooDeep, MAX_NESTING, nestingDiagnostic } from './nesting.js';
 import { scanNesting } from './nesting-scan.js';
+import { describeUnclosed, findStrayCloser, findUnclosed, type Unclosed } from './unclosed.js';
 import { yamlLib } from './yaml-lib.js';
 
 /** Alias expansions allowed when building data: generous for real manifests, fatal for "billion laughs". */
@@ -29,7 +30,7 @@ export interface ParsedYaml {
 }
 
 export function parseManifestYaml(source: string, file: string): ParsedYaml {
-  const { LineCounter, isMap, isScalar } = yamlLib();
+  const { LineCounter, isMap, isScalar, isSeq } = yamlLib();
   const lc = new LineCounter();
   const composed = composeDocument(source, lc);
   if (!('doc' in composed)) {
@@ -37,7 +38,7 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
     const locator = new Locator(new (yamlLib().Document)(), source);
     return { locator, diagnostics: [nestingDiagnostic(file, locator.span(composed.tooDeep, composed.tooDeep + 1))] };
   }
-  const doc = composed.doc;
+  const { doc, tokens } = composed;
   const locator = new Locator(doc, source);
   const diagnostics: Diagnostic[] = [];
   const at = (code: string, severity: Severity, message: string, start: number, end: number, hint?: string): void => {
@@ -55,16 +56,28 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
     });
   };
 
+  // An unclosed bracket or quote is reported where it opens; what the parser says after it only follows from it.
+  const unclosed = doc.errors.length > 0 ? openers(tokens, doc.errors) : [];
+  const where = (offset: number): string => {
+    const r = locator.span(offset, offset);
+    return `line ${r.line}, column ${r.column}`;
+  };
+  for (const u of unclosed) {
+    const { message, hint } = describeUnclosed(u, where);
+    at(Codes.YAML_SYNTAX, 'error', message, u.offset, u.offset + 1, hint);
+  }
+  const cutoff = unclosed[0]?.offset ?? Number.POSITIVE_INFINITY;
   // One syntax error per line: the YAML parser often reports the same mistake two or three ways.
-  const seenLines = new Set<number>();
+  const seenLines = new Set<number>(unclosed.map((u) => locator.span(u.offset, u.offset).line));
   for (const e of doc.errors) {
+    if (e.pos[0] >= cutoff) continue;
     const line = locator.span(e.pos[0], e.pos[0]).line;
     if (seenLines.has(line)) continue;
     seenLines.add(line);
     at(Codes.YAML_SYNTAX, 'error', syntaxMessage(e), e.pos[0], e.pos[1], SYNTAX_HINTS[e.code]);
   }
   for (const w of doc.warnings) {
-    if (w.code === 'TAG_RESOLVE_FAILED') continue; // reported as CUSTOM_TAG by the walk below
+    if (w.code === 'TAG_RESOLVE_FAILED' || w.pos[0] >= cutoff) continue; // a failed tag: reported as CUSTOM_TAG by the walk below
     at(Codes.YAML_WARNING, 'warning', w.message, w.pos[0], w.pos[1]);
   }
   if (doc.errors.length > 0) return { locator, diagnostics };
@@ -89,6 +102,9 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
       `the manifest must be a mapping of keys (version, server, tools, …), got ${describeNode(doc.contents)}`,
       s,
       e,
+      isSeq(doc.contents)
+        ? 'write the top-level keys without `- ` in front: `version: 1`, then `server:`, `tools:`, …'
+        : 'start with `version: 1` and a `server:` section, or run `mcpgen init` for a starter manifest',
     );
     return { locator, diagnostics };
   }
@@ -132,7 +148,10 @@ export function parseManifestYaml(source: string, file: string): ParsedYaml {
  * the nesting checked in between: the composer recurses over the tokens, and far too deep text
  * (the scan) would already make the parser slow. `tooDeep`: the offset where the limit is crossed.
  */
-function composeDocument(source: string, lc: LineCounter): { doc: Document.Parsed } | { tooDeep: number } {
+function composeDocument(
+  source: string,
+  lc: LineCounter,
+): { doc: Document.Parsed; tokens: CST.Token[] } | { tooDeep: number } {
   const { Parser, Composer, YAMLParseError } = yamlLib();
   // Far past the limit the scan's estimate is certain; closer to it, the tokens decide.
   const scan = scanNesting(source, MAX_NESTING, 4 * MAX_NESTING);
@@ -142,10 +161,13 @@ function composeDocument(source: string, lc: LineCounter): { doc: Document.Parse
   // errors such as MULTIPLE_DOCS).
   const composer = new Composer({ uniqueKeys: false, merge: true, logLevel: 'error', schema: 'core' });
   let tooDeep: number | undefined;
-  function* checked(tokens: Iterable<CST.Token>): Generator<CST.Token> {
-    for (const token of tokens) {
+  // Kept to find an unclosed bracket or quote after a syntax error (a handful: one per document).
+  const tokens: CST.Token[] = [];
+  function* checked(parsed: Iterable<CST.Token>): Generator<CST.Token> {
+    for (const token of parsed) {
       tooDeep = cstTooDeep(token, MAX_NESTING);
       if (tooDeep !== undefined) return;
+      tokens.push(token);
       yield token;
     }
   }
@@ -161,7 +183,14 @@ function composeDocument(source: string, lc: LineCounter): { doc: Document.Parse
     }
   }
   if (tooDeep !== undefined) return { tooDeep };
-  return { doc: doc! };
+  return { doc: doc!, tokens };
+}
+
+/** Unclosed brackets and quotes, and a stray closing bracket when it comes first: by offset. */
+function openers(tokens: readonly CST.Token[], errors: readonly YAMLError[]): Unclosed[] {
+  const found = findUnclosed(tokens);
+  const stray = findStrayCloser(errors);
+  return stray && !(found[0] && found[0].offset < stray.offset) ? [stray] : found;
 }
 
 type Report = (code: string, severity: Severity, message: string, start: number, end: number, hint?: string) => void;
@@ -266,7 +295,7 @@ function checkKeys(doc: Document, lc: LineCounter, map: YAMLMap, report: ReportA
         k,
         Codes.DUPLICATE_KEY,
         `duplicate key \`${name}\`${line ? ` (first defined on line ${line})` : ''}`,
-        'keys of a mapping must be unique: rename or merge the entries',
+        'keys of a mapping must be unique: rename or merge the entries (until then the last one is used)',
       );
     } else seen.set(name, k);
   }
