@@ -45,7 +45,7 @@ async function validateIn(dir: string, opts: ValidateOptions, isTTY = false, env
   return { code, stdout: m.out(), stderr: m.err() };
 }
 
-/** Cases whose reports together hold every kind of diagnostic: lint, schema, semantic, YAML, encoding, I/O. */
+/** Cases whose reports together hold every kind of diagnostic: lint, schema, semantic, YAML, encoding, referenced files. */
 const SAMPLE = [
   'invalid-lint-missing-description',
   'invalid-lint-unconstrained-input',
@@ -57,7 +57,6 @@ const SAMPLE = [
   'invalid-yaml-not-utf8',
   'invalid-unicode-names',
   'invalid-very-long-line',
-  'invalid-flag-file-is-directory',
 ];
 const argsOf = (name: string): ValidateOptions => {
   const f = path.join(cases, name, 'args.json');

@@ -90,11 +90,11 @@ describe('large and odd inputs', () => {
     expect((JSON.parse(stdout) as JsonDiagnostic[]).map((d) => d.code)).toEqual(['MCPG903']);
   });
 
-  test('a directory, a FIFO-like path and an empty file: diagnostics or usage errors, never a crash', async () => {
+  test('a directory, a device and a missing file: usage errors (exit 2), never a crash', async () => {
     const dir = path.join(tmp, 'odd');
     fs.mkdirSync(path.join(dir, 'mcpgen.yaml'), { recursive: true });
-    expect(await run(dir, { file: 'mcpgen.yaml', format: 'json' })).toMatchObject({ code: 1, stderr: '' });
-    expect((await run(dir, { file: '/dev/null', format: 'json' })).code).toBe(1);
+    expect(await run(dir, { file: 'mcpgen.yaml', format: 'json' })).toMatchObject({ code: 2, stdout: '' });
+    expect((await run(dir, { file: '/dev/null', format: 'json' })).code).toBe(2);
     expect((await run(dir, { file: 'nope.yaml' })).code).toBe(2);
   });
 });

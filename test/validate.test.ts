@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -9,9 +10,11 @@ import { loadManifest } from '../cli/load/load.js';
 import type { LoadedManifest } from '../cli/load/types.js';
 import { findPlaceholders } from '../cli/manifest/placeholders.js';
 import { parseUriTemplate } from '../cli/manifest/uri-template.js';
+import { runCli } from '../cli/main.js';
 import { checkRefCycles } from '../cli/validate/checks/ref-cycles.js';
 import { suggest } from '../cli/validate/suggest.js';
 import { validateManifest } from '../cli/validate/validate.js';
+import { memoryIO, scratch } from './helpers/project.js';
 
 const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-validate-'));
 afterAll(() => fs.rmSync(tmp, { recursive: true, force: true }));
@@ -303,6 +306,92 @@ describe('validateCommand', () => {
     expect(ok.err()).toBe('✔ server.yml is valid\n');
     const bad = io(dir);
     expect(await validateCommand({ file: 'nope.yml' }, bad)).toBe(2);
-    expect(bad.err()).toBe('error: manifest nope.yml does not exist\n');
+    expect(bad.err()).toBe('error: manifest nope.yml does not exist: run `mcpgen init` to create one, or pass -f <file>\n');
+  });
+});
+
+/*
+ * A manifest path that is no readable file (a folder, a FIFO, a symbolic link that loops or leads
+ * nowhere), given with -f or found as mcpgen.yaml: every command that reads the manifest says what
+ * is there and exits 2 (an environment or usage error, not a problem in the manifest), without
+ * opening a FIFO (which would block until a writer comes).
+ */
+const COMMANDS = ['validate', 'generate', 'diff', 'build'] as const;
+const hasFifo = process.platform !== 'win32';
+
+async function cli(cwd: string, ...args: string[]) {
+  const io = memoryIO(cwd);
+  const code = await runCli(args, io);
+  return { code, err: io.err, out: io.out };
+}
+
+function mkfifo(p: string): void {
+  execFileSync('mkfifo', [p]);
+}
+
+describe('-f naming no readable file', () => {
+  const dir = scratch('file-kind-flag');
+  fs.mkdirSync(path.join(dir, 'server'));
+  fs.symlinkSync('loop-b.yaml', path.join(dir, 'loop-a.yaml'));
+  fs.symlinkSync('loop-a.yaml', path.join(dir, 'loop-b.yaml'));
+  fs.symlinkSync('gone.yaml', path.join(dir, 'dangling.yaml'));
+  if (hasFifo) mkfifo(path.join(dir, 'pipe.yaml'));
+  const cases: [string, RegExp][] = [
+    ['server', /server is a folder, not a manifest file: pass the manifest in it, e\.g\. -f server\/mcpgen\.yaml/],
+    ['loop-a.yaml', /loop-a\.yaml is a symbolic link that loops/],
+    ['dangling.yaml', /dangling\.yaml is a symbolic link to gone\.yaml, which does not exist/],
+    ...(hasFifo ? ([['pipe.yaml', /pipe\.yaml is a FIFO \(named pipe\), not a file/]] as [string, RegExp][]) : []),
+  ];
+  test.each(COMMANDS)('%s: exit 2, what is there', async (command) => {
+    for (const [file, message] of cases) {
+      const r = await cli(dir, command, '-f', file);
+      expect({ file, code: r.code }).toEqual({ file, code: 2 });
+      expect(r.err).toMatch(message);
+      expect(r.err).not.toMatch(/MCPG90|internal error|\n\s+at /);
+    }
+  });
+});
+
+describe('mcpgen.yaml found in the folder, but no readable file', () => {
+  const make: [string, (p: string) => void, RegExp][] = [
+    ['folder', (p) => fs.mkdirSync(p), /^(error|mcpgen): mcpgen\.yaml is a folder, not a manifest file/],
+    ['loop', (p) => fs.symlinkSync('mcpgen.yaml', p), /^(error|mcpgen): mcpgen\.yaml is a symbolic link that loops/],
+    ...(hasFifo
+      ? ([['fifo', mkfifo, /^(error|mcpgen): mcpgen\.yaml is a FIFO \(named pipe\), not a file/]] as [
+          string,
+          (p: string) => void,
+          RegExp,
+        ][])
+      : []),
+  ];
+  test.each(make)('%s: every command names it, exit 2', async (name, create, message) => {
+    const dir = scratch(`file-kind-found-${name}`);
+    create(path.join(dir, 'mcpgen.yaml'));
+    for (const command of COMMANDS) {
+      const r = await cli(dir, command);
+      expect({ command, code: r.code }).toEqual({ command, code: 2 });
+      expect(r.err).toMatch(message);
+    }
+  });
+
+  test('a usable mcpgen.yml beside a folder named mcpgen.yaml is the manifest', async () => {
+    const dir = scratch('file-kind-found-yml');
+    fs.mkdirSync(path.join(dir, 'mcpgen.yaml'));
+    fs.writeFileSync(path.join(dir, 'mcpgen.yml'), 'version: 1\nserver: { name: x, version: 0.1.0 }\n');
+    const r = await cli(dir, 'validate');
+    expect(r.err).toContain('mcpgen.yml is valid');
+    expect(r.code).toBe(0);
+  });
+});
+
+describe.skipIf(process.getuid?.() === 0 || process.platform === 'win32')('a manifest without read permission', () => {
+  test.each(COMMANDS)('%s: cannot open …: permission denied, exit 2', async (command) => {
+    const dir = scratch(`file-kind-unreadable-${command}`);
+    const file = path.join(dir, 'mcpgen.yaml');
+    fs.writeFileSync(file, 'version: 1\nserver: { name: x, version: 0.1.0 }\n');
+    fs.chmodSync(file, 0o000);
+    const r = await cli(dir, command);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cannot open .*mcpgen\.yaml: permission denied \(EACCES\)/);
   });
 });

@@ -5,6 +5,7 @@ import { lintManifest } from '../lint/lint.js';
 import { parseRuleFlags, type RuleSettings } from '../lint/config.js';
 import { findManifest } from '../load/find.js';
 import { loadManifest } from '../load/load.js';
+import { Codes } from '../manifest/codes.js';
 import { failure } from '../report/outcome.js';
 import { FORMATS, findRepositoryRoot, formatReport, type Format } from '../report/index.js';
 import { validateManifest } from '../validate/validate.js';
@@ -44,7 +45,8 @@ function parseOptions(opts: ValidateOptions): Parsed {
 /**
  * `mcpgen validate`: find → load → validate (schema, semantic) → lint; report every diagnostic
  * (sorted). stylish goes to stderr with a summary; json, github and sarif go to stdout, alone.
- * Exit 0 when clean or warnings only, 1 with errors or more warnings than --max-warnings, 2 on a usage error.
+ * Exit 0 when clean or warnings only, 1 with errors or more warnings than --max-warnings, 2 on a usage
+ * error or a manifest that is no readable file.
  */
 export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise<number> {
   let parsed: Parsed;
@@ -88,8 +90,12 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
   } else {
     io.stdout(report);
   }
+  // A file that is gone or cannot be read by the time it is loaded is the environment's problem, as findManifest's refusals are.
+  if (loaded.diagnostics.some((d) => UNREADABLE.has(d.code))) return EXIT_USAGE;
   return hasErrors(diagnostics) || tooManyWarnings ? EXIT_PROBLEMS : EXIT_OK;
 }
+
+const UNREADABLE = new Set<string>([Codes.FILE_NOT_FOUND, Codes.FILE_IS_DIRECTORY, Codes.FILE_UNREADABLE]);
 
 /** Relative to cwd (`mcpgen.yaml`, `../mcpgen.yaml`) so terminals and editors can open it; forward slashes. */
 function displayPath(cwd: string, abs: string): string {

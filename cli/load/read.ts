@@ -2,6 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import fs from 'node:fs';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
+import { fileKind, notAFile, type FileKind } from './file-kind.js';
 
 /** Manifests are hand-written; anything this big is a mistake (or an attack) and YAML parsing it would hang. */
 export const MAX_MANIFEST_BYTES = 10 * 1024 * 1024;
@@ -20,44 +21,56 @@ export function readManifestText(absPath: string, file: string): ReadResult {
   const fail = (code: string, message: string, hint?: string): ReadResult => ({
     diagnostics: [{ code, severity: 'error', message, file, line: 1, column: 1, ...(hint ? { hint } : {}) }],
   });
-  let stat: fs.Stats;
-  try {
-    stat = fs.statSync(absPath);
-  } catch (err) {
-    if (errCode(err) === 'ENOENT' || errCode(err) === 'ENOTDIR') {
-      return fail(
-        Codes.FILE_NOT_FOUND,
-        `manifest ${file} does not exist`,
-        'run `mcpgen init` to create one, or pass -f <file>',
-      );
-    }
-    return fail(Codes.FILE_UNREADABLE, `cannot read ${file}: ${errMessage(err)}`);
+  const kind = fileKind(absPath);
+  if (kind.kind === 'error') return fail(Codes.FILE_UNREADABLE, `cannot read ${file}: ${errMessage(kind.error)}`);
+  if (kind.kind !== 'file') {
+    const code =
+      kind.kind === 'missing'
+        ? Codes.FILE_NOT_FOUND
+        : kind.kind === 'folder'
+          ? Codes.FILE_IS_DIRECTORY
+          : Codes.FILE_UNREADABLE;
+    return fail(code, notAFile(kind, file)!);
   }
-  if (stat.isDirectory()) {
-    return fail(
-      Codes.FILE_IS_DIRECTORY,
-      `${file} is a directory, not a manifest file`,
-      `pass the file itself, e.g. -f ${file.replace(/\/$/, '')}/mcpgen.yaml`,
-    );
-  }
-  if (!stat.isFile()) {
-    // A FIFO or device (-f /dev/stdin, /dev/zero) could block or never end.
-    return fail(Codes.FILE_UNREADABLE, `${file} is not a regular file`);
-  }
-  if (stat.size > MAX_MANIFEST_BYTES) {
+  if (kind.size > MAX_MANIFEST_BYTES) {
     return fail(
       Codes.FILE_TOO_LARGE,
-      `${file} is ${formatMiB(stat.size)}; manifests are limited to ${formatMiB(MAX_MANIFEST_BYTES)}`,
+      `${file} is ${formatMiB(kind.size)}; manifests are limited to ${formatMiB(MAX_MANIFEST_BYTES)}`,
       'move large static content into files referenced with `file:`',
     );
   }
   let bytes: Buffer;
   try {
-    bytes = fs.readFileSync(absPath);
+    bytes = readRegularFile(absPath);
   } catch (err) {
+    if (err instanceof NotAFileError) return fail(Codes.FILE_UNREADABLE, notAFile(err.kind, file)!);
     return fail(Codes.FILE_UNREADABLE, `cannot read ${file}: ${errMessage(err)}`);
   }
   return decodeUtf8(bytes, file);
+}
+
+class NotAFileError extends Error {
+  constructor(readonly kind: FileKind) {
+    super('not a regular file');
+  }
+}
+
+/**
+ * The bytes of a regular file. Opened without blocking and checked again once open: a path swapped
+ * for a FIFO after the check above must not hang the command until something writes to it.
+ */
+function readRegularFile(absPath: string): Buffer {
+  const fd = fs.openSync(absPath, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile())
+      throw new NotAFileError(
+        stat.isDirectory() ? { kind: 'folder' } : { kind: 'special', what: 'not a regular file' },
+      );
+    return fs.readFileSync(fd);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 export function decodeUtf8(bytes: Buffer, file: string): ReadResult {
