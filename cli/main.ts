@@ -136,7 +136,12 @@ export async function buildProgram(
     .option('--debug', 'show stack traces of internal errors')
     .exitOverride()
     // Under --json, help and the version are not the result: stdout holds the envelope alone.
-    .configureOutput({ writeOut: (s) => (io.outcome ? io.stderr : io.stdout)(s), writeErr: (s) => io.stderr(s) })
+    .configureOutput({
+      writeOut: (s) => (io.outcome ? io.stderr : io.stdout)(s),
+      writeErr: (s) => io.stderr(s),
+      // One prefix for every error mcpgen prints, the command line's own included.
+      outputError: (s, write) => write(s.replace(/^error: /, 'mcpgen: ')),
+    })
     .showSuggestionAfterError();
 
   program

@@ -440,7 +440,7 @@ describe('command line', () => {
       const r = await cli(...args);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toMatch(/^error: /);
+      expect(r.stderr).toMatch(/^mcpgen: /);
     }
   });
 });

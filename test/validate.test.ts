@@ -306,7 +306,9 @@ describe('validateCommand', () => {
     expect(ok.err()).toBe('✔ server.yml is valid\n');
     const bad = io(dir);
     expect(await validateCommand({ file: 'nope.yml' }, bad)).toBe(2);
-    expect(bad.err()).toBe('error: manifest nope.yml does not exist: run `mcpgen init` to create one, or pass -f <file>\n');
+    expect(bad.err()).toBe(
+      'mcpgen: manifest nope.yml does not exist: run `mcpgen init` to create one, or pass -f <file>\n',
+    );
   });
 });
 

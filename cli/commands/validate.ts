@@ -61,7 +61,7 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
     absPath = findManifest(io.cwd, opts.file);
   } catch (err) {
     if (err instanceof UsageError) {
-      io.stderr(`error: ${err.message}\n`);
+      io.stderr(`mcpgen: ${err.message}\n`);
       if (io.outcome) io.outcome.error = failure('usage', err.message);
       return EXIT_USAGE;
     }
