@@ -127,7 +127,10 @@ function toolUiInserted(source: string, tool: string, view: string): string | un
   if (doc.errors.length || !Y.isMap(doc.contents)) return undefined;
   const tools = doc.contents.get('tools', true) as YAMLMap | undefined;
   if (!Y.isMap(tools) || tools.flow) return undefined;
-  const pair = tools.items.find((p: Pair) => Y.isScalar(p.key) && p.key.value === tool) as Pair<Node, Node> | undefined;
+  // The last of a key written twice: the one the data holds.
+  const pair = [...tools.items].reverse().find((p: Pair) => Y.isScalar(p.key) && p.key.value === tool) as
+    | Pair<Node, Node>
+    | undefined;
   const map = pair?.value;
   if (!Y.isMap(map) || (map as YAMLMap).flow || !map.range || !(map as YAMLMap).items.length) return undefined;
   const first = (map as YAMLMap).items[0] as Pair<Node>;

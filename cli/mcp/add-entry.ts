@@ -127,7 +127,8 @@ export function inserted(
   const doc = Y.parseDocument(source) as Document.Parsed;
   if (doc.errors.length || !Y.isMap(doc.contents)) return undefined;
   const nl = source.includes('\r\n') ? '\r\n' : '\n';
-  const pair = doc.contents.items.find((p: Pair) => Y.isScalar(p.key) && p.key.value === section) as
+  // The last of a key written twice: the one the data holds.
+  const pair = [...doc.contents.items].reverse().find((p: Pair) => Y.isScalar(p.key) && p.key.value === section) as
     | Pair<Node, Node | null>
     | undefined;
   if (!pair) {

@@ -46,7 +46,8 @@ export function editManifest(source: string, data: Schema, edits: Edits): string
   for (const section of SECTIONS) {
     const edit = edits[section];
     if (!edit.set.size && !edit.remove.length) continue;
-    const pair = root.items.find((p) => Y.isScalar(p.key) && p.key.value === section);
+    // The last of a key written twice: the one the data holds.
+    const pair = [...root.items].reverse().find((p) => Y.isScalar(p.key) && p.key.value === section);
     if (!pair) {
       appended.push(`${section}:${eol}${renderEntries(edit.set, step, step, eol)}`);
       continue;
