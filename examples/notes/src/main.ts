@@ -44,9 +44,10 @@ if (args.help) {
     // Loaded here, not above: a stdio server never loads the HTTP stack.
     const { startHttp } = await import('./generated/http.js');
     const server = await startHttp({ host: args.host, port });
-    console.error(`${app.info.name}: MCP over Streamable HTTP at ${server.url}`);
     const stop = () => void server.close().then(() => process.exit(0));
+    // Before the URL is printed: whoever waits for it may stop the server at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
+    console.error(`${app.info.name}: MCP over Streamable HTTP at ${server.url}`);
   } catch (error) {
     console.error(`${app.info.name}: ${(error as Error).message}`);
     process.exit(1);
@@ -54,5 +55,10 @@ if (args.help) {
 } else if (args.port !== undefined || args.host !== undefined) {
   fail('--port and --host need --http');
 } else {
-  runStdio(app);
+  try {
+    runStdio(app);
+  } catch (error) {
+    console.error(`${app.info.name}: ${(error as Error).message}`);
+    process.exit(1);
+  }
 }
