@@ -374,6 +374,7 @@ function completionOf(program: CommandType, values: Record<string, readonly stri
   return program.commands.map((c) => ({
     name: c.name(),
     description: c.description(),
+    ...(c.commands.length ? { subcommands: completionOf(c, values) } : {}),
     options: [
       ...c.options.filter((o) => !o.hidden),
       { short: '-h', long: '--help', description: 'show help', flags: '-h, --help', argChoices: undefined },

@@ -65,6 +65,13 @@ describe('completion', () => {
     expect(bashCompletes(script, ['mcpgen', 'generate', '-f', 'examples/weather/mcpgen.y'])).toEqual([
       'examples/weather/mcpgen.yaml',
     ]);
+    // A command with kinds: the kinds, then each one's own options.
+    expect(bashCompletes(script, ['mcpgen', 'add', ''])).toEqual(['tool', 'resource', 'template', 'prompt', 'view']);
+    expect(bashCompletes(script, ['mcpgen', 'add', 'tool', '--re'])).toEqual(['--read-only']);
+    expect(bashCompletes(script, ['mcpgen', 'add', 'resource', '--u'])).toEqual(['--uri']);
+    expect(bashCompletes(script, ['mcpgen', 'add', 'view', '-f', 'examples/weather/mcpgen.y'])).toEqual([
+      'examples/weather/mcpgen.yaml',
+    ]);
   });
 
   it('zsh and fish scripts are accepted by their shells, where installed', async () => {

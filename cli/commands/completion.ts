@@ -11,6 +11,8 @@ export interface CompletionCommand {
   name: string;
   description: string;
   options: { flags: string[]; description: string; takesFile: boolean; choices?: readonly string[] }[];
+  /** `add tool`, `add view`…: completed as the word after the command, then their own options. */
+  subcommands?: CompletionCommand[];
 }
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -24,25 +26,40 @@ export function completionCommand(shell: string | undefined, commands: Completio
 
 const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The body of a bash `case` arm completing one command's options (and the values they take). */
+function bashOptions(c: CompletionCommand, pad: string): string[] {
+  const files = c.options.filter((o) => o.takesFile).flatMap((o) => o.flags);
+  const choices = c.options
+    .filter((o) => o.choices)
+    .map(
+      (o) =>
+        `${pad}  ${o.flags.join('|')}) COMPREPLY=($(compgen -W ${quote(o.choices!.join(' '))} -- "$cur")); return ;;`,
+    );
+  return [
+    `${pad}case "$prev" in`,
+    ...(files.length ? [`${pad}  ${files.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`] : []),
+    ...choices,
+    `${pad}esac`,
+    `${pad}COMPREPLY=($(compgen -W ${quote(c.options.flatMap((o) => o.flags).join(' '))} -- "$cur"))`,
+  ];
+}
+
 /** bash, and zsh through its bash completion layer (bashcompinit). */
 function bash(commands: CompletionCommand[], zsh: boolean): string {
   const cases = commands.map((c) => {
-    const files = c.options.filter((o) => o.takesFile).flatMap((o) => o.flags);
-    const choices = c.options
-      .filter((o) => o.choices)
-      .map(
-        (o) =>
-          `      ${o.flags.join('|')}) COMPREPLY=($(compgen -W ${quote(o.choices!.join(' '))} -- "$cur")); return ;;`,
-      );
-    return [
-      `    ${c.name})`,
-      '      case "$prev" in',
-      ...(files.length ? [`      ${files.join('|')}) COMPREPLY=($(compgen -f -- "$cur")); return ;;`] : []),
-      ...choices,
-      '      esac',
-      `      COMPREPLY=($(compgen -W ${quote(c.options.flatMap((o) => o.flags).join(' '))} -- "$cur"))`,
-      '      ;;',
-    ].join('\n');
+    const subs = c.subcommands ?? [];
+    const body = subs.length
+      ? [
+          '      if [ "$COMP_CWORD" -eq 2 ]; then',
+          `        COMPREPLY=($(compgen -W ${quote(subs.map((s) => s.name).join(' '))} -- "$cur"))`,
+          '        return',
+          '      fi',
+          '      case "${COMP_WORDS[2]}" in',
+          ...subs.flatMap((s) => [`        ${s.name})`, ...bashOptions(s, '          '), '          ;;']),
+          '      esac',
+        ]
+      : bashOptions(c, '      ');
+    return [`    ${c.name})`, ...body, '      ;;'].join('\n');
   });
   return [
     '# mcpgen completion (mcpgen completion bash|zsh)',
@@ -66,12 +83,12 @@ function fish(commands: CompletionCommand[]): string {
   const lines = ['# mcpgen completion (mcpgen completion fish)', 'complete -c mcpgen -f'];
   for (const c of commands)
     lines.push(`complete -c mcpgen -n __fish_use_subcommand -a ${c.name} -d ${quote(c.description)}`);
-  for (const c of commands)
+  const options = (c: CompletionCommand, condition: string) => {
     for (const o of c.options) {
       const long = o.flags.find((f) => f.startsWith('--'))?.slice(2);
       const short = o.flags.find((f) => /^-[^-]$/.test(f))?.slice(1);
       const args = [
-        `-n '__fish_seen_subcommand_from ${c.name}'`,
+        `-n ${quote(condition)}`,
         ...(long ? [`-l ${long}`] : []),
         ...(short ? [`-s ${short}`] : []),
         ...(o.takesFile ? ['-r -F'] : []),
@@ -80,5 +97,20 @@ function fish(commands: CompletionCommand[]): string {
       ];
       lines.push(`complete -c mcpgen ${args.join(' ')}`);
     }
+  };
+  for (const c of commands) {
+    const subs = c.subcommands ?? [];
+    if (!subs.length) {
+      options(c, `__fish_seen_subcommand_from ${c.name}`);
+      continue;
+    }
+    const names = subs.map((s) => s.name).join(' ');
+    for (const s of subs)
+      lines.push(
+        `complete -c mcpgen -n ${quote(`__fish_seen_subcommand_from ${c.name}; and not __fish_seen_subcommand_from ${names}`)} -a ${s.name} -d ${quote(s.description)}`,
+      );
+    for (const s of subs)
+      options(s, `__fish_seen_subcommand_from ${c.name}; and __fish_seen_subcommand_from ${s.name}`);
+  }
   return `${lines.join('\n')}\n`;
 }
