@@ -68,6 +68,26 @@ describe('src/main.ts and transports', () => {
   });
 });
 
+describe('generate --check and diff', () => {
+  it('fail on a handler of the user’s that is missing, which the build needs, until generate writes its starter', async () => {
+    const dir = await project('checks-missing-handler');
+    rmSync(path.join(dir, 'src/handlers/tools/greet.ts'));
+    const check = await generate(dir, '--check');
+    expect(check.code).toBe(1);
+    expect(check.out).toContain('missing   src/handlers/tools/greet.ts  (yours: generate writes its starter)');
+    expect(check.err).toContain('✖ 1 file of yours is missing; run mcpgen generate');
+    const diff = memoryIO(dir);
+    expect(await runCli(['diff'], diff)).toBe(1);
+    expect(diff.out).toContain('--- /dev/null\n+++ b/src/handlers/tools/greet.ts');
+    expect(diff.err).toContain('✖ 1 file of yours is missing; run mcpgen generate');
+    expect((await generate(dir)).code).toBe(0);
+    expect((await generate(dir, '--check')).code).toBe(0);
+    // A file of the user's the build does not need is theirs to drop.
+    rmSync(path.join(dir, 'README.md'));
+    expect((await generate(dir, '--check')).code).toBe(0);
+  });
+});
+
 describe('package.json', () => {
   it('a build script of the user’s own keeps its steps; mcpgen itself is asked for', async () => {
     const dir = await project('checks-package-build');

@@ -1,12 +1,19 @@
 /**
- * `mcpgen diff`: what `generate` would change in the generated code, as a unified diff; exit 1 when
- * there is any difference (the CI guard for a manifest edited without regenerating, or generated
- * code edited by hand).
+ * `mcpgen diff`: what `generate` would change in the generated code, as a unified diff, and the
+ * starters of files of the user's it would create (a handler deleted); exit 1 when there is any
+ * (the CI guard for a manifest edited without regenerating, or generated code edited by hand).
  */
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
 import { generateLine, planChanges } from '../report/outcome.js';
-import { planProject, provenUpToDate, recordStamped, settleInterrupted } from './generate.js';
+import {
+  missingStarters,
+  outOfStep,
+  planProject,
+  provenUpToDate,
+  recordStamped,
+  settleInterrupted,
+} from './generate.js';
 
 export async function diffCommand(
   opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' },
@@ -26,9 +33,10 @@ export async function diffCommand(
   io.outcome?.changes.push(...planChanges(plan.entries));
   let text = '';
   let changed = 0;
+  const missing = missingStarters(plan);
   for (const e of plan.entries) {
-    if (e.owner !== 'generated' || e.action === 'unchanged') continue;
-    changed++;
+    if ((e.owner !== 'generated' || e.action === 'unchanged') && !missing.includes(e)) continue;
+    if (e.owner === 'generated') changed++;
     const before = e.action === 'create' ? '' : (e.previous ?? '');
     const after = e.action === 'remove' ? '' : (e.content ?? '');
     const hunks = unifiedDiff(
@@ -41,14 +49,15 @@ export async function diffCommand(
     io.stdout(hunks);
   }
   if (io.outcome) io.outcome.extra.diff = text;
-  if (changed) {
+  if (changed || missing.length) {
     io.outcome?.next.push({
-      message: 'generated files differ from the manifest: regenerate them',
+      message:
+        'generated files differ from the manifest, or files of yours the generated code needs are missing: regenerate',
       command: generateLine(opts),
       cwd: '.',
     });
     io.stderr(
-      `✖ ${changed} generated file${changed === 1 ? ' differs' : 's differ'} from the manifest; run mcpgen generate\n`,
+      `✖ ${outOfStep(changed, missing.length, 'differs from the manifest', 'differ from the manifest')}; run mcpgen generate\n`,
     );
     return EXIT_PROBLEMS;
   }

@@ -293,15 +293,17 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
 
   if (opts.check) {
     const stale = plan.entries.filter((e) => e.owner === 'generated' && e.action !== 'unchanged');
+    const missing = missingStarters(plan);
     for (const e of stale) io.stdout(`${labels[e.action]} ${rel(e.path)}\n`);
-    if (stale.length) {
+    for (const e of missing) io.stdout(`missing   ${rel(e.path)}  (yours: generate writes its starter)\n`);
+    if (stale.length || missing.length) {
       io.outcome?.next.push({
-        message: 'generated files are out of date: regenerate them',
+        message: 'generated files are out of date, or files of yours the generated code needs are missing: regenerate',
         command: generateLine(opts),
         cwd: '.',
       });
       io.stderr(
-        `✖ ${stale.length} generated file${stale.length === 1 ? ' is' : 's are'} out of date; run mcpgen generate\n`,
+        `✖ ${outOfStep(stale.length, missing.length, 'is out of date', 'are out of date')}; run mcpgen generate\n`,
       );
       return EXIT_PROBLEMS;
     }
@@ -361,6 +363,22 @@ async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => s
     io.stderr(
       `  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`,
     );
+}
+
+/**
+ * Sources of the user's that generate would create (a handler deleted, say): the generated code
+ * imports them, so the build fails without. Other files of theirs (README, Dockerfile) are not checked.
+ */
+export function missingStarters(plan: Plan): PlanEntry[] {
+  return plan.entries.filter((e) => e.owner === 'user' && e.action === 'create' && e.path.startsWith('src/'));
+}
+
+/** `2 generated files are out of date, 1 file of yours is missing` (either part left out when none). */
+export function outOfStep(stale: number, missing: number, one: string, many: string): string {
+  return [
+    ...(stale ? [`${stale} generated file${stale === 1 ? ` ${one}` : `s ${many}`}`] : []),
+    ...(missing ? [`${missing} file${missing === 1 ? '' : 's'} of yours ${missing === 1 ? 'is' : 'are'} missing`] : []),
+  ].join(', ');
 }
 
 const labels: Record<PlanEntry['action'], string> = {
