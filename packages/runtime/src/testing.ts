@@ -127,12 +127,14 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
         assert.deepEqual((await client.listResourceTemplates()).resourceTemplates, expected.resourceTemplates);
       });
 
+      // Only what the manifest has: no skipped test for a kind of entry it does not declare.
       const invalid = expected.invalidInputTool;
-      it('rejects invalid tool input with an isError result', { skip: invalid === null }, async () => {
-        const result = await client.callTool({ name: invalid!, arguments: {} });
-        assert.equal(result.isError, true);
-        assert.match(JSON.stringify(result.content), /Input validation error/);
-      });
+      if (invalid !== null)
+        it('rejects invalid tool input with an isError result', async () => {
+          const result = await client.callTool({ name: invalid, arguments: {} });
+          assert.equal(result.isError, true);
+          assert.match(JSON.stringify(result.content), /Input validation error/);
+        });
 
       it('reaches every handler', async () => {
         for (const r of contract.reachable) {
@@ -148,16 +150,17 @@ export function contractSuites(contract: Contract, connections: Connection[]): v
       const viewed = contract.reachable.filter(
         (r) => r.kind === 'tool' && expected.tools.some((t) => t.name === r.name && hasView(t)),
       );
-      it('answers tools with a view with text too', { skip: viewed.length === 0 }, async () => {
-        for (const r of viewed as Extract<Reachable, { kind: 'tool' }>[]) {
-          const result = await client.callTool({ name: r.name, arguments: r.arguments });
-          const blocks = (result.content ?? []) as { type?: string }[];
-          assert.ok(
-            blocks.some((block) => block.type === 'text'),
-            `tool ${r.name} answered no text block: ${JSON.stringify(result)}`,
-          );
-        }
-      });
+      if (viewed.length)
+        it('answers tools with a view with text too', async () => {
+          for (const r of viewed as Extract<Reachable, { kind: 'tool' }>[]) {
+            const result = await client.callTool({ name: r.name, arguments: r.arguments });
+            const blocks = (result.content ?? []) as { type?: string }[];
+            assert.ok(
+              blocks.some((block) => block.type === 'text'),
+              `tool ${r.name} answered no text block: ${JSON.stringify(result)}`,
+            );
+          }
+        });
 
       it('serves the static resources', async () => {
         for (const r of contract.resources) {
