@@ -321,3 +321,67 @@ describe('warnings during generate', () => {
     expect(b.err).not.toMatch(/warning MCPG/);
   });
 });
+
+describe('contract changes', () => {
+  const MANIFEST = [
+    'version: 1',
+    'server: { name: waver, version: 1.0.0 }',
+    'tools:',
+    '  wave:',
+    '    description: Wave at someone nearby',
+    '    input:',
+    '      type: object',
+    '      properties: { who: { type: string, description: Who to wave at } }',
+    '      required: [who]',
+    'resourceTemplates:',
+    '  page:',
+    '    uriTemplate: "pages://{n}"',
+    '    description: One page by its number',
+    '    mimeType: text/plain',
+    '    params: { n: { type: string, minLength: 1 } }',
+    '',
+  ].join('\n');
+  const NOTICE = '! contract changed: tool wave (input) → update src/handlers/tools/wave.ts';
+
+  function project(name: string): { dir: string; edit: (from: string, to: string) => void } {
+    const dir = scratch(name);
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);
+    const edit = (from: string, to: string) => {
+      const file = path.join(dir, 'mcpgen.yaml');
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain(from);
+      writeFileSync(file, text.replace(from, to));
+    };
+    return { dir, edit };
+  }
+
+  it('annotations (description, examples) change no contract; a type does', async () => {
+    const { dir, edit } = project('cli-contract-annotations');
+    expect((await cli(dir, 'generate', '-q')).code).toBe(0);
+    edit('Who to wave at', 'The person to wave at');
+    edit('minLength: 1 }', "minLength: 1, examples: ['3'], title: Page }");
+    const annotated = await cli(dir, 'generate', '-q');
+    expect(annotated.code).toBe(0);
+    expect(annotated.out).toMatch(/[1-9]\d* updated/); // the schemas clients see did change
+    expect(annotated.err).not.toContain('contract changed');
+    edit('who: { type: string', 'who: { type: integer');
+    expect((await cli(dir, 'generate', '-q')).err).toContain(NOTICE);
+  });
+
+  it('a contracts.json of the earlier hash scheme is rewritten without naming any handler', async () => {
+    const { dir } = project('cli-contract-upgrade');
+    expect((await cli(dir, 'generate', '-q')).code).toBe(0);
+    const file = path.join(dir, 'src/generated/contracts.json');
+    const record = JSON.parse(readFileSync(file, 'utf8')) as {
+      version?: number;
+      contracts: Record<string, { parts: Record<string, string> }>;
+    };
+    delete record.version;
+    record.contracts['tool wave']!.parts.input = '000000000000';
+    writeFileSync(file, `${JSON.stringify(record, null, 2)}\n`);
+    const r = await cli(dir, 'generate', '-q');
+    expect(r.code).toBe(0);
+    expect(r.err).not.toContain('contract changed');
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2 });
+  });
+});
