@@ -6,6 +6,7 @@ import { cpSync, readFileSync, readdirSync, statSync, writeFileSync, existsSync,
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildProgram, quickGenerateOptions, quickValidateOptions, runCli, type Actions } from '../cli/main.js';
+import { provenUpToDate } from '../cli/commands/generate.js';
 import { memoryIO, REPO, scratch } from './helpers/project.js';
 
 const WEATHER = path.join(REPO, 'examples/weather');
@@ -383,5 +384,29 @@ describe('contract changes', () => {
     expect(r.code).toBe(0);
     expect(r.err).not.toContain('contract changed');
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 2 });
+  });
+
+  it('the notice is given again on every generate, --json and up to date included, until the handler is edited', async () => {
+    const { dir, edit } = project('cli-contract-pending');
+    expect((await cli(dir, 'generate', '-q')).code).toBe(0);
+    edit('who: { type: string', 'who: { type: integer');
+    expect((await cli(dir, 'generate', '-q')).err).toContain(NOTICE);
+    expect(provenUpToDate({}, memoryIO(dir))).not.toBeNull();
+    const again = await cli(dir, 'generate', '-q');
+    expect(again.out).toMatch(/0 created, 0 updated, 0 removed/);
+    expect(again.err).toContain(NOTICE);
+    const json = JSON.parse((await cli(dir, 'generate', '--json')).out) as { next: { message: string }[] };
+    expect(json.next.map((n) => n.message)).toContainEqual(
+      expect.stringContaining('contract changed: tool wave (input)'),
+    );
+    // A run that regenerates (the manifest edited elsewhere) names it too.
+    edit('One page by its number', 'One page, by its number');
+    expect((await cli(dir, 'generate', '-q')).err).toContain(NOTICE);
+
+    const handler = path.join(dir, 'src/handlers/tools/wave.ts');
+    writeFileSync(handler, `${readFileSync(handler, 'utf8')}// who is a number now\n`);
+    const answered = await cli(dir, 'generate', '-q');
+    expect(answered.code).toBe(0);
+    expect(answered.err).not.toContain('contract changed');
   });
 });

@@ -7,7 +7,18 @@ import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { findManifest } from '../load/find.js';
 import { GENERATED_DIRS, HANDLER_DIRS, planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
-import { generatorFingerprint, inputStats, stampOf, upToDate, writeStamp, type Stamp } from '../plan/stamp.js';
+import {
+  type ContractNotice,
+  generatorFingerprint,
+  inputStats,
+  projectFileHash,
+  readStamp,
+  stampOf,
+  unansweredNotices,
+  upToDate,
+  writeStamp,
+  type Stamp,
+} from '../plan/stamp.js';
 import { existingFiles } from '../plan/existing.js';
 import { optionsKey, SHOWN_WARNINGS } from '../generate-options.js';
 import { VERSION } from '../version.js';
@@ -280,6 +291,8 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const summary = `0 created, 0 updated, 0 removed, ${unchanged} unchanged, ${fast.stamp.userFiles.length} kept (yours)`;
     io.stdout(`${opts.dryRun ? 'dry run, nothing written: would be ' : '✔ '}${summary}\n`);
     if (io.outcome && !opts.dryRun) io.outcome.applied = true;
+    const fromCwd = (p: string) => path.relative(io.cwd, path.join(fast.outDir, p)) || '.';
+    printContractNotices(unansweredNotices(fast.outDir, fast.stamp.contractNotices), io, fromCwd);
     checkUserFiles(fast.outDir, fast.stamp.project, io);
     return EXIT_OK;
   }
@@ -311,6 +324,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     return EXIT_OK;
   }
 
+  const notices = await contractNotices(plan, outDir);
   if (!opts.dryRun) {
     try {
       applyPlan(plan);
@@ -319,7 +333,7 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
       printWriteError(err, io);
       return EXIT_PROBLEMS;
     }
-    if (stamp) writeStamp(outDir, stamp);
+    if (stamp) writeStamp(outDir, notices.length ? { ...stamp, contractNotices: notices } : stamp);
     mark('write');
     if (io.outcome) io.outcome.applied = true;
   }
@@ -338,19 +352,40 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
       });
     }
   }
-  await printContractChanges(plan, io, rel);
+  printContractNotices(notices, io, rel);
   checkUserFiles(outDir, project, io);
   return EXIT_OK;
 }
 
-/** Names the handlers whose generated signature changed: that is where TypeScript errors will be. */
-async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => string): Promise<void> {
+/**
+ * The handlers whose generated signature changed, this run or an earlier one, while their files
+ * stayed as they were: the notices the last stamp kept, and the changes this plan makes.
+ */
+async function contractNotices(plan: Plan, outDir: string): Promise<ContractNotice[]> {
+  let notices = unansweredNotices(outDir, readStamp(outDir)?.contractNotices);
   const record = plan.entries.find((e) => e.path === CONTRACTS_PATH && e.action === 'update');
-  if (!record?.content) return;
+  if (!record?.content) return notices;
   // Loaded only when the contracts changed: it brings the renderer's views with it.
-  const { contractChanges } = await import('../render/contracts.js');
-  const changes = contractChanges(record.previous, record.content);
-  for (const c of changes) {
+  const { contractChanges, contractEntries } = await import('../render/contracts.js');
+  const present = contractEntries(record.content);
+  notices = notices.filter((n) => present.has(n.entry));
+  for (const c of contractChanges(record.previous, record.content)) {
+    const earlier = notices.find((n) => n.entry === c.entry);
+    if (earlier) {
+      earlier.parts = [...new Set([...earlier.parts, ...c.parts])];
+      continue;
+    }
+    const files = Object.fromEntries(
+      [c.handler, ...(c.test ? [c.test] : [])].map((f) => [f, projectFileHash(outDir, f)]),
+    );
+    notices.push({ ...c, files });
+  }
+  return notices;
+}
+
+/** Names the handlers whose generated signature changed: that is where TypeScript errors will be. */
+function printContractNotices(notices: readonly ContractNotice[], io: CliIO, rel: (p: string) => string): void {
+  for (const c of notices) {
     const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel).join(' and ');
     io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files}\n`);
     io.outcome?.next.push({
@@ -359,9 +394,9 @@ async function printContractChanges(plan: Plan, io: CliIO, rel: (p: string) => s
       cwd: null,
     });
   }
-  if (changes.length)
+  if (notices.length)
     io.stderr(
-      `  TypeScript will point at ${changes.length === 1 ? 'that handler' : 'those handlers'} until ${changes.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck)\n`,
+      `  TypeScript will point at ${notices.length === 1 ? 'that handler' : 'those handlers'} until ${notices.length === 1 ? 'it matches' : 'they match'} the new types (npm run typecheck); generate names ${notices.length === 1 ? 'it' : 'them'} again until ${notices.length === 1 ? 'its file is' : 'their files are'} edited\n`,
     );
 }
 

@@ -59,6 +59,47 @@ export interface Stamp {
    * up-to-date run makes them too: the transports, and the built views' folders relative to the project.
    */
   project?: { stdio: boolean; http: boolean; views: string[] };
+  /**
+   * Contract changes the user has not answered yet: every run names them again, the up-to-date
+   * ones too, until the handler or its test differs from what it was when the change was made.
+   */
+  contractNotices?: ContractNotice[];
+}
+
+/** A handler whose contract changed (`contract changed: …`), and its files' hashes at that time. */
+export interface ContractNotice {
+  /** `<kind> <name>`, as src/generated/contracts.json keys it. */
+  entry: string;
+  handler: string;
+  test?: string;
+  /** The parts of the contract that changed. */
+  parts: string[];
+  /** Handler and test (paths relative to the project) → sha of their content then, null when missing. */
+  files: Record<string, string | null>;
+}
+
+/** The stamp the last generate wrote, or null. */
+export function readStamp(projectDir: string): Stamp | null {
+  try {
+    return JSON.parse(readFileSync(path.join(projectDir, STAMP_PATH), 'utf8')) as Stamp;
+  } catch {
+    return null;
+  }
+}
+
+/** The hash a notice records for a project file (null when it cannot be read). */
+export function projectFileHash(projectDir: string, rel: string): string | null {
+  return hashFile(path.join(projectDir, rel));
+}
+
+/** The notices whose handler and test are still as they were: those the user has not answered. */
+export function unansweredNotices(
+  projectDir: string,
+  notices: readonly ContractNotice[] | undefined,
+): ContractNotice[] {
+  return (notices ?? []).filter((n) =>
+    Object.entries(n.files).every(([rel, h]) => projectFileHash(projectDir, rel) === h),
+  );
 }
 
 /**
