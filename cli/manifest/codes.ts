@@ -55,6 +55,7 @@ export const Codes = {
   NOT_A_TEMPLATE_VARIABLE: 'MCPG221',
   VARIABLE_WITHOUT_PARAM: 'MCPG222',
   PARAM_NOT_STRING: 'MCPG223',
+  TEMPLATE_WITHOUT_SAMPLE: 'MCPG224', // warning: no sample value of a variable fits its schema, so the contract test does not read the template
 
   // Semantic: prompts.
   UNKNOWN_PLACEHOLDER: 'MCPG230',

@@ -67,6 +67,7 @@ export const CODE_DESCRIPTIONS: Record<string, string> = {
   MCPG221: '`params`/`complete` key that is not a variable of the template',
   MCPG222: 'template variable without a `params` schema',
   MCPG223: 'template variable schema that is not `type: string` (or `array` for `{var*}`)',
+  MCPG224: 'template variable whose schema no sample value matches: the contract test cannot read the template',
   MCPG230: '`{{placeholder}}` in a prompt message (text or embedded resource text) names no argument',
   MCPG231: 'required prompt argument with a `default`',
   MCPG232: 'inline `data` or `blob` of a prompt message that is not base64',

@@ -13,6 +13,7 @@ import { checkRefCycles } from './ref-cycles.js';
 import { checkResources } from './resources.js';
 import { checkEmbeddedSchemas, checkProtoProperties, checkRefs, checkSchemaNodesAll } from './schema-nodes.js';
 import { checkTemplates } from './templates.js';
+import { checkTemplateSamples } from './template-samples.js';
 import { checkTextSize } from './text-size.js';
 import { checkToolSchemaRoots } from './tool-schemas.js';
 import { checkToolExecution } from './tool-execution.js';
@@ -30,6 +31,7 @@ export const semanticChecks: readonly Check[] = [
   checkToolSchemaRoots,
   checkResources,
   checkTemplates,
+  checkTemplateSamples,
   checkPrompts,
   checkProtoNames,
   checkFiles,
