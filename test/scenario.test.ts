@@ -5,7 +5,7 @@
  * - the plan summary is what the step implies;
  * - the project type-checks, or fails exactly in the files generate named (contract changes, orphans).
  */
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseDocument } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,7 @@ function named(r: StepResult): string[] {
   const files = new Set<string>();
   for (const m of r.err.matchAll(/→ update (\S+)(?: and (\S+))?/g)) [m[1], m[2]].forEach((f) => f && files.add(f));
   for (const m of r.err.matchAll(/^! (\S+) is no longer used by the manifest/gm)) files.add(m[1]!);
+  for (const m of r.err.matchAll(/^! (\S+): .* so this handler(?:'s test)? is not used/gm)) files.add(m[1]!);
   return [...files].sort();
 }
 
@@ -231,12 +232,19 @@ describe('a project, regenerated through its life', () => {
     expectTypeErrorsOnlyIn(r, []);
   });
 
-  it('12. removes the dynamic resource: its handler is orphaned, and compiles no more', async () => {
+  it('12. removes the dynamic resource: its handler and the test of it are orphaned, and compile no more', async () => {
+    mkdirSync(path.join(dir, 'test/handlers/resources'), { recursive: true });
+    write(
+      'test/handlers/resources/clock.test.ts',
+      "import { read } from '../../../src/handlers/resources/clock.js';\nexport const reads = read;\n",
+    );
     editManifest((d) => d.deleteIn(['resources', 'clock']));
     const r = await regenerate();
     expect(r.err).toContain('! src/handlers/resources/clock.ts is no longer used by the manifest');
+    expect(r.err).toContain('! test/handlers/resources/clock.test.ts is no longer used by the manifest');
     expectTypeErrorsOnlyIn(r, ['src/handlers/resources/clock.ts']);
     remove('src/handlers/resources/clock.ts');
+    remove('test/handlers/resources/clock.test.ts');
   });
 
   it('13. adds a template with list and a completion handler', async () => {
@@ -315,7 +323,11 @@ describe('a project, regenerated through its life', () => {
       d.setIn(['prompts', 'summarize', 'messages'], d.createNode([{ role: 'user', text: 'Summarize: {{text}}' }])),
     );
     const r = await regenerate();
-    expect(r.err).toContain('! src/handlers/prompts/summarize.ts is no longer used by the manifest');
+    // The entry is still there: the orphan is named for what it is, with no rename hinted.
+    expect(r.err).toContain(
+      '! src/handlers/prompts/summarize.ts: prompt summarize has static messages now (messages:), so this handler is not used; delete it, or remove messages: to serve it again\n',
+    );
+    expect(r.err).not.toContain('no longer used');
     expectTypeErrorsOnlyIn(r, ['src/handlers/prompts/summarize.ts']);
     remove('src/handlers/prompts/summarize.ts');
   });

@@ -296,8 +296,16 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     checkUserFiles(fast.outDir, fast.stamp.project, io);
     return EXIT_OK;
   }
+  let ir: IR | undefined;
   const { plan, outDir, exit, stamp, project } = await planProject(
-    { ...opts, writes: !opts.dryRun && !opts.check },
+    {
+      ...opts,
+      writes: !opts.dryRun && !opts.check,
+      onIR: (r) => {
+        ir = r;
+        opts.onIR?.(r);
+      },
+    },
     io,
   );
   if (exit !== undefined || !plan) return exit ?? EXIT_PROBLEMS;
@@ -340,8 +348,11 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
   printPlan(plan, io, rel, opts.dryRun === true, opts.quiet === true);
   // Orphans beside new entries of their kind may be a rename done by hand: name the command that finishes it.
   if (plan.entries.some((e) => e.action === 'orphan')) {
+    const { orphanMessage } = await import('../plan/orphans.js');
+    for (const e of plan.entries.filter((x) => x.action === 'orphan'))
+      io.stderr(`${orphanMessage(e.path, rel(e.path), ir)}\n`);
     const { renameHints } = await import('../rename/hint.js');
-    for (const hint of renameHints(plan, opts)) {
+    for (const hint of renameHints(plan, opts, ir)) {
       io.stderr(`${hint}\n`);
       // The hint ends with the command that finishes the rename.
       const run = /; if it was renamed, run: (.+)$/.exec(hint);
@@ -436,11 +447,6 @@ function printPlan(plan: Plan, io: CliIO, rel: (p: string) => string, dryRun: bo
         `  ${labels[e.action]} ${rel(e.path)}${e.owner === 'user' && e.action === 'create' ? '  (yours: edit it)' : ''}\n`,
       );
     }
-  }
-  for (const e of plan.entries.filter((x) => x.action === 'orphan')) {
-    io.stderr(
-      `! ${rel(e.path)} is no longer used by the manifest; it was kept. Delete it if the entry is gone for good, or move its code to the new entry's handler file.\n`,
-    );
   }
   const parts = [
     `${s.create} created`,

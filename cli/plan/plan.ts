@@ -12,6 +12,7 @@ import { lstatSync, readFileSync, realpathSync, existsSync, type Stats } from 'n
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { Codes } from '../manifest/codes.js';
+import { HANDLER_TEST_DIRS, testedHandler } from './handler-tests.js';
 import { listFiles } from './stamp.js';
 import { isDeadTemp } from '../write/temps.js';
 
@@ -136,6 +137,14 @@ export function planFiles(root: string, files: OutputFile[]): Plan {
       // A killed write's temp file is mcpgen's own: swept like a stale generated file.
       if (isDeadTemp(path.posix.basename(rel))) entries.push(sweep(rel, readIfFile(path.join(absRoot, rel))));
       else if (rel.endsWith('.ts')) entries.push({ path: rel, action: 'orphan', owner: 'user' });
+    }
+  }
+  // The user's tests of the other kinds' handlers: orphaned with the handler they test.
+  for (const dir of HANDLER_TEST_DIRS) {
+    for (const rel of listFiles(absRoot, dir)) {
+      const handler = testedHandler(rel);
+      if (isDeadTemp(path.posix.basename(rel))) entries.push(sweep(rel, readIfFile(path.join(absRoot, rel))));
+      else if (handler && !planned.has(handler)) entries.push({ path: rel, action: 'orphan', owner: 'user' });
     }
   }
   entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

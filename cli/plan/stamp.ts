@@ -26,7 +26,8 @@ import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import { sha256hex } from '../hash.js';
 import { CODE_DIR, PACKAGE_ROOT } from '../paths.js';
-import { alive } from '../write/temps.js';
+import { alive, isDeadTemp } from '../write/temps.js';
+import { HANDLER_TEST_DIRS, testedHandler } from './handler-tests.js';
 import { STAGING } from '../write/staging.js';
 import { VERSION } from '../version.js';
 
@@ -361,6 +362,13 @@ export function upToDate(opts: {
     for (const f of listFiles(opts.projectDir, dir)) {
       listed.add(f);
       if (f.endsWith('.ts') && !user.has(f)) return null;
+    }
+  }
+  // A user's test of a resource, template or prompt handler: not an orphan while that handler is one of the user's files.
+  for (const dir of HANDLER_TEST_DIRS) {
+    for (const f of listFiles(opts.projectDir, dir)) {
+      const handler = testedHandler(f);
+      if (isDeadTemp(path.posix.basename(f)) || (handler && !user.has(handler))) return null;
     }
   }
   const inHandlerDir = (f: string) => opts.handlerDirs.some((d) => f.startsWith(`${d}/`));

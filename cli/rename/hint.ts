@@ -1,15 +1,16 @@
 /**
- * generate's hint after a rename done by hand in the manifest: one entry of a kind removed (its
- * handler left as an orphan) and one of the same kind added is most likely a rename, which
- * `mcpgen rename` finishes by moving the handler onto the new name. The names come from
- * src/generated/contracts.json as it was and as it will be.
+ * generate's hint after a rename done by hand in the manifest: one entry of a kind gone from the
+ * manifest (its handler left as an orphan) and one of the same kind added is most likely a rename,
+ * which `mcpgen rename` finishes by moving the handler onto the new name. The names come from
+ * src/generated/contracts.json as it was and as it will be, and the manifest as it is.
  */
+import type { IR } from '../normalize/ir.js';
 import type { Plan } from '../plan/plan.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
 
 /** The hint lines (empty when there is no single removed-and-added pair of a kind). */
-export function renameHints(plan: Plan, opts: { file?: string; out?: string }): string[] {
+export function renameHints(plan: Plan, opts: { file?: string; out?: string }, ir?: IR): string[] {
   const record = plan.entries.find((e) => e.path === CONTRACTS_PATH && e.action === 'update');
   if (!record?.content) return [];
   const before = contractsIn(record.previous);
@@ -20,6 +21,8 @@ export function renameHints(plan: Plan, opts: { file?: string; out?: string }): 
   for (const [key, entry] of Object.entries(before)) {
     if (Object.hasOwn(after, key) || !orphans.has(entry.handler)) continue;
     const [kind, name] = split(key);
+    // Still in the manifest, without a handler now (static content): not removed, so no rename.
+    if (ir && inManifest(ir, kind, name)) continue;
     of(kind).removed.push(name);
   }
   for (const key of Object.keys(after)) {
@@ -46,6 +49,11 @@ function contractsIn(json: string | undefined): Record<string, { handler: string
   } catch {
     return {};
   }
+}
+
+function inManifest(ir: IR, kind: string, name: string): boolean {
+  const list = { tool: ir.tools, resource: ir.resources, template: ir.templates, prompt: ir.prompts }[kind];
+  return list?.some((e) => e.name === name) === true;
 }
 
 /** `tool get_forecast` → [tool, get_forecast] (a name may hold spaces). */
