@@ -5,7 +5,7 @@
  * refusal changes nothing; a failed regeneration is undone; generate names the rename after one
  * done by hand in the manifest.
  */
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ import { buildServer, connectStdio, memoryIO, scratch } from './helpers/project.
 
 const MANIFEST = `# The weather server
 version: 1
-server: { name: rename-e2e, version: 0.1.0 }
+server: { name: rename-e2e, version: 0.1.0, instructions: "Call get_weather for a city; not get_weather2, docs/get_weather or {get_weather}." }
 tools:
   # Looks up the weather
   get_weather:   # the old name
@@ -29,7 +29,7 @@ tools:
       type: object
       properties: { city: { type: string } }
       required: [city]
-  echo: { description: Echoes, input: { type: object, properties: { text: { type: string } } } }
+  echo: { description: "Echoes (the weather is get_weather's)", input: { type: object, properties: { text: { type: string } } } }
 resources:
   'Application logs':
     uri: app://logs
@@ -61,6 +61,9 @@ const PROFILE =
 const SUMMARIZE =
   "import type { PromptHandlers } from '../../generated/handlers.js';\n\n" +
   "export const get: PromptHandlers['summarize']['get'] = async () => 'summarize this (user code)';\n";
+
+const SUMMARIZE_TEST =
+  "import { get } from '../../../src/handlers/prompts/summarize.js';\n\n" + 'export const rendered = get;\n';
 
 /** Every file under dir (node_modules aside) with its bytes and mtime. */
 function snapshot(dir: string): Map<string, { bytes: string; mtime: number }> {
@@ -127,16 +130,34 @@ describe('mcpgen rename on a real project', () => {
         "  edit      test/handlers/tools/get_forecast.test.ts:6: from '../../../src/handlers/tools/get_weather.js' → from '../../../src/handlers/tools/get_forecast.js'",
         "  edit      test/handlers/tools/get_forecast.test.ts:19: test('get_weather handler' → test('get_forecast handler'",
         '  generate  the generated code for "get_forecast" (as mcpgen generate)',
+        // The manifest's own text naming the old name: listed where it is, left as written.
+        `  text      mcpgen.yaml:3:${MANIFEST.split('\n')[2]!.indexOf('get_weather') + 1}: server.instructions names "get_weather"`,
+        `  text      mcpgen.yaml:12:${MANIFEST.split('\n')[11]!.indexOf('get_weather') + 1}: tools.echo.description names "get_weather"`,
+        `  (rename does not reword the manifest's text: edit these to name "get_forecast")`,
         'dry run, nothing written; run again with --yes to apply',
         '',
       ].join('\n'),
     );
+    expect(snapshot(dir)).toEqual(before);
+    const json = await cli(dir, 'rename', 'tool', 'get_weather', 'get_forecast', '--json');
+    expect(json.code, json.err).toBe(0);
+    const next = (JSON.parse(json.out) as { next: { message: string; command: string | null }[] }).next;
+    expect(next.filter((n) => n.command === null).map((n) => n.message)).toEqual([
+      `mcpgen.yaml:3:${MANIFEST.split('\n')[2]!.indexOf('get_weather') + 1}: server.instructions still names "get_weather": edit it to name "get_forecast"`,
+      `mcpgen.yaml:12:${MANIFEST.split('\n')[11]!.indexOf('get_weather') + 1}: tools.echo.description still names "get_weather": edit it to name "get_forecast"`,
+    ]);
     expect(snapshot(dir)).toEqual(before);
 
     const yes = await cli(dir, 'rename', 'tool', 'get_weather', 'get_forecast', '--yes');
     expect(yes.code, yes.err).toBe(0);
     expect(yes.out).toContain('✔ renamed tool "get_weather" to "get_forecast"');
     expect(yes.err).not.toContain('orphan');
+    expect(yes.err).toContain(
+      `! mcpgen.yaml:3:${MANIFEST.split('\n')[2]!.indexOf('get_weather') + 1}: server.instructions still names "get_weather"\n`,
+    );
+    expect(yes.err).toMatch(
+      /still names "get_weather"\n {2}rename does not reword the manifest's text: edit these to name "get_forecast"\n$/,
+    );
     // The key and nothing else: comments, flow style and quoting are the user's.
     expect(read(dir, 'mcpgen.yaml')).toBe(
       MANIFEST.replace('  get_weather:   # the old name', '  get_forecast:   # the old name'),
@@ -156,8 +177,18 @@ describe('mcpgen rename on a real project', () => {
     expect(r1.out).toContain("  edit      mcpgen.yaml:14:3: 'Application logs' → 'App logs'");
     const r2 = await cli(dir, 'rename', 'template', 'user profile', 'member profile', '--yes');
     expect(r2.code, r2.err).toBe(0);
+    // A test of the user's own for a prompt handler moves with it, like a tool's test stub.
+    mkdirSync(path.join(dir, 'test/handlers/prompts'), { recursive: true });
+    writeFileSync(path.join(dir, 'test/handlers/prompts/summarize.test.ts'), SUMMARIZE_TEST);
     const r3 = await cli(dir, 'rename', 'prompt', 'summarize', 'digest', '--yes');
     expect(r3.code, r3.err).toBe(0);
+    expect(r3.out).toContain(
+      '  move      test/handlers/prompts/summarize.test.ts → test/handlers/prompts/digest.test.ts\n',
+    );
+    expect(existsSync(path.join(dir, 'test/handlers/prompts/summarize.test.ts'))).toBe(false);
+    expect(read(dir, 'test/handlers/prompts/digest.test.ts')).toBe(
+      SUMMARIZE_TEST.replace('prompts/summarize.js', 'prompts/digest.js'),
+    );
     expect(read(dir, 'mcpgen.yaml')).toBe(
       MANIFEST.replace('  get_weather:   # the old name', '  get_forecast:   # the old name')
         .replace("'Application logs':", "'App logs':")
@@ -310,6 +341,37 @@ describe('generate names the rename after one done by hand', () => {
     const gen = await cli(dir, 'generate');
     expect(gen.code, gen.err).toBe(0);
     expect(gen.err).toContain('no longer used by the manifest');
+    expect(gen.err).not.toMatch(/^hint: /m);
+  });
+});
+
+describe('an entry switching between a handler and static content', () => {
+  it('is named as such, not as gone, and no rename is hinted between two entries that both exist', async () => {
+    const before = `version: 1
+server: { name: switch, version: 0.1.0 }
+resources:
+  index: { uri: app://index, description: Index, mimeType: text/plain }
+  motd: { uri: app://motd, description: Motd, mimeType: text/plain, text: Hello }
+`;
+    const dir = await generated('rename-switch', before);
+    mkdirSync(path.join(dir, 'test/handlers/resources'), { recursive: true });
+    writeFileSync(
+      path.join(dir, 'test/handlers/resources/index.test.ts'),
+      "import { read } from '../../../src/handlers/resources/index.js';\nexport const r = read;\n",
+    );
+    writeFileSync(
+      path.join(dir, 'mcpgen.yaml'),
+      before.replace('mimeType: text/plain }', "mimeType: text/plain, text: '# Notes' }").replace(', text: Hello', ''),
+    );
+    const gen = await cli(dir, 'generate');
+    expect(gen.code, gen.err).toBe(0);
+    expect(gen.err).toContain(
+      '! src/handlers/resources/index.ts: resource index has static content now (text:), so this handler is not used; delete it, or remove text: to serve it again\n',
+    );
+    expect(gen.err).toContain(
+      "! test/handlers/resources/index.test.ts: resource index has static content now (text:), so this handler's test is not used; delete it, or remove text: to serve it again\n",
+    );
+    expect(gen.err).not.toContain('no longer used');
     expect(gen.err).not.toMatch(/^hint: /m);
   });
 });

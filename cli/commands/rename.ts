@@ -1,7 +1,7 @@
 /**
  * `mcpgen rename <kind> <old> <new>`: renames a manifest entry and carries its handler along (the
- * key edited in place, the handler and its test stub moved and re-pointed, then a generate). Prints
- * the plan and writes nothing unless `--yes`.
+ * key edited in place, the handler and its test moved and re-pointed, then a generate). Prints
+ * the plan and writes nothing unless `--yes`; the manifest's text naming the old name is listed, never reworded.
  */
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
@@ -40,6 +40,7 @@ export async function renameCommand(opts: RenameCommandOptions, io: CliIO): Prom
   printPlan(plan, io, rel);
   recordPlan(plan, io);
   if (!opts.yes) {
+    printMentions(plan, io, false);
     io.stdout(`dry run, nothing written; run again with --yes to apply\n`);
     io.outcome?.next.push({
       message: 'dry run, nothing written: run again with --yes to apply',
@@ -55,7 +56,31 @@ export async function renameCommand(opts: RenameCommandOptions, io: CliIO): Prom
     return code;
   }
   io.stdout(`✔ renamed ${kind} "${from}" to "${to}"\n`);
+  printMentions(plan, io, true);
   return EXIT_OK;
+}
+
+/**
+ * The manifest's text that still names the old name, each at file:line:col: rename never rewords
+ * prose, so the model would be pointed at a name that is gone until the user edits it. After
+ * `--yes` they come last, as warnings; in a dry run, with the plan.
+ */
+function printMentions(plan: RenamePlan, io: CliIO, applied: boolean): void {
+  if (!plan.mentions.length) return;
+  const file = plan.manifest.display;
+  const advice = `rename does not reword the manifest's text: edit ${plan.mentions.length === 1 ? 'it' : 'these'} to name "${plan.to}"`;
+  for (const m of plan.mentions) {
+    const where = `${file}:${m.line}:${m.column}: ${m.at}`;
+    if (applied) io.stderr(`! ${where} still names "${plan.from}"\n`);
+    else io.stdout(`  text      ${where} names "${plan.from}"\n`);
+    io.outcome?.next.push({
+      message: `${where} still names "${plan.from}": edit it to name "${plan.to}"`,
+      command: null,
+      cwd: null,
+    });
+  }
+  if (applied) io.stderr(`  ${advice}\n`);
+  else io.stdout(`  (${advice})\n`);
 }
 
 /** Under --json: the manifest's edit, each move, each file edited (then, with --yes, generate's plan). */

@@ -14,27 +14,23 @@ export interface KindInfo {
   handlersType: string;
   /** How the stub's doc comment starts: `Tool \`name\``. */
   docLabel: string;
-  /** Whether mcpgen makes a test stub for it (tools only). */
-  testStub: boolean;
 }
 
 export const KINDS: Record<RenameKind, KindInfo> = {
-  tool: { section: 'tools', dir: 'tools', handlersType: 'ToolHandlers', docLabel: 'Tool', testStub: true },
+  tool: { section: 'tools', dir: 'tools', handlersType: 'ToolHandlers', docLabel: 'Tool' },
   resource: {
     section: 'resources',
     dir: 'resources',
     handlersType: 'ResourceHandlers',
     docLabel: 'Resource',
-    testStub: false,
   },
   template: {
     section: 'resourceTemplates',
     dir: 'templates',
     handlersType: 'TemplateHandlers',
     docLabel: 'Resource template',
-    testStub: false,
   },
-  prompt: { section: 'prompts', dir: 'prompts', handlersType: 'PromptHandlers', docLabel: 'Prompt', testStub: false },
+  prompt: { section: 'prompts', dir: 'prompts', handlersType: 'PromptHandlers', docLabel: 'Prompt' },
 };
 
 export function isRenameKind(s: string): s is RenameKind {

@@ -18,6 +18,7 @@ import { suggest } from '../validate/suggest.js';
 import { validateManifest } from '../validate/validate.js';
 import { KINDS, type KindInfo, type RenameKind } from './kinds.js';
 import { type KeyEdit, renamedData, renameKey } from './manifest-edit.js';
+import { type Mention, mentionsOf } from './mentions.js';
 import { handlerEdits, referenceEdits, type TextEdit, type TypeRename, testEdits } from './text-edits.js';
 
 /** A rename mcpgen will not make, with why (and, for a broken manifest, its diagnostics). */
@@ -52,6 +53,8 @@ export interface RenamePlan {
   /** Absent when the manifest already has the new name (renamed by hand, then generated). */
   keyEdit?: KeyEdit;
   moves: Move[];
+  /** The manifest's text (instructions, descriptions, messages) that still names the old name: left for the user. */
+  mentions: Mention[];
 }
 
 export interface RenameOptions {
@@ -98,7 +101,8 @@ export async function planRename(
     const moves = oldPath
       ? planMoves(outDir, info, { from, to }, oldPath, `${info.dir}/${fileBase(to)}`, null, types)
       : [];
-    return { ...base, keyEdit, moves };
+    // Positions in the manifest as rename leaves it (the key's edit may shift a column on its line).
+    return { ...base, keyEdit, moves, mentions: mentionsOf(keyEdit.text, from) };
   }
   // Renamed by hand in the manifest: the new entry is there, the old one's handler is an orphan.
   const oldPath = `${info.dir}/${fileBase(from)}`;
@@ -113,7 +117,11 @@ export async function planRename(
       `${kind} "${to}" has no handler file (its content comes from the manifest), so src/handlers/${oldPath}.ts has nowhere to go; move its code by hand`,
     );
   const types = typeRename(loaded.data, kind, from, to);
-  return { ...base, moves: planMoves(outDir, info, { from, to }, oldPath, newPath, rendered, types) };
+  return {
+    ...base,
+    moves: planMoves(outDir, info, { from, to }, oldPath, newPath, rendered, types),
+    mentions: mentionsOf(original, from),
+  };
 }
 
 /** The new name against the schema's pattern for the kind, then the whole manifest as it would be (derived-name collisions…). */
@@ -180,7 +188,7 @@ function handlerPathOf(ir: IR, kind: RenameKind, name: string): string | null {
   return (list as { name: string; handlerPath: string | null }[]).find((e) => e.name === name)?.handlerPath ?? null;
 }
 
-/** The handler (and, for a tool, its test stub) moved from one handler path to the other, with their edits. */
+/** The handler and its test (a tool's test stub, or the user's own) moved from one handler path to the other, with their edits. */
 function planMoves(
   outDir: string,
   info: KindInfo,
@@ -196,12 +204,11 @@ function planMoves(
     const edited = handlerEdits(info, handler.original, names, { from: handler.from, to: handler.to }, types);
     moves.push({ ...handler, ...edited });
   }
-  if (info.testStub) {
-    const test = movable(outDir, `test/handlers/${oldPath}.test.ts`, `test/handlers/${newPath}.test.ts`, rendered);
-    if (test) {
-      const modules = { from: `../../../src/handlers/${oldPath}.js`, to: `../../../src/handlers/${newPath}.js` };
-      moves.push({ ...test, ...testEdits(test.original, names, modules, types) });
-    }
+  // A tool's test stub, or the user's own test of another kind's handler (same place, same name).
+  const test = movable(outDir, `test/handlers/${oldPath}.test.ts`, `test/handlers/${newPath}.test.ts`, rendered);
+  if (test) {
+    const modules = { from: `../../../src/handlers/${oldPath}.js`, to: `../../../src/handlers/${newPath}.js` };
+    moves.push({ ...test, ...testEdits(test.original, names, modules, types) });
   }
   // Then the user's other files that name the entry (not those moved above).
   return [...moves, ...referenceMoves(outDir, moves, types, { from: oldPath, to: newPath })];
