@@ -227,6 +227,10 @@ describe('mcpgen mcp', () => {
     expect(explained).toMatchObject({ code: 'MCPG110', category: 'Schema', severity: 'error' });
     expect(explained.summary).toMatch(/unknown key/);
     expect(explained.fix).toMatch(/remove the key|rename/);
+    // The documentation as a URL the agent can open, as SARIF's helpUri: not a path in the user's project.
+    expect(explained.docs).toMatch(
+      /^https:\/\/github\.com\/[\w.-]+\/[\w.-]+\/blob\/v[^/]+\/docs\/manifest-diagnostics\.md#mcpg110$/,
+    );
     const lint = await ok('explain', { code: 'missing-description' });
     expect(lint).toMatchObject({
       code: 'MCPG301',
@@ -278,6 +282,15 @@ describe('mcpgen mcp', () => {
       definition: { description: 'A tool whose input is no object', input: { type: 'string' } },
     });
     expect(invalid).toMatch(/would not validate[\s\S]*MCPG204/);
+    // A diagnostic without a hint (as validate gives it): the refusal names the explain call for it.
+    const listed = await refused('add_entry', {
+      kind: 'prompt',
+      name: 'listed_args',
+      definition: { description: 'A prompt whose arguments are a list', arguments: [{ name: 'x' }] },
+    });
+    expect(listed).toMatch(
+      /mcpgen\.yaml:\d+:\d+: MCPG111 `arguments`: expected a mapping, got a list\nexplain MCPG111/,
+    );
     expect(await refused('add_entry', { kind: 'widget', name: 'x', definition: {} })).toMatch(/kind|widget/);
     expect(await refused('rename_entry', { kind: 'tool', old: 'nope', new: 'other' })).toMatch(/nope/);
     expect(await refused('rename_entry', { kind: 'tool', old: 'sum_numbers', new: 'greet' })).toMatch(/already exists/);
@@ -326,5 +339,76 @@ describe('mcpgen mcp', () => {
     expect(await refused('add_view', { tool: 'greet' })).toMatch(/already has a view/);
     expect(manifest()).toBe(after);
     expect(await ok('validate')).toMatchObject({ valid: true });
+  });
+
+  it('after hand edits, generate and check say what is wrong and which tool call fixes it', async () => {
+    const good = manifest();
+    const write = (text: string) => writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    const messages = (r: Data) => (r.messages as string[]).join('\n');
+
+    // An output property renamed: generate points at the check tool, check gives tsc's whole diagnostic.
+    write(good.replace('        sum:\n', '        count:\n').replace('        - sum\n', '        - count\n'));
+    expect(manifest()).not.toBe(good);
+    const changed = await ok('generate');
+    expect(messages(changed)).toMatch(/contract changed: tool sum_numbers \(output\)[^\n]*check tool/);
+    expect(messages(changed)).not.toMatch(/npm run typecheck|mcpgen (generate|validate|rename)/);
+    const typeError = await ok('check');
+    const finding = typeError.findings.find(
+      (f: Data) => f.step === 'typecheck' && f.file === 'src/handlers/tools/sum_numbers.ts',
+    );
+    expect(finding?.message).toMatch(/is not assignable[\s\S]*\n\s*Property 'count' is missing/);
+
+    // A tool removed by hand: its stub is reported once, as an orphan to delete, not as a handler to write.
+    write(good);
+    await ok('generate');
+    const lines = good.split('\n');
+    const from = lines.indexOf('  greet:');
+    const to = lines.findIndex((l, i) => i > from && /^\S|^ {2}\S/.test(l));
+    write([...lines.slice(0, from), ...lines.slice(to)].join('\n'));
+    const removed = await ok('check');
+    expect(removed.findings.filter((f: Data) => f.file === 'src/handlers/tools/greet.ts')).toEqual([
+      expect.objectContaining({
+        step: 'generate',
+        severity: 'warning',
+        message: expect.stringMatching(/no manifest entry uses this file[\s\S]*delete it/),
+      }),
+    ]);
+
+    // A tool renamed by hand: check and generate name the rename_entry call that finishes it.
+    const renamed = good.replace('  sum_numbers:', '  add_up:');
+    write(renamed);
+    const call = 'rename_entry { kind: "tool", old: "sum_numbers", new: "add_up", apply: true }';
+    expect((await ok('check')).findings).toContainEqual(
+      expect.objectContaining({ file: 'src/handlers/tools/sum_numbers.ts', message: expect.stringContaining(call) }),
+    );
+    const regenerated = await ok('generate');
+    expect(messages(regenerated)).toContain(call);
+    expect(messages(regenerated)).not.toMatch(/mcpgen rename|--yes/);
+
+    // A manifest with errors: generate refuses (isError) as add_entry does, writing nothing; the refusals name the validate tool.
+    write(renamed.replace('  add_up:', '  "add up!":'));
+    const stamp = readFileSync(path.join(dir, 'src/generated/contracts.json'), 'utf8');
+    expect(await refused('generate', {})).toMatch(/mcpgen\.yaml has 1 error[\s\S]*MCPG116/);
+    expect(await refused('generate', { check: true })).toMatch(/has 1 error/);
+    expect(await refused('add_view', { tool: 'sum_numbers' })).toMatch(
+      /has errors; fix them \(the validate tool lists them\)/,
+    );
+    expect(await refused('rename_entry', { kind: 'tool', old: 'greet', new: 'hello' })).toMatch(/the validate tool/);
+    expect(readFileSync(path.join(dir, 'src/generated/contracts.json'), 'utf8')).toBe(stamp);
+    write(good);
+
+    // A folder without a manifest: the agent is told what it can do, not to run a command itself.
+    const empty = scratch('mcp-server-empty');
+    const bare = new Client({ name: 'mcp-server-test', version: '0.0.0' });
+    await bare.connect(
+      new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp'], cwd: empty, stderr: 'pipe' }),
+    );
+    try {
+      const r = (await bare.callTool({ name: 'check', arguments: {} })) as Result;
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toMatch(/ask the user to run `npx mcpgen init`[\s\S]*`manifest`/);
+    } finally {
+      await bare.close();
+    }
   });
 });

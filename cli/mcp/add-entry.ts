@@ -3,7 +3,13 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Document, Node, Pair, YAMLMap } from 'yaml';
 import { yamlLib } from '../load/yaml-lib.js';
 import { KINDS, type RenameKind } from '../rename/kinds.js';
-import { type Checked, checkManifestFile, checkManifestText, type DiagnosticData } from './check-manifest.js';
+import {
+  type Checked,
+  checkManifestFile,
+  checkManifestText,
+  type DiagnosticData,
+  withErrors,
+} from './check-manifest.js';
 import { ToolRefusal } from './project.js';
 
 export interface Added {
@@ -94,7 +100,10 @@ export function addEntry(
   switch (plan.reason) {
     case 'broken':
       throw new ToolRefusal(
-        `${manifest.display} has errors; fix them (the validate tool lists them) before adding entries; nothing was written`,
+        withErrors(
+          `${manifest.display} has errors; fix them (the validate tool lists them) before adding entries; nothing was written`,
+          plan.diagnostics,
+        ),
         { diagnostics: plan.diagnostics },
       );
     case 'not-a-mapping':
@@ -106,7 +115,10 @@ export function addEntry(
       );
     case 'invalid':
       throw new ToolRefusal(
-        `with this ${kind}, ${manifest.display} would not validate (${plan.errors} error${plan.errors === 1 ? '' : 's'}); nothing was written`,
+        withErrors(
+          `with this ${kind}, ${manifest.display} would not validate (${plan.errors} error${plan.errors === 1 ? '' : 's'}); nothing was written`,
+          plan.diagnostics,
+        ),
         { diagnostics: plan.diagnostics },
       );
     case 'layout':

@@ -75,3 +75,13 @@ export function toData(d: Diagnostic): DiagnosticData {
     hint: d.hint ?? null,
   };
 }
+
+/** The refusal's first line, then one line per error, and where to read how to fix a code that has no hint. */
+export function withErrors(head: string, errors: DiagnosticData[]): string {
+  const listed = errors.map(
+    (d) => `${d.file}:${d.line}:${d.column}: ${d.code} ${d.message}${d.hint ? ` (hint: ${d.hint})` : ''}`,
+  );
+  const unhinted = [...new Set(errors.filter((d) => !d.hint).map((d) => d.code))];
+  const explain = unhinted.length ? [`explain ${unhinted.join(', ')} for what to change`] : [];
+  return [head, ...listed, ...explain].join('\n');
+}

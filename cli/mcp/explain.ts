@@ -5,10 +5,12 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ruleByCode, ruleById } from '../lint/registry.js';
 import { Codes } from '../manifest/codes.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { CODE_DESCRIPTIONS } from '../report/code-descriptions.js';
+import { helpUri } from '../report/help-uri.js';
 import { suggest } from '../validate/suggest.js';
 import { ToolRefusal } from './project.js';
 
@@ -32,7 +34,8 @@ const DOCS = path.join(PACKAGE_ROOT, 'docs', 'manifest-diagnostics.md');
 
 /** How to fix the codes an agent meets most; the others get their family's advice. */
 const FIXES: Record<string, string> = {
-  MCPG900: 'create the manifest (`mcpgen init`) or pass the path of an existing one',
+  MCPG900:
+    "pass the path of an existing manifest (the tools' `manifest` argument), or ask the user to create a project with `npx mcpgen init` (no tool creates one)",
   MCPG101:
     'fix the YAML at the position given: indentation (spaces, one column per mapping), quotes and brackets closed, `key: value` with a space after the colon',
   MCPG103: 'remove one of the two keys, or merge their contents into one',
@@ -62,9 +65,9 @@ const FIXES: Record<string, string> = {
   MCPG270: 'rename one of the two entries so their derived names (identifier, type, handler file) differ',
   MCPG910:
     'a file in src/generated/ or test/generated/ lacks the mcpgen header: move your file elsewhere, or delete it if it was generated',
-  MCPG911: 'make the named path writable (permissions, a read-only mount), then generate again',
-  MCPG912: 'run `mcpgen generate` (the `generate` tool) to finish the interrupted switch',
-  MCPG913: 'wait for the other generate to finish, then run again',
+  MCPG911: 'make the named path writable (permissions, a read-only mount), then call the generate tool again',
+  MCPG912: 'call the generate tool (without check or dryRun): it finishes the interrupted switch',
+  MCPG913: 'wait for the other generate to finish, then call the tool again',
   MCPG916: 'inspect `.mcpgen-staging/`, then delete it; nothing was changed',
   MCPG920:
     'install prettier in the project (`npm install --save-dev prettier`), fix its configuration, or drop `options.format: prettier`',
@@ -111,7 +114,7 @@ export function explainCode(input: string): Explanation {
     example,
     fix:
       FIXES[code] ?? (example ? `as in the example: ${example}` : (FAMILY_FIXES[category] ?? FAMILY_FIXES.Semantic!)),
-    docs: `docs/manifest-diagnostics.md#${code.toLowerCase()}`,
+    docs: helpUri(code) ?? `${pathToFileURL(DOCS).href}#${code.toLowerCase()}`,
   };
 }
 

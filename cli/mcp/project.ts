@@ -66,7 +66,7 @@ export function manifestOf(project: Project, given?: string): { abs: string; dis
     if (existsSync(abs) && statSync(abs).isFile()) return { abs, display: name };
   }
   throw new ToolRefusal(
-    `no mcpgen.yaml (or mcpgen.yml) in ${project.root}: run \`mcpgen init\` there, or pass the manifest's path`,
+    `no mcpgen.yaml (or mcpgen.yml) in ${project.root}, and no tool of this server creates a project: ask the user to run \`npx mcpgen init\` in that folder (or to start \`mcpgen mcp\` in the project's folder), or pass the manifest's path (inside this folder) as \`manifest\``,
   );
 }
 

@@ -115,7 +115,7 @@ function specs(project: Project): Record<string, ToolSpec> {
           },
           example: nullable('string'),
           fix: { type: 'string' },
-          docs: { type: 'string' },
+          docs: { type: 'string', description: "the code's documentation, at the release that reports it (a URL)" },
         },
         required: ['code', 'category', 'summary', 'fix', 'docs'],
       },
@@ -247,7 +247,7 @@ function specs(project: Project): Record<string, ToolSpec> {
     generate: {
       title: 'Generate the project',
       description:
-        'Validates the manifest, then writes the project as `mcpgen generate` does: generated files in src/generated/ and test/generated/ rewritten when changed, missing handler stubs created (never overwriting your handlers), stale generated files removed. check: true only reports generated files out of date; dryRun: true only lists what would change. Returns the changes and any diagnostics.',
+        'Validates the manifest, then writes the project as `mcpgen generate` does: generated files in src/generated/ and test/generated/ rewritten when changed, missing handler stubs created (never overwriting your handlers), stale generated files removed. check: true only reports generated files out of date; dryRun: true only lists what would change. Returns the changes, the warnings and messages naming the tool call to make next (rename_entry for a rename done by hand, check after a contract change). A manifest with errors, or a project that cannot be generated, is refused (an error result with the diagnostics; nothing written).',
       input: {
         type: 'object',
         properties: {
@@ -262,14 +262,15 @@ function specs(project: Project): Record<string, ToolSpec> {
         properties: {
           manifest: { type: 'string' },
           mode: { type: 'string', enum: ['write', 'check', 'dryRun'] },
-          ok: { type: 'boolean', description: 'no errors (and, for check, up to date)' },
+          ok: { type: 'boolean', description: 'for check: up to date; else true (errors are refused)' },
           written: { type: 'boolean' },
           upToDate: { type: 'boolean', description: 'generated code matches the manifest (after writing, for write)' },
           changes: { type: 'array', items: CHANGE },
           diagnostics: DIAGNOSTICS,
           messages: {
             ...STRINGS,
-            description: 'what generate reported besides files: orphans, contract changes, packages to install',
+            description:
+              'what generate reported besides files, each naming what to do: orphans (delete, or the rename_entry call), contract changes (then check), packages to install',
           },
         },
         required: ['manifest', 'mode', 'ok', 'written', 'upToDate', 'changes', 'diagnostics', 'messages'],
@@ -281,7 +282,7 @@ function specs(project: Project): Record<string, ToolSpec> {
     check: {
       title: 'Check the project (am I done?)',
       description:
-        'Validates the manifest, checks the generated code is up to date (generate --check) and type-checks the project with its own TypeScript (tsc --noEmit -p tsconfig.json, when typescript is installed); lists handlers that still throw NotImplementedError. Returns passed (no failing step), done (passed and every handler implemented), a one-line summary and the findings with file, line and column. Writes nothing.',
+        'Validates the manifest, checks the generated code is up to date (generate --check) and type-checks the project with its own TypeScript (tsc --noEmit -p tsconfig.json, when typescript is installed); lists handlers that still throw NotImplementedError (a handler no entry uses any more is reported once, as an orphan to delete or carry over with rename_entry). A type error finding carries the whole message tsc gives, its indented lines included. Returns passed (no failing step), done (passed and every handler implemented), a one-line summary and the findings with file, line and column. Writes nothing.',
       input: { type: 'object', properties: { manifest: MANIFEST_ARG }, additionalProperties: false },
       output: {
         type: 'object',

@@ -9,13 +9,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
 import type { CliIO } from '../io.js';
+import { MANIFEST_NAMES } from '../load/find.js';
 import { isRenameKind, KIND_NAMES, KINDS, type RenameKind } from '../rename/kinds.js';
 import { addEntry } from './add-entry.js';
-import { checkManifestFile, type DiagnosticData, toData } from './check-manifest.js';
+import { checkManifestFile, type DiagnosticData, toData, withErrors } from './check-manifest.js';
 import { explainCode } from './explain.js';
 import { displayOf, manifestOf, type Project, ToolRefusal } from './project.js';
+import { agentWords, nextStepMessages, orphanAdvice, type RenameGuess, renamesIn } from './wording.js';
 
-/** A CliIO that keeps what a command prints, for the tool's answer. */
+/** A CliIO that keeps what a command prints, for the tool's answer (add fields with Object.assign: a spread copy's out and err stay empty). */
 export function capturingIO(cwd: string): CliIO & { out: string; err: string } {
   const io = {
     cwd,
@@ -88,7 +90,7 @@ export async function addViewTool(project: Project, args: { tool: string; manife
   const manifest = manifestOf(project, args.manifest);
   const { addViewCommand } = await import('../commands/add-view.js');
   const { newOutcome } = await import('../report/outcome.js');
-  const io = { ...capturingIO(project.root), outcome: newOutcome() };
+  const io = Object.assign(capturingIO(project.root), { outcome: newOutcome() });
   let code: number;
   try {
     code = await addViewCommand({ tool: args.tool, file: manifest.abs }, io);
@@ -96,7 +98,12 @@ export async function addViewTool(project: Project, args: { tool: string; manife
     if (err instanceof UsageError) throw new ToolRefusal(err.message);
     throw err;
   }
-  if (code !== 0) throw new ToolRefusal(lines(io.err).join('\n') || `could not add a view to ${args.tool}`);
+  if (code !== 0)
+    throw new ToolRefusal(
+      lines(io.err)
+        .map((l) => agentWords(l.replace(/^✖ /, '')))
+        .join('\n') || `could not add a view to ${args.tool}`,
+    );
   const view = io.outcome.extra.view as { resource: string; uri: string; folder: string };
   return {
     manifest: manifest.display,
@@ -122,12 +129,15 @@ export async function renameEntryTool(
   const { settleInterrupted } = await import('../commands/generate.js');
   const io = capturingIO(project.root);
   if (settleInterrupted({ file: manifest.abs }, io, false) !== undefined)
-    throw new ToolRefusal(lines(io.err).join('\n') || 'an interrupted generate left the project half-switched');
+    throw new ToolRefusal(
+      lines(io.err).map(agentWords).join('\n') || 'an interrupted generate left the project half-switched',
+    );
   let plan: Awaited<ReturnType<typeof planRename>>;
   try {
     plan = await planRename(kind, args.old, args.new, { file: manifest.abs }, project.root);
   } catch (err) {
-    if (err instanceof Refusal) throw new ToolRefusal(err.message, err.details.length ? { details: err.details } : {});
+    if (err instanceof Refusal)
+      throw new ToolRefusal(agentWords(err.message), err.details.length ? { details: err.details } : {});
     throw err;
   }
   const rel = (p: string) => displayOf(project, path.join(plan.outDir, p));
@@ -163,9 +173,17 @@ export async function renameEntryTool(
   const code = await renameCommand({ kind, from: args.old, to: args.new, file: manifest.abs, yes: true }, run);
   if (code !== 0)
     throw new ToolRefusal(`the rename failed and was undone; nothing was changed`, {
-      output: lines(run.out + run.err),
+      output: lines(run.out + run.err).map(agentWords),
     });
-  return { kind, old: args.old, new: args.new, applied: true, changes, output: lines(run.out + run.err) };
+  return {
+    kind,
+    old: args.old,
+    new: args.new,
+    applied: true,
+    changes,
+    output: lines(run.out + run.err).map(agentWords),
+    next: 'call check: it type-checks the moved handler against its new name',
+  };
 }
 
 // generate
@@ -177,61 +195,119 @@ interface Change {
 }
 
 interface Planned {
+  manifest: string;
+  abs: string;
+  /** The manifest's diagnostics, as validate gives them. */
   diagnostics: DiagnosticData[];
+  /** Why the project cannot be planned with a valid manifest: an interrupted or running generate, a file in the way. */
+  problems: DiagnosticData[];
   changes: Change[];
   /** Generated files that differ from what the manifest implies. */
   stale: Change[];
-  messages: string[];
+  /** Files no manifest entry uses any more (kept), and the renames done by hand they may come from. */
+  orphans: string[];
+  renames: RenameGuess[];
+  /** What settling an interrupted generate did (write mode only). */
+  notes: string[];
 }
 
-/** Validates, then plans a generate without writing: the files it would create, update, remove, and orphans. */
-async function planned(project: Project, manifestArg?: string): Promise<Planned & { manifest: string; abs: string }> {
+/**
+ * Validates, then plans a generate without writing: the files it would create, update, remove, and
+ * orphans. `writes`: an interrupted generate is finished first, as the generate command does.
+ */
+async function planned(project: Project, manifestArg: string | undefined, writes = false): Promise<Planned> {
   const manifest = manifestOf(project, manifestArg);
   const checked = checkManifestFile(manifest.abs, manifest.display);
-  const base = { manifest: manifest.display, abs: manifest.abs, diagnostics: checked.diagnostics };
-  if (checked.errors > 0) return { ...base, changes: [], stale: [], messages: [] };
+  const base = {
+    manifest: manifest.display,
+    abs: manifest.abs,
+    diagnostics: checked.diagnostics,
+    problems: [],
+    changes: [],
+    stale: [],
+    orphans: [],
+    renames: [],
+    notes: [],
+  };
+  if (checked.errors > 0) return base;
   const { planProject, settleInterrupted } = await import('../commands/generate.js');
-  const io = capturingIO(project.root);
-  if (settleInterrupted({ file: manifest.abs }, io, false) !== undefined)
-    return { ...base, changes: [], stale: [], messages: lines(io.err) };
+  const { newOutcome } = await import('../report/outcome.js');
+  const io = Object.assign(capturingIO(project.root), { outcome: newOutcome() });
+  const problems = () =>
+    io.outcome.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => {
+        const data = toData({ ...d, file: displayOf(project, path.resolve(project.root, d.file)) });
+        return { ...data, message: agentWords(data.message), hint: data.hint && agentWords(data.hint) };
+      });
+  if (settleInterrupted({ file: manifest.abs }, io, writes) !== undefined) return { ...base, problems: problems() };
+  const notes = lines(io.err)
+    .filter((l) => l.startsWith('! finished the switch'))
+    .map((l) => l.slice(2));
   const { plan, exit } = await planProject({ file: manifest.abs }, io);
-  if (!plan || exit !== undefined) {
-    const errors = (plan?.errors ?? []).map((d) =>
-      toData({ ...d, file: displayOf(project, path.resolve(project.root, d.file)) }),
-    );
-    return { ...base, diagnostics: [...base.diagnostics, ...errors], changes: [], stale: [], messages: lines(io.err) };
-  }
+  if (!plan || exit !== undefined) return { ...base, problems: problems(), notes };
   const changes = plan.entries
     .filter((e) => e.action !== 'unchanged' && e.action !== 'skip')
     .map((e) => ({ path: e.path, action: e.action as Change['action'], owner: e.owner }));
-  return { ...base, changes, stale: changes.filter((c) => c.owner === 'generated'), messages: [] };
+  return {
+    ...base,
+    changes,
+    stale: changes.filter((c) => c.owner === 'generated'),
+    orphans: changes.filter((c) => c.action === 'orphan').map((c) => c.path),
+    renames: await renamesIn(plan),
+    notes,
+  };
+}
+
+/** The `manifest` argument to repeat in a suggested call: only when it is not the default one. */
+function manifestArgOf(p: { manifest: string }): string | undefined {
+  return (MANIFEST_NAMES as readonly string[]).includes(p.manifest) ? undefined : p.manifest;
+}
+
+/** A refusal listing errors one per line (`file:line:col: CODE message (hint: …)`), with them as data. */
+function refuseErrors(head: string, errors: DiagnosticData[]): never {
+  throw new ToolRefusal(withErrors(head, errors), { diagnostics: errors });
 }
 
 export async function generateTool(project: Project, args: { check?: boolean; dryRun?: boolean; manifest?: string }) {
   if (args.check && args.dryRun) throw new ToolRefusal('check and dryRun cannot be combined');
-  const p = await planned(project, args.manifest);
-  const errors = p.diagnostics.filter((d) => d.severity === 'error');
   const mode = args.check ? 'check' : args.dryRun ? 'dryRun' : 'write';
+  const p = await planned(project, args.manifest, mode === 'write');
+  const errors = p.diagnostics.filter((d) => d.severity === 'error');
+  if (errors.length)
+    refuseErrors(
+      `${p.manifest} has ${errors.length} error${errors.length === 1 ? '' : 's'}; fix ${errors.length === 1 ? 'it' : 'them'}, then call generate again; nothing was written`,
+      errors,
+    );
+  if (p.problems.length) refuseErrors('the project cannot be generated; nothing was written', p.problems);
+  const manifestArg = manifestArgOf(p);
+  const orphanMessages = p.orphans.map((f) => `${f}: ${orphanAdvice(f, p.renames, manifestArg)}`);
   const result = {
     manifest: p.manifest,
     mode,
-    ok: errors.length === 0 && p.messages.length === 0,
+    ok: mode === 'check' ? p.stale.length === 0 : true,
     written: false,
-    upToDate: errors.length === 0 && p.messages.length === 0 && p.stale.length === 0,
+    upToDate: p.stale.length === 0,
     changes: p.changes,
     diagnostics: p.diagnostics,
-    messages: p.messages,
+    messages: [...p.notes, ...orphanMessages],
   };
-  if (!result.ok || mode !== 'write') {
-    if (mode === 'check' && result.ok) result.ok = result.upToDate;
-    return result;
-  }
+  if (mode !== 'write') return result;
   const { generateCommand } = await import('../commands/generate.js');
-  const io = capturingIO(project.root);
+  const { newOutcome } = await import('../report/outcome.js');
+  const io = Object.assign(capturingIO(project.root), { outcome: newOutcome() });
   const code = await generateCommand({ file: p.abs }, io);
-  // What generate says besides its list of files: orphans, contract changes, packages to install.
-  const messages = lines(io.err);
-  return { ...result, ok: code === 0, written: code === 0, upToDate: code === 0, messages };
+  if (code !== 0) {
+    const failed = io.outcome.diagnostics
+      .filter((d) => d.severity === 'error')
+      .map((d) => toData({ ...d, file: displayOf(project, path.resolve(project.root, d.file)) }));
+    const head = 'generate failed; the project was left as it was';
+    if (failed.length) refuseErrors(head, failed);
+    throw new ToolRefusal([head, ...lines(io.err).map(agentWords)].join('\n'));
+  }
+  // What generate says besides its list of files: orphans, renames done by hand, contract changes, packages to install.
+  const messages = [...p.notes, ...orphanMessages, ...nextStepMessages(io.outcome)];
+  return { ...result, ok: true, written: true, upToDate: true, messages };
 }
 
 // check
@@ -252,10 +328,13 @@ interface Step {
   detail: string;
 }
 
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
 export async function checkTool(project: Project, args: { manifest?: string }, signal?: AbortSignal) {
   const steps: Step[] = [];
   const findings: Finding[] = [];
   const p = await planned(project, args.manifest);
+  const manifestArg = manifestArgOf(p);
   const errors = p.diagnostics.filter((d) => d.severity === 'error');
   for (const d of p.diagnostics)
     findings.push({
@@ -270,91 +349,86 @@ export async function checkTool(project: Project, args: { manifest?: string }, s
   steps.push({
     name: 'validate',
     status: errors.length ? 'failed' : 'passed',
-    detail: `${errors.length} error${errors.length === 1 ? '' : 's'}, ${p.diagnostics.length - errors.length} warning${p.diagnostics.length - errors.length === 1 ? '' : 's'}`,
+    detail: `${plural(errors.length, 'error')}, ${plural(p.diagnostics.length - errors.length, 'warning')}`,
   });
+  const none = { line: null, column: null, code: null };
   if (errors.length) {
     steps.push({ name: 'generate', status: 'skipped', detail: 'the manifest has errors' });
   } else {
-    for (const m of p.messages)
+    for (const d of p.problems)
       findings.push({
         step: 'generate',
         severity: 'error',
-        message: m,
-        file: null,
-        line: null,
-        column: null,
-        code: null,
+        message: d.hint ? `${d.message} (hint: ${d.hint})` : d.message,
+        file: d.file,
+        line: d.line,
+        column: d.column,
+        code: d.code,
       });
     for (const c of p.stale)
       findings.push({
         step: 'generate',
         severity: 'error',
-        message: `generated file would be ${c.action === 'create' ? 'created' : c.action === 'remove' ? 'removed' : 'updated'}: run the generate tool`,
+        message: `generated file would be ${c.action === 'create' ? 'created' : c.action === 'remove' ? 'removed' : 'updated'}: call the generate tool`,
         file: c.path,
-        line: null,
-        column: null,
-        code: null,
+        ...none,
       });
     for (const c of p.changes.filter((x) => x.owner === 'user' && x.action === 'create'))
       findings.push({
         step: 'generate',
         severity: 'error',
-        message: 'handler stub not created yet: run the generate tool',
+        message: 'handler stub not created yet: call the generate tool',
         file: c.path,
-        line: null,
-        column: null,
-        code: null,
+        ...none,
       });
-    for (const c of p.changes.filter((x) => x.action === 'orphan'))
+    for (const file of p.orphans)
       findings.push({
         step: 'generate',
         severity: 'warning',
-        message: 'no manifest entry uses this file any more (kept); if the entry was renamed, use rename_entry',
-        file: c.path,
-        line: null,
-        column: null,
-        code: null,
+        message: orphanAdvice(file, p.renames, manifestArg),
+        file,
+        ...none,
       });
-    const failed = p.messages.length > 0 || p.changes.some((c) => c.action !== 'orphan');
+    const failed = p.problems.length > 0 || p.changes.some((c) => c.action !== 'orphan');
     steps.push({
       name: 'generate',
       status: failed ? 'failed' : 'passed',
-      detail: failed
-        ? `${p.changes.filter((c) => c.action !== 'orphan').length} file(s) out of date`
-        : 'generated code is up to date',
+      detail: p.problems.length
+        ? 'the project cannot be generated'
+        : failed
+          ? `${p.changes.filter((c) => c.action !== 'orphan').length} file(s) out of date`
+          : 'generated code is up to date',
     });
   }
   const generated = steps[steps.length - 1]!.status === 'passed';
   steps.push(
     generated
-      ? await typecheck(project, findings, signal)
+      ? await typecheck(project, findings, new Set(p.orphans), signal)
       : { name: 'typecheck', status: 'skipped', detail: 'validate or generate failed first' },
   );
-  for (const file of stubs(project))
+  // An orphan is not work to do: it is reported once, above, with what to do with it.
+  const orphans = new Set(p.orphans);
+  for (const file of stubs(project).filter((f) => !orphans.has(f)))
     findings.push({
       step: 'handlers',
       severity: 'info',
       message: 'not implemented yet: still the stub that throws NotImplementedError',
       file,
-      line: null,
-      column: null,
-      code: null,
+      ...none,
     });
   const passed = steps.every((s) => s.status !== 'failed');
   const todo = findings.filter((f) => f.step === 'handlers').length;
   const done = passed && todo === 0;
   const failedSteps = steps.filter((s) => s.status === 'failed').map((s) => s.name);
+  const passedSteps = steps
+    .filter((s) => s.status === 'passed')
+    .map((s) => s.name)
+    .join(', ');
   const summary = !passed
     ? `failed: ${failedSteps.join(', ')} (${findings.filter((f) => f.severity === 'error').length} error(s)); fix the findings and check again`
     : todo
-      ? `passed (${steps
-          .filter((s) => s.status === 'passed')
-          .map((s) => s.name)
-          .join(', ')}); ${todo} handler${todo === 1 ? ' is' : 's are'} still not implemented`
-      : `passed (${steps
-          .filter((s) => s.status === 'passed')
-          .map((s) => s.name)
-          .join(', ')}); every handler is implemented`;
+      ? `passed (${passedSteps}); ${todo} handler${todo === 1 ? ' is' : 's are'} still not implemented`
+      : `passed (${passedSteps}); every handler is implemented`;
   return { passed, done, summary, steps, findings };
 }
 
@@ -387,7 +461,12 @@ function stubs(project: Project): string[] {
 const TSC_TIMEOUT_MS = 300_000;
 
 /** The project's own TypeScript, `tsc --noEmit -p tsconfig.json`, when the project has both. */
-async function typecheck(project: Project, findings: Finding[], signal?: AbortSignal): Promise<Step> {
+async function typecheck(
+  project: Project,
+  findings: Finding[],
+  orphans: ReadonlySet<string>,
+  signal?: AbortSignal,
+): Promise<Step> {
   const tsconfig = path.join(project.root, 'tsconfig.json');
   if (!existsSync(tsconfig)) return { name: 'typecheck', status: 'skipped', detail: 'no tsconfig.json in the project' };
   let tsc: string;
@@ -407,20 +486,32 @@ async function typecheck(project: Project, findings: Finding[], signal?: AbortSi
   );
   if (code === null) return { name: 'typecheck', status: 'failed', detail: output || 'tsc did not finish' };
   let count = 0;
+  let last: Finding | undefined;
   for (const line of output.split('\n')) {
     const m = /^(.+?)\((\d+),(\d+)\): (error|warning) (TS\d+): (.*)$/.exec(line.trim());
-    if (!m) continue;
+    if (!m) {
+      // tsc's indented continuation lines say what does not match (`Property 'count' is missing…`): kept with their error.
+      if (last && /^\s/.test(line) && line.trim() !== '') last.message += `\n${line.replace(/^ {2}/, '').trimEnd()}`;
+      else last = undefined;
+      continue;
+    }
     count++;
-    findings.push({
+    const file = m[1]!.split(path.sep).join('/');
+    last = {
       step: 'typecheck',
       severity: m[4] === 'warning' ? 'warning' : 'error',
       message: m[6]!,
-      file: m[1]!.split(path.sep).join('/'),
+      file,
       line: Number(m[2]),
       column: Number(m[3]),
       code: m[5]!,
-    });
+    };
+    findings.push(last);
   }
+  // An error in a file no entry uses: deleting the file (or carrying it over with rename_entry) is the fix.
+  for (const f of findings)
+    if (f.step === 'typecheck' && f.file && orphans.has(f.file))
+      f.message += `\n(no manifest entry uses ${f.file} any more: delete it, or call rename_entry if its entry was renamed)`;
   if (code !== 0 && count === 0)
     findings.push({
       step: 'typecheck',

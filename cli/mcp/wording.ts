@@ -1,0 +1,88 @@
+/**
+ * What the commands say, worded for an agent driving `mcpgen mcp`: where a command's message names
+ * a shell command that one of the tools does, the message names the tool call instead, with its
+ * real argument names, so the agent stays in the loop the server offers.
+ */
+import type { Plan } from '../plan/plan.js';
+import type { Outcome } from '../report/outcome.js';
+import { isRenameKind, KINDS, type RenameKind } from '../rename/kinds.js';
+
+export interface RenameGuess {
+  kind: RenameKind;
+  old: string;
+  new: string;
+}
+
+/** `rename_entry { kind: "tool", old: "a", new: "b", apply: true }`, with `manifest` when not the default one. */
+export function renameCall(r: RenameGuess, manifest?: string): string {
+  const args = [
+    `kind: ${JSON.stringify(r.kind)}`,
+    `old: ${JSON.stringify(r.old)}`,
+    `new: ${JSON.stringify(r.new)}`,
+    'apply: true',
+    ...(manifest ? [`manifest: ${JSON.stringify(manifest)}`] : []),
+  ];
+  return `rename_entry { ${args.join(', ')} }`;
+}
+
+const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
+/** generate's rename hint: `tool "a" was removed and "b" added; if it was renamed, run: …`. */
+const RENAME_HINT = new RegExp(`^(?:hint: )?(\\w+) (${JSON_STRING}) was removed and (${JSON_STRING}) added`);
+
+function renameOf(hint: string): RenameGuess | undefined {
+  const m = RENAME_HINT.exec(hint);
+  if (!m || !isRenameKind(m[1]!)) return undefined;
+  return { kind: m[1], old: JSON.parse(m[2]!) as string, new: JSON.parse(m[3]!) as string };
+}
+
+/** The renames done by hand a plan suggests: one entry of a kind removed (its handler orphaned), one added. */
+export async function renamesIn(plan: Plan): Promise<RenameGuess[]> {
+  if (!plan.entries.some((e) => e.action === 'orphan')) return [];
+  const { renameHints } = await import('../rename/hint.js');
+  return renameHints(plan, {}).flatMap((h) => renameOf(h) ?? []);
+}
+
+/** What to do with a file no manifest entry uses: delete it, or the rename_entry call that carries it over. */
+export function orphanAdvice(file: string, renames: readonly RenameGuess[], manifest?: string): string {
+  const dir = /^(?:src|test)\/handlers\/([^/]+)\//.exec(file)?.[1];
+  const rename = renames.filter((r) => KINDS[r.kind].dir === dir);
+  const renamed =
+    rename.length === 1
+      ? `if ${rename[0]!.kind} "${rename[0]!.old}" was renamed to "${rename[0]!.new}", call ${renameCall(rename[0]!, manifest)} (it moves the file onto the new name)`
+      : 'if its entry was renamed, call rename_entry { kind, old, new, apply: true } with the old and new names (it moves the file onto the new name)';
+  return `no manifest entry uses this file any more (kept): delete it if its entry is gone for good; ${renamed}`;
+}
+
+/** The messages generate's next steps make for an agent: each names the tool (or shell command) to use. */
+export function nextStepMessages(outcome: Outcome): string[] {
+  const out: string[] = [];
+  for (const step of outcome.next) {
+    // A rename done by hand is said with each orphaned file (orphanAdvice), which names the same call.
+    if (renameOf(step.message)) continue;
+    if (step.message.startsWith('contract changed:')) {
+      out.push(`${step.message}; the check tool type-checks the project and points at what does not match yet`);
+    } else if (step.command) {
+      // No tool of this server runs it (npm install): a shell command in the project folder.
+      const where = step.cwd && step.cwd !== '.' ? `in ${step.cwd}` : 'in the project folder';
+      out.push(
+        `${agentWords(step.message)}: run \`${step.command}\` ${where} (a shell command; no mcpgen tool does it)`,
+      );
+    } else {
+      out.push(agentWords(step.message));
+    }
+  }
+  return out;
+}
+
+/** A command's message with the mcpgen commands the tools do named as those tools. */
+export function agentWords(text: string): string {
+  return text
+    .replace(/\(mcpgen validate lists them\)|\(mcpgen validate\)/g, '(the validate tool lists them)')
+    .replace(/run mcpgen validate to see them/g, 'the validate tool lists them')
+    .replace(/\(npm run typecheck\)/g, '(the check tool runs the type check)')
+    .replace(/\(as mcpgen generate\)/g, '(as the generate tool does)')
+    .replace(
+      /\b(?:and )?run `?mcpgen generate`?(?: again)?/g,
+      (m) => `${m.startsWith('and ') ? 'and ' : ''}call the generate tool${m.endsWith(' again') ? ' again' : ''}`,
+    );
+}
