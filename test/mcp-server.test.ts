@@ -374,6 +374,21 @@ describe('mcpgen mcp', () => {
       }),
     ]);
 
+    // A resource that went static: its handler is named for what changed, not as a rename.
+    write(good);
+    await ok('add_entry', { kind: 'resource', name: 'readme', definition: { uri: 'notes://readme' } });
+    await ok('generate');
+    expect(existsSync(path.join(dir, 'src/handlers/resources/readme.ts'))).toBe(true);
+    write(manifest().replace(/( +)uri: notes:\/\/readme\n/, '$1uri: notes://readme\n$1text: Hello\n'));
+    const wentStatic = await ok('check');
+    expect(wentStatic.findings.filter((f: Data) => f.file === 'src/handlers/resources/readme.ts')).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(
+          /^resource readme has static content now \(text:\), so this handler is not used/,
+        ),
+      }),
+    ]);
+
     // A tool renamed by hand: check and generate name the rename_entry call that finishes it.
     const renamed = good.replace('  sum_numbers:', '  add_up:');
     write(renamed);

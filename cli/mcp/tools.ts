@@ -3,6 +3,7 @@
  * server, ./server.ts, wraps them as MCP tools). Every command is run in process with a capturing
  * CliIO, so nothing but protocol frames ever reaches stdout.
  */
+import type { IR } from '../normalize/ir.js';
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -207,6 +208,8 @@ interface Planned {
   /** Files no manifest entry uses any more (kept), and the renames done by hand they may come from. */
   orphans: string[];
   renames: RenameGuess[];
+  /** The manifest as generate read it: tells an orphan whose entry is gone from one that went static. */
+  ir?: IR;
   /** What settling an interrupted generate did (write mode only). */
   notes: string[];
 }
@@ -244,7 +247,8 @@ async function planned(project: Project, manifestArg: string | undefined, writes
   const notes = lines(io.err)
     .filter((l) => l.startsWith('! finished the switch'))
     .map((l) => l.slice(2));
-  const { plan, exit } = await planProject({ file: manifest.abs }, io);
+  let ir: IR | undefined;
+  const { plan, exit } = await planProject({ file: manifest.abs, onIR: (r) => (ir = r) }, io);
   if (!plan || exit !== undefined) return { ...base, problems: problems(), notes };
   const changes = plan.entries
     .filter((e) => e.action !== 'unchanged' && e.action !== 'skip')
@@ -255,6 +259,7 @@ async function planned(project: Project, manifestArg: string | undefined, writes
     stale: changes.filter((c) => c.owner === 'generated'),
     orphans: changes.filter((c) => c.action === 'orphan').map((c) => c.path),
     renames: await renamesIn(plan),
+    ...(ir ? { ir } : {}),
     notes,
   };
 }
@@ -281,7 +286,7 @@ export async function generateTool(project: Project, args: { check?: boolean; dr
     );
   if (p.problems.length) refuseErrors('the project cannot be generated; nothing was written', p.problems);
   const manifestArg = manifestArgOf(p);
-  const orphanMessages = p.orphans.map((f) => `${f}: ${orphanAdvice(f, p.renames, manifestArg)}`);
+  const orphanMessages = p.orphans.map((f) => `${f}: ${orphanAdvice(f, p.renames, manifestArg, p.ir)}`);
   const result = {
     manifest: p.manifest,
     mode,
@@ -385,7 +390,7 @@ export async function checkTool(project: Project, args: { manifest?: string }, s
       findings.push({
         step: 'generate',
         severity: 'warning',
-        message: orphanAdvice(file, p.renames, manifestArg),
+        message: orphanAdvice(file, p.renames, manifestArg, p.ir),
         file,
         ...none,
       });

@@ -3,6 +3,8 @@
  * a shell command that one of the tools does, the message names the tool call instead, with its
  * real argument names, so the agent stays in the loop the server offers.
  */
+import type { IR } from '../normalize/ir.js';
+import { staticEntryOf } from '../plan/orphans.js';
 import type { Plan } from '../plan/plan.js';
 import type { Outcome } from '../report/outcome.js';
 import { isRenameKind, KINDS, type RenameKind } from '../rename/kinds.js';
@@ -43,7 +45,11 @@ export async function renamesIn(plan: Plan): Promise<RenameGuess[]> {
 }
 
 /** What to do with a file no manifest entry uses: delete it, or the rename_entry call that carries it over. */
-export function orphanAdvice(file: string, renames: readonly RenameGuess[], manifest?: string): string {
+export function orphanAdvice(file: string, renames: readonly RenameGuess[], manifest?: string, ir?: IR): string {
+  // An entry still there that no longer needs a handler is not a rename.
+  const entry = staticEntryOf(file, ir);
+  if (entry)
+    return `${entry.kind} ${entry.name} ${entry.now}, so this ${file.startsWith('test/') ? "handler's test" : 'handler'} is not used (kept): delete it, or ${entry.undo}`;
   const dir = /^(?:src|test)\/handlers\/([^/]+)\//.exec(file)?.[1];
   const rename = renames.filter((r) => KINDS[r.kind].dir === dir);
   const renamed =
