@@ -720,7 +720,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     );
   });
 
-  it('answers 500 (not 401) while the authorization server is down, and logs the cause once', async () => {
+  it('answers 503 with Retry-After (not 401, not 500) while the authorization server is down, and logs the cause once', async () => {
     const lonely = await listen();
     const down = lonely.url;
     await new Promise((resolve) => lonely.server.close(resolve));
@@ -732,7 +732,20 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     });
     try {
       const bearer = await token(as.url, 'app', SCOPES, resource());
-      for (let i = 0; i < 3; i++) expect((await post(own.url, bearer)).status).toBe(500);
+      for (let i = 0; i < 3; i++) {
+        const res = await fetch(own.url, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/json',
+            Accept: 'application/json, text/event-stream',
+            Authorization: `Bearer ${bearer}`,
+          },
+          body: PING,
+        });
+        expect(res.status).toBe(503);
+        expect(res.headers.get('retry-after')).toMatch(/^\d+$/);
+        expect(await res.json()).toMatchObject({ error: 'temporarily_unavailable' });
+      }
       const logged = own.stderr().match(/OAuth: cannot read the metadata of issuer/g) ?? [];
       expect(logged).toHaveLength(1);
       expect(own.stderr()).toMatch(/ECONNREFUSED/);

@@ -125,6 +125,9 @@ export interface HttpServerHandle {
 /** The environment variable naming the Redis replicas share (see `HttpOptions.redisUrl`). */
 export const REDIS_URL_ENV = 'REDIS_URL';
 
+/** Seconds a client is told to wait (Retry-After) when the authorization server cannot be reached. */
+const AUTH_RETRY_AFTER_S = 5;
+
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
 
 /** transports.http.auth.bearer: the tokens in the environment variable it names. */
@@ -340,6 +343,12 @@ export async function startHttp(
       req.auth = await verifyBearerToken(req.headers.authorization, auth);
       return true;
     } catch (error) {
+      // The authorization server is away: a client should retry, not give up on a 500.
+      if (error instanceof OAuthError && error.code === OAuthErrorCode.TemporarilyUnavailable) {
+        res.setHeader('Retry-After', String(AUTH_RETRY_AFTER_S));
+        sendJson(res, 503, error.toResponseObject());
+        return false;
+      }
       const challenge = bearerAuthChallengeResponse(error, auth);
       res.writeHead(challenge.status, Object.fromEntries(challenge.headers)).end(await challenge.text());
       return false;

@@ -318,7 +318,11 @@ function unavailable(error: unknown, logged: Set<string>): OAuthError {
     logged.add(message);
     logError(`OAuth: ${message}; tokens are refused until it answers`);
   }
-  return new OAuthError(OAuthErrorCode.ServerError, 'The authorization server cannot be reached to check the token');
+  // temporarily_unavailable: answered 503 with Retry-After (./http.ts), so clients try again.
+  return new OAuthError(
+    OAuthErrorCode.TemporarilyUnavailable,
+    'The authorization server cannot be reached to check the token; try again shortly',
+  );
 }
 
 const invalid = (description: string) => new OAuthError(OAuthErrorCode.InvalidToken, description);
@@ -384,7 +388,7 @@ const looksLikeJwt = (token: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token);
 /**
  * The bearer options of the OAuth resource server: JWT access tokens verified with the issuer's
  * published keys (`iss`, `aud`, `exp`/`nbf`, algorithm), opaque ones introspected when configured.
- * Discovery starts now; until the issuer answers, tokens are refused with 500 and the cause logged.
+ * Discovery starts now; until the issuer answers, tokens are refused with 503 (Retry-After) and the cause logged.
  */
 export function oauthBearerAuth(
   manifest: OAuthDefaults,
