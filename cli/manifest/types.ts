@@ -1010,7 +1010,7 @@ export interface PromptMessage {
   annotations?: ResourceAnnotations;
 }
 /**
- * Token buckets: `perPrincipal` for each caller (by the token's principal; callers without a token share one), `global` for every caller together. Counted per server process.
+ * Token buckets: `perPrincipal` for each caller (by the token's principal; callers without a token share one), `global` for every caller together. Counted per server process; with `REDIS_URL` set, counted in Redis and enforced across every replica (while Redis is unreachable, not enforced, and logged).
  *
  * This interface was referenced by `Manifest`'s JSON-Schema
  * via the `definition` "RateLimit".
