@@ -249,7 +249,7 @@ export interface HttpTransport {
      */
     bearer?: {
       /**
-       * Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or empty.
+       * Environment variable with the accepted tokens, comma-separated, each `clientId:token` or a bare token. The server refuses to start when it is unset or lists no token, or when an entry has no client ID or no token or repeats another's token (the entry is named by position and client, never by its token).
        */
       tokensEnv?: string;
       /**

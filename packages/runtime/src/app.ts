@@ -4,6 +4,7 @@ import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server'
 
 import type { TaskTransport } from './listen-topics.js';
 import type { ServerInfo } from './runtime.js';
+import { checkRequestStateKey } from './request-state.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /**
@@ -44,6 +45,7 @@ export function startApp(app: ServerApp): void {
       `the generated code needs @mcpgen/runtime ${app.runtime}, and ${RUNTIME_VERSION} is installed: run npm install, or regenerate with the mcpgen of this runtime`,
     );
   }
+  checkRequestStateKey();
   app.prepare?.();
 }
 

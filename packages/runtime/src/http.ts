@@ -26,6 +26,7 @@ import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
 import { endUncorked } from './corked.js';
 import { hostHeaderValidation, originValidation } from './http-guards.js';
+import { allInterfaces, listenFailure, listenHost, urlHost } from './listen-host.js';
 import { type AuthedRequest, readJson, sendJson, sendRpcError, webRequest, writeResponse } from './http-wire.js';
 import { principalOf } from './request-state.js';
 import { addNotificationSink } from './runtime.js';
@@ -133,15 +134,7 @@ const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1']);
 /** transports.http.auth.bearer: the tokens in the environment variable it names. */
 export function staticBearerAuth(bearer: BearerConfig, env: NodeJS.ProcessEnv = process.env): BearerAuthOptions {
   const { tokensEnv: name, requiredScopes, scopes } = bearer;
-  const tokens = new Map<string, string>();
-  for (const entry of (env[name] ?? '')
-    .split(',')
-    .map((t) => t.trim())
-    .filter(Boolean)) {
-    const colon = entry.indexOf(':');
-    tokens.set(colon > 0 ? entry.slice(colon + 1) : entry, colon > 0 ? entry.slice(0, colon) : 'client');
-  }
-  if (tokens.size === 0) throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send`);
+  const tokens = readTokens(name, env[name]);
   return {
     requiredScopes,
     verifier: {
@@ -153,6 +146,42 @@ export function staticBearerAuth(bearer: BearerConfig, env: NodeJS.ProcessEnv = 
       },
     },
   };
+}
+
+/**
+ * The tokens of `clientId:token,…` (a bare `token` is client `client`), by token. An entry that
+ * could never log anyone in stops the start, named by its position and client, never its token.
+ */
+function readTokens(name: string, value: string | undefined): Map<string, string> {
+  const format = `list them as clientId:token,clientId:token,…`;
+  if (value === undefined || value.trim() === '') {
+    throw new Error(`${name} is not set: it lists the bearer tokens HTTP clients must send (${format})`);
+  }
+  const tokens = new Map<string, string>();
+  const entryOf = new Map<string, number>();
+  const entries = value.split(',').map((entry) => entry.trim());
+  entries.forEach((entry, index) => {
+    const n = index + 1;
+    if (entry === '') return; // a trailing or doubled comma
+    const colon = entry.indexOf(':');
+    const clientId = colon >= 0 ? entry.slice(0, colon).trim() : 'client';
+    const token = colon >= 0 ? entry.slice(colon + 1).trim() : entry;
+    const at = `${name} entry ${n}${clientId ? ` (client ${clientId})` : ''}`;
+    if (colon === 0 || !clientId) throw new Error(`${at} has no client ID before its ':': ${format}`);
+    if (!token) throw new Error(`${at} has no token after its ':': ${format}`);
+    if (/\s/.test(token))
+      throw new Error(`${at} has a token with a space in it, which no Authorization header can carry: ${format}`);
+    const earlier = entryOf.get(token);
+    if (earlier !== undefined) {
+      throw new Error(
+        `${name} entries ${earlier} (client ${tokens.get(token)}) and ${n} (client ${clientId}) have the same token: give each client its own (${format})`,
+      );
+    }
+    entryOf.set(token, n);
+    tokens.set(token, clientId);
+  });
+  if (tokens.size === 0) throw new Error(`${name} lists no token (it is ${JSON.stringify(value)}): ${format}`);
+  return tokens;
 }
 
 /**
@@ -216,7 +245,8 @@ export async function startHttp(
   // A served process: every request, unless MCP_LOG_LEVEL says otherwise.
   setDefaultLogLevel('info');
   const serverInfo = app.info;
-  const host = options.host ?? config.host;
+  const hostSource = options.host !== undefined ? '--host' : 'transports.http.host';
+  const host = listenHost(options.host ?? config.host, hostSource);
   const path = options.path ?? config.path;
   const maxRequestBodySize = options.maxBodyBytes ?? config.maxBodyBytes;
   const maxSessions = options.maxSessions ?? 1000;
@@ -224,16 +254,16 @@ export async function startHttp(
   const loopback = LOOPBACK.has(host);
   const onerror = (error: Error) => logError(error.message);
   const redisUrl = options.redisUrl ?? process.env[REDIS_URL_ENV];
-  // Loaded only with Redis: a single process never loads the client.
-  const shared: SharedState | undefined = redisUrl
-    ? await (await loadPeer('ioredis', 'REDIS_URL', () => import('./shared.js'))).shareState(app, redisUrl, onerror)
-    : undefined;
   // Before listening: without an authorization server (or `jose`) the server does not start.
   const oauthModule = config.oauth
     ? await loadPeer('jose', 'transports.http.auth.oauth', () => import('./oauth.js'))
     : undefined;
   const oauth = config.oauth && oauthModule?.oauthSettings(config.oauth, options.oauth, process.env, !options.auth);
   const tokens = options.auth || !config.bearer ? undefined : staticBearerAuth(config.bearer);
+  // Last of the checks, as it waits for Redis. Loaded only with Redis: a single process never loads the client.
+  const shared: SharedState | undefined = redisUrl
+    ? await (await loadPeer('ioredis', 'REDIS_URL', () => import('./shared.js'))).shareState(app, redisUrl, onerror)
+    : undefined;
   // With OAuth, set once the port is bound (the resource identifier defaults to the URL).
   let auth: VerifyBearerTokenOptions | undefined = oauth ? undefined : (options.auth ?? tokens);
   let metadata: OAuthProtectedResourceMetadata | undefined;
@@ -241,9 +271,11 @@ export async function startHttp(
 
   // createMcpHandler checks no headers itself. On loopback only localhost names get in; on any
   // other interface the Host check needs allowedHosts, as the names clients use are unknown here.
+  const configuredHosts = options.allowedHosts ?? config.allowedHosts;
+  // On every interface, the loopback URL announced is let in as well once a Host check is on.
   const allowedHosts = [
-    ...(loopback ? localhostAllowedHostnames() : []),
-    ...(options.allowedHosts ?? config.allowedHosts),
+    ...(loopback || (allInterfaces(host) && configuredHosts.length > 0) ? localhostAllowedHostnames() : []),
+    ...configuredHosts,
   ];
   const allowedOrigins = [
     ...(loopback ? localhostAllowedOrigins() : []),
@@ -253,9 +285,6 @@ export async function startHttp(
     ...(allowedHosts.length > 0 ? [hostHeaderValidation(allowedHosts)] : []),
     originValidation(allowedOrigins),
   ];
-  if (allowedHosts.length === 0) {
-    console.error(`${serverInfo.name}: listening on ${host} without a Host check; set allowedHosts to enable it`);
-  }
 
   // 2026-07-28: one instance per request; change notifications go to the listen streams. The
   // instance is kept by its request, so that a client gone before the answer ends what it started.
@@ -388,10 +417,13 @@ export async function startHttp(
     if (draining) res.setHeader('Connection', 'close');
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
-      // Draining: the balancer takes this replica out while its answers finish.
-      const health = draining ? { status: 'draining' } : (shared?.health() ?? { status: 'ok' });
-      const status = draining ? 503 : 200;
-      sendJson(res, status, { ...health, name: serverInfo.name, version: serverInfo.version });
+      // Draining: the balancer takes this replica out while its answers finish. Without Redis it
+      // cannot serve sessions: out as well, until Redis answers again.
+      void (async () => {
+        const health = draining ? { status: 'draining' } : ((await shared?.health()) ?? { status: 'ok' });
+        const status = health.status === 'ok' ? 200 : 503;
+        sendJson(res, status, { ...health, name: serverInfo.name, version: serverInfo.version });
+      })();
     } else if (metadataAt.has(pathname)) {
       // Public, and read cross-origin by browser clients (RFC 9728): ahead of the guards, as /health.
       oauthModule!.sendMetadata(req, res, metadata!);
@@ -414,11 +446,13 @@ export async function startHttp(
     }
   });
 
+  const listenPort = options.port ?? config.port;
   try {
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(options.port ?? config.port, host, () => {
-        server.off('error', reject);
+      const failed = (error: NodeJS.ErrnoException) => reject(listenFailure(error, host, listenPort, hostSource));
+      server.once('error', failed);
+      server.listen(listenPort, host, () => {
+        server.off('error', failed);
         resolve();
       });
     });
@@ -430,8 +464,12 @@ export async function startHttp(
   }
 
   const { port } = server.address() as AddressInfo;
-  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  const url = new URL(`http://${urlHost}:${port}${path}`);
+  const url = new URL(`http://${urlHost(host)}:${port}${path}`);
+  if (allInterfaces(host) || allowedHosts.length === 0) {
+    const where = allInterfaces(host) ? `all interfaces (${host}), port ${port}` : `${host}, port ${port}`;
+    const check = allowedHosts.length === 0 ? ' without a Host check; set allowedHosts to enable it' : '';
+    console.error(`${serverInfo.name}: listening on ${where}${check}`);
+  }
   // Set before any request is read (this runs in the turn that bound the port). The resource is
   // the URL bound, unless configured (a proxy's public URL).
   if (oauth && oauthModule) {

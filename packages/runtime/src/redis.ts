@@ -40,6 +40,7 @@ export class RedisHub {
   readonly #onerror: (error: Error) => void;
   #everReady = false;
   #closed = false;
+  #starting: ((error: Error) => void) | undefined;
 
   constructor(readonly options: HubOptions) {
     this.#aliveMs = options.aliveMs ?? 10_000;
@@ -60,6 +61,8 @@ export class RedisHub {
     const quiet = new Set<Redis>();
     for (const connection of [this.client, this.#subscriber]) {
       connection.on('error', (error: Error) => {
+        // While starting, the start's own failure names the error (./redis.ts connect).
+        if (this.#starting) return this.#starting(error);
         // One line per outage, not one per retry.
         if (quiet.has(connection)) return;
         quiet.add(connection);
@@ -79,25 +82,77 @@ export class RedisHub {
     this.#heartbeat.unref();
   }
 
-  /** Connects both connections; resolves false (and keeps retrying) when Redis is not there yet. */
-  async connect(waitMs = 2000): Promise<boolean> {
+  /**
+   * Connects both connections within `waitMs`, else closes them and throws StartError naming the
+   * last error seen: a replica that never reached its Redis does not serve. A reply error (a wrong
+   * password, a database index the server lacks) fails at once, as retrying cannot mend it.
+   */
+  async connect(waitMs = 10_000): Promise<void> {
+    let last: Error | undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const failed = new Promise<never>((_, reject) => {
+      this.#starting = (error) => {
+        last = error;
+        if ((error as { name?: string }).name === 'ReplyError') reject(new RedisStartError('refused', error));
+      };
+      timer = setTimeout(() => reject(new RedisStartError('timeout', last)), waitMs);
+    });
+    const connections = [this.client, this.#subscriber];
     const ready = Promise.all(
-      [this.client, this.#subscriber].map((connection) => connection.connect().catch(() => {})),
+      connections.map(
+        (connection) =>
+          new Promise<void>((resolve) => {
+            connection.once('ready', resolve);
+            connection.connect().catch(() => {}); // retried by retryStrategy; errors arrive as events
+          }),
+      ),
     );
-    const inTime = await Promise.race([
-      ready.then(() => this.up),
-      new Promise<false>((resolve) => setTimeout(resolve, waitMs, false).unref()),
-    ]);
-    await this.#subscriber
-      .subscribe(this.#channel('broadcast'), this.#channel(`replica:${this.replica}`))
-      .catch(() => {});
-    if (inTime) this.#beat();
-    return inTime;
+    try {
+      await Promise.race([ready, failed]);
+      await Promise.race([
+        this.#subscriber.subscribe(this.#channel('broadcast'), this.#channel(`replica:${this.replica}`)),
+        failed,
+      ]);
+      // SELECT runs as a connection is made ready: its refusal may come with the ready event.
+      if (last && (last as { name?: string }).name === 'ReplyError') throw new RedisStartError('refused', last);
+    } catch (error) {
+      await this.close();
+      throw error instanceof RedisStartError ? error : new RedisStartError('refused', error as Error);
+    } finally {
+      clearTimeout(timer);
+      this.#starting = undefined;
+      failed.catch(() => {});
+    }
+    this.#beat();
   }
 
   /** Whether both connections are up. */
   get up(): boolean {
     return this.client.status === 'ready' && this.#subscriber.status === 'ready';
+  }
+
+  /**
+   * Why this replica cannot use Redis now, or undefined when both connections are up and a PING
+   * is answered within `timeoutMs` (a Redis that hangs keeps its connections "ready").
+   */
+  async unavailable(timeoutMs = 1000): Promise<string | undefined> {
+    if (!this.up) {
+      return `Redis is not reachable (connections: ${this.client.status}, subscriber ${this.#subscriber.status})`;
+    }
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        this.client.ping(),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`no answer to PING within ${timeoutMs} ms`)), timeoutMs);
+        }),
+      ]);
+      return undefined;
+    } catch (error) {
+      return `Redis is not answering: ${(error as Error).message}`;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** A key of this server: the prefix, then `parts` joined by `:`. */
@@ -264,23 +319,102 @@ export class RedisHub {
   }
 }
 
-/** The hub for `REDIS_URL`, connected (or still connecting, when Redis is not up yet). */
-export async function connectHub(options: HubOptions): Promise<RedisHub> {
+/** Why the hub did not connect at start: no answer in time, or Redis refused what the URL asks. */
+export class RedisStartError extends Error {
+  override name = 'RedisStartError';
+  constructor(
+    readonly kind: 'timeout' | 'refused',
+    readonly last: Error | undefined,
+  ) {
+    super(last?.message ?? kind);
+  }
+}
+
+/** The environment variable bounding the wait for Redis at start, in seconds (default 10). */
+export const REDIS_START_TIMEOUT_ENV = 'MCP_REDIS_START_TIMEOUT';
+
+const URL_FORMS =
+  'use redis://[user:password@]host[:port][/db], rediss://… for TLS, or the absolute path of a unix socket (/run/redis.sock?db=N)';
+
+/**
+ * Checks `url` as ioredis reads it (redis:// or rediss://, or a unix socket's path), so a typo
+ * stops the start with its reason instead of a connection retried for ever. Throws naming
+ * `source` (the variable) and never the password.
+ */
+export function checkRedisUrl(url: string, source = 'REDIS_URL'): void {
+  const db = (value: string | null, where: string) => {
+    if (value !== null && value !== '' && !/^\d+$/.test(value)) {
+      throw new Error(
+        `${source} ${redactedUrl(url)} names database ${JSON.stringify(value)} ${where}: a database is a number (0 to 15 on a default Redis)`,
+      );
+    }
+  };
+  if (url.startsWith('/') && !url.startsWith('//')) {
+    const query = url.indexOf('?');
+    if (query >= 0) db(new URLSearchParams(url.slice(query + 1)).get('db'), 'in ?db=');
+    return;
+  }
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new Error(`${source} is not a URL: ${URL_FORMS}`);
+  }
+  if (parsed.protocol !== 'redis:' && parsed.protocol !== 'rediss:') {
+    throw new Error(`${source} ${redactedUrl(url)} has the scheme ${parsed.protocol.slice(0, -1)}: ${URL_FORMS}`);
+  }
+  if (!parsed.hostname) throw new Error(`${source} ${redactedUrl(url)} names no host: ${URL_FORMS}`);
+  db(parsed.pathname.length > 1 ? parsed.pathname.slice(1) : null, 'in its path');
+  db(parsed.searchParams.get('db'), 'in ?db=');
+}
+
+/** How long to wait for Redis at start (`MCP_REDIS_START_TIMEOUT`, seconds), in ms. */
+export function redisStartTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env[REDIS_START_TIMEOUT_ENV]?.trim();
+  if (!raw) return 10_000;
+  const seconds = Number(raw);
+  if (!Number.isFinite(seconds) || seconds <= 0) {
+    throw new Error(`${REDIS_START_TIMEOUT_ENV} must be a number of seconds above 0, not ${JSON.stringify(raw)}`);
+  }
+  return Math.round(seconds * 1000);
+}
+
+/**
+ * The hub for `REDIS_URL`, connected: a URL ioredis cannot use, a Redis that does not answer
+ * within `waitMs` or one that refuses the connection (password, database) stops the start with
+ * one message naming REDIS_URL (its password hidden), what failed and what to check.
+ */
+export async function connectHub(options: HubOptions, waitMs = redisStartTimeoutMs()): Promise<RedisHub> {
+  checkRedisUrl(options.url);
   const hub = new RedisHub(options);
-  if (!(await hub.connect())) {
-    (options.onerror ?? console.error)(
-      new Error(`Redis at ${redactedUrl(options.url)} is not reachable yet; retrying`),
+  try {
+    await hub.connect(waitMs);
+  } catch (error) {
+    const { kind, last } = error as RedisStartError;
+    const at = `REDIS_URL ${redactedUrl(options.url)}`;
+    if (kind === 'refused') {
+      const hint = /DB index/i.test(last?.message ?? '')
+        ? 'the database index in the URL is above what this Redis has (its `databases` setting)'
+        : /AUTH|WRONGPASS|NOPERM|password/i.test(last?.message ?? '')
+          ? 'check the user and password in the URL'
+          : 'check the URL against the Redis it names';
+      throw new Error(`${at}: Redis refused the connection (${last?.message}); ${hint}`);
+    }
+    const seconds = waitMs / 1000;
+    throw new Error(
+      `${at}: no connection to Redis within ${seconds} s${last ? ` (${last.message})` : ''}; check that Redis runs there and this host can reach it (${REDIS_START_TIMEOUT_ENV} sets the wait, in seconds)`,
     );
   }
   return hub;
 }
-
-/** The URL without its password, for messages. */
+/** The URL without its password (in the authority or `?password=`), for messages. */
 export function redactedUrl(url: string): string {
+  const socket = url.startsWith('/') && !url.startsWith('//');
   try {
-    const parsed = new URL(url);
+    const parsed = new URL(socket ? `unix://${url}` : url);
     if (parsed.password) parsed.password = '***';
-    return parsed.toString();
+    if (parsed.searchParams.has('password')) parsed.searchParams.set('password', '***');
+    return socket ? parsed.pathname + parsed.search : parsed.toString();
   } catch {
     return 'the REDIS_URL given';
   }

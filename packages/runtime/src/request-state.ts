@@ -28,8 +28,11 @@ export const REQUEST_STATE_KEY_ENV = 'MCP_REQUEST_STATE_KEY';
 function requestStateKey(): string | null {
   const key = process.env[REQUEST_STATE_KEY_ENV];
   if (key !== undefined && key !== '') {
-    if (Buffer.byteLength(key) < 32) {
-      throw new Error(`${REQUEST_STATE_KEY_ENV} must be at least 32 bytes long (it signs requestState)`);
+    const bytes = Buffer.byteLength(key);
+    if (bytes < 32) {
+      throw new Error(
+        `${REQUEST_STATE_KEY_ENV} is ${bytes} bytes long and must be at least 32 (it signs requestState): generate one with \`openssl rand -base64 32\``,
+      );
     }
     return key;
   }
@@ -39,13 +42,21 @@ function requestStateKey(): string | null {
   return null;
 }
 
-// Checked when the server starts, so a bad key fails before the first request.
-const stateKey = requestStateKey();
+let stateKey: string | null | undefined;
 let codec: RequestStateCodec | undefined;
+
+/**
+ * Reads and checks the signing key; the transports call it as they start, so a bad key stops the
+ * server with its message (read on import, it would escape main's handling as a stack trace).
+ */
+export function checkRequestStateKey(): void {
+  stateKey ??= requestStateKey();
+}
 
 /** The codec that signs and verifies `requestState`, built on first use. */
 export function requestStateCodec(): RequestStateCodec {
   if (!codec) {
+    checkRequestStateKey();
     if (stateKey === null) {
       // Development fallback: fine for one process; replicas (or a restart) reject each other's state.
       console.error(

@@ -14,8 +14,11 @@ export interface SharedState {
   readonly bus: RedisServerEventBus;
   /** 2025 sessions any replica serves. */
   sessions(options: RedisSessionOptions): LegacySessions;
-  /** For `GET /health`: degraded while Redis is away (the server reconnects by itself). */
-  health(): { status: 'ok' | 'degraded'; redis: 'up' | 'down' };
+  /**
+   * For `GET /health`: degraded while Redis does not answer a PING within a second (the server
+   * reconnects by itself), as this replica cannot serve sessions then.
+   */
+  health(): Promise<{ status: 'ok'; redis: 'up' } | { status: 'degraded'; redis: 'down'; reason: string }>;
   close(): Promise<void>;
 }
 
@@ -39,7 +42,10 @@ export async function shareState(app: ServerApp, url: string, onerror: (error: E
     hub,
     bus,
     sessions: (options) => redisSessions(hub, options),
-    health: () => (hub.up ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down' }),
+    async health() {
+      const reason = await hub.unavailable();
+      return reason === undefined ? { status: 'ok', redis: 'up' } : { status: 'degraded', redis: 'down', reason };
+    },
     async close() {
       stopTasks();
       stopRates();

@@ -94,6 +94,8 @@ describe('staticBearerAuth', () => {
   it('is an error naming the variable when it is unset or lists no token', () => {
     const message = 'TEST_MCP_TOKENS is not set: it lists the bearer tokens HTTP clients must send';
     expect(() => staticBearerAuth(bearer, {})).toThrow(message);
-    expect(() => staticBearerAuth(bearer, { TEST_MCP_TOKENS: ' , ' })).toThrow(message);
+    expect(() => staticBearerAuth(bearer, { TEST_MCP_TOKENS: ' , ' })).toThrow(
+      'TEST_MCP_TOKENS lists no token (it is " , "): list them as clientId:token,clientId:token,…',
+    );
   });
 });
