@@ -841,7 +841,7 @@ describe('faults', () => {
     await client.close();
   });
 
-  it('Redis down: 2025 answers 503 quickly, /health is 503 degraded (out of rotation), 2026 calls work; Redis back: the session continues', async () => {
+  it('Redis down: 2025 answers 503 quickly, /health says degraded, 2026 calls work; Redis back: the session continues', async () => {
     const { client, transport, heard } = await legacyClient();
     expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain('simple text');
     const session = { ...JSON_HEADERS, 'mcp-session-id': transport.sessionId!, 'mcp-protocol-version': LEGACY };
@@ -854,14 +854,13 @@ describe('faults', () => {
           5_000,
         );
         expect(await health(replica)).toEqual({
-          status: 503,
-          body: expect.objectContaining({ status: 'degraded', redis: 'down', reason: expect.any(String) }),
+          status: 200,
+          body: expect.objectContaining({ status: 'degraded', redis: 'down' }),
         });
       }
-      // The balancer has every replica out of rotation now: each is asked directly.
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
-        const res = await fetch(replicas[i]!.url, {
+        const res = await fetch(mcpUrl, {
           method: 'POST',
           headers: session,
           body: JSON.stringify({ jsonrpc: '2.0', id: 50 + i, method: 'tools/list' }),
@@ -876,7 +875,7 @@ describe('faults', () => {
         });
         expect(elapsed).toBeLessThan(2_000);
       }
-      const init = await fetch(replicas[0]!.url, {
+      const init = await fetch(mcpUrl, {
         method: 'POST',
         headers: JSON_HEADERS,
         body: JSON.stringify({
@@ -890,10 +889,7 @@ describe('faults', () => {
       expect(init.status).toBe(503);
       await init.body?.cancel();
       for (let i = 0; i < 6; i++) {
-        const r = await modern(`http://127.0.0.1:${replicas[i % 3]!.port}`, 60 + i, 'tools/call', {
-          name: 'test_simple_text',
-          arguments: {},
-        });
+        const r = await modern(balancer.url, 60 + i, 'tools/call', { name: 'test_simple_text', arguments: {} });
         expect(r.status, r.text).toBe(200);
         expect(textOf(r.answer!.result!)).toBe('This is a simple text response for testing.');
       }
@@ -909,7 +905,6 @@ describe('faults', () => {
       );
     }
     console.error(`scale-e2e: replicas healthy ${Date.now() - back} ms after Redis restarted`);
-    await balancer.waitUp();
     // Append-only Redis kept the record: the session goes on, on every replica.
     for (let i = 0; i < 4; i++)
       expect(textOf(await client.callTool({ name: 'test_simple_text', arguments: {} }))).toContain('simple text');

@@ -421,7 +421,9 @@ export async function startHttp(
       // cannot serve sessions: out as well, until Redis answers again.
       void (async () => {
         const health = draining ? { status: 'draining' } : ((await shared?.health()) ?? { status: 'ok' });
-        const status = health.status === 'ok' ? 200 : 503;
+        // Only a draining replica leaves rotation: a Redis outage is every replica's, and taking
+        // them all out would also stop the stateless calls they can still answer.
+        const status = health.status === 'draining' ? 503 : 200;
         sendJson(res, status, { ...health, name: serverInfo.name, version: serverInfo.version });
       })();
     } else if (metadataAt.has(pathname)) {
