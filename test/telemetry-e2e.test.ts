@@ -461,7 +461,7 @@ it('with OTEL_* set and the OpenTelemetry packages missing, the server stops at 
   const alone = mkdtempSync(path.join(tmpdir(), 'mcpgen-telemetry-'));
   try {
     writeFileSync(path.join(alone, 'package.json'), '{"type":"module"}');
-    for (const file of ['telemetry.js', 'peers.js'])
+    for (const file of ['telemetry.js', 'peers.js', 'request-log.js'])
       copyFileSync(path.join(import.meta.dirname, '../packages/runtime/dist', file), path.join(alone, file));
     const started = await run(
       process.execPath,

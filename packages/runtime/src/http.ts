@@ -1,7 +1,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { setDefaultLogLevel } from './request-log.js';
-import { shutdownTelemetry } from './telemetry.js';
+import { answerCut, DEFAULT_DRAIN_MS, drainMsFromEnv, requestIds } from './drain.js';
+import { log, setDefaultLogLevel } from './request-log.js';
+import { shutdownTelemetry, startTelemetry } from './telemetry.js';
 
 import {
   type AuthInfo,
@@ -102,7 +103,10 @@ export interface HttpOptions {
    * streams, tasks), or false to keep everything in this process. Default: `$REDIS_URL`.
    */
   redisUrl?: string | false | undefined;
-  /** On close, how long requests in flight may take to finish before they are cut. Default 10 s. */
+  /**
+   * On close, how long requests in flight may take to finish; then each still open is answered
+   * with a JSON-RPC error (-32000, `server shutting down; retry`). Default: `$MCP_DRAIN_MS`, else 10 s.
+   */
   drainMs?: number | undefined;
   /**
    * On close, how long the server keeps answering (`/health` 503 draining, requests with
@@ -244,6 +248,9 @@ export async function startHttp(
   startApp(app);
   // A served process: every request, unless MCP_LOG_LEVEL says otherwise.
   setDefaultLogLevel('info');
+  // A malformed OTEL_* variable stops the start here; configured, the SDK runs before the port is bound.
+  await startTelemetry(app.info.name);
+  const drainMs = options.drainMs ?? drainMsFromEnv() ?? DEFAULT_DRAIN_MS;
   const serverInfo = app.info;
   const hostSource = options.host !== undefined ? '--host' : 'transports.http.host';
   const host = listenHost(options.host ?? config.host, hostSource);
@@ -403,14 +410,16 @@ export async function startHttp(
     if (!read) return;
     // A close waits for answers in flight; a listen stream is not one (it ends when cut).
     if (!isListen(read.body)) {
-      inFlight.add(res);
+      inFlight.set(res, requestIds(read.body));
       res.once('close', () => inFlight.delete(res));
     }
     return isLegacy(req, read.body) ? handleLegacy(req, res, read.body) : handleModern(req, res, read.body);
   }
 
-  const inFlight = new Set<ServerResponse>();
+  // The responses being answered, with the ids of their requests (for the answer if they are cut).
+  const inFlight = new Map<ServerResponse, (string | number)[]>();
   let draining = false;
+  let closing: Promise<void> | undefined;
   const server = createHttpServer((req, res) => {
     const pathname = pathOf(req.url ?? '/');
     // While draining, no connection is kept for another request.
@@ -493,24 +502,43 @@ export async function startHttp(
     async close() {
       // Draining: still answering (health 503) for the grace, and until what is being answered
       // finishes (bounded); then no new connections, and the rest is cut.
+      if (draining) return closing;
       draining = true;
-      const start = Date.now();
-      const grace = options.drainGraceMs ?? (shared ? 1000 : 0);
-      const until = start + Math.max(grace, options.drainMs ?? 10_000);
-      server.closeIdleConnections();
-      while ((inFlight.size > 0 || Date.now() < start + grace) && Date.now() < until) {
-        await new Promise((resolve) => setTimeout(resolve, 25));
-      }
-      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-      removeModernSink();
-      await legacy.close();
-      await sseLoaded?.then((sse) => sse.close());
-      await modern.close();
-      server.closeAllConnections();
-      await stopped;
-      await shared?.close();
-      // The spans and metrics of the last requests go out before the process ends.
-      await shutdownTelemetry();
+      closing = stop();
+      return closing;
     },
   };
+
+  async function stop(): Promise<void> {
+    const start = Date.now();
+    const grace = options.drainGraceMs ?? (shared ? 1000 : 0);
+    const until = start + Math.max(grace, drainMs);
+    log('info', `draining ${inFlight.size} request${inFlight.size === 1 ? '' : 's'}, up to ${drainMs} ms`, {
+      inFlight: inFlight.size,
+      drainMs,
+    });
+    server.closeIdleConnections();
+    while ((inFlight.size > 0 || Date.now() < start + grace) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    // Past the drain time, every request still open is answered before its connection goes.
+    if (inFlight.size > 0) {
+      log('warn', `drain time over: cut ${inFlight.size} request${inFlight.size === 1 ? '' : 's'}`, {
+        cut: inFlight.size,
+      });
+      for (const [res, ids] of inFlight) answerCut(res, ids);
+      inFlight.clear();
+    }
+    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+    removeModernSink();
+    await legacy.close();
+    await sseLoaded?.then((sse) => sse.close());
+    await modern.close();
+    server.closeAllConnections();
+    await stopped;
+    await shared?.close();
+    // The spans and metrics of the last requests go out before the process ends (bounded).
+    await shutdownTelemetry();
+    log('info', 'stopped', { durationMs: Date.now() - start });
+  }
 }

@@ -48,6 +48,11 @@ let timer: NodeJS.Timeout | undefined;
 const FLUSH_MS = 20;
 const FLUSH_BYTES = 16_384;
 
+/** Writes the lines not yet written (a start-up line that should come before what follows). */
+export function flushLog(): void {
+  flush();
+}
+
 function flush(): void {
   if (timer) clearTimeout(timer);
   timer = undefined;
@@ -69,15 +74,29 @@ export interface RequestRecord {
   requestId?: string | number;
   era: 'legacy' | '2026-07-28';
   durationMs: number;
-  outcome: 'ok' | 'tool_error' | 'error';
+  /**
+   * `timeout`: the tool's `timeoutMs` ran out; `cancelled`: the client cancelled, went away, or
+   * the server stopped before the answer.
+   */
+  outcome: 'ok' | 'tool_error' | 'timeout' | 'cancelled' | 'error';
   code?: number;
+  /** A call a limit refused: which (`rate`, `concurrency`) and whose (`server`, `tool <name>`). */
+  limit?: string;
+  scope?: string;
   arguments?: unknown;
 }
 
-/** The request's line: info when answered, warn for a tool's error result or a client's mistake, error for the server's. */
+/**
+ * The request's line: info when answered or cancelled, warn for a tool's error result, a time
+ * limit, a refusal or a client's mistake, error for the server's.
+ */
 export function logRequest(record: RequestRecord): void {
   const level =
-    record.outcome === 'ok' ? 'info' : record.outcome === 'error' && record.code === -32603 ? 'error' : 'warn';
+    record.outcome === 'ok' || record.outcome === 'cancelled'
+      ? 'info'
+      : record.outcome === 'error' && record.code === -32603
+        ? 'error'
+        : 'warn';
   log(level, 'request', { ...record });
 }
 

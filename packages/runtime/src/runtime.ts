@@ -469,10 +469,19 @@ function askedOrThrow(error: unknown, at?: Call, ctx?: HandlerContext): InputReq
   const deliberate =
     error instanceof ProtocolError ||
     error instanceof NotImplementedError ||
-    (ctx?.signal.aborted && error === ctx.signal.reason);
+    (ctx?.signal.aborted === true && isAbort(error, ctx.signal.reason));
   if (at && !deliberate)
     logHandlerError(error, { method: at.sdk.mcpReq.method, ...(at.entry ? { name: at.entry } : {}) });
   throw error;
+}
+
+/**
+ * Whether `error` is the handler giving up because its signal aborted: the signal's reason itself,
+ * or the AbortError an API that took the signal rejects with (`timers/promises`, fetch, streams).
+ */
+function isAbort(error: unknown, reason: unknown): boolean {
+  if (error === reason) return true;
+  return error instanceof Error && (error.name === 'AbortError' || error.cause === reason);
 }
 
 /** The request a handler answers: the SDK's context and the instance serving it. */

@@ -1,6 +1,7 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { serveStdio, type StdioServerHandle } from '@modelcontextprotocol/server/stdio';
 import { setDefaultLogLevel } from './request-log.js';
+import { startTelemetry } from './telemetry.js';
 
 import { logError, startApp, type ServerApp } from './app.js';
 import { refusingUnsubscribable, withEveryVersion } from './era.js';
@@ -19,6 +20,8 @@ export function runStdio(app: ServerApp, options: StdioTransportOptions = {}): S
   startApp(app);
   // Desktop clients keep a stdio server's stderr in their own logs: errors only, unless MCP_LOG_LEVEL says.
   setDefaultLogLevel('error');
+  // A malformed OTEL_* variable throws here; a missing package stops the process as it loads.
+  startTelemetry(app.info.name).catch(() => {});
   // One instance serves the connection; ctx.notify reaches it (2026: onto its listen streams).
   let removeSink = () => {};
   const factory = (ctx: McpRequestContext) => {

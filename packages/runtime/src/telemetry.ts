@@ -9,6 +9,7 @@ import type * as Api from '@opentelemetry/api';
 import type { McpServer, ServerContext } from '@modelcontextprotocol/server';
 
 import { loadPeer, MissingPeerError, OPTIONAL_PEERS } from './peers.js';
+import { flushLog, log } from './request-log.js';
 
 /** The variables that turn telemetry on (any of them set and not empty). */
 export const TELEMETRY_ENV = [
@@ -50,6 +51,111 @@ export function telemetryConfigured(env: NodeJS.ProcessEnv = process.env): boole
 /** Read once: the request path tests this constant, nothing more, while telemetry is off. */
 export const telemetryOn = telemetryConfigured();
 
+/** A value of an OTEL_* variable the SDK would ignore with a warning nobody reads: the server does not start. */
+export class TelemetryConfigError extends Error {}
+
+const EXPORTERS = {
+  OTEL_TRACES_EXPORTER: ['otlp', 'zipkin', 'console', 'none'],
+  OTEL_METRICS_EXPORTER: ['otlp', 'prometheus', 'console', 'none'],
+} as const;
+const PROTOCOLS = ['http/protobuf', 'http/json', 'grpc'];
+
+const set = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
+
+function exportersOf(env: NodeJS.ProcessEnv, name: keyof typeof EXPORTERS): string[] {
+  const listed = [
+    ...new Set(
+      (set(env, name) ?? 'otlp')
+        .split(',')
+        .map((e) => e.trim())
+        .filter(Boolean),
+    ),
+  ];
+  const known: readonly string[] = EXPORTERS[name];
+  for (const exporter of listed)
+    if (!known.includes(exporter))
+      throw new TelemetryConfigError(
+        `${name}=${exporter} is not an exporter the OpenTelemetry SDK knows; use one of ${known.join(', ')}`,
+      );
+  return listed.includes('none') ? [] : listed;
+}
+
+/** Where one signal's OTLP exports go, and the variable that says so (for the messages). */
+interface Destination {
+  protocol: string;
+  endpoint: string;
+  variable: string;
+}
+
+function otlpOf(env: NodeJS.ProcessEnv, signal: 'TRACES' | 'METRICS'): Destination {
+  const protocolVariable = set(env, `OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`)
+    ? `OTEL_EXPORTER_OTLP_${signal}_PROTOCOL`
+    : 'OTEL_EXPORTER_OTLP_PROTOCOL';
+  const protocol = set(env, protocolVariable) ?? 'http/protobuf';
+  if (!PROTOCOLS.includes(protocol))
+    throw new TelemetryConfigError(
+      `${protocolVariable}=${protocol} is not an OTLP protocol; use one of ${PROTOCOLS.join(', ')}`,
+    );
+  const variable = set(env, `OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`)
+    ? `OTEL_EXPORTER_OTLP_${signal}_ENDPOINT`
+    : 'OTEL_EXPORTER_OTLP_ENDPOINT';
+  const endpoint = set(env, variable) ?? (protocol === 'grpc' ? 'http://localhost:4317' : 'http://localhost:4318');
+  let url: URL | undefined;
+  try {
+    url = new URL(endpoint);
+  } catch {}
+  if (url?.protocol !== 'http:' && url?.protocol !== 'https:')
+    throw new TelemetryConfigError(
+      `${variable}=${endpoint} is not an http:// or https:// URL; set it to the collector's, e.g. ${protocol === 'grpc' ? 'http://localhost:4317' : 'http://localhost:4318'}`,
+    );
+  return { protocol, endpoint, variable };
+}
+
+/** What telemetry will do, as the start-up line says it, and where OTLP exports go. */
+export interface TelemetryPlan {
+  on: boolean;
+  summary: string;
+  otlp: Destination[];
+}
+
+/**
+ * Reads the OTEL_* variables as the SDK will: throws a `TelemetryConfigError` naming the variable
+ * when one holds a value the SDK would skip (a malformed endpoint, an unknown exporter or protocol).
+ */
+export function telemetryPlan(env: NodeJS.ProcessEnv = process.env): TelemetryPlan {
+  if (env.OTEL_SDK_DISABLED?.trim().toLowerCase() === 'true')
+    return { on: false, summary: 'off (OTEL_SDK_DISABLED)', otlp: [] };
+  if (!TELEMETRY_ENV.some((name) => set(env, name))) return { on: false, summary: 'off (no OTEL_* set)', otlp: [] };
+  const traces = exportersOf(env, 'OTEL_TRACES_EXPORTER');
+  const metrics = exportersOf(env, 'OTEL_METRICS_EXPORTER');
+  if (traces.length === 0 && metrics.length === 0)
+    return { on: false, summary: 'off (OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER are none)', otlp: [] };
+  const otlp: Destination[] = [];
+  const describe = (exporters: string[], signal: 'TRACES' | 'METRICS') =>
+    exporters
+      .map((exporter) => {
+        if (exporter === 'otlp') {
+          const to = otlpOf(env, signal);
+          otlp.push(to);
+          return `over OTLP ${to.protocol} to ${to.endpoint}`;
+        }
+        if (exporter === 'prometheus') {
+          const host = set(env, 'OTEL_EXPORTER_PROMETHEUS_HOST') ?? '0.0.0.0';
+          const port = set(env, 'OTEL_EXPORTER_PROMETHEUS_PORT') ?? '9464';
+          return `for Prometheus at http://${host.includes(':') ? `[${host}]` : host}:${port}/metrics`;
+        }
+        return exporter === 'console' ? 'to stdout (console)' : `to ${exporter}`;
+      })
+      .join(' and ');
+  const t = describe(traces, 'TRACES');
+  const m = describe(metrics, 'METRICS');
+  const summary =
+    t === m
+      ? `traces and metrics ${t}`
+      : [t ? `traces ${t}` : 'traces off', m ? `metrics ${m}` : 'metrics off'].join('; ');
+  return { on: true, summary, otlp };
+}
+
 // The conventions' advice for both histograms (seconds).
 const BUCKETS = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 120, 300];
 
@@ -81,6 +187,9 @@ async function load(): Promise<Loaded> {
   return {
     api,
     startSdk: (serviceName) => {
+      // The SDK reports a failed export through the diag logger, silent unless OTEL_LOG_LEVEL is
+      // set (then the SDK's own console logger says everything): one warning line instead.
+      if (!process.env.OTEL_LOG_LEVEL?.trim()) api.diag.setLogger(exportFailures, api.DiagLogLevel.ERROR);
       // OTEL_SERVICE_NAME and OTEL_RESOURCE_ATTRIBUTES win over the server's name.
       const named =
         process.env.OTEL_SERVICE_NAME?.trim() ||
@@ -105,20 +214,117 @@ if (telemetryOn) {
   });
 }
 
-/**
- * Loads the OpenTelemetry packages when the OTEL_* variables ask for telemetry, so that a missing
- * one is reported before the server serves: rejects with a `MissingPeerError` naming the install.
- * Resolves at once when telemetry is off.
- */
-export async function startTelemetry(): Promise<void> {
-  if (loading) await loading;
+/** Where OTLP exports go, for the warnings: the first destination, and the variable naming it. */
+function destination(): string {
+  let plan: TelemetryPlan | undefined;
+  try {
+    plan = telemetryPlan();
+  } catch {}
+  const to = plan?.otlp[0];
+  return to ? ` to ${to.endpoint} (${to.variable})` : '';
 }
 
-/** Flushes and stops the SDK this runtime started (spans and metrics not yet exported are sent). */
-export async function shutdownTelemetry(): Promise<void> {
+let warned = false;
+
+/** One warning line for the first failed export; the SDK retries on its own schedule after it. */
+function exportFailed(error: unknown): void {
+  if (warned) return;
+  warned = true;
+  const reason = error instanceof Error ? error.message : String(error);
+  log(
+    'warn',
+    `telemetry: export${destination()} failed: ${reason}; check that a collector listens there (later failures are not logged)`,
+  );
+}
+
+/**
+ * The failure in what the SDK logs as an error when an export fails: an error (its global error
+ * handler serializes it as JSON), or a reader's message naming the export. Its other complaints
+ * (resource detection, say) are not a failed export: left out.
+ */
+function failureOf(message: string, args: unknown[]): Error | undefined {
+  const error = args.find((a) => a instanceof Error);
+  if (error) return error as Error;
+  try {
+    const parsed = JSON.parse(message) as { message?: unknown };
+    if (typeof parsed.message === 'string') return new Error(parsed.message);
+  } catch {}
+  // A reader's own report: `metrics export timed out after 300ms`.
+  return /\bexport/i.test(message) ? new Error(message) : undefined;
+}
+
+const exportFailures: Api.DiagLogger = {
+  error: (message, ...args) => {
+    const failure = failureOf(message, args);
+    if (failure) exportFailed(failure);
+  },
+  warn: () => {},
+  info: () => {},
+  debug: () => {},
+  verbose: () => {},
+};
+
+let booting: Promise<void> | undefined;
+
+/**
+ * Checks the OTEL_* variables (throws a `TelemetryConfigError` naming a malformed one), logs one
+ * line saying what telemetry will do, and, when it is on, starts the SDK: exporters such as
+ * Prometheus's answer from the start. A missing package rejects with a `MissingPeerError`. When
+ * telemetry is off, nothing is loaded.
+ */
+export function startTelemetry(serviceName: string | undefined): Promise<void> {
+  const plan = telemetryPlan();
+  if (!booting) {
+    log('info', `telemetry: ${plan.summary}`);
+    flushLog();
+    booting = telemetryOn && loading ? loading.then((loaded) => startOnce(loaded, serviceName)) : Promise.resolve();
+  }
+  return booting;
+}
+
+let starting: Promise<void> | undefined;
+
+function startOnce(loaded: Loaded, serviceName: string | undefined): Promise<void> {
+  starting ??= (async () => {
+    const started = loaded.startSdk(serviceName);
+    if (!started) return;
+    sdk = await started;
+    // A process that ends because nothing is left to do (stdin closed) exports what it holds first.
+    process.once('beforeExit', () => void shutdownTelemetry());
+  })();
+  return starting;
+}
+
+/** How long a shutdown waits for the last spans and metrics to be exported. */
+export const TELEMETRY_FLUSH_MS = 2000;
+
+/**
+ * Flushes and stops the SDK this runtime started (spans and metrics not yet exported are sent),
+ * for at most `flushMs`. Never rejects: a collector that is away is one warning line.
+ */
+export async function shutdownTelemetry(flushMs = TELEMETRY_FLUSH_MS): Promise<void> {
   const running = sdk;
   sdk = undefined;
-  await running?.shutdown();
+  if (!running) return;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<'timeout'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), flushMs);
+  });
+  try {
+    const ended = await Promise.race([running.shutdown(), timedOut]);
+    if (ended === 'timeout' && !warned)
+      log(
+        'warn',
+        `telemetry: the last spans and metrics could not be exported${destination()} within ${flushMs} ms (is the collector there?); they are dropped`,
+      );
+  } catch (error) {
+    if (!warned) {
+      const reason = error instanceof Error ? error.message : String(error);
+      log('warn', `telemetry: the last spans and metrics could not be exported${destination()}: ${reason}`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function instrumentsFor(server: McpServer): Promise<Instruments> {
@@ -126,12 +332,8 @@ async function instrumentsFor(server: McpServer): Promise<Instruments> {
   const loaded = await loading!;
   if (instruments) return instruments;
   const info = (server.server as unknown as { _serverInfo?: { name?: string; version?: string } })._serverInfo;
-  const started = loaded.startSdk(info?.name);
-  if (started) {
-    sdk = await started;
-    // A process that ends because nothing is left to do (stdin closed) exports what it holds first.
-    process.once('beforeExit', () => void shutdownTelemetry());
-  }
+  // Started at boot by startHttp/runStdio; a server run otherwise (tests) starts it here.
+  await startOnce(loaded, info?.name);
   const { api } = loaded;
   const meter = api.metrics.getMeter('@mcpgen/runtime');
   instruments = {

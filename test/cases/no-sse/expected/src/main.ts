@@ -42,7 +42,15 @@ if (args.help) {
     // Loaded here, not above: a stdio server never loads the HTTP stack.
     const { startHttp } = await import('./generated/http.js');
     const server = await startHttp({ host: args.host, port });
-    const stop = () => void server.close().then(() => process.exit(0));
+    // A close that fails still ends the process: one line, a non-zero exit.
+    const stop = () =>
+      void server.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          console.error(`${app.info.name}: stopping: ${(error as Error).message}`);
+          process.exit(1);
+        },
+      );
     // Before the URL is printed: whoever waits for it may stop the server at once.
     process.once('SIGINT', stop).once('SIGTERM', stop);
     console.error(`${app.info.name}: MCP over Streamable HTTP at ${server.url}`);

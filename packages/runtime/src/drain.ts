@@ -1,0 +1,87 @@
+// A server's stop over HTTP: how long requests in flight may take to finish (`MCP_DRAIN_MS`), and
+// the answer each one still open gets when that time is over, so no client is left with an empty
+// reply or waiting on a stream that will never carry its answer.
+import type { ServerResponse } from 'node:http';
+
+import { log } from './request-log.js';
+
+/** The environment variable setting `HttpOptions.drainMs`. */
+export const DRAIN_MS_ENV = 'MCP_DRAIN_MS';
+
+export const DEFAULT_DRAIN_MS = 10_000;
+
+/** JSON-RPC's range for errors a server defines: the request was not answered, and may be sent again. */
+export const SHUTTING_DOWN = -32000;
+export const SHUTTING_DOWN_MESSAGE = 'server shutting down; retry';
+
+/** `drainMs` from the environment (a whole number of ms, 0 included); anything else is reported, and the default applies. */
+export function drainMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
+  const raw = env[DRAIN_MS_ENV]?.trim();
+  if (!raw) return undefined;
+  const value = Number(raw);
+  if (/^\d+$/.test(raw) && Number.isSafeInteger(value)) return value;
+  log('warn', `${DRAIN_MS_ENV}=${raw} is not a whole number of milliseconds; using ${DEFAULT_DRAIN_MS}`);
+  return undefined;
+}
+
+type Id = string | number;
+
+/** The ids of the requests a POST body carries (one message, or a 2025 batch). */
+export function requestIds(body: unknown): Id[] {
+  const messages = Array.isArray(body) ? body : [body];
+  const ids: Id[] = [];
+  for (const message of messages) {
+    const id = (message as { id?: unknown } | null)?.id;
+    if (
+      typeof (message as { method?: unknown } | null)?.method === 'string' &&
+      (typeof id === 'string' || typeof id === 'number')
+    )
+      ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * Answers the requests of `res` with the shutting-down error, whatever the response began as: a
+ * JSON answer when nothing was sent yet, else one event per request on its stream. Whatever the
+ * handlers write after this goes nowhere.
+ */
+export function answerCut(res: ServerResponse, ids: Id[]): void {
+  if (res.writableEnded || res.destroyed) return;
+  // The handler, aborted as the server closes, may still try to write its own answer.
+  res.on('error', () => {});
+  const errors = ids.map((id) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: SHUTTING_DOWN, message: SHUTTING_DOWN_MESSAGE },
+  }));
+  if (!res.headersSent) {
+    const body = JSON.stringify(
+      errors.length === 1
+        ? errors[0]
+        : errors.length === 0
+          ? { jsonrpc: '2.0', id: null, error: { code: SHUTTING_DOWN, message: SHUTTING_DOWN_MESSAGE } }
+          : errors,
+    );
+    res.writeHead(errors.length === 0 ? 503 : 200, {
+      'Content-Type': 'application/json',
+      'Content-Length': String(Buffer.byteLength(body)),
+      Connection: 'close',
+    });
+    res.end(body);
+  } else {
+    // Begun and not ended: an event stream (a JSON answer is written whole, with its length).
+    while (res.writableCorked > 0) res.uncork();
+    for (const error of errors) res.write(`event: message\ndata: ${JSON.stringify(error)}\n\n`);
+    res.end();
+  }
+  blockWrites(res);
+}
+
+/** What writes `res` once it is answered: nothing, and no error either. */
+function blockWrites(res: ServerResponse): void {
+  res.write = (() => true) as ServerResponse['write'];
+  res.writeHead = (() => res) as unknown as ServerResponse['writeHead'];
+  res.flushHeaders = () => {};
+  res.end = (() => res) as ServerResponse['end'];
+}
