@@ -218,3 +218,28 @@ it('past MCP_DRAIN_MS, each request still running gets a JSON-RPC error, 2026-07
   expect(said.at(-1)).toBe('stopped');
   expect(said).not.toContain('handler failed');
 });
+
+it('logs a call past its timeoutMs as a timeout, and a refused call with its limit and scope', async () => {
+  const server = await startHttpServer(dir);
+  try {
+    const client = await connectHttp(server.url, true);
+    expect(await client.callTool({ name: 'timed', arguments: {} })).toMatchObject({ isError: true });
+    await client.callTool({ name: 'limited', arguments: {} });
+    await expect(client.callTool({ name: 'limited', arguments: {} })).rejects.toThrow(/Too many requests/);
+    await client.close();
+    const request = (name: string) => () =>
+      lines(server.stderr()).filter((l) => l.msg === 'request' && l.name === name);
+    await until(() => request('limited')().length === 2, 'the request lines');
+    expect(request('timed')()).toEqual([expect.objectContaining({ level: 'warn', outcome: 'timeout' })]);
+    expect(request('limited')()[1]).toMatchObject({
+      level: 'warn',
+      outcome: 'error',
+      code: -32000,
+      limit: 'rate',
+      scope: 'tool limited',
+    });
+    expect(server.stderr()).not.toContain('handler failed');
+  } finally {
+    await server.stop();
+  }
+});

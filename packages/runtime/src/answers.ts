@@ -8,7 +8,8 @@ import { logError } from './app.js';
 import { logRequest, logs, type RequestRecord } from './request-log.js';
 import { principalOf } from './request-state.js';
 import { type Outcome, sessionClosed, telemetryOn, traced } from './telemetry.js';
-import { admitCall, optionsOf } from './tool-options.js';
+import { LimitError } from './limits.js';
+import { admitCall, optionsOf, wasTimedOut } from './tool-options.js';
 
 type Handler = (request: { method: string; params?: Record<string, unknown> }, ctx: unknown) => unknown;
 
@@ -60,9 +61,12 @@ function logged(
   ctx: unknown,
   started: number,
   outcome: RequestRecord['outcome'],
-  code?: number,
+  error?: unknown,
 ): void {
-  if (outcome === 'ok' ? !logs('info') : !logs('warn')) return;
+  if (outcome === 'ok' || outcome === 'cancelled' ? !logs('info') : !logs('warn')) return;
+  const code = error === undefined ? undefined : codeOf(error);
+  // A refusal names the limit that refused it: `rate` or `concurrency`, and whose (`tool x`, `server`).
+  const refused = error instanceof LimitError ? (error.data as { limit: string; scope: string }) : undefined;
   const sdk = ctx as Partial<ServerContext>;
   const params = request.params ?? {};
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined;
@@ -78,6 +82,7 @@ function logged(
     durationMs: Math.round((performance.now() - started) * 100) / 100,
     outcome,
     ...(code !== undefined ? { code } : {}),
+    ...(refused ? { limit: refused.limit, scope: refused.scope } : {}),
   };
   if (request.method === 'tools/call' && name !== undefined && optionsOf(server, name)?.logArguments === true)
     record.arguments = params.arguments;
@@ -106,11 +111,11 @@ export function answerAsSpecified(server: McpServer): void {
         }
         const result = await wrapped(request, ctx);
         const failed = (result as { isError?: unknown } | null)?.isError === true;
-        logged(server, request, ctx, started, failed ? 'tool_error' : 'ok');
+        logged(server, request, ctx, started, failed ? failure(ctx) : 'ok');
         return result;
       } catch (caught) {
         const error = translated(method, request, caught);
-        logged(server, request, ctx, started, 'error', codeOf(error));
+        logged(server, request, ctx, started, 'error', error);
         throw error;
       } finally {
         release?.();
@@ -138,6 +143,15 @@ export function answerAsSpecified(server: McpServer): void {
       close();
     };
   }
+}
+
+/**
+ * What an error result was: the tool's time limit running out, the request cancelled (by the
+ * client, its connection closing or the server stopping: nobody reads the answer), or the tool's.
+ */
+function failure(ctx: unknown): RequestRecord['outcome'] {
+  if (wasTimedOut(ctx)) return 'timeout';
+  return (ctx as Partial<ServerContext>).mcpReq?.signal?.aborted ? 'cancelled' : 'tool_error';
 }
 
 const codeOf = (error: unknown): number =>

@@ -14,6 +14,19 @@ export interface ToolOptions {
   limits?: Limiter[];
 }
 
+// The calls whose time limit ran out (their SDK context), for the request log's `timeout`.
+const timedOut = new WeakSet<object>();
+
+/** Marks the call of `ctx` (its SDK context) as stopped by its tool's `timeoutMs`. */
+export function markTimedOut(ctx: object): void {
+  timedOut.add(ctx);
+}
+
+/** Whether the call of `ctx` was stopped by its tool's `timeoutMs`. */
+export function wasTimedOut(ctx: unknown): boolean {
+  return typeof ctx === 'object' && ctx !== null && timedOut.has(ctx);
+}
+
 const byServer = new WeakMap<McpServer, Map<string, ToolOptions>>();
 
 export function rememberOptions(server: McpServer, name: string, options: ToolOptions): void {

@@ -13,7 +13,7 @@ import type {
 
 import type { ToolContent, ToolHandler, ToolResult } from './handlers.js';
 import { compiledOnFirstUse } from './schemas.js';
-import { rememberOptions, type ToolOptions } from './tool-options.js';
+import { markTimedOut, rememberOptions, type ToolOptions } from './tool-options.js';
 import { invoke, isToolResult, liftEmbeddedAnnotations, type Loader, type Open, type OpenIcons } from './runtime.js';
 
 /** What tools/list shows of a tool besides its schemas. */
@@ -108,6 +108,7 @@ function withinTime<R>(
   const expired = new Promise<CallToolResult>((resolve) => {
     timer = setTimeout(() => {
       const message = `tool ${name} did not finish within ${timeoutMs} ms`;
+      markTimedOut(sdk);
       limit.abort(new DOMException(message, 'TimeoutError'));
       resolve({ isError: true, content: [{ type: 'text', text: message }] });
     }, timeoutMs);
