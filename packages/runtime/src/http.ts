@@ -248,8 +248,6 @@ export async function startHttp(
   startApp(app);
   // A served process: every request, unless MCP_LOG_LEVEL says otherwise.
   setDefaultLogLevel('info');
-  // A malformed OTEL_* variable stops the start here; configured, the SDK runs before the port is bound.
-  await startTelemetry(app.info.name);
   const drainMs = options.drainMs ?? drainMsFromEnv() ?? DEFAULT_DRAIN_MS;
   const serverInfo = app.info;
   const hostSource = options.host !== undefined ? '--host' : 'transports.http.host';
@@ -271,6 +269,9 @@ export async function startHttp(
   const shared: SharedState | undefined = redisUrl
     ? await (await loadPeer('ioredis', 'REDIS_URL', () => import('./shared.js'))).shareState(app, redisUrl, onerror)
     : undefined;
+  // After the checks above, so that a mistake there is the only line printed; a malformed OTEL_*
+  // variable stops the start here; configured, the SDK runs before the port is bound.
+  await startTelemetry(app.info.name);
   // With OAuth, set once the port is bound (the resource identifier defaults to the URL).
   let auth: VerifyBearerTokenOptions | undefined = oauth ? undefined : (options.auth ?? tokens);
   let metadata: OAuthProtectedResourceMetadata | undefined;
