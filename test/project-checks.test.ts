@@ -3,10 +3,12 @@
  * `transports`, and a package.json that lacks what the generated code, its build and its views need
  * or is not JSON at all (build refuses the latter at its line and column).
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../cli/main.js';
+import { ownerText } from '../cli/write/owner.js';
 import { memoryIO, scratch } from './helpers/project.js';
 
 /** A project as `mcpgen init` leaves it, with `transports` set as given. */
@@ -85,6 +87,28 @@ describe('generate --check and diff', () => {
     // A file of the user's the build does not need is theirs to drop.
     rmSync(path.join(dir, 'README.md'));
     expect((await generate(dir, '--check')).code).toBe(0);
+  });
+});
+
+describe('rename while another mcpgen writes the project', () => {
+  it('waits for that write (mcpgen dev regenerating on the same edit) instead of undoing the rename', async () => {
+    const dir = await project('checks-rename-busy');
+    // As a generate of mcpgen dev holds the project: its staging folder, owned by a live process.
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 30000)'], { stdio: 'ignore' });
+    try {
+      mkdirSync(path.join(dir, '.mcpgen-staging'));
+      writeFileSync(path.join(dir, '.mcpgen-staging/owner'), ownerText(other.pid!));
+      const released = setTimeout(() => rmSync(path.join(dir, '.mcpgen-staging'), { recursive: true }), 700);
+      const io = memoryIO(dir);
+      const code = await runCli(['rename', 'tool', 'greet', 'hello', '--yes'], io);
+      clearTimeout(released);
+      expect(code, io.err).toBe(0);
+      expect(io.out).toContain('renamed tool "greet" to "hello"');
+      expect(io.err).not.toContain('MCPG913');
+      expect(existsSync(path.join(dir, 'src/handlers/tools/hello.ts'))).toBe(true);
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 });
 

@@ -4,6 +4,8 @@
  * the plan and writes nothing unless `--yes`; the manifest's text naming the old name is listed, never reworded.
  */
 import path from 'node:path';
+import { runningOwner } from '../write/recover.js';
+import { Codes } from '../manifest/codes.js';
 import { UsageError } from '../diagnostics.js';
 import { EXIT_OK, EXIT_USAGE, type CliIO } from '../io.js';
 import { applyRename } from '../rename/apply.js';
@@ -49,7 +51,7 @@ export async function renameCommand(opts: RenameCommandOptions, io: CliIO): Prom
     });
     return EXIT_OK;
   }
-  const code = await applyRename(plan, () => generateCommand({ file: plan.manifest.abs, out: plan.outDir }, io));
+  const code = await applyRename(plan, () => regenerate(plan.manifest.abs, plan.outDir, io));
   if (io.outcome) io.outcome.applied = code === EXIT_OK;
   if (code !== EXIT_OK) {
     io.stderr(`✖ the regeneration failed, so the rename was undone; nothing was changed\n`);
@@ -58,6 +60,37 @@ export async function renameCommand(opts: RenameCommandOptions, io: CliIO): Prom
   io.stdout(`✔ renamed ${kind} "${from}" to "${to}"\n`);
   printMentions(plan, io, true);
   return EXIT_OK;
+}
+
+/**
+ * The rename's generate. `mcpgen dev` or `watch` sees the manifest just edited and regenerates on
+ * its own: when that one holds the project (MCPG913), this waits for it and tries again rather
+ * than undo the rename. Output is held until the last try, so a try given up says nothing.
+ */
+async function regenerate(manifest: string, outDir: string, io: CliIO): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    await othersDone(outDir);
+    // Under --json the envelope records one run: no second try there.
+    if (io.outcome) return generateCommand({ file: manifest, out: outDir }, io);
+    const held: [(t: string) => void, string][] = [];
+    const code = await generateCommand(
+      { file: manifest, out: outDir },
+      { ...io, stdout: (t) => void held.push([io.stdout, t]), stderr: (t) => void held.push([io.stderr, t]) },
+    );
+    const busy = code !== 0 && held.some(([, t]) => t.includes(Codes.WRITE_BUSY));
+    if (!busy || attempt === 5) {
+      for (const [write, text] of held) write(text);
+      return code;
+    }
+  }
+}
+
+/** Waits (up to 30 s) while another mcpgen process writes the project. */
+async function othersDone(outDir: string): Promise<void> {
+  // The watcher's debounce: a regeneration the manifest edit starts begins within it.
+  await new Promise((r) => setTimeout(r, 150));
+  for (const end = Date.now() + 30_000; runningOwner(outDir) !== null && Date.now() < end; )
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 /**
