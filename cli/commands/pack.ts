@@ -20,7 +20,7 @@ import { filesUnder } from '../pack/files.js';
 import { mcpbManifest, type ProjectPackage } from '../pack/mcpb-manifest.js';
 import { hostTarget, MCPB_PLATFORMS, platformOf } from '../pack/native.js';
 import { bundlePath, type Output, writeAllOrNothing } from '../pack/output.js';
-import { readJsonObject } from '../pack/read-json.js';
+import { readJsonObject } from '../load/json-object.js';
 import { registryNameProblem, serverJson } from '../pack/server-json.js';
 import { checkServesStdio } from '../pack/stdio.js';
 import { zip, type ZipEntry } from '../pack/zip.js';

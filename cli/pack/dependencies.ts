@@ -5,7 +5,7 @@
 import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
-import { readJsonObject } from './read-json.js';
+import { readJsonObject } from '../load/json-object.js';
 
 export interface BundledPackage {
   name: string;

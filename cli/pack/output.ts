@@ -6,7 +6,7 @@
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { UsageError } from '../diagnostics.js';
-import { fsReason } from './read-json.js';
+import { fsReason } from '../load/json-object.js';
 
 /** A file to write and what messages call it (`--bundle out/x.mcpb`, `server.json`). */
 export interface Output {

@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { jsonParseError } from '../load/json-object.js';
 import { PACKAGE_ROOT } from '../paths.js';
 import { VERSION } from '../version.js';
 
@@ -148,30 +149,24 @@ export function readPackageJson(projectDir: string): PackageJson | null | { inva
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ENOENT' ? null : { invalid: `package.json cannot be read (${code ?? (err as Error).message})` };
   }
+  const body = text.replace(/^\uFEFF/, '');
   try {
-    const data = JSON.parse(text.replace(/^\uFEFF/, '')) as unknown;
+    const data = JSON.parse(body) as unknown;
     if (data && typeof data === 'object' && !Array.isArray(data)) return data as PackageJson;
     return { invalid: 'package.json is not a JSON object: npm, the build and the checks of its packages need one' };
   } catch (err) {
+    const { where, what } = jsonParseError(body, err as Error);
     return {
-      invalid: `${jsonErrorAt(text, err as Error)}: npm, the build and the checks of its packages need valid JSON`,
+      invalid: `package.json:${where}: not valid JSON (${what}): npm, the build and the checks of its packages need valid JSON`,
     };
   }
 }
 
-/** `package.json:3:7: not valid JSON (…)`: where JSON.parse stopped, as line and column. */
-function jsonErrorAt(text: string, err: Error): string {
-  const at = /at position (\d+)/.exec(err.message);
-  const reason = err.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
-  if (!at) return `package.json: not valid JSON (${reason})`;
-  const before = text.slice(0, Number(at[1]));
-  const line = before.split('\n').length;
-  const column = before.length - before.lastIndexOf('\n');
-  return `package.json:${line}:${column}: not valid JSON (${reason})`;
-}
-
 /** A command line argument, quoted for POSIX shells when it needs it. */
 const shellArg = (text: string) => (/^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`);
+
+const viewDependencyListed = (listed: Record<string, string>) =>
+  Object.keys(VIEW_DEV_DEPENDENCIES).every((name) => Object.hasOwn(listed, name));
 
 /** Whether a view's sources import the extension's package (the starter views do). */
 function importsExtApps(folders: readonly string[]): boolean {
@@ -232,7 +227,8 @@ export function dependencyProblems(
   }
   const dev = need({
     ...DEV_DEPENDENCIES,
-    ...(viewFolders && importsExtApps(viewFolders) ? VIEW_DEV_DEPENDENCIES : {}),
+    // A view's sources are read only when the package is not listed: listed, its range is checked.
+    ...(viewFolders && (viewDependencyListed(listed) || importsExtApps(viewFolders)) ? VIEW_DEV_DEPENDENCIES : {}),
     // Its scripts run mcpgen (build, dev): the project's own, so no global install is needed.
     mcpgen: `^${VERSION}`,
   }).map((cmd) => (cmd.startsWith('mcpgen@') ? shellArg(`mcpgen@${specs.mcpgen}`) : cmd));

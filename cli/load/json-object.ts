@@ -1,6 +1,6 @@
 /**
- * Reading the package.json files a bundle is made from (the project's and each installed
- * package's): what is wrong with one is a message at its line and column, never a crash.
+ * Reading JSON files of the user's (package.json: the project's, each installed package's): what
+ * is wrong with one is a message at its line and column, never a crash.
  */
 import { readFileSync } from 'node:fs';
 import { UsageError } from '../diagnostics.js';
@@ -34,6 +34,15 @@ function lineColumn(text: string, offset: number): string {
   return `${before.length}:${before[before.length - 1]!.length + 1}`;
 }
 
+/** Where JSON.parse stopped in `text` (`line:col`), and why. */
+export function jsonParseError(text: string, err: Error): { where: string; what: string } {
+  const at = /at position (\d+)/.exec(err.message);
+  // Without a position the text ended too soon: the error is at its end.
+  const where = lineColumn(text, at ? Number(at[1]) : text.length);
+  const what = err.message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+  return { where, what };
+}
+
 /**
  * The JSON object in `abs`, named `display` in messages (`package.json:1:3: not valid JSON: …`).
  * A byte-order mark is skipped, as npm does.
@@ -50,11 +59,7 @@ export function readJsonObject(abs: string, display: string): Record<string, unk
   try {
     data = JSON.parse(body);
   } catch (err) {
-    const message = (err as Error).message;
-    const at = /at position (\d+)/.exec(message);
-    // Without a position the text ended too soon: the error is at its end.
-    const where = lineColumn(body, at ? Number(at[1]) : body.length);
-    const what = message.replace(/ in JSON at position \d+.*$/, '').replace(/^JSON\.parse: /, '');
+    const { where, what } = jsonParseError(body, err as Error);
     throw new UsageError(`${display}:${where}: not valid JSON: ${what}`);
   }
   if (data === null || typeof data !== 'object' || Array.isArray(data))
