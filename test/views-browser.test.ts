@@ -293,8 +293,9 @@ async function inView<T>(session: string, contextId: () => Promise<number>, expr
   const deadline = Date.now() + 20_000;
   let last: unknown;
   while (Date.now() < deadline) {
-    const r = await cdp
-      .send('Runtime.evaluate', { expression, contextId: await contextId(), returnByValue: true }, session)
+    // The frame may not exist yet or may be replaced while the view loads: both mean try again.
+    const r = await contextId()
+      .then((id) => cdp.send('Runtime.evaluate', { expression, contextId: id, returnByValue: true }, session))
       .catch((e: Error) => ({ result: { value: undefined }, error: e.message }));
     last = r.result?.value;
     if (last) return last as T;
