@@ -189,38 +189,66 @@ describe('REDIS_URL', () => {
   });
 });
 
+/** Runs the server (stdio unless `args` say --http) expecting it to exit: its code and output. */
+function exitOf(env: NodeJS.ProcessEnv, args: string[] = []) {
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, NODE_OPTIONS: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    children.add(child);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
 describe('MCP_REQUEST_STATE_KEY', () => {
   it.each([
     [{}, 'stdio', []],
-    [TOKENS, 'HTTP', ['--http']],
-  ])('shorter than 32 bytes: one line naming it, exit 1 (%#: %s)', async (env, _label, http) => {
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn(
-        process.execPath,
-        [path.join(dir, 'dist/src/main.js'), ...http, ...(http.length ? ['--port', '0'] : [])],
-        {
-          cwd: dir,
-          env: { ...process.env, NODE_OPTIONS: '', ...env, MCP_REQUEST_STATE_KEY: 'short-key' },
-          stdio: ['ignore', 'pipe', 'pipe'],
-        },
-      );
-      children.add(child);
-      let stdout = '';
-      let stderr = '';
-      child.stdout.on('data', (d) => (stdout += d));
-      child.stderr.on('data', (d) => (stderr += d));
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      child.on('exit', (code) => {
-        clearTimeout(timer);
-        resolve({ code, stdout, stderr });
-      });
-    });
-    expect(result).toEqual({
+    [TOKENS, 'HTTP', ['--http', '--port', '0']],
+  ])('shorter than 32 bytes: one line naming it, exit 1 (%#: %s)', async (env, _label, args) => {
+    expect(await exitOf({ ...env, MCP_REQUEST_STATE_KEY: 'short-key' }, args)).toEqual({
       code: 1,
       stdout: '',
       stderr:
         'startup: MCP_REQUEST_STATE_KEY is 9 bytes long and must be at least 32 (it signs requestState): generate one with `openssl rand -base64 32`\n',
     });
+  });
+});
+
+describe('numbers and levels in the environment', () => {
+  it.each([
+    ['MCP_DRAIN_MS', '10s', 'a whole number of milliseconds (0 or more), not "10s"'],
+    ['MCP_SESSION_TTL', '1h', 'a number of seconds above 0, not "1h"'],
+    ['MCP_REDIS_START_TIMEOUT', '0', 'a number of seconds above 0, not "0"'],
+    ['MCP_MAX_TASKS', '0', 'a whole number above 0, not "0"'],
+    ['MCP_MAX_TASK_RESULT_BYTES', '4MiB', 'a whole number above 0, not "4MiB"'],
+    ['MCP_LOG_LEVEL', 'constructor', 'one of off, error, warn, info, debug, not "constructor"'],
+  ])('%s=%s stops the start over HTTP with one line, whether or not the server uses it', async (name, value, says) => {
+    const { code, lines } = await refused({ [name]: value });
+    expect({ code, lines }).toEqual({ code: 1, lines: [`startup: ${name} must be ${says}`] });
+  });
+
+  it('a bad MCP_LOG_LEVEL stops a stdio server too, before it reads a message', async () => {
+    expect(await exitOf({ MCP_LOG_LEVEL: 'loud' })).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'startup: MCP_LOG_LEVEL must be one of off, error, warn, info, debug, not "loud"\n',
+    });
+  });
+
+  it('set as documented, they are taken', async () => {
+    const started = await launch({ ...TOKENS, MCP_DRAIN_MS: '0', MCP_SESSION_TTL: '0.5', MCP_LOG_LEVEL: 'WARN' });
+    if (!('url' in started)) throw new Error(`did not start: ${started.stderr}`);
+    await stopped(started.child);
   });
 });
 

@@ -5,6 +5,7 @@ import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server'
 import type { TaskTransport } from './listen-topics.js';
 import type { ServerInfo } from './runtime.js';
 import { checkRequestStateKey } from './request-state.js';
+import { checkSettings } from './settings.js';
 import { RUNTIME_VERSION } from './version.js';
 
 /**
@@ -36,7 +37,8 @@ let name = 'mcp-server';
 
 /**
  * Readies the runtime for `app` (the transports call it when they start): names the server in log
- * lines, and refuses a runtime outside the range the generated code names, saying what to do.
+ * lines, and refuses a runtime outside the range the generated code names, saying what to do, and
+ * a setting of the environment with a value it does not take.
  */
 export function startApp(app: ServerApp): void {
   name = app.info.name;
@@ -45,6 +47,7 @@ export function startApp(app: ServerApp): void {
       `the generated code needs @mcpgen/runtime ${app.runtime}, and ${RUNTIME_VERSION} is installed: run npm install, or regenerate with the mcpgen of this runtime`,
     );
   }
+  checkSettings();
   checkRequestStateKey();
   app.prepare?.();
 }

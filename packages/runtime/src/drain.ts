@@ -3,10 +3,10 @@
 // reply or waiting on a stream that will never carry its answer.
 import type { ServerResponse } from 'node:http';
 
-import { log } from './request-log.js';
+import { DRAIN_MS, numberSetting } from './settings.js';
 
 /** The environment variable setting `HttpOptions.drainMs`. */
-export const DRAIN_MS_ENV = 'MCP_DRAIN_MS';
+export const DRAIN_MS_ENV = DRAIN_MS.name;
 
 export const DEFAULT_DRAIN_MS = 10_000;
 
@@ -14,14 +14,9 @@ export const DEFAULT_DRAIN_MS = 10_000;
 export const SHUTTING_DOWN = -32000;
 export const SHUTTING_DOWN_MESSAGE = 'server shutting down; retry';
 
-/** `drainMs` from the environment (a whole number of ms, 0 included); anything else is reported, and the default applies. */
+/** `drainMs` from the environment (a whole number of ms, 0 included). */
 export function drainMsFromEnv(env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env[DRAIN_MS_ENV]?.trim();
-  if (!raw) return undefined;
-  const value = Number(raw);
-  if (/^\d+$/.test(raw) && Number.isSafeInteger(value)) return value;
-  log('warn', `${DRAIN_MS_ENV}=${raw} is not a whole number of milliseconds; using ${DEFAULT_DRAIN_MS}`);
-  return undefined;
+  return numberSetting(DRAIN_MS, env);
 }
 
 type Id = string | number;

@@ -23,10 +23,11 @@ import { type AuthedRequest, ownsSession, sendUnavailable, serveSession } from '
 import { type RedisHub, RedisUnavailableError } from './redis.js';
 import { principalOf } from './request-state.js';
 import { connectionSink } from './runtime.js';
+import { numberSetting, SESSION_TTL } from './settings.js';
 import { deliverEvent, initializeFirst, type LegacySessions, noSession } from './sessions.js';
 
 /** The environment variable bounding how long an idle 2025 session lives (seconds; default 3600). */
-export const SESSION_TTL_ENV = 'MCP_SESSION_TTL';
+export const SESSION_TTL_ENV = SESSION_TTL.name;
 
 const GET_STREAM = '_GET_stream';
 
@@ -163,7 +164,7 @@ interface Touching {
  * least recently used is ended), and nothing left once DELETEd or expired.
  */
 export function redisSessions(hub: RedisHub, options: RedisSessionOptions): LegacySessions {
-  const ttlMs = (Number(process.env[SESSION_TTL_ENV]) || 3600) * 1000;
+  const ttlMs = Math.round((numberSetting(SESSION_TTL) ?? 3600) * 1000);
   const locals = new Map<string, Local>();
   const opening = new Map<string, Promise<Local>>();
   const index = hub.key('sessions');

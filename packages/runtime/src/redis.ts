@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 
 import { Redis } from 'ioredis';
 
+import { numberSetting, REDIS_START_TIMEOUT } from './settings.js';
+
 /** Prefixes every key and channel (default `mcp:<server name>:`), so servers can share a Redis. */
 export const REDIS_PREFIX_ENV = 'MCP_REDIS_PREFIX';
 
@@ -331,7 +333,7 @@ export class RedisStartError extends Error {
 }
 
 /** The environment variable bounding the wait for Redis at start, in seconds (default 10). */
-export const REDIS_START_TIMEOUT_ENV = 'MCP_REDIS_START_TIMEOUT';
+export const REDIS_START_TIMEOUT_ENV = REDIS_START_TIMEOUT.name;
 
 const URL_FORMS =
   'use redis://[user:password@]host[:port][/db], rediss://… for TLS, or the absolute path of a unix socket (/run/redis.sock?db=N)';
@@ -370,13 +372,7 @@ export function checkRedisUrl(url: string, source = 'REDIS_URL'): void {
 
 /** How long to wait for Redis at start (`MCP_REDIS_START_TIMEOUT`, seconds), in ms. */
 export function redisStartTimeoutMs(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env[REDIS_START_TIMEOUT_ENV]?.trim();
-  if (!raw) return 10_000;
-  const seconds = Number(raw);
-  if (!Number.isFinite(seconds) || seconds <= 0) {
-    throw new Error(`${REDIS_START_TIMEOUT_ENV} must be a number of seconds above 0, not ${JSON.stringify(raw)}`);
-  }
-  return Math.round(seconds * 1000);
+  return Math.round((numberSetting(REDIS_START_TIMEOUT, env) ?? 10) * 1000);
 }
 
 /**

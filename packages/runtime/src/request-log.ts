@@ -17,16 +17,15 @@ export function setDefaultLogLevel(level: LogLevel): void {
   threshold = undefined;
 }
 
-/** Whether a line at `level` is written: read once from the environment. */
+/** The level `text` names (any case), or undefined. */
+export function logLevelNamed(text: string): LogLevel | undefined {
+  const level = text.trim().toLowerCase();
+  return Object.hasOwn(RANK, level) ? (level as LogLevel) : undefined;
+}
+
+/** Whether a line at `level` is written: read once from the environment (checked at start, ./settings.ts). */
 export function logs(level: Exclude<LogLevel, 'off'>): boolean {
-  if (threshold === undefined) {
-    const set = process.env[LOG_LEVEL_ENV]?.trim().toLowerCase();
-    if (set && !(set in RANK))
-      process.stderr.write(
-        `${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg: `${LOG_LEVEL_ENV}=${set} is not one of off, error, warn, info, debug; using ${transportDefault}` })}\n`,
-      );
-    threshold = RANK[set && set in RANK ? (set as LogLevel) : transportDefault];
-  }
+  threshold ??= RANK[logLevelNamed(process.env[LOG_LEVEL_ENV] ?? '') ?? transportDefault];
   return RANK[level] <= threshold;
 }
 

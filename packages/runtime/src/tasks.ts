@@ -30,6 +30,7 @@ import { principalOf, verifyRequestState } from './request-state.js';
 import { TASK_CONTEXT } from './runtime.js';
 import { compiledOnFirstUse } from './schemas.js';
 import { decorate } from './sdk-handlers.js';
+import { MAX_TASK_RESULT_BYTES, MAX_TASKS, MAX_TASKS_PER_PRINCIPAL, numberSetting } from './settings.js';
 import {
   DEFAULT_MAX_TASK_RESULT_BYTES,
   DEFAULT_MAX_TASKS,
@@ -57,11 +58,11 @@ import { registeredTool } from './tools.js';
 export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 
 /** The environment variable bounding the default store (tasks kept at once; default 10000). */
-export const MAX_TASKS_ENV = 'MCP_MAX_TASKS';
+export const MAX_TASKS_ENV = MAX_TASKS.name;
 /** The environment variable bounding the tasks one principal keeps at once (default 100). */
-export const MAX_TASKS_PER_PRINCIPAL_ENV = 'MCP_MAX_TASKS_PER_PRINCIPAL';
+export const MAX_TASKS_PER_PRINCIPAL_ENV = MAX_TASKS_PER_PRINCIPAL.name;
 /** The environment variable bounding the bytes of a task's result (default 4 MiB). */
-export const MAX_TASK_RESULT_BYTES_ENV = 'MCP_MAX_TASK_RESULT_BYTES';
+export const MAX_TASK_RESULT_BYTES_ENV = MAX_TASK_RESULT_BYTES.name;
 
 /** How one tool runs as a task: the manifest's `execution`, defaults resolved. */
 export interface TaskPolicy {
@@ -105,26 +106,11 @@ export function setTaskLimits(limits: TaskLimits): void {
 /** The limits in force: `setTaskLimits()`, else the environment, else the defaults. */
 export function taskLimits(): Required<TaskLimits> {
   return {
-    maxTasks: configured.maxTasks ?? fromEnv(MAX_TASKS_ENV) ?? DEFAULT_MAX_TASKS,
+    maxTasks: configured.maxTasks ?? numberSetting(MAX_TASKS) ?? DEFAULT_MAX_TASKS,
     maxTasksPerPrincipal:
-      configured.maxTasksPerPrincipal ?? fromEnv(MAX_TASKS_PER_PRINCIPAL_ENV) ?? DEFAULT_MAX_TASKS_PER_PRINCIPAL,
-    maxResultBytes: configured.maxResultBytes ?? fromEnv(MAX_TASK_RESULT_BYTES_ENV) ?? DEFAULT_MAX_TASK_RESULT_BYTES,
+      configured.maxTasksPerPrincipal ?? numberSetting(MAX_TASKS_PER_PRINCIPAL) ?? DEFAULT_MAX_TASKS_PER_PRINCIPAL,
+    maxResultBytes: configured.maxResultBytes ?? numberSetting(MAX_TASK_RESULT_BYTES) ?? DEFAULT_MAX_TASK_RESULT_BYTES,
   };
-}
-
-const warned = new Set<string>();
-
-/** A positive integer from the environment; anything else is reported once and the default applies. */
-function fromEnv(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (Number.isSafeInteger(value) && value > 0) return value;
-  if (!warned.has(name)) {
-    warned.add(name);
-    console.error(`warning: ${name}=${raw} is not a positive integer; the default applies`);
-  }
-  return undefined;
 }
 
 /**
