@@ -185,5 +185,49 @@ describe('over HTTP', () => {
     expect(hush[1]).toMatchObject({ principal: 'alice', era: '2026-07-28', outcome: 'ok' });
     expect(http.stderr()).not.toContain(TOKEN);
     expect(http.stderr()).not.toContain('hidden-over-http');
+    // Clients that do everything right are never refused.
+    expect(lines(http.stderr()).filter((l) => l.msg === 'refused')).toEqual([]);
+  });
+
+  it('logs a request refused before any method runs: status, why, path without its query, never the token', async () => {
+    const post = (
+      headers: Record<string, string>,
+      body = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}',
+      url = http.url,
+    ) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers },
+        body,
+      });
+    const statuses = [
+      (await post({})).status,
+      (await post({ Authorization: 'Bearer not-the-token-0815' })).status,
+      (await post({ Authorization: `Bearer ${TOKEN}`, Origin: 'https://evil.example' })).status,
+      (await post({ Authorization: `Bearer ${TOKEN}` }, `{"pad":"${'x'.repeat(1_100_000)}"}`)).status,
+      (await post({ Authorization: `Bearer ${TOKEN}` }, '{}', new URL('/nope?key=sekret-in-query', http.url))).status,
+    ];
+    expect(statuses).toEqual([401, 401, 403, 413, 404]);
+    await until(() => lines(http.stderr()).filter((l) => l.msg === 'refused').length === 5, 'five refused lines');
+    const refused = lines(http.stderr()).filter((l) => l.msg === 'refused');
+    const at = new URL(http.url).pathname;
+    expect(refused).toEqual([
+      expect.objectContaining({
+        level: 'info',
+        httpMethod: 'POST',
+        path: at,
+        status: 401,
+        reason: expect.stringContaining('invalid_token'),
+      }),
+      expect.objectContaining({ level: 'info', status: 401, reason: expect.stringMatching(/^invalid_token/) }),
+      expect.objectContaining({ level: 'warn', status: 403, reason: expect.stringContaining('evil.example') }),
+      expect.objectContaining({ level: 'warn', status: 413, reason: expect.stringContaining('larger than') }),
+      expect.objectContaining({ level: 'warn', path: '/nope', status: 404 }),
+    ]);
+    for (const line of refused)
+      expect(line).toMatchObject({ remote: expect.any(String), durationMs: expect.any(Number) });
+    expect(http.stderr()).not.toContain(TOKEN);
+    expect(http.stderr()).not.toContain('not-the-token-0815');
+    expect(http.stderr()).not.toContain('sekret-in-query');
   });
 });

@@ -6,6 +6,7 @@ import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelc
 
 import { logError } from './app.js';
 import { endUncorked, writeCorked } from './corked.js';
+import { noteRefusal, noteResponse } from './http-refusals.js';
 import { principalOf } from './request-state.js';
 import { postRequest } from './session-post.js';
 import { soleMessage as soleMessageOf } from './sole-message.js';
@@ -16,6 +17,7 @@ export type AuthedRequest = IncomingMessage & { auth?: AuthInfo };
 /** Answers `body` as JSON, in one write. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
+  if (status >= 400) noteRefusal(res, body);
   res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) }).end(text);
 }
 
@@ -132,6 +134,7 @@ export async function writeResponse(req: IncomingMessage, res: ServerResponse, r
   if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
     const bytes = Buffer.from(await response.arrayBuffer());
     headers['content-length'] = String(bytes.length);
+    if (response.status >= 400) noteResponse(res, response.headers.get('www-authenticate'), bytes);
     return void res.writeHead(response.status, headers).end(bytes);
   }
   const reader = body.getReader();

@@ -1,7 +1,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { answerCut, DEFAULT_DRAIN_MS, drainMsFromEnv, requestIds } from './drain.js';
-import { log, setDefaultLogLevel } from './request-log.js';
+import { log, logs, setDefaultLogLevel } from './request-log.js';
 import { shutdownTelemetry, startTelemetry } from './telemetry.js';
 
 import {
@@ -27,6 +27,7 @@ import { logError, startApp, type ServerApp } from './app.js';
 import { isObject, listenRefusal, withEveryVersionResponse } from './era.js';
 import { endUncorked } from './corked.js';
 import { hostHeaderValidation, originValidation } from './http-guards.js';
+import { logRefusals, noteChallenge } from './http-refusals.js';
 import { allInterfaces, listenFailure, listenHost, urlHost } from './listen-host.js';
 import { type AuthedRequest, readJson, sendJson, sendRpcError, webRequest, writeResponse } from './http-wire.js';
 import { principalOf } from './request-state.js';
@@ -387,6 +388,7 @@ export async function startHttp(
         return false;
       }
       const challenge = bearerAuthChallengeResponse(error, auth);
+      noteChallenge(res, challenge.headers.get('www-authenticate'));
       res.writeHead(challenge.status, Object.fromEntries(challenge.headers)).end(await challenge.text());
       return false;
     }
@@ -425,6 +427,8 @@ export async function startHttp(
     const pathname = pathOf(req.url ?? '/');
     // While draining, no connection is kept for another request.
     if (draining) res.setHeader('Connection', 'close');
+    // A refusal before any method runs gets a line of its own (a method answered has its request line).
+    if (logs('warn') && pathname !== '/health') logRefusals(req, res, pathname);
     // Ahead of the guards: load balancers probe with a Host header of their own.
     if (pathname === '/health' && req.method === 'GET') {
       // Draining: the balancer takes this replica out while its answers finish. Without Redis it

@@ -23,6 +23,7 @@ import {
 import { SSEServerTransport } from '@modelcontextprotocol/server-legacy/sse';
 
 import type { ServerApp } from './app.js';
+import { noteChallenge } from './http-refusals.js';
 import { ownsSession, readJson, sendRpcError, sendUnavailable } from './http-wire.js';
 import type { RedisHub } from './redis.js';
 import { principalOf } from './request-state.js';
@@ -194,6 +195,7 @@ export function sseEndpoints(
             resourceMetadataUrl: resourceMetadataUrl(req.auth),
           },
         );
+        noteChallenge(res, response.headers.get('www-authenticate'));
         res.writeHead(response.status, Object.fromEntries(response.headers)).end(await response.text());
         return true;
       }
