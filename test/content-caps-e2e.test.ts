@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { builtProject, startHttpServer } from './helpers/project.js';
 import { answerOf, type Message } from './helpers/wire.js';
 
@@ -144,7 +144,8 @@ class StdioWire {
   constructor(dir: string) {
     this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
       cwd: dir,
-      env: { ...process.env, NODE_OPTIONS: '' },
+      // Warnings too: what a developer sets to see them over stdio.
+      env: { ...process.env, NODE_OPTIONS: '', MCP_LOG_LEVEL: 'warn' },
     });
     children.push(this.#child);
     this.#child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
@@ -348,8 +349,14 @@ describe('a tools-only server whose tools embed resources declares resources', (
       result: { content: [EMBEDDED] },
     });
     const warning =
-      'warning: tool fetch_doc returned an embedded resource, but the server does not declare the resources capability; add `content: [resource]` to tools.fetch_doc in the manifest';
-    expect(wire.stderr.split('\n').filter((line) => line === warning)).toHaveLength(1);
+      'tool fetch_doc returned an embedded resource, but the server does not declare the resources capability; add `content: [resource]` to tools.fetch_doc in the manifest';
+    const warned = () =>
+      wire.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as { level: string; msg: string })
+        .filter((line) => line.msg === warning);
+    await vi.waitFor(() => expect(warned()).toEqual([expect.objectContaining({ level: 'warn' })]));
   });
 });
 

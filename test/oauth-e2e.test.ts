@@ -14,7 +14,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { buildServer, memoryIO, REPO, run, scratch } from './helpers/project.js';
 
@@ -448,8 +448,18 @@ describe('OAuth resource server against a real authorization server', () => {
     });
     expect(res.status).toBe(404);
     expect(await res.json()).toMatchObject({ error: { code: -32001, message: 'Session not found' } });
-    expect(mcp.stderr()).toMatch(
-      /refused session [0-9a-f]{8}…: opened by \["http:\/\/127\.0\.0\.1:\d+","app","app"\], used by \["http:\/\/127\.0\.0\.1:\d+",(null|"opaque"),"opaque"\]/,
+    const refusals = () =>
+      mcp
+        .stderr()
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => (JSON.parse(line) as { msg: string }).msg);
+    await vi.waitFor(() =>
+      expect(refusals()).toContainEqual(
+        expect.stringMatching(
+          /^refused session [0-9a-f]{8}…: opened by \["http:\/\/127\.0\.0\.1:\d+","app","app"\], used by \["http:\/\/127\.0\.0\.1:\d+",(null|"opaque"),"opaque"\]$/,
+        ),
+      ),
     );
     expect(mcp.stderr()).not.toContain(other);
   });

@@ -12,7 +12,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ElicitRequestSchema, ListRootsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli/main.js';
 import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
 
@@ -66,7 +66,8 @@ class StdioWire {
   constructor(answer: (request: Message) => Pick<Message, 'result' | 'error'> = () => ({ result: {} })) {
     this.#child = spawn(process.execPath, [path.join(dir, 'dist/src/main.js')], {
       cwd: dir,
-      env: { ...process.env, NODE_OPTIONS: '' },
+      // Warnings too: a client's content the server refused is one.
+      env: { ...process.env, NODE_OPTIONS: '', MCP_LOG_LEVEL: 'warn' },
     });
     children.push(this.#child);
     this.#child.stderr.setEncoding('utf8').on('data', (chunk: string) => (this.stderr += chunk));
@@ -207,7 +208,7 @@ describe.each(['2024-11-05', '2025-06-18', '2025-11-25'])('stdio, a %s session',
         message: 'Pick a username',
         requestedSchema: SCHEMA,
       });
-      expect(wire.stderr).toContain(`elicitation 'user' of tools/call: ${WRONG}`);
+      await vi.waitFor(() => expect(wire.stderr).toContain(`elicitation 'user' of tools/call: ${WRONG}`));
     } finally {
       wire.close();
     }

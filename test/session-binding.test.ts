@@ -6,7 +6,7 @@
  */
 import { appendFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { runCli } from '../cli/main.js';
 import { buildServer, memoryIO, REPO, scratch, startHttpServer } from './helpers/project.js';
@@ -107,7 +107,7 @@ describe('a 2025 session belongs to the principal that opened it', () => {
       error: { code: -32001, message: 'Session not found' },
       id: null,
     });
-    expect(server.stderr()).toMatch(/refused session \S+…: opened by alice, used by bob/);
+    await vi.waitFor(() => expect(server.stderr()).toMatch(/refused session \S+…: opened by alice, used by bob/));
     expect(server.stderr()).not.toContain(TOKENS.alice);
     expect(server.stderr()).not.toContain(TOKENS.bob);
     // Alice's session is untouched by the attempt.

@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { request, type IncomingMessage } from 'node:http';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import {
@@ -577,7 +577,9 @@ describe('bearer auth and principals over /sse (test/fixtures/valid/protocol)', 
     expect(asAlice.status).toBe(202);
     stream.close();
     const id = stream.endpoint.searchParams.get('sessionId')!;
-    expect(server.stderr()).toContain(`refused session ${id.slice(0, 8)}…: opened by alice, used by bob`);
+    await vi.waitFor(() =>
+      expect(server.stderr()).toContain(`refused session ${id.slice(0, 8)}…: opened by alice, used by bob`),
+    );
     expect(server.stderr()).not.toMatch(/tokA|tokB/);
   });
 

@@ -5,6 +5,7 @@ import type { McpRequestContext, McpServer } from '@modelcontextprotocol/server'
 import type { TaskTransport } from './listen-topics.js';
 import type { ServerInfo } from './runtime.js';
 import { checkRequestStateKey } from './request-state.js';
+import { log } from './request-log.js';
 import { checkSettings } from './settings.js';
 import { RUNTIME_VERSION } from './version.js';
 
@@ -63,7 +64,12 @@ function satisfies(version: string, range: string): boolean {
   return true;
 }
 
-/** Logs a line on stderr, prefixed with the server's name (stdout may carry the protocol). */
-export function logError(message: string): void {
+/** Logs an error of the running server: a JSON line at `error` on stderr, as the request log's. */
+export function logError(message: string, fields: Record<string, unknown> = {}): void {
+  log('error', message, fields);
+}
+
+/** A line for whoever starts the server: plain text on stderr, prefixed with its name. */
+export function sayAtStart(message: string): void {
   console.error(`${name}: ${message}`);
 }

@@ -4,9 +4,9 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
-import { logError } from './app.js';
 import { endUncorked, writeCorked } from './corked.js';
 import { noteRefusal, noteResponse } from './http-refusals.js';
+import { log } from './request-log.js';
 import { principalOf } from './request-state.js';
 import { postRequest } from './session-post.js';
 import { soleMessage as soleMessageOf } from './sole-message.js';
@@ -43,7 +43,8 @@ export function ownsSession(
 ): boolean {
   const principal = principalOf(auth);
   if (session.principal === principal) return true;
-  logError(
+  log(
+    'warn',
     `refused session ${sessionId.slice(0, 8)}…: opened by ${session.principal ?? 'nobody'}, used by ${principal ?? 'nobody'}`,
   );
   return false;

@@ -15,6 +15,7 @@ import {
 } from '@modelcontextprotocol/server';
 
 import { requestStateCodec } from './request-state.js';
+import { log } from './request-log.js';
 import { decorate } from './sdk-handlers.js';
 
 /** A failed input request: the client answered with an error, or the request could not be sent. */
@@ -331,7 +332,7 @@ async function leg(
     const problem = elicitedContentProblem(params.requestedSchema, elicited.content ?? {});
     if (problem) {
       const message = `the accepted content does not match the requested schema: ${problem}`;
-      console.error(`elicitation '${key}' of ${sdk.mcpReq.method}: ${message}`);
+      log('warn', `elicitation '${key}' of ${sdk.mcpReq.method}: ${message}`);
       return { error: { kind: 'error', code: ProtocolErrorCode.InvalidParams, message } };
     }
   }
@@ -457,7 +458,7 @@ function watchRoots(server: McpServer): void {
       try {
         await listener(change);
       } catch (error) {
-        console.error(`onRootsChanged listener failed: ${errorMessage(error)}`);
+        log('error', `onRootsChanged listener failed: ${errorMessage(error)}`);
       }
     }
   });

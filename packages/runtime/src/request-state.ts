@@ -10,6 +10,8 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 
+import { log } from './request-log.js';
+
 /**
  * Who a request comes from, for binding sessions and request state to their caller: what the
  * verifier put in `extra.principal` (OAuth: issuer, subject and client), else the client ID.
@@ -59,9 +61,7 @@ export function requestStateCodec(): RequestStateCodec {
     checkRequestStateKey();
     if (stateKey === null) {
       // Development fallback: fine for one process; replicas (or a restart) reject each other's state.
-      console.error(
-        `warning: ${REQUEST_STATE_KEY_ENV} is not set; requestState is signed with a random per-process key`,
-      );
+      log('warn', `${REQUEST_STATE_KEY_ENV} is not set; requestState is signed with a random per-process key`);
     }
     codec = createRequestStateCodec({
       key: stateKey ?? randomBytes(32),

@@ -1,5 +1,5 @@
 // Replicas of this server sharing one Redis (REDIS_URL): what each shares, wired in one place.
-import { logError, type ServerApp } from './app.js';
+import { type ServerApp, sayAtStart } from './app.js';
 import { shareRates } from './redis-rates.js';
 import { RedisServerEventBus } from './redis-bus.js';
 import { connectHub, REDIS_PREFIX_ENV, type RedisHub, redactedUrl } from './redis.js';
@@ -37,7 +37,7 @@ export async function shareState(app: ServerApp, url: string, onerror: (error: E
   const bus = new RedisServerEventBus(hub, onerror);
   const stopTasks = app.tasks ? shareTasks(hub) : () => {};
   const stopRates = shareRates(hub);
-  logError(`sharing state through Redis at ${redactedUrl(url)}`);
+  sayAtStart(`sharing state through Redis at ${redactedUrl(url)}`);
   return {
     hub,
     bus,

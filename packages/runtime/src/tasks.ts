@@ -27,6 +27,7 @@ import type { TaskContext } from './handlers.js';
 import { elicitedContentProblem, requestedSchemas } from './input.js';
 import { addListenTopic } from './listen-topics.js';
 import { principalOf, verifyRequestState } from './request-state.js';
+import { log } from './request-log.js';
 import { TASK_CONTEXT } from './runtime.js';
 import { compiledOnFirstUse } from './schemas.js';
 import { decorate } from './sdk-handlers.js';
@@ -489,7 +490,7 @@ async function runRounds(run: Run, first?: Promise<CallToolResult | InputRequire
 
 /** A store that fails while a task runs leaves it as it was; the server goes on. */
 function storeFailed(error: unknown): void {
-  console.error('task store error:', error);
+  log('error', `task store: ${(error as Error)?.message ?? String(error)}`);
 }
 
 async function finish(run: Run, status: TaskStatus, patch: Partial<TaskRecord>): Promise<void> {
@@ -502,7 +503,7 @@ async function finish(run: Run, status: TaskStatus, patch: Partial<TaskRecord>):
         ? unkept(patch.error, 'error')
         : undefined;
   if (problem) {
-    console.error(`task ${run.taskId} of tool ${run.name}: ${problem}`);
+    log('warn', `task ${run.taskId} of tool ${run.name}: ${problem}`);
     await change(run.taskId, tooLarge(problem));
     return;
   }

@@ -13,6 +13,7 @@ import type {
 
 import type { ToolContent, ToolHandler, ToolResult } from './handlers.js';
 import { compiledOnFirstUse } from './schemas.js';
+import { log } from './request-log.js';
 import { markTimedOut, rememberOptions, type ToolOptions } from './tool-options.js';
 import { invoke, isToolResult, liftEmbeddedAnnotations, type Loader, type Open, type OpenIcons } from './runtime.js';
 
@@ -154,8 +155,9 @@ function checkEmbeds(server: McpServer, name: string, result: CallToolResult): C
   if (embedsWarned.has(name)) return result;
   if (server.server.getCapabilities().resources === undefined) {
     embedsWarned.add(name);
-    console.error(
-      `warning: tool ${name} returned an embedded resource, but the server does not declare the resources capability; add \`content: [resource]\` to tools.${name} in the manifest`,
+    log(
+      'warn',
+      `tool ${name} returned an embedded resource, but the server does not declare the resources capability; add \`content: [resource]\` to tools.${name} in the manifest`,
     );
   }
   return result;

@@ -110,15 +110,22 @@ describe('answers per revision', () => {
   });
 
   it('a result the protocol refuses is -32603, and the server log names the tool', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const logged = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const c = await connect('2025-11-25');
     const error = errorOf(await c.request('tools/call', { name: 'broken_image', arguments: {} }));
     expect(error).toEqual({
       code: -32603,
       message: "Internal error: the server's answer to tools/call breaks the protocol",
     });
-    expect(logged.mock.calls.flat().join('\n')).toMatch(
-      /tools\/call "broken_image": the handler's result breaks the protocol: Invalid tools\/call result: /,
+    const lines = logged.mock.calls.flatMap(([text]) => String(text).split('\n').filter(Boolean));
+    logged.mockRestore();
+    expect(lines.map((line) => JSON.parse(line))).toContainEqual(
+      expect.objectContaining({
+        level: 'error',
+        msg: expect.stringMatching(
+          /^tools\/call "broken_image": the handler's result breaks the protocol: Invalid tools\/call result: /,
+        ),
+      }),
     );
     await c.close();
   });
