@@ -24,7 +24,9 @@ export async function buildServer(dir: string): Promise<{ code: number; stdout: 
   const code = await runCli(['build'], io);
   // What tsc and esbuild said: mcpgen build's own summary (what it built) left out.
   const stdout = io.out.replace(/^(✔ built | {2}view ).*\n/gm, '');
-  return { code, stdout, stderr: io.err };
+  // Nor the progress lines a step over a second prints (a loaded machine makes tsc one).
+  const stderr = io.err.replace(/^… .*\n/gm, '');
+  return { code, stdout, stderr };
 }
 
 /** A fresh scratch folder under .tmp/e2e, optionally seeded with a copy of `from` (no dist/node_modules). */
