@@ -29,6 +29,8 @@ const projects = [
   { name: 'kitchen-sink', from: path.join(REPO, 'test/cases/kitchen-sink') },
   { name: 'minimal', from: path.join(REPO, 'test/cases/minimal'), stdioOnly: true },
   { name: 'stdio-only', from: path.join(REPO, 'test/cases/stdio-only'), stdioOnly: true },
+  // Its contract test reads every template at a URI of one sample item of each list variable.
+  { name: 'list-variables', from: path.join(REPO, 'test/cases/list-variables'), stdioOnly: true },
 ];
 
 /** Exercises every primitive of the manifest through a connected client. */

@@ -889,7 +889,7 @@ export interface ResourceTemplate {
   icons?: Icons;
   meta?: Meta;
   /**
-   * JSON Schema of each template variable (string schemas), keyed by variable name. Values are validated before the handler runs.
+   * JSON Schema of each template variable, keyed by variable name: `type: string`, or for a list (`{tags*}`) `type: array` of strings, which the handler gets as a list (of one item too). Values are validated before the handler runs.
    */
   params?: {
     [k: string]: JsonSchema;

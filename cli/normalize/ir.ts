@@ -241,6 +241,8 @@ export interface TemplateVarIR {
   /** As written in the manifest, for types, as a property of the params object (its JSON Pointers moved there). */
   rawSchema: JsonSchema;
   completion: CompletionIR | null;
+  /** Exploded (`{v*}`): the value may be a list, a `string[]` when its schema is `type: array`. */
+  list: boolean;
   /** Its expression can carry `/` (`{+v}`, `{#v}`, `{/v}`, `{v*}`): checked as a path before reads. */
   carriesPath: boolean;
   /** The template supplies the root right before it (`file:///{+v}`, `{/v}`): a leading `/` escapes. */

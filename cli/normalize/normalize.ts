@@ -174,6 +174,7 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       // Typed as a property of the params object: its own JSON Pointers are moved there.
       rawSchema: movePointers(params[v] ?? { type: 'string' }, ['properties', v]) as JsonSchema,
       completion: completion(t.complete?.[v]),
+      list: parsed.some((p) => p.name === v && p.explode),
       ...pathShape(
         t.uriTemplate,
         parsed.filter((p) => p.name === v),

@@ -63,14 +63,32 @@ export function promptArgsSchema(args: readonly PromptArgIR[]): JsonSchema {
   return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
+/**
+ * The text a URI carries for one template variable, from a valid sample, or undefined. A list
+ * (`{v*}` with `type: array`) gets a list of one item: RFC 6570 expands it as that item alone with
+ * every operator, and the SDK hands it over as one value, which the runtime makes a list again.
+ */
+export function variableSample(v: Pick<TemplateVarIR, 'schema' | 'completion' | 'list'>): string | undefined {
+  const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
+  let sample: unknown;
+  if (v.list && v.schema.type === 'array') {
+    const whole = validSample(v.schema);
+    // Items taken from a URI are strings: an `items` schema without a type says no more than that.
+    const item =
+      fromCompletion ??
+      (Array.isArray(whole) && whole.length ? whole[0] : (sampleOf(v.schema.items, 1, v.schema) ?? 'example'));
+    sample = typeof item === 'string' && satisfies(v.schema, [item]) ? item : undefined;
+  } else sample = fromCompletion ?? validSample(v.schema);
+  // A lone surrogate has no UTF-8 form, so no URI can carry it.
+  return typeof sample === 'string' && !/\p{Surrogate}/u.test(sample) ? sample : undefined;
+}
+
 /** A concrete URI of a template from valid samples of its variables, or null. */
 export function sampleUri(uriTemplate: string, vars: readonly TemplateVarIR[]): string | null {
   const params = namedRecord<unknown>();
   for (const v of vars) {
-    const fromCompletion = v.completion?.kind === 'static' ? v.completion.values[0] : undefined;
-    const sample = fromCompletion ?? validSample(v.schema);
-    // A lone surrogate has no UTF-8 form, so no URI can carry it: no sample URI then.
-    if (typeof sample !== 'string' || /\p{Surrogate}/u.test(sample)) return null;
+    const sample = variableSample(v);
+    if (sample === undefined) return null;
     params[v.name] = sample;
   }
   // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.

@@ -59,6 +59,22 @@ function invalidUri(uri: URL, reason: string): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid resource URI ${uri.href}: ${reason}`);
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The SDK hands an exploded variable (`{tags*}`) over as a list only when the URI holds a comma:
+ * the value takes the shape its schema declares, a list (of one item, too) for `type: array`, the
+ * text as sent for `type: string`.
+ */
+function shapedAsDeclared(value: string | string[], schema: unknown): string | string[] {
+  const type = isRecord(schema) ? schema.type : undefined;
+  if (type === 'array') return Array.isArray(value) ? value : [value];
+  if (type === 'string' && Array.isArray(value)) return value.join(',');
+  return value;
+}
+
 /** Reads a resource of a template once the URI's variables are decoded and valid (else -32602). */
 export async function readTemplate<P>(
   module: Loader<{ read: TemplateReader<P> }>,
@@ -77,8 +93,13 @@ export async function readTemplate<P>(
       throw invalidUri(uri, `malformed percent-encoding in ${JSON.stringify(value)}`);
     }
   };
+  const properties = (params['~standard'].jsonSchema.input({ target: 'draft-2020-12' }) as { properties?: unknown })
+    .properties;
   const decoded = Object.fromEntries(
-    Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.map(decode) : decode(value)]),
+    Object.entries(variables).map(([name, value]) => {
+      const shaped = shapedAsDeclared(value, isRecord(properties) ? properties[name] : undefined);
+      return [name, Array.isArray(shaped) ? shaped.map(decode) : decode(shaped)];
+    }),
   );
   const checked = await params['~standard'].validate(decoded);
   if (checked.issues) throw invalidUri(uri, checked.issues.map((issue) => issue.message).join('; '));
