@@ -70,14 +70,24 @@ describe('src/main.ts and transports', () => {
   });
 });
 
-describe('generate --check and diff', () => {
+describe('generate --check, diff and build', () => {
   it('fail on a handler of the user’s that is missing, which the build needs, until generate writes its starter', async () => {
     const dir = await project('checks-missing-handler');
     rmSync(path.join(dir, 'src/handlers/tools/greet.ts'));
     const check = await generate(dir, '--check');
     expect(check.code).toBe(1);
-    expect(check.out).toContain('missing   src/handlers/tools/greet.ts  (yours: generate writes its starter)');
+    const line = 'missing   src/handlers/tools/greet.ts  (the handler of tool `greet`; yours: generate writes its starter)';
+    expect(check.out).toContain(line);
     expect(check.err).toContain('✖ 1 file of yours is missing; run mcpgen generate');
+    // build says the same, before tsc would say "Cannot find module", and leaves dist/ as it was.
+    mkdirSync(path.join(dir, 'dist'));
+    const build = memoryIO(dir);
+    expect(await runCli(['build'], build)).toBe(1);
+    expect(build.err).toBe(
+      `${line}\n✖ 1 file of yours is missing; run mcpgen generate (it creates missing starters and never overwrites a file of yours): nothing was built\n`,
+    );
+    expect(build.out).not.toMatch(/TS2307/);
+    expect(existsSync(path.join(dir, 'dist'))).toBe(true);
     const diff = memoryIO(dir);
     expect(await runCli(['diff'], diff)).toBe(1);
     expect(diff.out).toContain('--- /dev/null\n+++ b/src/handlers/tools/greet.ts');

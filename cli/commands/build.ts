@@ -19,6 +19,8 @@ import { withProgress } from '../progress.js';
 import { bundleProblems, projectEsbuild } from '../bundle/esbuild.js';
 import { bundleServer, type ServerBundle } from '../bundle/server-bundle.js';
 import { Codes } from '../manifest/codes.js';
+import { missingHandlers, missingLine, outOfStep, restoreStarters } from '../plan/missing-handlers.js';
+import { generateLine } from '../report/outcome.js';
 import { buildViews, diagnosticSources, problemDiagnostics, type ViewSpec, viewSpecs } from '../views/build-views.js';
 
 export interface BuildOptions {
@@ -43,6 +45,20 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     throw new UsageError(`${rel(projectDir) === '.' ? '' : `${rel(projectDir)}/`}${pkg.invalid}`);
   if (!existsSync(path.join(projectDir, 'tsconfig.json')))
     throw new UsageError(`no tsconfig.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
+
+  // A handler the generated code imports and that is gone would show as TypeScript's "Cannot find
+  // module": name the entry it implements and how to get its starter back instead.
+  const missing = missingHandlers(projectDir, existsSync);
+  if (missing.length) {
+    for (const [file, entry] of missing) io.stderr(`${missingLine(rel(path.join(projectDir, file)), entry)}\n`);
+    io.outcome?.next.push({
+      message: 'handler files the generated code imports are missing: generate writes their starters',
+      command: generateLine(opts),
+      cwd: '.',
+    });
+    io.stderr(`✖ ${outOfStep(0, missing.length, '', '')}; ${restoreStarters(generateLine(opts))}: nothing was built\n`);
+    return EXIT_PROBLEMS;
+  }
 
   rmSync(path.join(projectDir, 'dist'), { recursive: true, force: true });
   const t0 = performance.now();

@@ -6,14 +6,8 @@
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
 import { generateLine, planChanges } from '../report/outcome.js';
-import {
-  missingStarters,
-  outOfStep,
-  planProject,
-  provenUpToDate,
-  recordStamped,
-  settleInterrupted,
-} from './generate.js';
+import { outOfStep } from '../plan/missing-handlers.js';
+import { missingStarters, planProject, provenUpToDate, recordStamped, settleInterrupted } from './generate.js';
 
 export async function diffCommand(
   opts: { file?: string; out?: string; headerVersion?: boolean; format?: 'mcpgen' | 'prettier' },

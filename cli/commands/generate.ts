@@ -29,6 +29,8 @@ import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
 import { dependencyProblems, missingDependencies } from '../plan/dependencies.js';
 import { entryProblems } from '../plan/entry.js';
+import { handlerEntries, missingLine, outOfStep } from '../plan/missing-handlers.js';
+import { contractsOf } from '../render/contracts.js';
 import { generateLine, planChanges, slashes } from '../report/outcome.js';
 import { mark } from '../timings.js';
 
@@ -316,7 +318,8 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const stale = plan.entries.filter((e) => e.owner === 'generated' && e.action !== 'unchanged');
     const missing = missingStarters(plan);
     for (const e of stale) io.stdout(`${labels[e.action]} ${rel(e.path)}\n`);
-    for (const e of missing) io.stdout(`missing   ${rel(e.path)}  (yours: generate writes its starter)\n`);
+    const entries = ir ? handlerEntries(contractsOf(ir)) : new Map<string, string>();
+    for (const e of missing) io.stdout(`${missingLine(rel(e.path), entries.get(e.path))}\n`);
     if (stale.length || missing.length) {
       io.outcome?.next.push({
         message: 'generated files are out of date, or files of yours the generated code needs are missing: regenerate',
@@ -417,14 +420,6 @@ function printContractNotices(notices: readonly ContractNotice[], io: CliIO, rel
  */
 export function missingStarters(plan: Plan): PlanEntry[] {
   return plan.entries.filter((e) => e.owner === 'user' && e.action === 'create' && e.path.startsWith('src/'));
-}
-
-/** `2 generated files are out of date, 1 file of yours is missing` (either part left out when none). */
-export function outOfStep(stale: number, missing: number, one: string, many: string): string {
-  return [
-    ...(stale ? [`${stale} generated file${stale === 1 ? ` ${one}` : `s ${many}`}`] : []),
-    ...(missing ? [`${missing} file${missing === 1 ? '' : 's'} of yours ${missing === 1 ? 'is' : 'are'} missing`] : []),
-  ].join(', ');
 }
 
 const labels: Record<PlanEntry['action'], string> = {
