@@ -4,7 +4,8 @@
  * if the process had died there), then `--check`, `--dry-run` and `diff` must report the
  * half-switched project without touching it, and `generate` must roll the journal forward and end
  * exactly where a clean generate ends. Also: an uncommitted staging folder is dropped, a running
- * generate's is left alone, and temp files of killed writes are swept.
+ * generate's is left alone, and temp files of killed writes are swept. And a manifest an editor
+ * replaces between generate's check and its read stops the run (exit 2, nothing written).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -16,6 +17,8 @@ import { memoryIO } from './helpers/project.js';
 
 /** Renames that touch the staging folder fail from the `after`-th on (a process dying there). */
 const stop = vi.hoisted(() => ({ after: Infinity, seen: 0, errno: [] as string[] }));
+/** Runs around generate's read of the manifest (its open without blocking): an editor saving it then. */
+const reading = vi.hoisted(() => ({ path: '', around: undefined as ((when: 'before' | 'after') => void) | undefined }));
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
   const renameSync: typeof actual.renameSync = (from, to) => {
@@ -31,12 +34,21 @@ vi.mock('node:fs', async (importOriginal) => {
     }
     actual.renameSync(from, to);
   };
-  return { ...actual, renameSync, default: { ...actual, renameSync } };
+  const openSync = ((file: fs.PathLike, flags?: unknown, ...rest: unknown[]) => {
+    // The read opens with numeric flags (O_NONBLOCK); the lookups before it check with 'r'.
+    const read = reading.around && String(file) === reading.path && typeof flags === 'number';
+    if (read) reading.around?.('before');
+    const fd = (actual.openSync as (...a: unknown[]) => number)(file, flags, ...rest);
+    if (read) reading.around?.('after');
+    return fd;
+  }) as typeof actual.openSync;
+  return { ...actual, renameSync, openSync, default: { ...actual, renameSync, openSync } };
 });
 
 const { generateCommand } = await import('../cli/commands/generate.js');
 const { diffCommand } = await import('../cli/commands/diff.js');
 const { ownerText } = await import('../cli/write/owner.js');
+const { runCli } = await import('../cli/main.js');
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpgen-write-recovery-'));
 const fresh = path.join(work, 'fresh');
@@ -194,5 +206,40 @@ describe('a generate interrupted in its switch', () => {
     expect(done.code, done.err).toBe(0);
     expect(differences(snapshot(dir), target)).toEqual([]);
     expect(temps(dir)).toEqual([]);
+  });
+});
+
+describe('a manifest that changes while generate reads it', () => {
+  /** A generate during which `edit` runs right before or right after the manifest is opened to be read. */
+  async function racing(name: string, moment: 'before' | 'after', edit: (manifest: string) => void) {
+    const dir = copyFresh(name);
+    fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true }); // no stamp: the full path
+    const before = snapshot(dir);
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    Object.assign(reading, { path: manifest, around: (when: string) => when === moment && edit(manifest) });
+    const io = memoryIO(dir);
+    try {
+      return { dir, before, code: await runCli(['generate', '-q'], io), err: io.err };
+    } finally {
+      reading.around = undefined;
+    }
+  }
+
+  test.each([
+    ['gone', (m: string) => fs.rmSync(m)],
+    ['replaced by a folder', (m: string) => (fs.rmSync(m), fs.mkdirSync(m))],
+  ] as const)('%s between the check and the read: one line, exit 2, nothing written', async (what, edit) => {
+    const r = await racing(`race-${what.replaceAll(' ', '-')}`, 'before', edit);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'mcpgen: mcpgen.yaml changed while it was being read (it could not be read as a file): nothing was written; run the command again\n',
+    );
+    expect(differences(r.before, snapshot(r.dir))).toEqual([]);
+  });
+
+  test('gone once read: generated from what was read, with no stamp to trust next time', async () => {
+    const r = await racing('race-after-read', 'after', (m) => fs.rmSync(m));
+    expect(r.code, r.err).toBe(0);
+    expect(fs.existsSync(path.join(r.dir, 'node_modules/.cache/mcpgen/stamp.json'))).toBe(false);
   });
 });

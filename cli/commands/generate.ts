@@ -5,7 +5,7 @@ import path from 'node:path';
 import { formatDiagnostic, sortDiagnostics, UsageError, type Diagnostic } from '../diagnostics.js';
 import type { IR } from '../normalize/ir.js';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
-import { findManifest } from '../load/find.js';
+import { changedWhileRead, findManifest } from '../load/find.js';
 import { GENERATED_DIRS, HANDLER_DIRS, planFiles, summarize, type Plan, type PlanEntry } from '../plan/plan.js';
 import {
   type ContractNotice,
@@ -79,6 +79,8 @@ export async function planProject(
     ...(opts.headerVersion === false ? { generatorVersion: null } : {}),
     ...(opts.format ? { format: opts.format } : {}),
   });
+  const changed = changedWhileRead(result.diagnostics, display);
+  if (changed) throw changed;
   if (result.ir) opts.onIR?.(result.ir);
   const diags = sortDiagnostics(result.diagnostics);
   const warned = diags.filter((d) => d.severity !== 'error');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { UsageError } from '../diagnostics.js';
+import { type Diagnostic, UsageError } from '../diagnostics.js';
+import { Codes } from '../manifest/codes.js';
 import { fileKind, notAFile } from './file-kind.js';
 
 /** File names looked for, in order of preference. */
@@ -35,6 +36,28 @@ export function findManifest(cwd: string, explicit?: string): string {
   }
   throw new UsageError(
     'no mcpgen.yaml (or mcpgen.yml) in this folder or any parent folder: run `mcpgen init` to create one, or pass -f <file>',
+  );
+}
+
+/** What the read of a manifest findManifest had found readable met instead of a file, by its code. */
+const GONE_WHEN_READ: Readonly<Record<string, string>> = {
+  [Codes.FILE_NOT_FOUND]: 'it was not there',
+  [Codes.FILE_IS_DIRECTORY]: 'a folder was there',
+  [Codes.FILE_UNREADABLE]: 'it could not be read as a file',
+};
+
+/**
+ * The manifest at `shown` was found a readable file (findManifest) and then read: a read that
+ * found no file there means it changed in between, as when an editor saves by replacing it. A
+ * UsageError saying so (exit 2, the command stops before writing), or undefined.
+ */
+export function changedWhileRead(diagnostics: readonly Diagnostic[], shown: string): UsageError | undefined {
+  const d = diagnostics.find(
+    (x) => x.file === shown && x.severity === 'error' && Object.hasOwn(GONE_WHEN_READ, x.code),
+  );
+  if (!d) return undefined;
+  return new UsageError(
+    `${shown} changed while it was being read (${GONE_WHEN_READ[d.code]}): nothing was written; run the command again`,
   );
 }
 

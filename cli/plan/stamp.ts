@@ -134,9 +134,11 @@ export function stampOf(
   for (const abs of paths) {
     const before = run.before.get(abs);
     const r = rel(abs);
-    inputs[r] = sha(readFileSync(abs));
+    // Gone or replaced since it was read: the files are made from what was read, the stamp is not.
+    const hash = hashFile(abs);
     const after = statOf(abs);
-    if (!before || !after || before[0] !== after[0] || before[1] !== after[1]) return undefined;
+    if (hash === null || !before || !after || before[0] !== after[0] || before[1] !== after[1]) return undefined;
+    inputs[r] = hash;
     stats[r] = after;
   }
   const outputs: Record<string, string> = {};
