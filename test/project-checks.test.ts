@@ -76,7 +76,8 @@ describe('generate --check, diff and build', () => {
     rmSync(path.join(dir, 'src/handlers/tools/greet.ts'));
     const check = await generate(dir, '--check');
     expect(check.code).toBe(1);
-    const line = 'missing   src/handlers/tools/greet.ts  (the handler of tool `greet`; yours: generate writes its starter)';
+    const line =
+      'missing   src/handlers/tools/greet.ts  (the handler of tool `greet`; yours: generate writes its starter)';
     expect(check.out).toContain(line);
     expect(check.err).toContain('✖ 1 file of yours is missing; run mcpgen generate');
     // build says the same, before tsc would say "Cannot find module", and leaves dist/ as it was.
