@@ -10,8 +10,9 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtProject, connectHttp, run, startHttpServer } from './helpers/project.js';
+import { type RedisProcess, startRedis, stopAll, TEST_REQUEST_STATE_KEY } from './helpers/services.js';
 
 const MANIFEST = `version: 1
 server: { name: ops, version: 0.1.0 }
@@ -242,4 +243,87 @@ it('logs a call past its timeoutMs as a timeout, and a refused call with its lim
   } finally {
     await server.stop();
   }
+});
+
+describe('a 2025 session on replicas sharing Redis', () => {
+  let redis: RedisProcess;
+  beforeAll(async () => {
+    redis = await startRedis();
+  }, 60_000);
+  afterAll(() => stopAll());
+
+  it('a request cut at shutdown is answered into the event store: resuming on another replica reads the error', async () => {
+    const env = { REDIS_URL: redis.url, MCP_REQUEST_STATE_KEY: TEST_REQUEST_STATE_KEY };
+    const a = await startHttpServer(dir, { ...env, MCP_DRAIN_MS: '300' });
+    const b = await startHttpServer(dir, env);
+    try {
+      const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+      const init = await fetch(a.url, {
+        method: 'POST',
+        headers: json,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'cut', version: '0' } },
+        }),
+      });
+      await init.text();
+      const headers = {
+        ...json,
+        'mcp-session-id': init.headers.get('mcp-session-id')!,
+        'mcp-protocol-version': '2025-11-25',
+      };
+      await (
+        await fetch(a.url, { method: 'POST', headers, body: '{"jsonrpc":"2.0","method":"notifications/initialized"}' })
+      ).text();
+      const call = await fetch(a.url, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'slow', arguments: {} } }),
+      });
+      // The priming event's id is where a client that lost the stream resumes from.
+      const reader = call.body!.getReader();
+      let seen = '';
+      while (!seen.includes('\n\n')) seen += new TextDecoder().decode((await reader.read()).value);
+      const primed = /^id: ?(.+)$/m.exec(seen)?.[1]?.trim();
+      expect(primed, seen).toBeTruthy();
+      // Stopped while the call runs: the client still on the stream gets the error as an event it
+      // could resume after, and the stream ends.
+      const stopping = terminate(a.child);
+      for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) {
+        seen += new TextDecoder().decode(chunk.value);
+      }
+      expect((await stopping).code, a.stderr()).toBe(0);
+      const live = seen.split('\n\n').find((e) => e.includes('"id":9'));
+      expect(live, seen).toMatch(/^id: ?\S+/m);
+
+      // A client whose connection died at that moment resumes on another replica, and reads it there.
+      const resumed = await fetch(b.url, {
+        method: 'GET',
+        headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primed! },
+        signal: AbortSignal.timeout(5_000),
+      });
+      expect(resumed.status).toBe(200);
+      const replay = resumed.body!.getReader();
+      let replayed = '';
+      while (!replayed.includes('"id":9')) {
+        const { value, done } = await replay.read();
+        if (done) break;
+        replayed += new TextDecoder().decode(value);
+      }
+      replay.cancel().catch(() => {});
+      const event = replayed.split('\n\n').find((e) => e.includes('"id":9'));
+      expect(event, replayed).toMatch(/^id: ?\S+/m);
+      expect(JSON.parse(/^data: ?(.*)$/m.exec(event!)![1]!)).toEqual({
+        jsonrpc: '2.0',
+        id: 9,
+        error: { code: -32000, message: 'server shutting down; retry' },
+      });
+      expect(lines(a.stderr()).filter((l) => l.level === 'error')).toEqual([]);
+    } finally {
+      await a.stop();
+      await b.stop();
+    }
+  });
 });

@@ -36,6 +36,48 @@ export function requestIds(body: unknown): Id[] {
   return ids;
 }
 
+type Send = (message: { jsonrpc: '2.0'; id: Id; error: { code: number; message: string } }) => Promise<void>;
+
+/** The 2025 session transports answering on a response, for their cut answers (`cutThrough`). */
+const sessionSends = new WeakMap<ServerResponse, Send>();
+
+/**
+ * Has the requests `res` carries for a 2025 session answered, when cut, through `send`: the
+ * session's transport, which keeps the answer in the session's event store. A client that resumes
+ * the stream on another replica (`Last-Event-ID`) then reads the error, not silence.
+ */
+export function cutThrough(res: ServerResponse, send: Send): void {
+  sessionSends.set(res, send);
+}
+
+/** How long a session's transport may take to store and write the cut answers. */
+const CUT_THROUGH_MS = 1000;
+
+/**
+ * Answers the requests of `res` with the shutting-down error: through the session's transport
+ * when `cutThrough` named one (bounded; its stream ends once every request on it is answered),
+ * and directly for whatever that did not answer.
+ */
+export async function cut(res: ServerResponse, ids: Id[]): Promise<void> {
+  const send = sessionSends.get(res);
+  if (send && ids.length > 0 && !res.writableEnded && !res.destroyed) {
+    const ended = new Promise((resolve) => {
+      res.once('finish', resolve).once('close', resolve);
+    });
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([
+      Promise.allSettled(
+        ids.map((id) => send({ jsonrpc: '2.0', id, error: { code: SHUTTING_DOWN, message: SHUTTING_DOWN_MESSAGE } })),
+      ).then(() => ended),
+      new Promise((resolve) => {
+        timer = setTimeout(resolve, CUT_THROUGH_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+  answerCut(res, ids);
+}
+
 /**
  * Answers the requests of `res` with the shutting-down error, whatever the response began as: a
  * JSON answer when nothing was sent yet, else one event per request on its stream. Whatever the

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import type { AuthInfo, WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/server';
 
 import { endUncorked, writeCorked } from './corked.js';
+import { cutThrough } from './drain.js';
 import { noteRefusal, noteResponse } from './http-refusals.js';
 import { log } from './request-log.js';
 import { principalOf } from './request-state.js';
@@ -189,6 +190,8 @@ export async function serveSession(
   body: unknown,
 ): Promise<void> {
   const request = webRequest(req);
+  // Cut at shutdown, its answers go through the transport, into the session's event store.
+  if (req.method === 'POST') cutThrough(res, (message) => transport.send(message, { relatedRequestId: message.id }));
   const quick = req.method === 'POST' ? await postRequest(transport, req, res, body, request) : false;
   if (quick === true) return;
   const response =

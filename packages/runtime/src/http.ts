@@ -1,6 +1,6 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { answerCut, DEFAULT_DRAIN_MS, drainMsFromEnv, requestIds } from './drain.js';
+import { cut, DEFAULT_DRAIN_MS, drainMsFromEnv, requestIds } from './drain.js';
 import { log, logs, setDefaultLogLevel } from './request-log.js';
 import { shutdownTelemetry, startTelemetry } from './telemetry.js';
 
@@ -531,7 +531,7 @@ export async function startHttp(
       log('warn', `drain time over: cut ${inFlight.size} request${inFlight.size === 1 ? '' : 's'}`, {
         cut: inFlight.size,
       });
-      for (const [res, ids] of inFlight) answerCut(res, ids);
+      await Promise.all([...inFlight].map(([res, ids]) => cut(res, ids)));
       inFlight.clear();
     }
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
