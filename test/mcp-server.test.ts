@@ -350,7 +350,9 @@ describe('mcpgen mcp', () => {
     write(good.replace('        sum:\n', '        count:\n').replace('        - sum\n', '        - count\n'));
     expect(manifest()).not.toBe(good);
     const changed = await ok('generate');
-    expect(messages(changed)).toMatch(/contract changed: tool sum_numbers \(output\)[^\n]*check tool/);
+    expect(changed.messages).toContain(
+      'contract changed: tool sum_numbers (output) → update src/handlers/tools/sum_numbers.ts and test/handlers/tools/sum_numbers.test.ts to the new types; the check tool type-checks the project and points at what does not match yet',
+    );
     expect(messages(changed)).not.toMatch(/npm run typecheck|mcpgen (generate|validate|rename)/);
     const typeError = await ok('check');
     const finding = typeError.findings.find(
@@ -411,6 +413,27 @@ describe('mcpgen mcp', () => {
     expect(await refused('rename_entry', { kind: 'tool', old: 'greet', new: 'hello' })).toMatch(/the validate tool/);
     expect(readFileSync(path.join(dir, 'src/generated/contracts.json'), 'utf8')).toBe(stamp);
     write(good);
+
+    // What generate says of the user's own files: src/main.ts against transports in tool words,
+    // package.json's scripts quoted as they are (a script naming `mcpgen generate` is not reworded).
+    await ok('generate');
+    const pkgFile = path.join(dir, 'package.json');
+    const pkg = readFileSync(pkgFile, 'utf8');
+    const build = JSON.parse(pkg).scripts.build;
+    writeFileSync(pkgFile, pkg.replace(JSON.stringify(build), '"tsc && npm run mcpgen generate"'));
+    write(`${good}\ntransports:\n  http: {}\n`);
+    const ownFiles = await ok('generate');
+    writeFileSync(pkgFile, pkg);
+    write(good);
+    await ok('generate');
+    expect(ownFiles.messages).toContain(
+      'src/main.ts serves stdio, which transports no longer declares: take out its runStdio call, or delete src/main.ts and call the generate tool to have a new one written for the transports declared',
+    );
+    expect(ownFiles.messages).toContainEqual(
+      expect.stringMatching(
+        /^package\.json does not match [^\n]*scripts\.build \("tsc && npm run mcpgen generate"\) does not run `mcpgen build`[^\n]*: run `npm pkg set 'scripts\.build=tsc && npm run mcpgen generate && mcpgen build'` in the project folder \(a shell command; no mcpgen tool does it\)$/,
+      ),
+    );
 
     // A folder without a manifest: the agent is told what it can do, not to run a command itself.
     const empty = scratch('mcp-server-empty');

@@ -28,10 +28,11 @@ import { foundPlaces, stagingIn, stagingName } from '../write/staging.js';
 import { WriteError } from '../write/write-error.js';
 import { Codes } from '../manifest/codes.js';
 import { dependencyProblems, missingDependencies } from '../plan/dependencies.js';
-import { entryProblems } from '../plan/entry.js';
+import { entryMismatches } from '../plan/entry.js';
 import { handlerEntries, missingLine, outOfStep } from '../plan/missing-handlers.js';
 import { contractsOf } from '../render/contracts.js';
-import { generateLine, planChanges, slashes } from '../report/outcome.js';
+import { type ContractChangedStep, generateLine, planChanges, slashes } from '../report/outcome.js';
+import { contractText, entryMismatchText, renameText } from '../report/steps.js';
 import { mark } from '../timings.js';
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
@@ -148,9 +149,10 @@ function checkUserFiles(outDir: string, facts: ProjectFacts | undefined, io: Cli
   const missing = missingDependencies(outDir, views);
   if (missing) io.stderr(`${missing}\n`);
   recordDependencies(outDir, io, views);
-  for (const message of facts ? entryProblems(outDir, facts) : []) {
-    io.stderr(`! ${message}\n`);
-    io.outcome?.next.push({ message, command: null, cwd: null });
+  for (const mismatch of facts ? entryMismatches(outDir, facts) : []) {
+    const step = { kind: 'entry-mismatch', mismatch } as const;
+    io.stderr(`! ${entryMismatchText(step)}\n`);
+    io.outcome?.next.push(step);
   }
 }
 
@@ -356,16 +358,10 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const { orphanMessage } = await import('../plan/orphans.js');
     for (const e of plan.entries.filter((x) => x.action === 'orphan'))
       io.stderr(`${orphanMessage(e.path, rel(e.path), ir)}\n`);
-    const { renameHints } = await import('../rename/hint.js');
-    for (const hint of renameHints(plan, opts, ir)) {
-      io.stderr(`${hint}\n`);
-      // The hint ends with the command that finishes the rename.
-      const run = /; if it was renamed, run: (.+)$/.exec(hint);
-      io.outcome?.next.push({
-        message: hint.replace(/^hint: /, ''),
-        command: run?.[1] ?? null,
-        cwd: run ? '.' : null,
-      });
+    const { renameSteps } = await import('../rename/hint.js');
+    for (const step of renameSteps(plan, opts, ir)) {
+      io.stderr(`hint: ${renameText(step)}\n`);
+      io.outcome?.next.push(step);
     }
   }
   printContractNotices(notices, io, rel);
@@ -402,13 +398,10 @@ async function contractNotices(plan: Plan, outDir: string): Promise<ContractNoti
 /** Names the handlers whose generated signature changed: that is where TypeScript errors will be. */
 function printContractNotices(notices: readonly ContractNotice[], io: CliIO, rel: (p: string) => string): void {
   for (const c of notices) {
-    const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel).join(' and ');
-    io.stderr(`! contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files}\n`);
-    io.outcome?.next.push({
-      message: `contract changed: ${c.entry} (${c.parts.join(', ')}) → update ${files} to the new types`,
-      command: null,
-      cwd: null,
-    });
+    const files = [c.handler, ...(c.test ? [c.test] : [])].map(rel);
+    const step: ContractChangedStep = { kind: 'contract-changed', entry: c.entry, parts: c.parts, files };
+    io.stderr(`! ${contractText(step)}\n`);
+    io.outcome?.next.push(step);
   }
   if (notices.length)
     io.stderr(

@@ -16,7 +16,8 @@ import { addEntry } from './add-entry.js';
 import { checkManifestFile, type DiagnosticData, toData, withErrors } from './check-manifest.js';
 import { explainCode } from './explain.js';
 import { displayOf, manifestOf, type Project, ToolRefusal } from './project.js';
-import { agentWords, nextStepMessages, orphanAdvice, type RenameGuess, renamesIn } from './wording.js';
+import type { RenameGuess } from '../rename/hint.js';
+import { agentWords, nextStepMessages, orphanAdvice, renamesIn } from './wording.js';
 
 /** A CliIO that keeps what a command prints, for the tool's answer (add fields with Object.assign: a spread copy's out and err stay empty). */
 export function capturingIO(cwd: string): CliIO & { out: string; err: string } {

@@ -1,19 +1,16 @@
 /**
  * What the commands say, worded for an agent driving `mcpgen mcp`: where a command's message names
  * a shell command that one of the tools does, the message names the tool call instead, with its
- * real argument names, so the agent stays in the loop the server offers.
+ * real argument names, so the agent stays in the loop the server offers. Next steps are worded from
+ * their data (report/outcome.ts's Step); only what a command prints as text goes through agentWords.
  */
 import type { IR } from '../normalize/ir.js';
 import { staticEntryOf } from '../plan/orphans.js';
 import type { Plan } from '../plan/plan.js';
 import type { Outcome } from '../report/outcome.js';
-import { isRenameKind, KINDS, type RenameKind } from '../rename/kinds.js';
-
-export interface RenameGuess {
-  kind: RenameKind;
-  old: string;
-  new: string;
-}
+import { contractText } from '../report/steps.js';
+import type { RenameGuess } from '../rename/hint.js';
+import { KINDS } from '../rename/kinds.js';
 
 /** `rename_entry { kind: "tool", old: "a", new: "b", apply: true }`, with `manifest` when not the default one. */
 export function renameCall(r: RenameGuess, manifest?: string): string {
@@ -27,21 +24,11 @@ export function renameCall(r: RenameGuess, manifest?: string): string {
   return `rename_entry { ${args.join(', ')} }`;
 }
 
-const JSON_STRING = '"(?:[^"\\\\]|\\\\.)*"';
-/** generate's rename hint: `tool "a" was removed and "b" added; if it was renamed, run: …`. */
-const RENAME_HINT = new RegExp(`^(?:hint: )?(\\w+) (${JSON_STRING}) was removed and (${JSON_STRING}) added`);
-
-function renameOf(hint: string): RenameGuess | undefined {
-  const m = RENAME_HINT.exec(hint);
-  if (!m || !isRenameKind(m[1]!)) return undefined;
-  return { kind: m[1], old: JSON.parse(m[2]!) as string, new: JSON.parse(m[3]!) as string };
-}
-
 /** The renames done by hand a plan suggests: one entry of a kind removed (its handler orphaned), one added. */
 export async function renamesIn(plan: Plan): Promise<RenameGuess[]> {
   if (!plan.entries.some((e) => e.action === 'orphan')) return [];
-  const { renameHints } = await import('../rename/hint.js');
-  return renameHints(plan, {}).flatMap((h) => renameOf(h) ?? []);
+  const { renameGuesses } = await import('../rename/hint.js');
+  return renameGuesses(plan);
 }
 
 /** What to do with a file no manifest entry uses: delete it, or the rename_entry call that carries it over. */
@@ -63,24 +50,35 @@ export function orphanAdvice(file: string, renames: readonly RenameGuess[], mani
 export function nextStepMessages(outcome: Outcome): string[] {
   const out: string[] = [];
   for (const step of outcome.next) {
-    // A rename done by hand is said with each orphaned file (orphanAdvice), which names the same call.
-    if (renameOf(step.message)) continue;
-    if (step.message.startsWith('contract changed:')) {
-      out.push(`${step.message}; the check tool type-checks the project and points at what does not match yet`);
-    } else if (step.command) {
-      // No tool of this server runs it (npm install): a shell command in the project folder.
-      const where = step.cwd && step.cwd !== '.' ? `in ${step.cwd}` : 'in the project folder';
-      out.push(
-        `${agentWords(step.message)}: run \`${step.command}\` ${where} (a shell command; no mcpgen tool does it)`,
-      );
-    } else {
-      out.push(agentWords(step.message));
+    if (!('kind' in step)) {
+      if (step.command === null) out.push(step.message);
+      else {
+        // No tool of this server runs it (npm install): a shell command in the project folder.
+        const where = step.cwd && step.cwd !== '.' ? `in ${step.cwd}` : 'in the project folder';
+        out.push(`${step.message}: run \`${step.command}\` ${where} (a shell command; no mcpgen tool does it)`);
+      }
+      continue;
+    }
+    switch (step.kind) {
+      case 'rename':
+        // Said with each orphaned file (orphanAdvice), which names the rename_entry call.
+        break;
+      case 'contract-changed':
+        out.push(
+          `${contractText(step)} to the new types; the check tool type-checks the project and points at what does not match yet`,
+        );
+        break;
+      case 'entry-mismatch':
+        out.push(
+          `${step.mismatch}, or delete src/main.ts and call the generate tool to have a new one written for the transports declared`,
+        );
+        break;
     }
   }
   return out;
 }
 
-/** A command's message with the mcpgen commands the tools do named as those tools. */
+/** A command's printed line or refusal with the mcpgen commands the tools do named as those tools. */
 export function agentWords(text: string): string {
   return text
     .replace(/\(mcpgen validate lists them\)|\(mcpgen validate\)/g, '(the validate tool lists them)')

@@ -2,7 +2,7 @@
  * src/main.ts is the user's once created, written for the transports the manifest had then. After
  * a change to `transports` it may import an HTTP entry no longer generated (the build breaks) or
  * start a transport the manifest no longer declares, or none it now does. mcpgen never edits it:
- * it names the mismatch and what to do.
+ * it names the mismatch and what to do (report/steps.ts adds the other way out: a new one generated).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,10 +15,8 @@ export interface Transports {
   http: boolean;
 }
 
-const RECREATE = 'or delete src/main.ts and run mcpgen generate to have a new one written for the transports declared';
-
-/** One line per mismatch between src/main.ts and `transports`; empty when they agree or there is no entry. */
-export function entryProblems(projectDir: string, transports: Transports): string[] {
+/** One line per mismatch between src/main.ts and `transports`, with how to edit it; empty when they agree or there is no entry. */
+export function entryMismatches(projectDir: string, transports: Transports): string[] {
   let text: string;
   try {
     text = readFileSync(path.join(projectDir, ENTRY_PATH), 'utf8');
@@ -32,19 +30,17 @@ export function entryProblems(projectDir: string, transports: Transports): strin
   const problems: string[] = [];
   if (startsHttp && !transports.http)
     problems.push(
-      `src/main.ts imports ./generated/http.js, which is generated only with transports.http: take out its HTTP part, ${RECREATE}`,
+      `src/main.ts imports ./generated/http.js, which is generated only with transports.http: take out its HTTP part`,
     );
   if (!startsHttp && transports.http)
     problems.push(
-      `src/main.ts starts no Streamable HTTP server, and transports.http is declared: start one with startHttp from ./generated/http.js, ${RECREATE}`,
+      `src/main.ts starts no Streamable HTTP server, and transports.http is declared: start one with startHttp from ./generated/http.js`,
     );
   if (startsStdio && !transports.stdio)
-    problems.push(
-      `src/main.ts serves stdio, which transports no longer declares: take out its runStdio call, ${RECREATE}`,
-    );
+    problems.push(`src/main.ts serves stdio, which transports no longer declares: take out its runStdio call`);
   if (!startsStdio && transports.stdio)
     problems.push(
-      `src/main.ts does not serve stdio, and transports.stdio is declared: call runStdio(app) from @mcpgen/runtime/stdio, ${RECREATE}`,
+      `src/main.ts does not serve stdio, and transports.stdio is declared: call runStdio(app) from @mcpgen/runtime/stdio`,
     );
   return problems;
 }

@@ -6,11 +6,19 @@
  */
 import type { IR } from '../normalize/ir.js';
 import type { Plan } from '../plan/plan.js';
+import { commandLine, fileFlags, type RenameStep } from '../report/outcome.js';
+import { isRenameKind, type RenameKind } from './kinds.js';
+
+export interface RenameGuess {
+  kind: RenameKind;
+  old: string;
+  new: string;
+}
 
 const CONTRACTS_PATH = 'src/generated/contracts.json';
 
-/** The hint lines (empty when there is no single removed-and-added pair of a kind). */
-export function renameHints(plan: Plan, opts: { file?: string; out?: string }, ir?: IR): string[] {
+/** The removed-and-added pairs, one per kind that has exactly one of each. */
+export function renameGuesses(plan: Plan, ir?: IR): RenameGuess[] {
   const record = plan.entries.find((e) => e.path === CONTRACTS_PATH && e.action === 'update');
   if (!record?.content) return [];
   const before = contractsIn(record.previous);
@@ -30,17 +38,22 @@ export function renameHints(plan: Plan, opts: { file?: string; out?: string }, i
     const [kind, name] = split(key);
     of(kind).added.push(name);
   }
-  const flags = [...(opts.file ? ['-f', opts.file] : []), ...(opts.out ? ['-o', opts.out] : [])];
-  const hints: string[] = [];
-  for (const [kind, { removed, added }] of byKind) {
-    if (removed.length !== 1 || added.length !== 1) continue;
-    const [from, to] = [removed[0]!, added[0]!];
-    const command = ['mcpgen', 'rename', kind, from, to, ...flags, '--yes'].map(shellWord).join(' ');
-    hints.push(
-      `hint: ${kind} ${JSON.stringify(from)} was removed and ${JSON.stringify(to)} added; if it was renamed, run: ${command}`,
-    );
-  }
-  return hints;
+  const guesses: RenameGuess[] = [];
+  for (const [kind, { removed, added }] of byKind)
+    if (isRenameKind(kind) && removed.length === 1 && added.length === 1)
+      guesses.push({ kind, old: removed[0]!, new: added[0]! });
+  return guesses;
+}
+
+/** The next steps that finish each rename with `mcpgen rename`, run with the same -f and -o. */
+export function renameSteps(plan: Plan, opts: { file?: string; out?: string }, ir?: IR): RenameStep[] {
+  return renameGuesses(plan, ir).map((g) => ({
+    kind: 'rename',
+    entryKind: g.kind,
+    old: g.old,
+    new: g.new,
+    command: commandLine(['mcpgen', 'rename', g.kind, g.old, g.new, ...fileFlags(opts), '--yes']),
+  }));
 }
 
 function contractsIn(json: string | undefined): Record<string, { handler: string }> {
@@ -60,9 +73,4 @@ function inManifest(ir: IR, kind: string, name: string): boolean {
 function split(key: string): [string, string] {
   const i = key.indexOf(' ');
   return [key.slice(0, i), key.slice(i + 1)];
-}
-
-/** A word as a POSIX shell reads it: bare when safe, else in single quotes. */
-function shellWord(s: string): string {
-  return /^[A-Za-z0-9_./@:=+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }

@@ -9,6 +9,7 @@ import { sortDiagnostics, type Diagnostic } from '../diagnostics.js';
 import type { CliIO } from '../io.js';
 import { type JsonDiagnostic, toJsonDiagnostic } from './json.js';
 import { type Change, type Failure, failure, type NextStep, newOutcome, type Outcome, slashes } from './outcome.js';
+import { stepText } from './steps.js';
 
 /** The envelope's version: raised only when a field changes meaning or goes away. */
 export const ENVELOPE_VERSION = 1;
@@ -95,7 +96,7 @@ export function envelope(command: string | null, exitCode: number, o: Outcome, c
     diagnostics: diagnostics.map(toJsonDiagnostic),
     project: o.project === null ? null : slashes(path.relative(cwd, o.project)) || '.',
     changes: o.changes,
-    next: o.next,
+    next: o.next.map(stepText),
     applied: o.applied,
   };
   // A command's own fields come last and never replace the common ones.

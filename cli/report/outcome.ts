@@ -5,6 +5,7 @@
 import path from 'node:path';
 import type { Diagnostic } from '../diagnostics.js';
 import type { PlanEntry } from '../plan/plan.js';
+import type { RenameKind } from '../rename/kinds.js';
 
 export type ChangeAction = 'create' | 'update' | 'unchanged' | 'remove' | 'keep' | 'orphan' | 'move' | 'edit';
 
@@ -18,13 +19,44 @@ export interface Change {
   from: string | null;
 }
 
-/** Something to do next: a command to run (in `cwd`), or an instruction in `message` alone. */
+/** Something to do next, as --json gives it: a command to run (in `cwd`), or an instruction in `message` alone. */
 export interface NextStep {
   message: string;
   command: string | null;
   /** Where to run `command`, relative to the working folder; null without a command. */
   cwd: string | null;
 }
+
+/** An entry of a kind gone from the manifest with one of its kind added: `command` is the `mcpgen rename` that finishes it. */
+export interface RenameStep {
+  kind: 'rename';
+  entryKind: RenameKind;
+  old: string;
+  new: string;
+  command: string;
+}
+
+/** A handler whose generated signature changed: `files` (relative to the working folder) are to update. */
+export interface ContractChangedStep {
+  kind: 'contract-changed';
+  /** `tool get_forecast`. */
+  entry: string;
+  /** What changed: input, output, params… */
+  parts: string[];
+  files: string[];
+}
+
+/** src/main.ts against `transports`: `mismatch` says what does not match and how to edit it. */
+export interface EntryMismatchStep {
+  kind: 'entry-mismatch';
+  mismatch: string;
+}
+
+/**
+ * A next step as a command records it. A plain one is its words and command; the others are data,
+ * worded for a person by ./steps.ts and for an agent by cli/mcp/wording.ts, neither reading the other's words.
+ */
+export type Step = NextStep | RenameStep | ContractChangedStep | EntryMismatchStep;
 
 /** Why a command stopped without diagnostics to show for it. */
 export interface Failure {
@@ -44,7 +76,7 @@ export interface Outcome {
   /** The project folder (absolute), when the command has one. */
   project: string | null;
   changes: Change[];
-  next: NextStep[];
+  next: Step[];
   applied: boolean;
   error: Failure | null;
   /** The fields of one command: `diff`, `schema`, `bundles`. */
