@@ -3,7 +3,6 @@
  * 127.0.0.1) issues real signed tokens; the generated server (test/cases/oauth, compiled once)
  * runs as a process and is asked by raw HTTP and by the SDK client, its own OAuth flow included.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +15,7 @@ import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import Provider from 'oidc-provider';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { runCli } from '../cli/main.js';
-import { buildServer, memoryIO, REPO, run, scratch } from './helpers/project.js';
+import { buildServer, memoryIO, REPO, run, scratch, startHttpServer } from './helpers/project.js';
 
 const SCOPES = 'mcp notes:read notes:write';
 const OTHER_RESOURCE = 'https://other.example/api';
@@ -95,44 +94,7 @@ export const read: TemplateHandlers['note']['read'] = async (params) => \`note \
 `,
 };
 
-interface Running {
-  url: URL;
-  child: ChildProcess;
-  stderr: () => string;
-}
-
-/** Runs `node <script> --http --port 0` with `env`; resolves with the URL it prints. */
-function start(dir: string, env: NodeJS.ProcessEnv, script = 'dist/src/main.js'): Promise<Running> {
-  const child = spawn(process.execPath, [path.join(dir, script), '--http', '--port', '0'], {
-    cwd: dir,
-    env: { ...process.env, ...env, NODE_OPTIONS: '' },
-  });
-  let stderr = '';
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => (child.kill('SIGKILL'), reject(new Error(`no URL within 15 s:\n${stderr}`))),
-      15_000,
-    );
-    child.stderr!.on('data', (d) => {
-      stderr += d;
-      const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ url: new URL(m[1]!), child, stderr: () => stderr });
-      }
-    });
-    child.on('exit', (code) => (clearTimeout(timer), reject(new Error(`exited with ${code}:\n${stderr}`))));
-  });
-}
-
-function stop(running: Running | undefined): Promise<void> {
-  const child = running?.child;
-  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill('SIGTERM');
-  });
-}
+type Running = Awaited<ReturnType<typeof startHttpServer>>;
 
 /** A client_credentials token from `issuer` (oidc-provider's token endpoint is `/token`); without a resource, one bound to none. */
 async function token(issuer: string, clientId: string, scope: string, resource: string | null): Promise<string> {
@@ -211,7 +173,7 @@ describe('OAuth resource server against a real authorization server', () => {
     // Another issuer holding the same key: its tokens verify, but name the wrong `iss`.
     rogue.serve(authorizationServer(rogue.url, keys).callback());
 
-    mcp = await start(dir, {
+    mcp = await startHttpServer(dir, {
       MCP_OAUTH_ISSUER: as.url,
       MCP_OAUTH_CLIENT_ID: 'mcp-server',
       MCP_OAUTH_CLIENT_SECRET: 'mcp-server-secret-that-is-long-enough',
@@ -223,7 +185,7 @@ describe('OAuth resource server against a real authorization server', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await stop(mcp);
+    await mcp?.stop();
     for (const s of [as, rogue]) if (s) await new Promise((resolve) => s.server.close(resolve).closeAllConnections());
   });
 
@@ -563,7 +525,7 @@ describe('OAuth resource server against a real authorization server', () => {
   });
 
   it('MCP_OAUTH_INTROSPECTION_AUDIENCE=optional and MCP_OAUTH_IAT_TOLERANCE_SECONDS relax both refusals', async () => {
-    const own = await start(dir, {
+    const own = await startHttpServer(dir, {
       MCP_OAUTH_ISSUER: as.url,
       MCP_OAUTH_CLIENT_ID: 'mcp-server',
       MCP_OAUTH_CLIENT_SECRET: 'mcp-server-secret-that-is-long-enough',
@@ -581,7 +543,7 @@ describe('OAuth resource server against a real authorization server', () => {
       expect(other.challenge).toContain('error_description="Token was not issued for this resource"');
       expect((await post(own.url, await signed(Math.floor(Date.now() / 1000) + YEAR), INIT)).status).toBe(200);
     } finally {
-      await stop(own);
+      await own.stop();
     }
   });
 
@@ -624,10 +586,10 @@ const server = await startHttp({ port: 0, oauth: { jwksCooldownMs: 0 } });
 console.error('MCP over Streamable HTTP at ' + server.url);
 `,
     );
-    const own = await start(
+    const own = await startHttpServer(
       dir,
       { MCP_OAUTH_ISSUER: as.url, MCP_OAUTH_CLIENT_ID: 'mcp-server', MCP_OAUTH_CLIENT_SECRET: 'x', MCP_TOKENS: 't' },
-      'dist/rotation.js',
+      { script: 'dist/rotation.js' },
     );
     const old = keys;
     try {
@@ -641,7 +603,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       expect((await post(own.url, fresh, INIT)).status).toBe(200);
     } finally {
       as.serve(authorizationServer(as.url, old).callback());
-      await stop(own);
+      await own.stop();
     }
   });
 
@@ -659,7 +621,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     });
     const publicUrl = 'https://mcp.example.com/api/mcp';
     resources.add(publicUrl);
-    const own = await start(dir, {
+    const own = await startHttpServer(dir, {
       MCP_OAUTH_ISSUER: issuer,
       MCP_OAUTH_RESOURCE: publicUrl,
       MCP_OAUTH_CLIENT_ID: 'mcp-server',
@@ -680,7 +642,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       expect(local.status).toBe(401);
       expect(local.challenge).toContain('error_description="Token was not issued for this resource"');
     } finally {
-      await stop(own);
+      await own.stop();
       await new Promise((resolve) => realm.server.close(resolve).closeAllConnections());
     }
   });
@@ -734,7 +696,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
     const lonely = await listen();
     const down = lonely.url;
     await new Promise((resolve) => lonely.server.close(resolve));
-    const own = await start(dir, {
+    const own = await startHttpServer(dir, {
       MCP_OAUTH_ISSUER: down,
       MCP_OAUTH_CLIENT_ID: 'mcp-server',
       MCP_OAUTH_CLIENT_SECRET: 'x',
@@ -761,7 +723,7 @@ console.error('MCP over Streamable HTTP at ' + server.url);
       expect(own.stderr()).toMatch(/ECONNREFUSED/);
       expect(own.stderr()).not.toMatch(/\n\s+at /);
     } finally {
-      await stop(own);
+      await own.stop();
     }
   });
 

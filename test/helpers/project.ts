@@ -108,18 +108,27 @@ export async function connectStdio(projectDir: string, modern = false): Promise<
   return client;
 }
 
-/** Starts `node dist/src/main.js --http --port 0` (with `env` added) and waits (bounded) for the URL it prints. */
+/**
+ * Starts `node <script> --http --port 0` (script: dist/src/main.js, else a server script of the
+ * test's own in the project) with `env` added, and waits (bounded: then killed) for the URL it prints.
+ */
 export async function startHttpServer(
   projectDir: string,
   env: NodeJS.ProcessEnv = {},
+  opts: { script?: string } = {},
 ): Promise<{ url: URL; child: ChildProcess; stderr(): string; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, [path.join(projectDir, 'dist/src/main.js'), '--http', '--port', '0'], {
+  const script = path.join(projectDir, opts.script ?? 'dist/src/main.js');
+  // Without the test runner's NODE_OPTIONS: the server runs as a user's would.
+  const child = spawn(process.execPath, [script, '--http', '--port', '0'], {
     cwd: projectDir,
-    env: { ...process.env, ...env },
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
   });
   let stderr = '';
   const url = await new Promise<URL>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not print its URL within 15 s:\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not print its URL within 15 s:\n${stderr}`));
+    }, 15_000);
     child.stderr!.on('data', (d) => {
       stderr += d;
       const m = /MCP over Streamable HTTP at (\S+)/.exec(stderr);
@@ -128,7 +137,10 @@ export async function startHttpServer(
         resolve(new URL(m[1]!));
       }
     });
-    child.on('exit', (code) => reject(new Error(`server exited with ${code}:\n${stderr}`)));
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code ?? signal}:\n${stderr}`));
+    });
   });
   return {
     url,
@@ -136,7 +148,7 @@ export async function startHttpServer(
     stderr: () => stderr,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once('exit', () => resolve());
         child.kill('SIGTERM');
       }),
