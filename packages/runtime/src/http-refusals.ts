@@ -29,7 +29,10 @@ export function noteChallenge(res: ServerResponse, header: string | null): void 
 
 /** Keeps why a 4xx web Response (the SDK's) refused: its challenge, else its JSON body's message. */
 export function noteResponse(res: ServerResponse, challenge: string | null, body: Uint8Array): void {
-  if (challenge) return noteChallenge(res, challenge);
+  if (challenge) {
+    noteChallenge(res, challenge);
+    return;
+  }
   try {
     noteRefusal(res, JSON.parse(Buffer.from(body).toString('utf8')));
   } catch {
