@@ -101,6 +101,27 @@ describe('generate --check, diff and build', () => {
   });
 });
 
+describe('build after an edit of the manifest', () => {
+  it('refuses to build generated code made from the manifest before the edit, until generate runs', async () => {
+    const dir = await project('checks-stale-build');
+    const file = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(
+      file,
+      readFileSync(file, 'utf8').replace(/^tools:\n/m, 'tools:\n  shout:\n    description: Says it loudly\n'),
+    );
+    mkdirSync(path.join(dir, 'dist'));
+    const stale = memoryIO(dir);
+    expect(await runCli(['build'], stale)).toBe(1);
+    expect(stale.err).toBe(
+      '✖ mcpgen.yaml changed since the last generate, so the generated code does not match it: run mcpgen generate, then build again: nothing was built\n',
+    );
+    expect(existsSync(path.join(dir, 'dist'))).toBe(true);
+    expect((await generate(dir)).code).toBe(0);
+    const build = memoryIO(dir);
+    expect(await runCli(['build'], build), build.err).toBe(0);
+  });
+});
+
 describe('rename while another mcpgen writes the project', () => {
   it('waits for that write (mcpgen dev regenerating on the same edit) instead of undoing the rename', async () => {
     const dir = await project('checks-rename-busy');

@@ -20,6 +20,7 @@ import { bundleProblems, projectEsbuild } from '../bundle/esbuild.js';
 import { bundleServer, type ServerBundle } from '../bundle/server-bundle.js';
 import { Codes } from '../manifest/codes.js';
 import { missingHandlers, missingLine, outOfStep, restoreStarters } from '../plan/missing-handlers.js';
+import { manifestChangedSince } from '../plan/stamp.js';
 import { generateLine } from '../report/outcome.js';
 import { buildViews, diagnosticSources, problemDiagnostics, type ViewSpec, viewSpecs } from '../views/build-views.js';
 
@@ -45,6 +46,20 @@ export async function buildCommand(opts: BuildOptions, io: CliIO): Promise<numbe
     throw new UsageError(`${rel(projectDir) === '.' ? '' : `${rel(projectDir)}/`}${pkg.invalid}`);
   if (!existsSync(path.join(projectDir, 'tsconfig.json')))
     throw new UsageError(`no tsconfig.json in ${rel(projectDir)}: run \`mcpgen generate\` first`);
+
+  // Build compiles the generated code as it is: made from another manifest, it would build a server
+  // the manifest does not describe, without a word.
+  if (manifestChangedSince(projectDir, manifest)) {
+    io.outcome?.next.push({
+      message: 'the manifest changed since the last generate: regenerate, then build',
+      command: generateLine(opts),
+      cwd: '.',
+    });
+    io.stderr(
+      `✖ ${rel(manifest)} changed since the last generate, so the generated code does not match it: run ${generateLine(opts)}, then build again: nothing was built\n`,
+    );
+    return EXIT_PROBLEMS;
+  }
 
   // A handler the generated code imports and that is gone would show as TypeScript's "Cannot find
   // module": name the entry it implements and how to get its starter back instead.

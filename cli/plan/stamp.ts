@@ -88,6 +88,15 @@ export function readStamp(projectDir: string): Stamp | null {
   }
 }
 
+/**
+ * Whether `manifest` differs from what the last generate read: null when no stamp says (a fresh
+ * clone, or never generated here), so only a known change is reported.
+ */
+export function manifestChangedSince(projectDir: string, manifest: string): boolean | null {
+  const recorded = readStamp(projectDir)?.inputs[path.relative(projectDir, manifest).split(path.sep).join('/')];
+  return recorded === undefined ? null : hashFile(manifest) !== recorded;
+}
+
 /** The hash a notice records for a project file (null when it cannot be read). */
 export function projectFileHash(projectDir: string, rel: string): string | null {
   return hashFile(path.join(projectDir, rel));
