@@ -870,7 +870,7 @@ export interface ResourceUi {
  */
 export interface ResourceTemplate {
   /**
-   * RFC 6570 URI template; each {variable} becomes a typed parameter of the read handler.
+   * RFC 6570 URI template, any operator (`{id}`, `{+path}`, `{/parts*}`, `{;x}`, `{.ext}`, `{#section}`, `{?q,limit}`); each {variable} becomes a typed parameter of the read handler. A variable only in the query (`{?…}`, `{&…}`) is optional: a URI may leave it out, give the query in any order, or add parameters of its own.
    */
   uriTemplate: string;
   /**

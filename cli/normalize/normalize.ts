@@ -184,7 +184,10 @@ export function normalize(loaded: LoadedManifest, opts: NormalizeOptions): { ir?
       type: 'object',
       // Each variable's schema is validated inside this object: its pointers must resolve from here.
       properties: Object.fromEntries(vars.map((v) => [v.name, movePointers(v.schema, ['properties', v.name])])),
-      required: vars.map((v) => v.name),
+      // A variable only in the query (`{?q}`, `{&page}`) may be left out, as RFC 6570 leaves out an undefined one.
+      required: vars
+        .filter((v) => parsed.some((p) => p.name === v.name && p.operator !== '?' && p.operator !== '&'))
+        .map((v) => v.name),
       additionalProperties: false,
     };
     return {

@@ -45,7 +45,7 @@ export function forEachType(ir: IR, emit: (name: string, schema: unknown) => voi
     for (const v of t.vars) properties[v.name] = v.rawSchema;
     add(
       t.paramsType,
-      { type: 'object', properties, required: t.vars.map((v) => v.name), additionalProperties: false },
+      { type: 'object', properties, required: t.paramsSchema.required, additionalProperties: false },
       `Variables of resource template \`${t.name}\` (${t.uriTemplate}).`,
     );
   }

@@ -59,6 +59,7 @@ function record(of: string, entries: readonly { name: string }[], value: unknown
 const SUBPATH_OF: Readonly<Record<string, string>> = {
   readResource: 'resources',
   readTemplate: 'resources',
+  uriTemplate: 'resources',
   listResources: 'resources',
   ResourceInfo: 'resources',
   pathGuards: 'paths',
@@ -422,6 +423,7 @@ export function serverView(ir: IR) {
     if (completions) (templateCompletions[t.name] = completions), need('completers'), need('Completions');
     if (t.hasList) need('listResources');
     need('readTemplate');
+    need('uriTemplate');
     return {
       name: t.name,
       uriTemplate: t.uriTemplate,

@@ -18,6 +18,8 @@ import {
 import type { ResourceBody, ResourceHandler, TemplateLister, TemplateReader } from './handlers.js';
 import { type Answer, handlerContext, invoke, type Loader, notFound, type Open, type OpenIcons } from './runtime.js';
 
+export { uriTemplate } from './uri-match.js';
+
 type ResourceMetadata = Parameters<McpServer['registerResource']>[2];
 /** What resources/list shows of each resource and template (and its cache hint). */
 export type ResourceInfo = Omit<ResourceMetadata, 'icons' | 'annotations'> &
@@ -64,13 +66,13 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 /**
- * The SDK hands an exploded variable (`{tags*}`) over as a list only when the URI holds a comma:
- * the value takes the shape its schema declares, a list (of one item, too) for `type: array`, the
- * text as sent for `type: string`.
+ * A variable's value in the shape its schema declares: a list (of one item, too) for `type: array`,
+ * the text as sent for `type: string`. A list not exploded (`{tags}`) is sent comma-separated, its
+ * items' own commas percent-encoded.
  */
 function shapedAsDeclared(value: string | string[], schema: unknown): string | string[] {
   const type = isRecord(schema) ? schema.type : undefined;
-  if (type === 'array') return Array.isArray(value) ? value : [value];
+  if (type === 'array') return Array.isArray(value) ? value : value.split(',');
   if (type === 'string' && Array.isArray(value)) return value.join(',');
   return value;
 }

@@ -1,12 +1,13 @@
 /**
  * resources/read of a template through a real client: an exploded variable (`{v*}`) reaches the
- * handler in the shape its schema declares, whether the URI carries one item or several.
+ * handler in the shape its schema declares, whether the URI carries one item or several, with every
+ * RFC 6570 operator; query variables may come in any order or not at all.
  */
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport, McpServer, ResourceTemplate } from '@modelcontextprotocol/server';
 import { afterAll, describe, expect, it } from 'vitest';
 
-import { readTemplate } from '../src/resources.js';
+import { readTemplate, uriTemplate } from '../src/resources.js';
 import { lazy } from '../src/runtime.js';
 import { compiledOnFirstUse } from '../src/schemas.js';
 
@@ -15,7 +16,20 @@ const templates = {
   files: { uri: 'files://{path*}', path: { type: 'array', items: { type: 'string' } } },
   search: { uri: 'docs://search{?tags*}', tags: { type: 'array', items: { type: 'string' } } },
   raw: { uri: 'raw://names/{names*}', names: { type: 'string' } },
+  segments: { uri: 'tree://root{/parts*}', parts: { type: 'array', items: { type: 'string' } } },
+  matrix: { uri: 'm://grid{;x,y}', x: { type: 'string' }, y: { type: 'string' } },
+  anchor: { uri: 'page://doc{#section}', section: { type: 'string' } },
+  labels: { uri: 'l://set{.label*}', label: { type: 'array', items: { type: 'string' } } },
+  query: {
+    uri: 'q://items/{id}{?fields,limit}',
+    id: { type: 'string' },
+    fields: { type: 'string' },
+    limit: { type: 'string' },
+  },
+  repeated: { uri: 'r://tagged{?tag*}', tag: { type: 'array', items: { type: 'string' } } },
 };
+/** Query variables may be left out (RFC 6570 leaves out an undefined one). */
+const optional = new Set(['fields', 'limit', 'tag', 'tags']);
 
 function createServer(): McpServer {
   const server = new McpServer({ name: 'lists', version: '1.0.0' });
@@ -23,11 +37,14 @@ function createServer(): McpServer {
     const params = compiledOnFirstUse({
       type: 'object',
       properties,
-      required: Object.keys(properties),
+      required: Object.keys(properties).filter((p) => !optional.has(p)),
       additionalProperties: false,
     });
-    server.registerResource(name, new ResourceTemplate(uri, { list: undefined }), {}, (u, variables, ctx) =>
-      readTemplate(echo, u, variables, ctx, params, 'text/plain', server),
+    server.registerResource(
+      name,
+      new ResourceTemplate(uriTemplate(uri), { list: undefined }),
+      {},
+      (u, variables, ctx) => readTemplate(echo, u, variables, ctx, params, 'text/plain', server),
     );
   }
   return server;
@@ -44,6 +61,16 @@ describe('a list variable read through a template', () => {
     ['docs://search?tags=draft,final', { tags: ['draft', 'final'] }],
     ['raw://names/ann,bob', { names: 'ann,bob' }],
     ['raw://names/ann', { names: 'ann' }],
+    ['tree://root/a/b%2Fc/d', { parts: ['a', 'b/c', 'd'] }],
+    ['tree://root/a', { parts: ['a'] }],
+    ['m://grid;x=1;y=2', { x: '1', y: '2' }],
+    ['m://grid;x;y=2', { x: '', y: '2' }],
+    ['page://doc#intro', { section: 'intro' }],
+    ['l://set.red.green', { label: ['red', 'green'] }],
+    ['q://items/7', { id: '7' }],
+    ['q://items/7?limit=5', { id: '7', limit: '5' }],
+    ['q://items/7?limit=5&fields=name&utm=x', { id: '7', fields: 'name', limit: '5' }],
+    ['r://tagged?tag=a&tag=b%20c', { tag: ['a', 'b c'] }],
   ])('%s', async (uri, params) => {
     if (!client.transport) {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -52,5 +79,9 @@ describe('a list variable read through a template', () => {
     }
     const read = await client.readResource({ uri });
     expect(read.contents).toEqual([{ uri, mimeType: 'text/plain', text: JSON.stringify(params) }]);
+  });
+
+  it.each(['q://items/7/8', 'tree://root', 'm://grid;y=2'])('%s: no template matches, not found', async (uri) => {
+    await expect(client.readResource({ uri })).rejects.toThrow(/not found/i);
   });
 });

@@ -34,7 +34,12 @@ import {
   promptArguments,
   renderPrompt,
 } from '@mcpgen/runtime/prompts';
-import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
+import {
+  type ResourceInfo,
+  readResource,
+  readTemplate,
+  uriTemplate,
+} from '@mcpgen/runtime/resources';
 import { installTasks, type TaskPolicy, taskTransport } from '@mcpgen/runtime/tasks';
 
 import { hooks } from '../hooks.js';
@@ -375,7 +380,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'template_data',
-    new ResourceTemplate('test://template/{id}/data', {
+    new ResourceTemplate(uriTemplate('test://template/{id}/data'), {
       list: undefined,
     }),
     { ...templateInfo['template_data'] },

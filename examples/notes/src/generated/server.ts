@@ -41,6 +41,7 @@ import {
   listResources,
   readResource,
   readTemplate,
+  uriTemplate,
 } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
@@ -184,7 +185,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'note',
-    new ResourceTemplate('notes://note/{id}', {
+    new ResourceTemplate(uriTemplate('notes://note/{id}'), {
       list: (ctx) => listResources(noteTemplate, ctx, server),
       complete: completers(templateCompletions['note'], noteTemplate),
     }),
@@ -194,7 +195,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'tag',
-    new ResourceTemplate('notes://tag/{tag}', {
+    new ResourceTemplate(uriTemplate('notes://tag/{tag}'), {
       list: undefined,
       complete: completers(templateCompletions['tag'], tagTemplate),
     }),

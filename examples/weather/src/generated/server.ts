@@ -41,6 +41,7 @@ import {
   listResources,
   readResource,
   readTemplate,
+  uriTemplate,
 } from '@mcpgen/runtime/resources';
 import { installViews } from '@mcpgen/runtime/ui';
 
@@ -183,7 +184,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'forecast',
-    new ResourceTemplate('weather://forecast/{city}/{date}', {
+    new ResourceTemplate(uriTemplate('weather://forecast/{city}/{date}'), {
       list: (ctx) => listResources(forecastTemplate, ctx, server),
       complete: completers(templateCompletions['forecast']),
     }),

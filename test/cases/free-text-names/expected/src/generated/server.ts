@@ -25,7 +25,12 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 import { pathGuards } from '@mcpgen/runtime/paths';
-import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
+import {
+  type ResourceInfo,
+  readResource,
+  readTemplate,
+  uriTemplate,
+} from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { resourceContents } from './content.js';
@@ -138,7 +143,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'Open pull requests',
-    new ResourceTemplate('repo://{owner}/{repo}/pulls', {
+    new ResourceTemplate(uriTemplate('repo://{owner}/{repo}/pulls'), {
       list: undefined,
     }),
     { ...templateInfo['Open pull requests'] },

@@ -87,7 +87,7 @@ export const jsonSchemas = {
   itemParams: {
     type: 'object',
     properties: { id: { type: 'string', pattern: '^[0-9]+$' }, fields: { type: 'string' } },
-    required: ['id', 'fields'],
+    required: ['id'],
     additionalProperties: false,
   },
   /** Arguments of prompt `by-handler`. */

@@ -41,6 +41,7 @@ import {
   listResources,
   readResource,
   readTemplate,
+  uriTemplate,
 } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
@@ -188,7 +189,7 @@ function registerResources(server: McpServer): void {
   }));
   server.registerResource(
     '2nd-template',
-    new ResourceTemplate('sink://second/{name}', {
+    new ResourceTemplate(uriTemplate('sink://second/{name}'), {
       list: undefined,
     }),
     { ...templateInfo['2nd-template'] },
@@ -197,7 +198,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'item',
-    new ResourceTemplate('sink://items/{id}{?fields}', {
+    new ResourceTemplate(uriTemplate('sink://items/{id}{?fields}'), {
       list: (ctx) => listResources(itemTemplate, ctx, server),
       complete: completers(templateCompletions['item'], itemTemplate),
     }),

@@ -57,7 +57,7 @@ export interface _2NdTemplateParams {
 /** Variables of resource template `item` (sink://items/{id}{?fields}). */
 export interface ItemParams {
   id: string;
-  fields: string;
+  fields?: string;
 }
 
 /** Arguments of prompt `by-handler`. */

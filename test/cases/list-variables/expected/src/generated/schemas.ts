@@ -40,7 +40,7 @@ const jsonSchemas = {
   searchParams: {
     type: 'object',
     properties: { tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]+$' } } },
-    required: ['tags'],
+    required: [],
     additionalProperties: false,
   },
 } as const;

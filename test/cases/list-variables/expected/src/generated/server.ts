@@ -22,7 +22,7 @@ import {
 } from '@mcpgen/runtime/server';
 import { type Completions, completers } from '@mcpgen/runtime/completions';
 import { pathGuards } from '@mcpgen/runtime/paths';
-import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
+import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
@@ -75,7 +75,7 @@ const guardPaths = pathGuards({
 function registerResources(server: McpServer): void {
   server.registerResource(
     'files',
-    new ResourceTemplate('files://{path*}', {
+    new ResourceTemplate(uriTemplate('files://{path*}'), {
       list: undefined,
     }),
     { ...templateInfo['files'] },
@@ -84,7 +84,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'raw',
-    new ResourceTemplate('raw://names/{names*}', {
+    new ResourceTemplate(uriTemplate('raw://names/{names*}'), {
       list: undefined,
     }),
     { ...templateInfo['raw'] },
@@ -93,7 +93,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'releases',
-    new ResourceTemplate('releases://list{/versions*}', {
+    new ResourceTemplate(uriTemplate('releases://list{/versions*}'), {
       list: undefined,
     }),
     { ...templateInfo['releases'] },
@@ -102,7 +102,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'search',
-    new ResourceTemplate('docs://search{?tags*}', {
+    new ResourceTemplate(uriTemplate('docs://search{?tags*}'), {
       list: undefined,
       complete: completers(templateCompletions['search']),
     }),

@@ -18,5 +18,5 @@ export interface ReleasesParams {
 
 /** Variables of resource template `search` (docs://search{?tags*}). */
 export interface SearchParams {
-  tags: string[];
+  tags?: string[];
 }

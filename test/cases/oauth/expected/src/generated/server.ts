@@ -27,7 +27,7 @@ import {
 } from '@mcpgen/runtime/server';
 import { pathGuards } from '@mcpgen/runtime/paths';
 import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
-import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
+import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
@@ -102,7 +102,7 @@ function registerResources(server: McpServer): void {
   }));
   server.registerResource(
     'note',
-    new ResourceTemplate('notes://note/{id}', {
+    new ResourceTemplate(uriTemplate('notes://note/{id}'), {
       list: undefined,
     }),
     { ...templateInfo['note'], scopeChallenge: scopes.templates['note'] },

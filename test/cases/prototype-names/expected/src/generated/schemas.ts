@@ -41,7 +41,7 @@ export const jsonSchemas = {
       constructor: { type: 'string', pattern: '^[a-z]+$' },
       toString: { type: 'string' },
     },
-    required: ['constructor', 'toString'],
+    required: ['constructor'],
     additionalProperties: false,
   },
   /** Arguments of prompt `toLocaleString`. */

@@ -39,7 +39,12 @@ import {
   renderPrompt,
   showDeclaredArguments,
 } from '@mcpgen/runtime/prompts';
-import { type ResourceInfo, readResource, readTemplate } from '@mcpgen/runtime/resources';
+import {
+  type ResourceInfo,
+  readResource,
+  readTemplate,
+  uriTemplate,
+} from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
@@ -153,7 +158,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'valueOf',
-    new ResourceTemplate('proto://items/{constructor}{?toString}', {
+    new ResourceTemplate(uriTemplate('proto://items/{constructor}{?toString}'), {
       list: undefined,
       complete: completers(templateCompletions['valueOf']),
     }),

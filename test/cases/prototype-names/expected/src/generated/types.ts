@@ -23,7 +23,7 @@ export interface ToStringOutput {
 /** Variables of resource template `valueOf` (proto://items/{constructor}{?toString}). */
 export interface ValueOfParams {
   constructor: string;
-  toString: string;
+  toString?: string;
 }
 
 /** Arguments of prompt `toLocaleString`. */

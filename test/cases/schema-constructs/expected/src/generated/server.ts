@@ -34,7 +34,7 @@ import {
   renderPrompt,
   showDeclaredArguments,
 } from '@mcpgen/runtime/prompts';
-import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
+import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { promptMessages, resourceContents } from './content.js';
@@ -177,7 +177,7 @@ function registerResources(server: McpServer): void {
   }));
   server.registerResource(
     'user-file.v2',
-    new ResourceTemplate('cs://users/{user_id}/files/{file.name}', {
+    new ResourceTemplate(uriTemplate('cs://users/{user_id}/files/{file.name}'), {
       list: undefined,
     }),
     { ...templateInfo['user-file.v2'] },

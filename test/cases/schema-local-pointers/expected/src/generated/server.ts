@@ -26,7 +26,7 @@ import {
 } from '@mcpgen/runtime/server';
 import { pathGuards } from '@mcpgen/runtime/paths';
 import { type PromptInfo, describedPrompt, renderPrompt } from '@mcpgen/runtime/prompts';
-import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
+import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { promptMessages } from './content.js';
@@ -96,7 +96,7 @@ const guardPaths = pathGuards({ doc: { id: { path: false, rooted: false } } });
 function registerResources(server: McpServer): void {
   server.registerResource(
     'doc',
-    new ResourceTemplate('doc://{id}', {
+    new ResourceTemplate(uriTemplate('doc://{id}'), {
       list: undefined,
     }),
     { ...templateInfo['doc'] },

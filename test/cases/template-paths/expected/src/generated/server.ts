@@ -21,7 +21,7 @@ import {
   verifyRequestState,
 } from '@mcpgen/runtime/server';
 import { pathGuards } from '@mcpgen/runtime/paths';
-import { type ResourceInfo, readTemplate } from '@mcpgen/runtime/resources';
+import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
 import { schemas } from './schemas.js';
@@ -75,7 +75,7 @@ const guardPaths = pathGuards({
 function registerResources(server: McpServer): void {
   server.registerResource(
     'docs',
-    new ResourceTemplate('docs://library/{name}', {
+    new ResourceTemplate(uriTemplate('docs://library/{name}'), {
       list: undefined,
     }),
     { ...templateInfo['docs'] },
@@ -84,7 +84,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'files',
-    new ResourceTemplate('file:///{+path}', {
+    new ResourceTemplate(uriTemplate('file:///{+path}'), {
       list: undefined,
     }),
     { ...templateInfo['files'] },
@@ -93,7 +93,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'notes',
-    new ResourceTemplate('notes://book{/chapter}{/page}', {
+    new ResourceTemplate(uriTemplate('notes://book{/chapter}{/page}'), {
       list: undefined,
     }),
     { ...templateInfo['notes'] },
@@ -102,7 +102,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'raw',
-    new ResourceTemplate('raw:///{+path}', {
+    new ResourceTemplate(uriTemplate('raw:///{+path}'), {
       list: undefined,
     }),
     { ...templateInfo['raw'] },
@@ -111,7 +111,7 @@ function registerResources(server: McpServer): void {
   );
   server.registerResource(
     'sources',
-    new ResourceTemplate('repo:{+path}', {
+    new ResourceTemplate(uriTemplate('repo:{+path}'), {
       list: undefined,
     }),
     { ...templateInfo['sources'] },
