@@ -361,6 +361,7 @@ export async function buildProgram(
       }),
     );
 
+  for (const command of program.commands) refuseRepeats(command);
   // Examples and the documentation after each command's options.
   for (const command of program.commands) {
     command.addHelpText('after', helpAfter(command.name()));
@@ -389,6 +390,31 @@ function completionOf(program: CommandType, values: Record<string, readonly stri
 }
 
 const JSON_HELP = 'print the result as one JSON document on stdout (docs/cli.md: --json)';
+
+/** Options naming what a command works on or how it reports: one value each. */
+const SINGLE = new Set(['--file', '--manifest', '--out', '--dir', '--format']);
+
+/**
+ * commander keeps the last of an option given twice: `validate -f a.yaml -f b.yaml` would check
+ * b.yaml alone and pass with a.yaml broken. A second value of these is a usage error instead.
+ */
+function refuseRepeats(command: CommandType, words = ''): void {
+  for (const option of command.options) {
+    if (!option.long || !SINGLE.has(option.long) || option.negate) continue;
+    const inner = option.parseArg;
+    option.argParser((value: string, previous: unknown) => {
+      if (previous !== undefined) {
+        const name = [option.short, option.long].filter(Boolean).join('/');
+        const what = option.long === '--file' || option.long === '--manifest' ? 'manifest' : 'value';
+        throw new UsageError(
+          `${name} given twice (${String(previous)}, then ${value}): mcpgen ${words}${command.name()} takes one; ${what === 'manifest' ? 'run it once per manifest' : 'give it once'}`,
+        );
+      }
+      return inner ? inner(value, undefined) : value;
+    });
+  }
+  for (const sub of command.commands) refuseRepeats(sub, `${words}${command.name()} `);
+}
 
 /** watch and dev run until stopped: they take --json only to refuse it with a reason. */
 function noJson(Option: typeof import('commander').Option) {

@@ -327,6 +327,34 @@ async function cli(cwd: string, ...args: string[]) {
   return { code, err: io.err, out: io.out };
 }
 
+describe('two manifests in one run', () => {
+  // commander keeps the last value: the first manifest, broken, went unchecked and CI passed.
+  test('-f given twice is a usage error, not the second manifest alone', async () => {
+    const dir = scratch('validate-two-f');
+    fs.mkdirSync(path.join(dir, 'a'));
+    fs.mkdirSync(path.join(dir, 'b'));
+    fs.writeFileSync(path.join(dir, 'a/mcpgen.yaml'), `${HEAD}tools: { t: { titel: x } }\n`);
+    fs.writeFileSync(path.join(dir, 'b/mcpgen.yaml'), HEAD);
+    for (const args of [
+      ['validate', '-f', 'a/mcpgen.yaml', '-f', 'b/mcpgen.yaml'],
+      ['validate', '--format', 'github', '--file=a/mcpgen.yaml', '--file', 'b/mcpgen.yaml'],
+      ['generate', '--check', '-f', 'a/mcpgen.yaml', '-f', 'b/mcpgen.yaml'],
+      ['diff', '-f', 'a/mcpgen.yaml', '-f', 'b/mcpgen.yaml'],
+    ]) {
+      const r = await cli(dir, ...args);
+      expect({ args, code: r.code, out: r.out }).toEqual({ args, code: 2, out: '' });
+      expect(r.err).toBe(
+        `mcpgen: -f/--file given twice (a/mcpgen.yaml, then b/mcpgen.yaml): mcpgen ${args[0]} takes one; run it once per manifest\n`,
+      );
+    }
+    const format = await cli(dir, 'validate', '-f', 'b/mcpgen.yaml', '--format', 'github', '--format', 'sarif');
+    expect(format.code).toBe(2);
+    expect(format.err).toBe(
+      'mcpgen: --format given twice (github, then sarif): mcpgen validate takes one; give it once\n',
+    );
+  });
+});
+
 function mkfifo(p: string): void {
   execFileSync('mkfifo', [p]);
 }
