@@ -16,30 +16,34 @@ export interface CliIO {
 }
 
 export function processIO(): CliIO {
-  watchStdout();
+  watchClosing();
   return {
     cwd: process.cwd(),
-    stdout: (t) => void (stdoutClosed || process.stdout.write(t)),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: (t) => void (closed.stdout || process.stdout.write(t)),
+    stderr: (t) => void (closed.stderr || process.stderr.write(t)),
     isTTY: Boolean(process.stdout.isTTY),
     env: process.env,
   };
 }
 
-let stdoutClosed = false;
+const closed = { stdout: false, stderr: false };
 let watching = false;
 
 /**
- * A reader that stops early (`mcpgen … | head`) closes the pipe: the rest of the output is dropped
- * and the command runs to its end, since what it writes to disk must not stop half-way.
+ * A reader that stops early (`mcpgen … | head`, `mcpgen validate 2>&1 | head`) closes the pipe:
+ * the rest of the output is dropped and the command runs to its end, since what it writes to disk
+ * must not stop half-way, and exits with its own code.
  */
-function watchStdout(): void {
+function watchClosing(): void {
   if (watching) return;
   watching = true;
-  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-    if (err.code === 'EPIPE') stdoutClosed = true;
-    else if (process.stdout.listenerCount('error') === 1) throw err;
-  });
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = process[name];
+    stream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') closed[name] = true;
+      else if (stream.listenerCount('error') === 1) throw err;
+    });
+  }
 }
 
 /** Exit codes (DESIGN §4): 0 ok, 1 diagnostics or differences, 2 usage or internal error. */

@@ -1,9 +1,10 @@
 /**
  * The built command (bin/mcpgen.js → dist, where the validate command is one bundled module, see
  * scripts/bundle-commands.mjs) prints exactly the golden output of every test/cases/invalid-* case,
- * as the in-process runs of validate-cases.test.ts do. Needs `npm run build` (npm test runs it).
+ * as the in-process runs of validate-cases.test.ts do, and exits with its own code when its reader
+ * stops early. Needs `npm run build` (npm test runs it).
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -65,4 +66,30 @@ describe('built validate command', () => {
       );
     }
   }, 300_000);
+});
+
+describe('a reader that stops early', () => {
+  // `mcpgen validate 2>&1 | head` in a job run with pipefail: the exit code is validate's own.
+  test('stdout and stderr closed: the exit code is what the manifest earns', async () => {
+    const dir = path.join(root, '.tmp/validate-bin-epipe');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    const tools = Array.from({ length: 500 }, (_, i) => `  t${i}: { description: x }\n`).join('');
+    const head = 'version: 1\nserver: { name: many, version: 0.1.0 }\ntools:\n';
+    fs.writeFileSync(path.join(dir, 'warnings.yaml'), head + tools);
+    fs.writeFileSync(path.join(dir, 'errors.yaml'), `${head}${tools}  bad!: { description: x }\n`);
+    const closed = (args: string[]) =>
+      new Promise<number | null>((resolve) => {
+        const child = spawn(process.execPath, [bin, 'validate', ...args], {
+          cwd: dir,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        child.stdout.destroy();
+        child.stderr.destroy();
+        child.on('close', resolve);
+      });
+    expect(await closed(['-f', 'warnings.yaml'])).toBe(0);
+    expect(await closed(['-f', 'warnings.yaml', '--format', 'github'])).toBe(0);
+    expect(await closed(['-f', 'errors.yaml'])).toBe(1);
+  });
 });
