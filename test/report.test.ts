@@ -263,6 +263,25 @@ describe('paths from the repository root (github, sarif)', () => {
     expect(new Set(files(plain.stdout))).toEqual(new Set(['sub/mcpgen.yaml']));
   });
 
+  test.skipIf(process.platform === 'win32')(
+    'GITHUB_WORKSPACE or -f through a symbolic link: still relative to the root',
+    async () => {
+      // The working folder is always a real path; the workspace or the manifest path may not be.
+      const link = path.join(tmp, 'repo-link');
+      fs.symlinkSync(repo, link);
+      const lines = async (cwd: string, env: Record<string, string>, file: string) => {
+        const m = memoryIO(cwd, false, env);
+        const code = await runCli(['validate', '--format', 'github', '-f', file], m.io);
+        return { code, files: new Set(files(m.out())) };
+      };
+      const expected = { code: 1, files: new Set(['servers/my server/mcpgen.yaml']) };
+      expect(await lines(repo, { GITHUB_WORKSPACE: link }, 'servers/my server/mcpgen.yaml')).toEqual(expected);
+      expect(await lines(repo, { GITHUB_WORKSPACE: repo }, path.join(link, 'servers/my server/mcpgen.yaml'))).toEqual(
+        expected,
+      );
+    },
+  );
+
   test('sarif: repository-relative uri under %SRCROOT%, resolved by originalUriBaseIds; outside the root, a file: URI', async () => {
     const { stdout } = await validateIn(path.join(server, 'deeper'), { format: 'sarif', file: '../mcpgen.yaml' });
     const run = (

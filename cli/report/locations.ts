@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import path from 'node:path';
 
 /**
@@ -34,13 +34,29 @@ export function findRepositoryRoot(
 
 /**
  * A display path relative to the repository root, with forward slashes (`inside`), or absolute
- * when it is outside the root, where no relative path would name it.
+ * when it is outside the root, where no relative path would name it. The working folder is a real
+ * path while `GITHUB_WORKSPACE` or `-f` may go through a symbolic link (a runner's work folder, a
+ * checkout linked into place): a file outside the root as written is compared again by real paths.
  */
 export function artifactPath(file: string, base: ArtifactBase | undefined): { path: string; inside: boolean } {
   if (!base) return { path: file.split('\\').join('/'), inside: !path.isAbsolute(file) };
   const abs = path.resolve(base.cwd, file);
-  const rel = path.relative(base.root, abs);
-  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel))
-    return { path: abs.split(path.sep).join('/'), inside: false };
+  const rel = below(base.root, abs) ?? below(real(base.root), real(abs));
+  if (rel === undefined) return { path: abs.split(path.sep).join('/'), inside: false };
   return { path: rel.split(path.sep).join('/'), inside: true };
+}
+
+/** `abs` relative to `root` when it lies inside it, else undefined. */
+function below(root: string, abs: string): string | undefined {
+  const rel = path.relative(root, abs);
+  if (rel === '' || rel === '..' || rel.startsWith(`..${path.sep}`) || path.isAbsolute(rel)) return undefined;
+  return rel;
+}
+
+function real(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
 }
