@@ -210,6 +210,27 @@ describe('generate, regenerate, diff, check', () => {
     expect((await cli(dir, 'diff')).code).toBe(0);
   });
 
+  it('diff run from above the project (-f into a subfolder) names files from where it ran', async () => {
+    const root = scratch('cli-diff-mono');
+    const dir = path.join(root, 'servers/weather');
+    mkdirSync(dir, { recursive: true });
+    for (const f of ['mcpgen.yaml', 'logo.png', 'docs', 'ui'])
+      cpSync(path.join(WEATHER, f), path.join(dir, f), { recursive: true });
+    await cli(dir, 'generate');
+    const manifest = path.join(dir, 'mcpgen.yaml');
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace('up to 7 days ahead', 'up to a week ahead'));
+    const diff = await cli(root, 'diff', '-f', 'servers/weather/mcpgen.yaml');
+    expect(diff.code).toBe(1);
+    expect(diff.out).toContain(
+      '--- a/servers/weather/src/generated/server.ts\n+++ b/servers/weather/src/generated/server.ts\n',
+    );
+    expect(diff.out).not.toMatch(/^[-+]{3} [ab]\/src\//m);
+    // The same as generate --check lists them.
+    expect((await cli(root, 'generate', '--check', '-f', 'servers/weather/mcpgen.yaml')).out).toContain(
+      'servers/weather/src/generated/server.ts',
+    );
+  });
+
   it('removes stale generated files, reports orphaned handlers and keeps them', async () => {
     const dir = seed('cli-remove');
     await cli(dir, 'generate');

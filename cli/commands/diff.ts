@@ -3,6 +3,7 @@
  * starters of files of the user's it would create (a handler deleted); exit 1 when there is any
  * (the CI guard for a manifest edited without regenerating, or generated code edited by hand).
  */
+import path from 'node:path';
 import { EXIT_OK, EXIT_PROBLEMS, type CliIO } from '../io.js';
 import { unifiedDiff } from '../plan/unified-diff.js';
 import { generateLine, planChanges } from '../report/outcome.js';
@@ -28,14 +29,18 @@ export async function diffCommand(
   let text = '';
   let changed = 0;
   const missing = missingStarters(plan);
+  // Paths from the working folder, as generate lists them: run from a monorepo's root with -f,
+  // `a/servers/b/src/generated/server.ts` says which project a file is in, and applies there.
+  const from = path.relative(io.cwd, plan.root).split(path.sep).join('/');
+  const shown = (p: string): string => (from ? `${from}/${p}` : p);
   for (const e of plan.entries) {
     if ((e.owner !== 'generated' || e.action === 'unchanged') && !missing.includes(e)) continue;
     if (e.owner === 'generated') changed++;
     const before = e.action === 'create' ? '' : (e.previous ?? '');
     const after = e.action === 'remove' ? '' : (e.content ?? '');
     const hunks = unifiedDiff(
-      e.action === 'create' ? '/dev/null' : `a/${e.path}`,
-      e.action === 'remove' ? '/dev/null' : `b/${e.path}`,
+      e.action === 'create' ? '/dev/null' : `a/${shown(e.path)}`,
+      e.action === 'remove' ? '/dev/null' : `b/${shown(e.path)}`,
       before,
       after,
     );
