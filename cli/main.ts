@@ -362,6 +362,7 @@ export async function buildProgram(
     );
 
   for (const command of program.commands) refuseRepeats(command);
+  for (const command of program.commands) manifestNotPositional(command);
   // Examples and the documentation after each command's options.
   for (const command of program.commands) {
     command.addHelpText('after', helpAfter(command.name()));
@@ -398,6 +399,24 @@ const SINGLE = new Set(['--file', '--manifest', '--out', '--dir', '--format']);
  * commander keeps the last of an option given twice: `validate -f a.yaml -f b.yaml` would check
  * b.yaml alone and pass with a.yaml broken. A second value of these is a usage error instead.
  */
+/**
+ * `mcpgen validate servers/a/mcpgen.yaml`, as linters take files: a command that reads one manifest
+ * and takes no arguments says to pass it with -f, rather than commander's count of arguments.
+ */
+function manifestNotPositional(command: CommandType): void {
+  if (command.registeredArguments.length > 0 || !command.options.some((o) => o.long === '--file')) return;
+  command.allowExcessArguments().hook('preAction', (_, action) => {
+    const args = action.args;
+    if (args.length === 0) return;
+    const got = args.map((a) => JSON.stringify(a)).join(' ');
+    throw new UsageError(
+      args.length === 1
+        ? `${command.name()} takes no arguments (got ${got}): pass the manifest with -f: mcpgen ${command.name()} -f ${args[0]}`
+        : `${command.name()} takes no arguments (got ${got}): it works on one manifest, passed with -f <file> (default: mcpgen.yaml here or above)`,
+    );
+  });
+}
+
 function refuseRepeats(command: CommandType, words = ''): void {
   for (const option of command.options) {
     if (!option.long || !SINGLE.has(option.long) || option.negate) continue;

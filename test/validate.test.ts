@@ -329,7 +329,7 @@ async function cli(cwd: string, ...args: string[]) {
 
 describe('two manifests in one run', () => {
   // commander keeps the last value: the first manifest, broken, went unchecked and CI passed.
-  test('-f given twice is a usage error, not the second manifest alone', async () => {
+  test('-f given twice, or a manifest as an argument, is a usage error saying to pass one with -f', async () => {
     const dir = scratch('validate-two-f');
     fs.mkdirSync(path.join(dir, 'a'));
     fs.mkdirSync(path.join(dir, 'b'));
@@ -347,6 +347,19 @@ describe('two manifests in one run', () => {
         `mcpgen: -f/--file given twice (a/mcpgen.yaml, then b/mcpgen.yaml): mcpgen ${args[0]} takes one; run it once per manifest\n`,
       );
     }
+    // As a linter takes files: said to pass it with -f, not counted as too many arguments.
+    for (const command of ['validate', 'generate', 'diff']) {
+      const r = await cli(dir, command, 'a/mcpgen.yaml');
+      expect({ command, code: r.code, out: r.out }).toEqual({ command, code: 2, out: '' });
+      expect(r.err).toBe(
+        `mcpgen: ${command} takes no arguments (got "a/mcpgen.yaml"): pass the manifest with -f: mcpgen ${command} -f a/mcpgen.yaml\n`,
+      );
+    }
+    const revisions = await cli(dir, 'diff', 'HEAD~1', 'HEAD');
+    expect(revisions.code).toBe(2);
+    expect(revisions.err).toMatch(
+      /^mcpgen: diff takes no arguments \(got "HEAD~1" "HEAD"\): it works on one manifest, passed with -f <file>/,
+    );
     const format = await cli(dir, 'validate', '-f', 'b/mcpgen.yaml', '--format', 'github', '--format', 'sarif');
     expect(format.code).toBe(2);
     expect(format.err).toBe(
