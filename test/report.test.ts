@@ -446,6 +446,13 @@ describe('command line', () => {
     });
     const json = await cli('--format', 'json');
     expect(JSON.parse(json.stdout)).toHaveLength(2);
+    // A CI job failing on warnings alone says why, beside the report on stdout.
+    for (const format of ['github', 'sarif', 'json']) {
+      const r = await cli('--format', format, '--max-warnings', '1');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toBe('✖ 2 warnings in mcpgen.yaml: more than --max-warnings 1\n');
+      expect((await cli('--format', format, '--max-warnings', '2')).stderr).toBe('');
+    }
   });
 
   test('usage errors exit 2 with a message and no output', async () => {

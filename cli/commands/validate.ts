@@ -44,7 +44,8 @@ function parseOptions(opts: ValidateOptions): Parsed {
 
 /**
  * `mcpgen validate`: find → load → validate (schema, semantic) → lint; report every diagnostic
- * (sorted). stylish goes to stderr with a summary; json, github and sarif go to stdout, alone.
+ * (sorted). stylish goes to stderr with a summary; json, github and sarif go to stdout, alone,
+ * with the summary on stderr only when warnings alone fail the run.
  * Exit 0 when clean or warnings only, 1 with errors or more warnings than --max-warnings, 2 on a usage
  * error or a manifest that is no readable file.
  */
@@ -89,6 +90,8 @@ export async function validateCommand(opts: ValidateOptions, io: CliIO): Promise
     io.stderr(`${summary(diagnostics, display, parsed.maxWarnings)}\n`);
   } else {
     io.stdout(report);
+    // Warnings alone do not fail a run: say on stderr why this one does, which no annotation says.
+    if (tooManyWarnings && !hasErrors(diagnostics)) io.stderr(`${summary(diagnostics, display, parsed.maxWarnings)}\n`);
   }
   // A file that is gone or cannot be read by the time it is loaded is the environment's problem, as findManifest's refusals are.
   if (loaded.diagnostics.some((d) => UNREADABLE.has(d.code))) return EXIT_USAGE;
