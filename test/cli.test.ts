@@ -231,6 +231,21 @@ describe('generate, regenerate, diff, check', () => {
     );
   });
 
+  it('generated files checked out with CRLF (core.autocrlf): .gitattributes keeps them LF, diff names the cause', async () => {
+    const dir = seed('cli-diff-crlf');
+    await cli(dir, 'generate');
+    expect(readFileSync(path.join(dir, '.gitattributes'), 'utf8')).toContain(
+      'src/generated/** linguist-generated=true eol=lf\n',
+    );
+    const server = path.join(dir, 'src/generated/server.ts');
+    writeFileSync(server, readFileSync(server, 'utf8').replace(/\n/g, '\r\n'));
+    const diff = await cli(dir, 'diff');
+    expect(diff.code).toBe(1);
+    expect(diff.err).toContain(
+      "! src/generated/server.ts differs only in line endings (CRLF on disk, LF generated: git's core.autocrlf converts them on checkout): add `src/generated/** eol=lf` and `test/generated/** eol=lf` to the project's .gitattributes, then run mcpgen generate\n",
+    );
+  });
+
   it('removes stale generated files, reports orphaned handlers and keeps them', async () => {
     const dir = seed('cli-remove');
     await cli(dir, 'generate');

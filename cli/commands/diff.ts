@@ -33,6 +33,7 @@ export async function diffCommand(
   // `a/servers/b/src/generated/server.ts` says which project a file is in, and applies there.
   const from = path.relative(io.cwd, plan.root).split(path.sep).join('/');
   const shown = (p: string): string => (from ? `${from}/${p}` : p);
+  const crlf: string[] = [];
   for (const e of plan.entries) {
     if ((e.owner !== 'generated' || e.action === 'unchanged') && !missing.includes(e)) continue;
     if (e.owner === 'generated') changed++;
@@ -46,7 +47,13 @@ export async function diffCommand(
     );
     text += hunks;
     io.stdout(hunks);
+    if (e.action === 'update' && before.includes('\r\n') && before.replace(/\r\n/g, '\n') === after)
+      crlf.push(shown(e.path));
   }
+  if (crlf.length)
+    io.stderr(
+      `! ${crlf.length === 1 ? `${crlf[0]} differs` : `${crlf.length} generated files differ`} only in line endings (CRLF on disk, LF generated: git's core.autocrlf converts them on checkout): add \`src/generated/** eol=lf\` and \`test/generated/** eol=lf\` to the project's .gitattributes, then run mcpgen generate\n`,
+    );
   if (io.outcome) io.outcome.extra.diff = text;
   if (changed || missing.length) {
     io.outcome?.next.push({
