@@ -297,6 +297,14 @@ describe('validateCommand', () => {
     );
   });
 
+  test('a one-character description: "1 character"', async () => {
+    const dir = scratch('validate-one-character');
+    fs.writeFileSync(path.join(dir, 'mcpgen.yaml'), `${HEAD}tools: { t: { description: x } }\n`);
+    const io = memoryIO(dir);
+    expect(await runCli(['validate'], io)).toBe(0);
+    expect(io.err).toContain('description of tool `t` is too short (1 character; at least 10)');
+  });
+
   test('-f relative to cwd; usage errors exit 2', async () => {
     const dir = path.join(tmp, 'flag');
     fs.mkdirSync(dir);

@@ -151,7 +151,7 @@ export const descriptionLength: LintRule = {
           d.ownPath(),
           Codes.LINT_DESCRIPTION_LENGTH,
           short
-            ? `description of ${d.what()} is too short (${n} characters; at least ${MIN_DESCRIPTION})`
+            ? `description of ${d.what()} is too short (${n} character${n === 1 ? '' : 's'}; at least ${MIN_DESCRIPTION})`
             : `description of ${d.what()} is too long (${n} characters; at most ${MAX_DESCRIPTION})`,
           {
             severity: 'warning',
