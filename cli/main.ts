@@ -410,7 +410,7 @@ function manifestNotPositional(command: CommandType): void {
     if (args.length === 0) return;
     const got = args.map((a) => JSON.stringify(a)).join(' ');
     throw new UsageError(
-      args.length === 1
+      args.length === 1 && /\.ya?ml$/i.test(args[0]!)
         ? `${command.name()} takes no arguments (got ${got}): pass the manifest with -f: mcpgen ${command.name()} -f ${args[0]}`
         : `${command.name()} takes no arguments (got ${got}): it works on one manifest, passed with -f <file> (default: mcpgen.yaml here or above)`,
     );

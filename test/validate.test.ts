@@ -363,6 +363,9 @@ describe('two manifests in one run', () => {
         `mcpgen: ${command} takes no arguments (got "a/mcpgen.yaml"): pass the manifest with -f: mcpgen ${command} -f a/mcpgen.yaml\n`,
       );
     }
+    expect((await cli(dir, 'generate', '--check', 'HEAD')).err).toBe(
+      'mcpgen: generate takes no arguments (got "HEAD"): it works on one manifest, passed with -f <file> (default: mcpgen.yaml here or above)\n',
+    );
     const revisions = await cli(dir, 'diff', 'HEAD~1', 'HEAD');
     expect(revisions.code).toBe(2);
     expect(revisions.err).toMatch(
