@@ -1,5 +1,6 @@
 import type { Diagnostic } from '../diagnostics.js';
 import { fullRange, type ReportContext } from './types.js';
+import { displayWidth } from './display-width.js';
 
 /** Lines of a range shown in a code frame; the rest is elided. */
 const MAX_FRAME_LINES = 3;
@@ -118,7 +119,9 @@ export function codeFrame(
       if (end <= start) end = start + 1;
     }
     out.push(`${gutter(` ${String(n).padStart(width)} |`)} ${shown}`.trimEnd());
-    out.push(`${gutter(` ${' '.repeat(width)} |`)} ${' '.repeat(start)}${mark('^'.repeat(end - start))}`);
+    const pad = displayWidth(shown.slice(0, start));
+    const carets = Math.max(1, displayWidth(shown.slice(start, end)));
+    out.push(`${gutter(` ${' '.repeat(width)} |`)} ${' '.repeat(pad)}${mark('^'.repeat(carets))}`);
   }
   if (r.endLine > last && last < lines.length) out.push(gutter(` ${' '.repeat(width)} | …`));
   return out;
