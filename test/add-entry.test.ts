@@ -30,6 +30,20 @@ async function cli(dir: string, ...args: string[]) {
 }
 
 describe('mcpgen add <kind>', () => {
+  it('a manifest with a BOM and CRLF keeps both (add, then rename)', async () => {
+    const dir = scratch('add-entry-bom');
+    const file = path.join(dir, 'mcpgen.yaml');
+    const crlf = (s: string) => s.replace(/\n/g, '\r\n');
+    writeFileSync(file, `\uFEFF${crlf(MANIFEST)}`);
+    expect((await cli(dir, 'add', 'tool', 'get_note', '-d', 'Gets one note by its id')).code).toBe(0);
+    const added = readFileSync(file, 'utf8');
+    expect(added).toBe(
+      `\uFEFF${crlf(MANIFEST.replace('        annotations: { readOnlyHint: true }\n', '$&    get_note:\n        description: Gets one note by its id\n'))}`,
+    );
+    expect((await cli(dir, 'rename', 'tool', 'get_note', 'fetch_note', '--yes')).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(added.replace('get_note:', 'fetch_note:'));
+  });
+
   it('adds each kind in the text as written; the result validates and generates', async () => {
     const dir = scratch('add-entry');
     const file = path.join(dir, 'mcpgen.yaml');

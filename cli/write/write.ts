@@ -7,9 +7,12 @@
  */
 import {
   chmodSync,
+  closeSync,
   existsSync,
   mkdirSync,
+  openSync,
   readdirSync,
+  readSync,
   realpathSync,
   renameSync,
   rmSync,
@@ -81,11 +84,23 @@ function sweepPidStaging(root: string): void {
 
 /**
  * Replaces an existing file whole (a manifest the user edits), keeping its mode: a crash leaves
- * the old file or the new one. A symbolic link stays one: the file it points to is replaced.
+ * the old file or the new one. A symbolic link stays one: the file it points to is replaced. A
+ * UTF-8 BOM the file starts with is kept: the loader drops it from the text edits are made in.
  */
 export function replaceAtomic(file: string, content: string): void {
   const real = realpathSync(file);
-  renameInto(real, content, statSync(real).mode & 0o7777);
+  const text = !content.startsWith('\uFEFF') && startsWithBom(real) ? `\uFEFF${content}` : content;
+  renameInto(real, text, statSync(real).mode & 0o7777);
+}
+
+function startsWithBom(file: string): boolean {
+  const head = Buffer.alloc(3);
+  const fd = openSync(file, 'r');
+  try {
+    return readSync(fd, head, 0, 3, 0) === 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** One file (init's manifest): a temp file in the same folder, then a rename. */
