@@ -396,10 +396,6 @@ const JSON_HELP = 'print the result as one JSON document on stdout (docs/cli.md:
 const SINGLE = new Set(['--file', '--manifest', '--out', '--dir', '--format']);
 
 /**
- * commander keeps the last of an option given twice: `validate -f a.yaml -f b.yaml` would check
- * b.yaml alone and pass with a.yaml broken. A second value of these is a usage error instead.
- */
-/**
  * `mcpgen validate servers/a/mcpgen.yaml`, as linters take files: a command that reads one manifest
  * and takes no arguments says to pass it with -f, rather than commander's count of arguments.
  */
@@ -417,6 +413,10 @@ function manifestNotPositional(command: CommandType): void {
   });
 }
 
+/**
+ * commander keeps the last of an option given twice: `validate -f a.yaml -f b.yaml` would check
+ * b.yaml alone and pass with a.yaml broken. A second value of these is a usage error instead.
+ */
 function refuseRepeats(command: CommandType, words = ''): void {
   for (const option of command.options) {
     if (!option.long || !SINGLE.has(option.long) || option.negate) continue;
