@@ -72,6 +72,19 @@ describe('mcpgen add view', () => {
     expect(statSync(path.join(dir, 'shared/mcpgen.yaml')).mode & 0o777).toBe(0o640);
   });
 
+  it('--json: the next step is a command to run in the working folder, naming a manifest given with -f', async () => {
+    const dir = scratch('add-view-json');
+    mkdirSync(path.join(dir, 'servers/notes'), { recursive: true });
+    writeFileSync(path.join(dir, 'servers/notes/mcpgen.yaml'), MANIFEST);
+    const io = memoryIO(dir);
+    expect(await runCli(['add', 'view', 'list_notes', '-f', 'servers/notes/mcpgen.yaml', '--json'], io), io.err).toBe(
+      0,
+    );
+    expect(JSON.parse(io.out).next).toEqual([
+      { message: 'regenerate the project', command: 'mcpgen generate -f servers/notes/mcpgen.yaml', cwd: '.' },
+    ]);
+  });
+
   it('keeps a starter file already there, and refuses a tool that does not exist', async () => {
     const dir = scratch('add-view-kept');
     writeFileSync(path.join(dir, 'mcpgen.yaml'), MANIFEST);

@@ -17,6 +17,7 @@ import { checkManifestFile, checkManifestText } from '../mcp/check-manifest.js';
 import { columnOf, inserted, reprinted } from '../mcp/add-entry.js';
 import { starterFolder, writeStarterView } from '../views/starter.js';
 import { replaceAtomic } from '../write/write.js';
+import { generateLine } from '../report/outcome.js';
 
 export interface AddViewOptions {
   tool: string;
@@ -94,7 +95,7 @@ export async function addViewCommand(opts: AddViewOptions, io: CliIO): Promise<n
       for (const rel of written.created)
         io.outcome.changes.push({ action: 'create', path: rel, owner: 'user', from: null });
       for (const rel of written.kept) io.outcome.changes.push({ action: 'keep', path: rel, owner: 'user', from: null });
-      io.outcome.next.push({ message: 'regenerate the project', command: 'mcpgen generate', cwd: null });
+      io.outcome.next.push({ message: 'regenerate the project', command: generateLine({ file: opts.file }), cwd: '.' });
     }
     return EXIT_OK;
   }
