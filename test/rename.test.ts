@@ -301,6 +301,15 @@ describe('generate names the rename after one done by hand', () => {
     writeFileSync(path.join(dir, 'src/handlers/tools/get_weather.ts'), WEATHER);
     const byHand = MANIFEST.replace('  get_weather:', '  get_forecast:');
     writeFileSync(path.join(dir, 'mcpgen.yaml'), byHand);
+    // In CI, generate --check names it too, first: regenerating alone would leave the handler behind.
+    const check = await cli(dir, 'generate', '--check', '--json');
+    expect(check.code).toBe(1);
+    expect(JSON.parse(check.out).next[0]).toEqual({
+      message:
+        'tool "get_weather" was removed and "get_forecast" added; if it was renamed, run: mcpgen rename tool get_weather get_forecast --yes',
+      command: 'mcpgen rename tool get_weather get_forecast --yes',
+      cwd: '.',
+    });
     const gen = await cli(dir, 'generate');
     expect(gen.code, gen.err).toBe(0);
     expect(gen.err).toContain(

@@ -325,6 +325,14 @@ export async function generateCommand(opts: GenerateCommandOptions, io: CliIO): 
     const entries = ir ? handlerEntries(contractsOf(ir)) : new Map<string, string>();
     for (const e of missing) io.stdout(`${missingLine(rel(e.path), entries.get(e.path))}\n`);
     if (stale.length || missing.length) {
+      // An entry renamed in the manifest by hand: regenerating alone would leave its handler behind.
+      if (plan.entries.some((e) => e.action === 'orphan')) {
+        const { renameSteps } = await import('../rename/hint.js');
+        for (const step of renameSteps(plan, opts, ir)) {
+          io.stderr(`hint: ${renameText(step)}\n`);
+          io.outcome?.next.push(step);
+        }
+      }
       io.outcome?.next.push({
         message: 'generated files are out of date, or files of yours the generated code needs are missing: regenerate',
         command: generateLine(opts),
