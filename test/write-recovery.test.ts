@@ -18,7 +18,10 @@ import { memoryIO } from './helpers/project.js';
 /** Renames that touch the staging folder fail from the `after`-th on (a process dying there). */
 const stop = vi.hoisted(() => ({ after: Infinity, seen: 0, errno: [] as string[] }));
 /** Runs around generate's read of the manifest (its open without blocking): an editor saving it then. */
-const reading = vi.hoisted(() => ({ path: '', around: undefined as ((when: 'before' | 'after') => void) | undefined }));
+const reading = vi.hoisted(() => ({
+  path: '',
+  around: undefined as ((when: 'lookup' | 'before' | 'after') => void) | undefined,
+}));
 vi.mock('node:fs', async (importOriginal) => {
   const actual = await importOriginal<typeof import('node:fs')>();
   const renameSync: typeof actual.renameSync = (from, to) => {
@@ -37,6 +40,7 @@ vi.mock('node:fs', async (importOriginal) => {
   const openSync = ((file: fs.PathLike, flags?: unknown, ...rest: unknown[]) => {
     // The read opens with numeric flags (O_NONBLOCK); the lookups before it check with 'r'.
     const read = reading.around && String(file) === reading.path && typeof flags === 'number';
+    if (reading.around && String(file) === reading.path && flags === 'r') reading.around('lookup');
     if (read) reading.around?.('before');
     const fd = (actual.openSync as (...a: unknown[]) => number)(file, flags, ...rest);
     if (read) reading.around?.('after');
@@ -211,7 +215,7 @@ describe('a generate interrupted in its switch', () => {
 
 describe('a manifest that changes while generate reads it', () => {
   /** A generate during which `edit` runs right before or right after the manifest is opened to be read. */
-  async function racing(name: string, moment: 'before' | 'after', edit: (manifest: string) => void) {
+  async function racing(name: string, moment: 'lookup' | 'before' | 'after', edit: (manifest: string) => void) {
     const dir = copyFresh(name);
     fs.rmSync(path.join(dir, 'node_modules'), { recursive: true, force: true }); // no stamp: the full path
     const before = snapshot(dir);
@@ -235,6 +239,15 @@ describe('a manifest that changes while generate reads it', () => {
       'mcpgen: mcpgen.yaml changed while it was being read (it could not be read as a file): nothing was written; run the command again\n',
     );
     expect(differences(r.before, snapshot(r.dir))).toEqual([]);
+  });
+
+  test('gone between finding it and opening it: one line, exit 2, nothing read or written', async () => {
+    const r = await racing('race-lookup', 'lookup', (m) => fs.rmSync(m));
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      'mcpgen: mcpgen.yaml was removed while mcpgen was opening it: nothing was read; run the command again\n',
+    );
+    expect(differences(r.before, snapshot(r.dir)).every((d) => d.includes('mcpgen.yaml'))).toBe(true);
   });
 
   test('gone once read: generated from what was read, with no stamp to trust next time', async () => {

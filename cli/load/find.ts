@@ -68,7 +68,14 @@ function checkReadable(abs: string, shown: string, found = false): void {
   const problem = notAFile(kind, shown, found);
   if (problem) throw new UsageError(problem);
   // Opening a regular file never blocks; a permission problem surfaces here, as `cannot open …: permission denied`.
-  fs.closeSync(fs.openSync(abs, 'r'));
+  try {
+    fs.closeSync(fs.openSync(abs, 'r'));
+  } catch (error) {
+    // Gone between the look and the open: an editor saving by replacing it, say.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT')
+      throw new UsageError(`${shown} was removed while mcpgen was opening it: nothing was read; run the command again`);
+    throw error;
+  }
 }
 
 function shownPath(cwd: string, abs: string): string {
