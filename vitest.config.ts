@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 const FAST = [
   'add-entry',
   'cli',
+  'compare',
   'completion',
   'docs',
   'embedded-size',

@@ -24,6 +24,12 @@ const EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'mcpgen generate --check --json  # the result as one JSON document (ok, changes, next steps)',
   ],
   diff: ['mcpgen diff                     # what generate would change, as a unified diff'],
+  compare: [
+    'mcpgen compare --base origin/main                  # does this branch break existing clients?',
+    'mcpgen compare --base HEAD~1 --format json         # the changes as a JSON array',
+    'mcpgen compare --base origin/${{ github.base_ref }} --format github   # annotations in a pull request',
+    'mcpgen compare --base old/mcpgen.yaml --allow-breaking               # list them, exit 0',
+  ],
   watch: ['mcpgen watch -f api/mcpgen.yaml'],
   dev: [
     'npm run dev                     # in a generated project: mcpgen dev',

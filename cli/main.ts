@@ -18,6 +18,8 @@ const generateCommand: typeof import('./commands/generate.js').generateCommand =
   (await import('./commands/generate.js')).generateCommand(...a);
 const diffCommand: typeof import('./commands/diff.js').diffCommand = async (...a) =>
   (await import('./commands/diff.js')).diffCommand(...a);
+const compareCommand: typeof import('./commands/compare.js').compareCommand = async (...a) =>
+  (await import('./commands/compare.js')).compareCommand(...a);
 const initCommand: typeof import('./commands/init.js').initCommand = async (...a) =>
   (await import('./commands/init.js')).initCommand(...a);
 const schemaCommand = async (io: CliIO) => (await import('./commands/schema.js')).schemaCommand(io);
@@ -47,6 +49,7 @@ export interface Actions {
   generate(o: GenerateFlags): Promise<number>;
   watch(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout; quiet?: boolean }): Promise<number>;
   diff(o: { file?: string; out?: string; headerVersion?: boolean; format?: Layout }): Promise<number>;
+  compare(o: import('./commands/compare.js').CompareOptions): Promise<number>;
   schema(): Promise<number>;
   dev(o: DevFlags): Promise<number>;
   pack(o: PackFlags): Promise<number>;
@@ -97,6 +100,7 @@ export async function runCli(argv: string[], io: CliIO = processIO()): Promise<n
     generate: (o) => generateCommand(o, io),
     watch: (o) => watchCommand(o, io),
     diff: (o) => diffCommand(o, io),
+    compare: (o) => compareCommand(o, io),
     schema: () => schemaCommand(io),
     dev: (o) => devCommand(o, io),
     pack: (o) => packCommand(o, io),
@@ -345,6 +349,24 @@ export async function buildProgram(
     );
 
   program
+    .command('compare')
+    .description(
+      "say whether the manifest's change breaks the server's existing clients (against a file or git revision)",
+    )
+    .option('--base <ref-or-file>', 'the manifest before: a file, or a git revision whose copy of the manifest is read')
+    .option('-f, --file <path>', 'manifest path (default: mcpgen.yaml here or above)')
+    .addOption(
+      new Option('--format <format>', 'stylish (default), json or github (stdout)').choices([
+        'stylish',
+        'json',
+        'github',
+      ]),
+    )
+    .option('--allow-breaking', 'list breaking changes but exit 0 (a planned major version)')
+    .option('--json', JSON_HELP)
+    .action((o: import('./commands/compare.js').CompareOptions) => run(() => actions.compare(o)));
+
+  program
     .command('schema')
     .description('print the manifest JSON Schema')
     .option('--json', JSON_HELP)
@@ -393,7 +415,7 @@ function completionOf(program: CommandType, values: Record<string, readonly stri
 const JSON_HELP = 'print the result as one JSON document on stdout (docs/cli.md: --json)';
 
 /** Options naming what a command works on or how it reports: one value each. */
-const SINGLE = new Set(['--file', '--manifest', '--out', '--dir', '--format']);
+const SINGLE = new Set(['--file', '--manifest', '--out', '--dir', '--format', '--base']);
 
 /**
  * `mcpgen validate servers/a/mcpgen.yaml`, as linters take files: a command that reads one manifest

@@ -22,6 +22,7 @@ const COMMANDS = new Set([
   'validate',
   'generate',
   'diff',
+  'compare',
   'pack',
   'rename',
   'import',

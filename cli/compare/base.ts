@@ -1,0 +1,91 @@
+/**
+ * The manifest `compare --base` names: a file, or the head manifest's path at a git revision
+ * (`git show <rev>:<path>`, git run without a shell). Every way it cannot be had is a UsageError
+ * naming what is missing.
+ */
+import { execFile } from 'node:child_process';
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { UsageError } from '../diagnostics.js';
+
+export interface BaseManifest {
+  /** The manifest's text read at the revision; undefined for a file (loaded as validate loads it). */
+  source?: string;
+  /** Absolute path its `file:` references resolve from (the head's path for a revision). */
+  absPath: string;
+  /** How diagnostics name it: the file as given, or `<rev>:<path>`. */
+  display: string;
+  /** The revision it was read at, or null for a file. */
+  rev: string | null;
+}
+
+/** A manifest is far below this; git's output past it is no manifest. */
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * `base` as a file when one is there (relative to cwd), else as a revision of the repository
+ * holding `head` (absolute).
+ */
+export async function readBase(base: string, head: string, cwd: string): Promise<BaseManifest> {
+  if (base === '')
+    throw new UsageError('--base is empty: give a manifest file or a git revision (origin/main, HEAD~1)');
+  const asFile = path.resolve(cwd, base);
+  const kind = statKind(asFile);
+  if (kind === 'file') return { absPath: asFile, display: shown(cwd, asFile), rev: null };
+  if (kind === 'dir') throw new UsageError(`--base ${base} is a folder: give a manifest file or a git revision`);
+  if (base.startsWith('-'))
+    throw new UsageError(`--base ${base}: no such file, and a git revision does not start with '-'`);
+  const dir = path.dirname(head);
+  const top = await git(['rev-parse', '--show-toplevel'], dir).catch((err: GitError) => {
+    throw new UsageError(
+      err.missing
+        ? `--base ${base}: no such file, and git is not installed to read it as a revision`
+        : `--base ${base}: no such file, and ${shown(cwd, dir)} is not in a git repository to read it as a revision`,
+    );
+  });
+  const root = top.trim();
+  const rel = path.relative(realpathSync(root), realpathSync(head)).split(path.sep).join('/');
+  await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`], root).catch(() => {
+    throw new UsageError(
+      `--base ${base}: no such file, nor a revision of the repository at ${shown(cwd, root)} (fetch it first in CI: git fetch origin <branch>, or actions/checkout with fetch-depth: 0)`,
+    );
+  });
+  const source = await git(['show', `${base}:${rel}`], root).catch(() => {
+    throw new UsageError(`--base ${base}: ${rel} does not exist at ${base} (nothing to compare against)`);
+  });
+  return { source: source.replace(/^\uFEFF/, ''), absPath: head, display: `${base}:${rel}`, rev: base };
+}
+
+interface GitError extends Error {
+  missing: boolean;
+}
+
+function git(args: string[], cwd: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      args,
+      { cwd, encoding: 'utf8', maxBuffer: MAX_BYTES, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
+      (err, stdout) => {
+        if (!err) return resolve(stdout);
+        const e = err as GitError & NodeJS.ErrnoException;
+        e.missing = e.code === 'ENOENT';
+        reject(e);
+      },
+    );
+  });
+}
+
+function statKind(p: string): 'file' | 'dir' | 'missing' {
+  try {
+    const s = statSync(p);
+    return s.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return 'missing';
+  }
+}
+
+function shown(cwd: string, abs: string): string {
+  const rel = path.relative(cwd, abs);
+  return (rel === '' ? '.' : path.isAbsolute(rel) ? abs : rel).split(path.sep).join('/');
+}
