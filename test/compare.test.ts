@@ -497,6 +497,26 @@ describe('--base <rev> in a git repository', () => {
     expect(bad.err.split('\n').filter(Boolean)).toHaveLength(1);
   });
 
+  it("the base's file: contents are set aside: a resource file deleted since is no error", async () => {
+    const dir = folder();
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], {
+        cwd: dir,
+        stdio: 'pipe',
+      });
+    git('init', '-q');
+    writeFileSync(path.join(dir, 'readme.md'), '# Notes\n');
+    const withFile = (r: Obj) =>
+      manifest({ resources: { readme: { uri: 'notes://readme', mimeType: 'text/markdown', ...r } } });
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), withFile({ file: 'readme.md' }));
+    git('add', '.');
+    git('commit', '-qm', 'base');
+    rmSync(path.join(dir, 'readme.md'));
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), withFile({ text: '# Notes' }));
+    const r = await cli(dir, 'compare', '--base', 'HEAD');
+    expect([r.code, r.out, r.err]).toEqual([0, '', '✔ no changes clients can see against HEAD:mcpgen.yaml\n']);
+  });
+
   it('a manifest absent at the revision, a folder outside any repository, an invalid base: exit 2; an invalid head: exit 1', async () => {
     const dir = repo();
     writeFileSync(path.join(dir, 'mcpgen.yaml'), tool(undefined));

@@ -17,6 +17,7 @@ import { findRepositoryRoot } from '../report/locations.js';
 import { formatStylish as formatDiagnostics } from '../report/stylish.js';
 import { validateManifest } from '../validate/validate.js';
 import { readBase } from '../compare/base.js';
+import { aboutFiles, withoutFileContents } from '../compare/contents.js';
 import { compareInterfaces } from '../compare/compare.js';
 import {
   COMPARE_FORMATS,
@@ -52,6 +53,7 @@ export async function compareCommand(opts: CompareOptions, io: CliIO): Promise<n
       ? loadManifest(base.absPath, base.display)
       : loadManifestText(base.absPath, base.display, base.source),
     base.source,
+    base.rev !== null,
   );
   if (!baseSide.ir) {
     report(io, baseSide.diagnostics, baseSide.source);
@@ -114,16 +116,23 @@ interface Side {
   unreadable?: boolean;
 }
 
-/** Load → validate → normalize, as generate does (lint's style rules aside: they change no interface). */
-function irOf(loaded: ReturnType<typeof loadManifest>, source?: string): Side {
+/**
+ * Load → validate → normalize, as generate does (lint's style rules aside: they change no
+ * interface). `atRevision`: its referenced files are the working tree's, not the revision's (../compare/contents.ts).
+ */
+function irOf(loaded: ReturnType<typeof loadManifest>, source?: string, atRevision = false): Side {
   const text = loaded.source ?? source;
   const unreadable = !loaded.manifest && loaded.source === undefined;
   if (!loaded.manifest || hasErrors(loaded.diagnostics))
     return { diagnostics: loaded.diagnostics, ...(text !== undefined ? { source: text } : {}), unreadable };
   const manifest = loaded.manifest;
-  const diagnostics = [...loaded.diagnostics, ...validateManifest(manifest)];
+  const validated = validateManifest(manifest);
+  const diagnostics = [...loaded.diagnostics, ...(atRevision ? validated.filter((d) => !aboutFiles(d)) : validated)];
   if (hasErrors(diagnostics)) return { diagnostics, source: manifest.source };
-  const norm = normalize(manifest, { manifestPath: path.basename(manifest.absPath), generatorVersion: null });
+  const norm = normalize(atRevision ? withoutFileContents(manifest) : manifest, {
+    manifestPath: path.basename(manifest.absPath),
+    generatorVersion: null,
+  });
   if (!norm.ir) return { diagnostics: [...diagnostics, ...norm.diagnostics], source: manifest.source };
   return { ir: norm.ir, manifest, diagnostics };
 }

@@ -40,7 +40,9 @@ export async function readBase(base: string, head: string, cwd: string): Promise
     throw new UsageError(
       err.missing
         ? `--base ${base}: no such file, and git is not installed to read it as a revision`
-        : `--base ${base}: no such file, and ${shown(cwd, dir)} is not in a git repository to read it as a revision`,
+        : /not a git repository/i.test(err.stderr)
+          ? `--base ${base}: no such file, and ${shown(cwd, dir)} is not in a git repository to read it as a revision`
+          : `--base ${base}: no such file, and git cannot read the repository of ${shown(cwd, dir)}: ${firstLine(err.stderr)}`,
     );
   });
   const root = top.trim();
@@ -58,6 +60,16 @@ export async function readBase(base: string, head: string, cwd: string): Promise
 
 interface GitError extends Error {
   missing: boolean;
+  stderr: string;
+}
+
+function firstLine(text: string): string {
+  return (
+    text
+      .trim()
+      .split('\n')[0]
+      ?.replace(/^fatal: /, '') || 'git failed'
+  );
 }
 
 function git(args: string[], cwd: string): Promise<string> {
@@ -66,10 +78,11 @@ function git(args: string[], cwd: string): Promise<string> {
       'git',
       args,
       { cwd, encoding: 'utf8', maxBuffer: MAX_BYTES, env: { ...process.env, GIT_TERMINAL_PROMPT: '0' } },
-      (err, stdout) => {
+      (err, stdout, stderr) => {
         if (!err) return resolve(stdout);
         const e = err as GitError & NodeJS.ErrnoException;
         e.missing = e.code === 'ENOENT';
+        e.stderr = String(stderr ?? '');
         reject(e);
       },
     );
