@@ -6,7 +6,7 @@
  * that allows more, or a field gone or made optional, breaks them.
  */
 import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
-import { diffSchemas, type Effect, pointerToken } from './schema-diff.js';
+import { canonical, diffSchemas, type Effect, pointerToken } from './schema-diff.js';
 
 export type EntryKind = 'tool' | 'resource' | 'template' | 'prompt' | 'transport';
 export type Severity = 'breaking' | 'compatible';
@@ -410,6 +410,8 @@ function schemas(
   dir: Direction,
   noun: string,
 ): void {
+  // Most entries of a change are untouched: one comparison of their text settles them.
+  if (canonical(a) === canonical(b)) return;
   for (const f of diffSchemas(a, b, { noun })) {
     const verdict = classify(f.effect, dir, f.removedField === true, f.change);
     out.push({
@@ -445,6 +447,8 @@ function classify(
     };
   }
   if (code.endsWith('-became-optional')) return { severity: 'breaking', why: 'clients reading it may not find it' };
+  if (/^(required-)?(property|argument)-added$/.test(code))
+    return { severity: 'compatible', why: 'clients that do not read it are unaffected' };
   if (effect === 'widen' || effect === 'both')
     return { severity: 'breaking', why: 'clients may read values they do not expect' };
   return { severity: 'compatible', why: 'clients read only values they already expect' };
