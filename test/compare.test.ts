@@ -266,6 +266,20 @@ describe('inputs: what clients send', () => {
     expect(r.changes[0]!.message).toContain('looks renamed to get_forecast');
   });
 
+  it('a resource renamed at the same URI is compatible: clients read it by URI', async () => {
+    const r = await compare(
+      manifest({ resources: { readme: { uri: 'notes://readme', mimeType: 'text/plain', text: 'x' } } }),
+      manifest({ resources: { guide: { uri: 'notes://readme', mimeType: 'text/markdown', text: 'x' } } }),
+    );
+    expect(r.changes.map((c) => [c.entry, c.change, c.severity])).toEqual([
+      ['guide', 'renamed', 'compatible'],
+      ['guide', 'mime-type-changed', 'breaking'],
+    ]);
+    expect(r.changes[0]!.message).toBe(
+      'resource readme renamed to guide at the same URI notes://readme: clients address it by that, not by its name',
+    );
+  });
+
   it('resources, templates, prompts, scopes, tasks and transports', async () => {
     const base = manifest({
       transports: { stdio: {}, http: { path: '/mcp', auth: { bearer: { tokensEnv: 'TOKENS' } } } },

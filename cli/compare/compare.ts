@@ -40,8 +40,24 @@ export function sectionOf(kind: EntryKindOfManifest): string {
 export function compareInterfaces(base: IR, head: IR): ApiChange[] {
   const out: ApiChange[] = [];
   entries(out, 'tool', base.tools, head.tools, compareTools, sameTool);
-  entries(out, 'resource', base.resources, head.resources, compareResources, (a, b) => a.uri === b.uri);
-  entries(out, 'template', base.templates, head.templates, compareTemplates, (a, b) => a.uriTemplate === b.uriTemplate);
+  entries(
+    out,
+    'resource',
+    base.resources,
+    head.resources,
+    compareResources,
+    (a, b) => a.uri === b.uri,
+    (r) => r.uri,
+  );
+  entries(
+    out,
+    'template',
+    base.templates,
+    head.templates,
+    compareTemplates,
+    (a, b) => a.uriTemplate === b.uriTemplate,
+    (t) => t.uriTemplate,
+  );
   entries(out, 'prompt', base.prompts, head.prompts, comparePrompts, sameArgs);
   transports(out, base, head);
   return out;
@@ -54,16 +70,41 @@ function entries<T extends { name: string }>(
   after: readonly T[],
   compare: (out: ApiChange[], a: T, b: T) => void,
   alike: (a: T, b: T) => boolean,
+  /** How clients address it, when not by name: resources by URI, templates by the URIs they match. */
+  address?: (e: T) => string,
 ): void {
   const names = new Map(after.map((e) => [e.name, e]));
   const old = new Map(before.map((e) => [e.name, e]));
-  const removed = before.filter((e) => !names.has(e.name));
-  const added = after.filter((e) => !old.has(e.name));
-  const partner = renamePartners(removed, added, alike);
+  let removed = before.filter((e) => !names.has(e.name));
+  let added = after.filter((e) => !old.has(e.name));
   for (const a of before) {
     const b = names.get(a.name);
     if (b) compare(out, a, b);
   }
+  if (address) {
+    // A new key at the same address: clients read it as before, only its listed name changed.
+    const byAddress = new Map(added.map((e) => [address(e), e]));
+    const moved = new Set<T>();
+    for (const a of removed) {
+      const b = byAddress.get(address(a));
+      if (!b || moved.has(b)) continue;
+      moved.add(a).add(b);
+      out.push(
+        change(
+          kind,
+          b.name,
+          '',
+          'renamed',
+          'compatible',
+          `${kind} ${a.name} renamed to ${b.name} at the same ${kind === 'resource' ? 'URI' : 'uriTemplate'} ${address(a)}: clients address it by that, not by its name`,
+        ),
+      );
+      compare(out, { ...a, name: b.name }, b);
+    }
+    removed = removed.filter((e) => !moved.has(e));
+    added = added.filter((e) => !moved.has(e));
+  }
+  const partner = renamePartners(removed, added, alike);
   for (const a of removed) {
     const to = partner.get(a.name);
     out.push(
