@@ -475,6 +475,12 @@ describe('formats and exit codes', () => {
     const none = await cli(dir, 'compare');
     expect([none.code, none.err]).toEqual([2, expect.stringContaining('--base is required')]);
     expect((await cli(dir, 'compare', '--base', 'mcpgen.yaml', '--format', 'sarif')).code).toBe(2);
+    // Never handed to git, where it would read as an option.
+    const option = await cli(dir, 'compare', '--base=--output=x');
+    expect([option.code, option.err]).toEqual([
+      2,
+      "mcpgen: --base --output=x: no such file, and a git revision does not start with '-'\n",
+    ]);
   });
 });
 

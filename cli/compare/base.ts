@@ -47,7 +47,8 @@ export async function readBase(base: string, head: string, cwd: string): Promise
   });
   const root = top.trim();
   const rel = path.relative(realpathSync(root), realpathSync(head)).split(path.sep).join('/');
-  await git(['rev-parse', '--verify', '--quiet', '--end-of-options', `${base}^{commit}`], root).catch(() => {
+  // `base` does not start with '-' (refused above): git reads it as a revision, never as an option.
+  await git(['rev-parse', '--verify', '--quiet', `${base}^{commit}`], root).catch(() => {
     throw new UsageError(
       `--base ${base}: no such file, nor a revision of the repository at ${shown(cwd, root)} (fetch it first in CI: git fetch origin <branch>, or actions/checkout with fetch-depth: 0)`,
     );
