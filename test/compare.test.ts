@@ -407,7 +407,7 @@ describe('formats and exit codes', () => {
     writeFileSync(path.join(dir, 'mcpgen.yaml'), head);
     const r = await cli(dir, 'compare', '--base', 'old.yaml');
     expect(r.code).toBe(1);
-    expect(r.out).toContain('mcpgen.yaml:11:5: breaking tool t /inputSchema/properties/a/type: type string → integer');
+    expect(r.out).toContain('mcpgen.yaml:17:13: breaking tool t /inputSchema/properties/a/type: type string → integer');
     expect(r.out).toContain('compatible tool t /inputSchema/properties/b: new optional property b');
     expect(r.err).toContain('✖ 1 breaking change, 1 compatible against old.yaml');
     const allowed = await cli(dir, 'compare', '--base', 'old.yaml', '--allow-breaking');
@@ -433,7 +433,7 @@ describe('formats and exit codes', () => {
     ]);
   });
 
-  it('github: an error at the changed entry, a notice for a compatible change, the parent key for a removed one', async () => {
+  it('github: an error at the changed key, a notice for a compatible change, the parent key for a removed one', async () => {
     const dir = folder();
     execFileSync('git', ['init', '-q'], { cwd: dir });
     writeFileSync(
@@ -447,7 +447,7 @@ describe('formats and exit codes', () => {
     const r = await cli(dir, 'compare', '--base', 'old.yaml', '--format', 'github');
     expect(r.code).toBe(1);
     expect(r.out.split('\n').filter(Boolean)).toEqual([
-      '::notice file=mcpgen.yaml,line=11,col=5,title=compatible change%3A tool t::tool t /inputSchema/properties/b: new optional property b: calls valid before still are',
+      '::notice file=mcpgen.yaml,line=20,col=11,title=compatible change%3A tool t::tool t /inputSchema/properties/b: new optional property b: calls valid before still are',
       '::error file=mcpgen.yaml,line=10,col=3,title=breaking change%3A tool gone::tool gone: tool gone removed: clients using it get an error',
     ]);
   });

@@ -18,14 +18,33 @@ export interface LocatedChange extends ApiChange {
 }
 
 /**
- * The line of the entry in the head manifest; for one removed, its section's key (`tools:`), the
- * nearest place left that names it.
+ * Where the change shows in the head manifest: the key its pointer leads to (the nearest one
+ * there, as the loader falls back to: the property using a shared schema, the `properties:` a
+ * property left), else the entry's; for an entry removed, its section's key (`tools:`).
  */
 export function locate(head: LoadedManifest, c: ApiChange, gone: boolean): LocatedChange {
   const section = c.kind === 'transport' ? 'transports' : sectionOf(c.kind);
-  const at = gone ? [section] : [section, c.entry];
+  const at: (string | number)[] = gone ? [section] : [section, c.entry, ...manifestPath(c)];
   const r = head.locate(at, { key: true });
   return { ...c, file: head.file, line: r.line, column: r.column };
+}
+
+/** The pointer's way through the manifest's keys: `/inputSchema/…` is under `input`, a template's variables under `params`. */
+function manifestPath(c: ApiChange): (string | number)[] {
+  const tokens = c.pointer
+    .split('/')
+    .slice(1)
+    .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (tokens.length === 0) return [];
+  const [first, ...rest] = tokens as [string, ...string[]];
+  const steps = rest.map((t) => (/^(0|[1-9]\d*)$/.test(t) ? Number(t) : t));
+  if (first === 'inputSchema') return ['input', ...steps];
+  if (first === 'outputSchema') return ['output', ...steps];
+  if (first === 'variables') return ['params', ...steps];
+  // A prompt's arguments are a map of names, not a schema: `/arguments/properties/tone` is `arguments.tone`.
+  if (first === 'arguments')
+    return ['arguments', ...(steps[0] === 'properties' && steps[1] !== undefined ? [steps[1]] : [])];
+  return [first, ...steps];
 }
 
 export function severityText(c: ApiChange): string {
