@@ -537,14 +537,20 @@ describe('--base <rev> in a git repository', () => {
     expect([r.code, r.out, r.err]).toEqual([0, '', '✔ no changes clients can see against HEAD:mcpgen.yaml\n']);
   });
 
-  it('a manifest absent at the revision, a folder outside any repository, an invalid base: exit 2; an invalid head: exit 1', async () => {
+  it('a manifest the change adds (absent at the revision): nothing can break, exit 0', async () => {
     const dir = repo();
     writeFileSync(path.join(dir, 'mcpgen.yaml'), tool(undefined));
-    const absent = await cli(dir, 'compare', '--base', 'HEAD');
-    expect([absent.code, absent.err]).toEqual([
-      2,
-      'mcpgen: --base HEAD: mcpgen.yaml does not exist at HEAD (nothing to compare against)\n',
+    const added = await cli(dir, 'compare', '--base', 'HEAD', '--format', 'json');
+    expect([added.code, added.out, added.err]).toEqual([
+      0,
+      '[]\n',
+      '✔ mcpgen.yaml is not at HEAD: the change adds it, so no existing client can break\n',
     ]);
+  });
+
+  it('a folder outside any repository, an invalid base: exit 2; an invalid head: exit 1', async () => {
+    const dir = repo();
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), tool(undefined));
 
     // Outside the repository mcpgen is checked out in, as a folder outside any is.
     const outside = mkdtempSync(path.join(os.tmpdir(), 'mcpgen-compare-'));

@@ -47,6 +47,15 @@ export async function compareCommand(opts: CompareOptions, io: CliIO): Promise<n
     );
   const headPath = findManifest(io.cwd, opts.file);
   const base = await readBase(opts.base, headPath, io.cwd);
+  if (base.absent) {
+    // The first pull request of a server: no client can depend on it yet.
+    if (io.outcome) Object.assign(io.outcome.extra, { base: base.display, breaking: 0, compare: [] });
+    if (format === 'json') io.stdout(formatJson([]));
+    io.stderr(
+      `✔ ${displayPath(io.cwd, headPath)} is not at ${base.rev}: the change adds it, so no existing client can break\n`,
+    );
+    return EXIT_OK;
+  }
 
   const baseSide = irOf(
     base.source === undefined

@@ -17,6 +17,8 @@ export interface BaseManifest {
   display: string;
   /** The revision it was read at, or null for a file. */
   rev: string | null;
+  /** The manifest is not at that revision: the change adds it, so there is nothing it can break. */
+  absent?: boolean;
 }
 
 /** A manifest is far below this; git's output past it is no manifest. */
@@ -53,10 +55,11 @@ export async function readBase(base: string, head: string, cwd: string): Promise
       `--base ${base}: no such file, nor a revision of the repository at ${shown(cwd, root)} (fetch it first in CI: git fetch origin <branch>, or actions/checkout with fetch-depth: 0)`,
     );
   });
-  const source = await git(['show', `${base}:${rel}`], root).catch(() => {
-    throw new UsageError(`--base ${base}: ${rel} does not exist at ${base} (nothing to compare against)`);
-  });
-  return { source: source.replace(/^\uFEFF/, ''), absPath: head, display: `${base}:${rel}`, rev: base };
+  const display = `${base}:${rel}`;
+  // The revision exists (checked above): a path not in it is a manifest the change adds.
+  const source = await git(['show', display], root).catch(() => undefined);
+  if (source === undefined) return { absPath: head, display, rev: base, absent: true };
+  return { source: source.replace(/^\uFEFF/, ''), absPath: head, display, rev: base };
 }
 
 interface GitError extends Error {
