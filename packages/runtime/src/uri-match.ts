@@ -15,8 +15,23 @@ interface Expression {
   variables: Variable[];
 }
 
-/** Longest URI matched, as the SDK bounds it: the patterns below then stay cheap. */
+/** Longest URI matched, as the SDK bounds it. */
 const MAX_URI = 1_000_000;
+
+/**
+ * Values that may hold `/` (`{+a}`, `{#a}`, `{/a*}`) can each end at any separator, so a URI that
+ * does not match costs about its length to the power of their number in backtracking: with more
+ * than one, the longest URI matched keeps that under 10⁸ steps (about 10,000 characters for two,
+ * 460 for three), so a client cannot stall the server with one read.
+ */
+function longestUri(parts: ReadonlyArray<string | Expression>): number {
+  let spanning = 0;
+  for (const p of parts)
+    if (typeof p !== 'string')
+      for (const v of p.variables)
+        if (p.operator === '+' || p.operator === '#' || (p.operator === '/' && v.explode)) spanning++;
+  return spanning > 1 ? Math.floor(1e8 ** (1 / spanning)) : MAX_URI;
+}
 
 function parse(template: string): Array<string | Expression> | undefined {
   const parts: Array<string | Expression> = [];
@@ -93,11 +108,13 @@ const oneOrMany = (list: string[]): string | string[] => (list.length === 1 ? li
  */
 class MatchingUriTemplate extends UriTemplate {
   readonly #parts: Array<string | Expression> | undefined;
+  readonly #longest: number;
   #regex: RegExp | undefined;
 
   constructor(template: string) {
     super(template);
     this.#parts = parse(template);
+    this.#longest = this.#parts ? longestUri(this.#parts) : MAX_URI;
   }
 
   override match(uri: string): Variables | null {
@@ -108,7 +125,7 @@ class MatchingUriTemplate extends UriTemplate {
     if (!parts || tail.some((p) => typeof p === 'string' || (p.operator !== '?' && p.operator !== '&'))) {
       return super.match(uri);
     }
-    if (uri.length > MAX_URI) return null;
+    if (uri.length > this.#longest) return null;
     const path = queryAt >= 0 ? parts.slice(0, queryAt) : parts;
     this.#regex ??= new RegExp(
       `^${path.map((p) => (typeof p === 'string' ? literal(p) : expressionPattern(p, tail.length > 0))).join('')}${tail.length ? '([?&].*)?' : ''}$`,

@@ -27,6 +27,7 @@ const templates = {
     limit: { type: 'string' },
   },
   repeated: { uri: 'r://tagged{?tag*}', tag: { type: 'array', items: { type: 'string' } } },
+  spans: { uri: 'd://{+a}/{+b}/{+c}/x', a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
 };
 /** Query variables may be left out (RFC 6570 leaves out an undefined one). */
 const optional = new Set(['fields', 'limit', 'tag', 'tags']);
@@ -71,6 +72,7 @@ describe('a list variable read through a template', () => {
     ['q://items/7?limit=5', { id: '7', limit: '5' }],
     ['q://items/7?limit=5&fields=name&utm=x', { id: '7', fields: 'name', limit: '5' }],
     ['r://tagged?tag=a&tag=b%20c', { tag: ['a', 'b c'] }],
+    ['d://p/q/r/s/x', { a: 'p/q', b: 'r', c: 's' }],
   ])('%s', async (uri, params) => {
     if (!client.transport) {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -83,5 +85,11 @@ describe('a list variable read through a template', () => {
 
   it.each(['q://items/7/8', 'tree://root', 'm://grid;y=2'])('%s: no template matches, not found', async (uri) => {
     await expect(client.readResource({ uri })).rejects.toThrow(/not found/i);
+  });
+
+  it('a long URI that three reserved expansions could split every way is refused at once, not after minutes', async () => {
+    const started = performance.now();
+    await expect(client.readResource({ uri: `d://${'a/'.repeat(4000)}y` })).rejects.toThrow(/not found/i);
+    expect(performance.now() - started).toBeLessThan(1000);
   });
 });
