@@ -72,6 +72,7 @@ describe('mcpgen mcp', () => {
       'add_entry',
       'add_view',
       'check',
+      'compare',
       'explain',
       'generate',
       'rename_entry',
@@ -94,14 +95,41 @@ describe('mcpgen mcp', () => {
     ]);
     expect(byName.rename_entry!.inputSchema.required).toEqual(['kind', 'old', 'new']);
     expect(byName.explain!.inputSchema.required).toEqual(['code']);
-    for (const name of ['validate', 'explain', 'check'])
+    for (const name of ['validate', 'explain', 'check', 'compare'])
       expect(byName[name]!.annotations?.readOnlyHint, name).toBe(true);
+    expect(byName.compare!.inputSchema.required).toEqual(['base']);
     expect(byName.add_view!.inputSchema.required).toEqual(['tool']);
     for (const name of ['add_entry', 'add_view', 'rename_entry', 'generate'])
       expect(byName[name]!.annotations?.readOnlyHint, name).toBe(false);
     expect(byName.generate!.annotations?.idempotentHint).toBe(true);
     expect(byName.add_entry!.annotations?.idempotentHint).toBe(false);
     expect(tools.every((t) => t.annotations?.destructiveHint === false)).toBe(true);
+  });
+
+  it('compare: what an edit changes for clients, breaking or not; a base outside the project is refused', async () => {
+    const original = manifest();
+    writeFileSync(path.join(dir, 'base.yaml'), original);
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), original.replace('required: [name]', 'required: [name, excited]'));
+    try {
+      const compared = await ok('compare', { base: 'base.yaml' });
+      expect(compared).toMatchObject({ manifest: 'mcpgen.yaml', base: 'base.yaml', breaking: 1, compatible: 0 });
+      expect(compared.changes).toEqual([
+        expect.objectContaining({
+          kind: 'tool',
+          entry: 'greet',
+          pointer: '/inputSchema/properties/excited',
+          severity: 'breaking',
+          file: 'mcpgen.yaml',
+        }),
+      ]);
+      writeFileSync(path.join(dir, '..', 'outside.yaml'), original);
+      expect(await refused('compare', { base: '../outside.yaml' })).toMatch(/outside the project folder/);
+      expect(await refused('compare', { base: 'no-such-rev' })).toMatch(
+        /no such file, nor a revision|not in a git repository/,
+      );
+    } finally {
+      writeFileSync(path.join(dir, 'mcpgen.yaml'), original);
+    }
   });
 
   it('drives the loop: validate, add_entry, generate, check, a broken edit, explain, rename_entry', async () => {

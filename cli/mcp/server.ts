@@ -11,6 +11,7 @@ import {
   addViewTool,
   asRefusal,
   checkTool,
+  compareTool,
   explainTool,
   generateTool,
   renameEntryTool,
@@ -90,6 +91,60 @@ function specs(project: Project): Record<string, ToolSpec> {
       },
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       run: (a) => validateTool(project, a as { manifest?: string }),
+    },
+    compare: {
+      title: 'Compare the manifest with an earlier one',
+      description:
+        "Does what `mcpgen compare --base` does: lists every change of the interface clients see (tools' input and output schemas, scopes, resources, templates, prompts' arguments, transports) between the manifest as it is and `base` (a git revision such as origin/main or HEAD, or a manifest file in the project), each breaking for existing clients or compatible, with why and where. Writes nothing. Use it before committing a manifest change: breaking changes need a new major version, or keeping the old interface.",
+      input: {
+        type: 'object',
+        properties: {
+          base: {
+            type: 'string',
+            description: 'a git revision (origin/main, HEAD~1) or a manifest file in the project to compare against',
+          },
+          manifest: MANIFEST_ARG,
+        },
+        required: ['base'],
+        additionalProperties: false,
+      },
+      output: {
+        type: 'object',
+        properties: {
+          manifest: { type: 'string' },
+          base: { type: 'string', description: 'what was compared against: the file, or <rev>:<path>' },
+          breaking: { type: 'integer' },
+          compatible: { type: 'integer' },
+          changes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                kind: { type: 'string', description: 'tool, resource, template, prompt or transport' },
+                entry: { type: 'string' },
+                pointer: {
+                  type: 'string',
+                  description: 'JSON Pointer inside the entry, e.g. /inputSchema/properties/city',
+                },
+                change: { type: 'string' },
+                severity: { type: 'string', enum: ['breaking', 'compatible'] },
+                unclassified: {
+                  type: 'boolean',
+                  description: 'a change mcpgen cannot classify precisely, counted as breaking',
+                },
+                message: { type: 'string' },
+                file: { type: 'string' },
+                line: { type: 'integer' },
+                column: { type: 'integer' },
+              },
+              required: ['kind', 'entry', 'pointer', 'change', 'severity', 'message', 'file', 'line', 'column'],
+            },
+          },
+        },
+        required: ['manifest', 'base', 'breaking', 'compatible', 'changes'],
+      },
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      run: (a) => compareTool(project, a as { base: string; manifest?: string }),
     },
     explain: {
       title: 'Explain a diagnostic code',

@@ -15,7 +15,7 @@ import { isRenameKind, KIND_NAMES, KINDS, type RenameKind } from '../rename/kind
 import { addEntry } from './add-entry.js';
 import { checkManifestFile, type DiagnosticData, toData, withErrors } from './check-manifest.js';
 import { explainCode } from './explain.js';
-import { displayOf, manifestOf, type Project, ToolRefusal } from './project.js';
+import { displayOf, insideProject, manifestOf, type Project, ToolRefusal } from './project.js';
 import type { RenameGuess } from '../rename/hint.js';
 import { agentWords, nextStepMessages, orphanAdvice, renamesIn } from './wording.js';
 
@@ -52,6 +52,42 @@ export function validateTool(project: Project, args: { manifest?: string }) {
     errors: checked.errors,
     warnings: checked.warnings,
     diagnostics: checked.diagnostics,
+  };
+}
+
+// compare
+
+/** What `mcpgen compare` finds: each change clients of the server can see since `base`, breaking or compatible. */
+export async function compareTool(project: Project, args: { base: string; manifest?: string }) {
+  if (typeof args.base !== 'string' || args.base === '')
+    throw new ToolRefusal('base is required: a git revision (origin/main, HEAD~1) or a manifest file in the project');
+  const manifest = manifestOf(project, args.manifest);
+  // A base that is a file must be one of the project's; anything else is read as a git revision.
+  if (existsSync(path.resolve(project.root, args.base))) insideProject(project, args.base);
+  const { compareCommand } = await import('../commands/compare.js');
+  const { newOutcome } = await import('../report/outcome.js');
+  const io = Object.assign(capturingIO(project.root), { outcome: newOutcome() });
+  try {
+    await compareCommand({ base: args.base, file: manifest.abs }, io);
+  } catch (err) {
+    if (err instanceof UsageError) throw new ToolRefusal(err.message);
+    throw err;
+  }
+  const changes = io.outcome.extra.compare as Array<{ severity: string; file: string }> | undefined;
+  // No list: a manifest with errors on either side, said on stderr with its diagnostics.
+  if (!changes)
+    throw new ToolRefusal(
+      lines(io.err)
+        .map((l) => agentWords(l.replace(/^✖ /, '')))
+        .join('\n') || `could not compare ${manifest.display} with ${args.base}`,
+    );
+  const breaking = changes.filter((c) => c.severity === 'breaking').length;
+  return {
+    manifest: manifest.display,
+    base: String(io.outcome.extra.base),
+    breaking,
+    compatible: changes.length - breaking,
+    changes: changes.map((c) => ({ ...c, file: displayOf(project, path.resolve(project.root, c.file)) })),
   };
 }
 
