@@ -54,16 +54,21 @@ function parse(template: string): Array<string | Expression> | undefined {
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** What separates the variables of an expression, as a pattern: `,` unless named here. */
+const SEPARATOR: Record<string, string> = { '.': '\\.', '/': '/' };
+
 /** The pattern of one expression other than a query's, its groups in the order of `variables`. */
 function expressionPattern({ operator, variables }: Expression, queryFollows: boolean): string {
-  const one = (v: Variable) => {
+  // A value followed by another of the same expression stops at their separator: `{+a,b}` and
+  // `{#a,b}` read `x,y` as two values, `{.a,b}` reads `.x.y` so, as RFC 6570 expands them.
+  const one = (v: Variable, last: boolean) => {
     switch (operator) {
       case '+':
-        return queryFollows ? '([^?#]+)' : '([^#]+)';
+        return `([^${last ? '' : ','}${queryFollows ? '?' : ''}#]+)`;
       case '#':
-        return '(.+)';
+        return last ? '(.+)' : '([^,]+)';
       case '.':
-        return v.explode ? '([^/?#]+)' : '([^/?#,]+)';
+        return v.explode ? '([^/?#]+)' : `([^/?#,${last ? '' : '.'}]+)`;
       case '/':
         return v.explode ? '([^?#]+)' : '([^/?#,]+)';
       case ';':
@@ -74,11 +79,15 @@ function expressionPattern({ operator, variables }: Expression, queryFollows: bo
     }
   };
   const first = { '#': '#', '.': '\\.', '/': '/' }[operator] ?? '';
+  const separator = SEPARATOR[operator] ?? ',';
   // Variables after the first may be left out (RFC 6570 skips undefined ones).
   return (
     first +
     variables
-      .map((v, i) => (i === 0 || operator === ';' ? one(v) : `(?:${operator === '/' ? '/' : ','}${one(v)})?`))
+      .map((v, i) => {
+        const value = one(v, i === variables.length - 1);
+        return i === 0 || operator === ';' ? value : `(?:${separator}${value})?`;
+      })
       .join('')
   );
 }

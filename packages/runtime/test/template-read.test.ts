@@ -28,6 +28,9 @@ const templates = {
   },
   repeated: { uri: 'r://tagged{?tag*}', tag: { type: 'array', items: { type: 'string' } } },
   spans: { uri: 'd://{+a}/{+b}/{+c}/x', a: { type: 'string' }, b: { type: 'string' }, c: { type: 'string' } },
+  dotted: { uri: 'v://release{.major,minor}', major: { type: 'string' }, minor: { type: 'string' } },
+  reserved: { uri: 'p://{+dir,file}', dir: { type: 'string' }, file: { type: 'string' } },
+  fragments: { uri: 'f://doc{#part,line}', part: { type: 'string' }, line: { type: 'string' } },
 };
 /** Query variables may be left out (RFC 6570 leaves out an undefined one). */
 const optional = new Set(['fields', 'limit', 'tag', 'tags']);
@@ -73,6 +76,9 @@ describe('a list variable read through a template', () => {
     ['q://items/7?limit=5&fields=name&utm=x', { id: '7', fields: 'name', limit: '5' }],
     ['r://tagged?tag=a&tag=b%20c', { tag: ['a', 'b c'] }],
     ['d://p/q/r/s/x', { a: 'p/q', b: 'r', c: 's' }],
+    ['v://release.2.7', { major: '2', minor: '7' }],
+    ['p://src/lib,main.ts', { dir: 'src/lib', file: 'main.ts' }],
+    ['f://doc#intro,12', { part: 'intro', line: '12' }],
   ])('%s', async (uri, params) => {
     if (!client.transport) {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
