@@ -136,8 +136,9 @@ class MatchingUriTemplate extends UriTemplate {
     }
     if (uri.length > this.#longest) return null;
     const path = queryAt >= 0 ? parts.slice(0, queryAt) : parts;
+    // The query ends where a fragment starts: a URI with one matches no template without `{#…}`.
     this.#regex ??= new RegExp(
-      `^${path.map((p) => (typeof p === 'string' ? literal(p) : expressionPattern(p, tail.length > 0))).join('')}${tail.length ? '([?&].*)?' : ''}$`,
+      `^${path.map((p) => (typeof p === 'string' ? literal(p) : expressionPattern(p, tail.length > 0))).join('')}${tail.length ? '([?&][^#]*)?' : ''}$`,
     );
     const m = this.#regex.exec(uri);
     if (!m) return null;

@@ -89,9 +89,13 @@ describe('a list variable read through a template', () => {
     expect(read.contents).toEqual([{ uri, mimeType: 'text/plain', text: JSON.stringify(params) }]);
   });
 
-  it.each(['q://items/7/8', 'tree://root', 'm://grid;y=2'])('%s: no template matches, not found', async (uri) => {
-    await expect(client.readResource({ uri })).rejects.toThrow(/not found/i);
-  });
+  // The fragment is no part of the query.
+  it.each(['q://items/7/8', 'tree://root', 'm://grid;y=2', 'q://items/7?limit=5#top'])(
+    '%s: no template matches, not found',
+    async (uri) => {
+      await expect(client.readResource({ uri })).rejects.toThrow(/not found/i);
+    },
+  );
 
   it('a long URI that three reserved expansions could split every way is refused at once, not after minutes', async () => {
     const started = performance.now();
