@@ -31,6 +31,8 @@ const projects = [
   { name: 'stdio-only', from: path.join(REPO, 'test/cases/stdio-only'), stdioOnly: true },
   // Its contract test reads every template at a URI of one sample item of each list variable.
   { name: 'list-variables', from: path.join(REPO, 'test/cases/list-variables'), stdioOnly: true },
+  // Its contract test reads a template of each RFC 6570 operator, several variables in one expression too.
+  { name: 'template-operators', from: path.join(REPO, 'test/cases/template-operators'), stdioOnly: true },
 ];
 
 /** Exercises every primitive of the manifest through a connected client. */

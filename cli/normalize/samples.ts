@@ -83,24 +83,34 @@ export function variableSample(v: Pick<TemplateVarIR, 'schema' | 'completion' | 
   return typeof sample === 'string' && !/\p{Surrogate}/u.test(sample) ? sample : undefined;
 }
 
-/** A concrete URI of a template from valid samples of its variables, or null. */
+const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
+const names = (list: string) => list.split(',').map((n) => n.replace(/\*$|:\d+$/, ''));
+
+/**
+ * A concrete URI of a template from valid samples of its variables, or null. A variable only in
+ * the query (`{?q}`, `{&page}`) may be left out, so one without a sample is, as RFC 6570 leaves
+ * out an undefined one; the URI still reaches the handler.
+ */
 export function sampleUri(uriTemplate: string, vars: readonly TemplateVarIR[]): string | null {
-  const params = namedRecord<unknown>();
+  const required = new Set<string>();
+  for (const [, op, list] of uriTemplate.matchAll(EXPRESSION))
+    if (op !== '?' && op !== '&') for (const n of names(list!)) required.add(n);
+  const params = namedRecord<string>();
   for (const v of vars) {
     const sample = variableSample(v);
-    if (sample === undefined) return null;
-    params[v.name] = sample;
+    if (sample !== undefined) params[v.name] = sample;
+    else if (required.has(v.name)) return null;
   }
   // Simple expansion is enough for the test: every operator gets the RFC 6570 prefix.
-  return uriTemplate.replace(/\{([+#./;?&]?)([^}]*)\}/g, (_m, op: string, list: string) => {
-    const names = list.split(',').map((n) => n.replace(/\*$|:\d+$/, ''));
-    const vals = names.map((n) => encodeURIComponent(String(params[n])));
+  return uriTemplate.replace(EXPRESSION, (_m, op: string, list: string) => {
+    const defined = names(list).filter((n) => Object.hasOwn(params, n));
+    const vals = defined.map((n) => encodeURIComponent(params[n]!));
     switch (op) {
       case '?':
       case '&':
-        return op + names.map((n, i) => `${n}=${vals[i]}`).join('&');
+        return defined.length ? op + defined.map((n, i) => `${n}=${vals[i]}`).join('&') : '';
       case ';':
-        return names.map((n, i) => `;${n}=${vals[i]}`).join('');
+        return defined.map((n, i) => `;${n}=${vals[i]}`).join('');
       case '#':
       case '.':
       case '/':

@@ -14,8 +14,9 @@ import { recordEntries } from '../json-schema-walk.js';
  * MCPG224: the generated contract test reads each template at a URI made of a sample value of
  * every variable (cli/normalize/samples.ts). A variable none of whose simple guesses fits its
  * schema (a `pattern`, say) leaves the template out of the test without a word: say so, and how to
- * give it a value. A list variable (`{v*}`, `type: array`) needs a list of one item. The sample is made as the build makes it: shared schemas inlined, a static
- * completion list first.
+ * give it a value. A variable only in the query is left out of the URI instead. A list variable
+ * (`{v*}`, `type: array`) needs a list of one item. The sample is made as the build makes it:
+ * shared schemas inlined, a static completion list first.
  */
 export function checkTemplateSamples(m: LoadedManifest): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -29,6 +30,8 @@ export function checkTemplateSamples(m: LoadedManifest): Diagnostic[] {
     if (parsed.errors.length) continue; // MCPG220 says what is wrong first
     const complete = isRecord(t.complete) ? t.complete : {};
     for (const v of new Set(parsed.variables.map((p) => p.name))) {
+      // A variable only in the query is left out of the URI when it has no sample.
+      if (parsed.variables.every((p) => p.name !== v || p.operator === '?' || p.operator === '&')) continue;
       const schema = t.params[v];
       const list = parsed.variables.some((p) => p.name === v && p.explode);
       // Without a schema a variable is any string; a schema of another type is an error already
