@@ -38,7 +38,7 @@ beforeAll(async () => {
   dir = scratch('template-paths', path.join(REPO, 'test/cases/template-paths'));
   const io = memoryIO(dir);
   expect(await runCli(['generate', '-q'], io), io.err).toBe(0);
-  for (const name of ['docs', 'files', 'notes', 'sources', 'raw']) {
+  for (const name of ['docs', 'files', 'notes', 'sources', 'raw', 'entry', 'entry-any']) {
     writeFileSync(path.join(dir, `src/handlers/templates/${name}.ts`), echoHandler(name, name === 'files'));
   }
   const tsc = await buildServer(dir);
@@ -155,6 +155,14 @@ describe.each(matrix)('%s, %s era', (kind, era) => {
       params: { path: 'etc/passwd' },
       joined: `${ROOT}/etc/passwd`,
     });
+  });
+
+  it('reads a URI two templates match with the one whose name sorts first, and a resource URI with the resource', async () => {
+    expect(await readJson(client, 'kb://entries/7')).toEqual({ params: { id: '7' } });
+    expect(await readJson(client, 'kb://entries/7/notes')).toEqual({ params: { rest: '7/notes' } });
+    expect((await client.readResource({ uri: 'kb://entries/index' })).contents).toEqual([
+      { uri: 'kb://entries/index', mimeType: 'text/plain', text: 'index' },
+    ]);
   });
 
   it('hands values as sent to a template with allowPathTraversal', async () => {

@@ -108,7 +108,7 @@ export interface Manifest {
     [k: string]: Resource;
   };
   /**
-   * Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers.
+   * Parameterised resources (RFC 6570 URI templates), keyed by name. Each gets a read handler, and optionally list and completion handlers. A URI that a resource names exactly is read by that resource; otherwise by the first template that matches it, in the order of their names (names that are whole numbers first, by value): give a catch-all (`docs://{+path}`) a name that sorts after the templates it would shadow (`docs://{id}`).
    */
   resourceTemplates?: {
     [k: string]: ResourceTemplate;

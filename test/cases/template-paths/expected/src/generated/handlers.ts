@@ -3,11 +3,25 @@
 
 import type { TemplateReader } from '@mcpgen/runtime';
 
-import type { DocsParams, FilesParams, NotesParams, RawParams, SourcesParams } from './types.js';
+import type {
+  DocsParams,
+  EntryAnyParams,
+  EntryParams,
+  FilesParams,
+  NotesParams,
+  RawParams,
+  SourcesParams,
+} from './types.js';
 
 export interface TemplateHandlers {
   docs: {
     read: TemplateReader<DocsParams>;
+  };
+  entry: {
+    read: TemplateReader<EntryParams>;
+  };
+  'entry-any': {
+    read: TemplateReader<EntryAnyParams>;
   };
   files: {
     read: TemplateReader<FilesParams>;

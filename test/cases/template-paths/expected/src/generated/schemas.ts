@@ -3,7 +3,15 @@
 
 import { compiledOnFirstUse } from '@mcpgen/runtime/server';
 
-import type { DocsParams, FilesParams, NotesParams, RawParams, SourcesParams } from './types.js';
+import type {
+  DocsParams,
+  EntryAnyParams,
+  EntryParams,
+  FilesParams,
+  NotesParams,
+  RawParams,
+  SourcesParams,
+} from './types.js';
 
 /**
  * The JSON Schemas exactly as the manifest declares them, with shared `$ref`s inlined:
@@ -15,6 +23,20 @@ const jsonSchemas = {
     type: 'object',
     properties: { name: { type: 'string' } },
     required: ['name'],
+    additionalProperties: false,
+  },
+  /** Variables of resource template `entry`. */
+  entryParams: {
+    type: 'object',
+    properties: { id: { type: 'string' } },
+    required: ['id'],
+    additionalProperties: false,
+  },
+  /** Variables of resource template `entry-any`. */
+  entryAnyParams: {
+    type: 'object',
+    properties: { rest: { type: 'string' } },
+    required: ['rest'],
     additionalProperties: false,
   },
   /** Variables of resource template `files`. */
@@ -49,6 +71,8 @@ const jsonSchemas = {
 
 export const schemas = {
   docsParams: compiledOnFirstUse<DocsParams>(jsonSchemas.docsParams),
+  entryParams: compiledOnFirstUse<EntryParams>(jsonSchemas.entryParams),
+  entryAnyParams: compiledOnFirstUse<EntryAnyParams>(jsonSchemas.entryAnyParams),
   filesParams: compiledOnFirstUse<FilesParams>(jsonSchemas.filesParams),
   notesParams: compiledOnFirstUse<NotesParams>(jsonSchemas.notesParams),
   rawParams: compiledOnFirstUse<RawParams>(jsonSchemas.rawParams),

@@ -24,12 +24,15 @@ import { pathGuards } from '@mcpgen/runtime/paths';
 import { type ResourceInfo, readTemplate, uriTemplate } from '@mcpgen/runtime/resources';
 
 import { hooks } from '../hooks.js';
+import { resourceContents } from './content.js';
 import { schemas } from './schemas.js';
 
 export const serverInfo: ServerInfo = { name: 'template-paths', version: '1.0.0' };
 
 // Handler modules load on first use (cold start reads none of them).
 const docsTemplate = lazy(() => import('../handlers/templates/docs.js'));
+const entryAnyTemplate = lazy(() => import('../handlers/templates/entry-any.js'));
+const entryTemplate = lazy(() => import('../handlers/templates/entry.js'));
 const filesTemplate = lazy(() => import('../handlers/templates/files.js'));
 const notesTemplate = lazy(() => import('../handlers/templates/notes.js'));
 const rawTemplate = lazy(() => import('../handlers/templates/raw.js'));
@@ -45,10 +48,26 @@ const handledCapabilities: ServerCapabilities = { logging: {}, resources: {} };
 const subscribableUris: string[] = [];
 export const subscribable: ReadonlySet<string> = new Set(subscribableUris);
 
+/** What resources/list shows of each resource besides its name and URI. */
+const resourceInfo: Record<string, ResourceInfo> = {
+  'entries-index': {
+    description: 'The index of the entries, a URI both templates match',
+    mimeType: 'text/plain',
+  },
+};
+
 /** What resources/templates/list shows of each template besides its name and URI template. */
 const templateInfo: Record<string, ResourceInfo> = {
   docs: {
     description: 'A document by name; a name never holds `/`',
+    mimeType: 'text/plain',
+  },
+  entry: {
+    description: 'An entry of the knowledge base by its id',
+    mimeType: 'text/plain',
+  },
+  'entry-any': {
+    description: 'Anything under the entries; `entry` sorts first, so it reads a single id',
     mimeType: 'text/plain',
   },
   files: { description: 'A file under the served root', mimeType: 'text/plain' },
@@ -66,6 +85,8 @@ const templateInfo: Record<string, ResourceInfo> = {
 /** Template variables that may carry a path: checked before the handler runs (no traversal). */
 const guardPaths = pathGuards({
   docs: { name: { path: false, rooted: true } },
+  entry: { id: { path: false, rooted: true } },
+  'entry-any': { rest: { path: true, rooted: true } },
   files: { path: { path: true, rooted: true } },
   notes: { chapter: { path: true, rooted: true }, page: { path: true, rooted: true } },
   sources: { path: { path: true, rooted: false } },
@@ -73,6 +94,9 @@ const guardPaths = pathGuards({
 
 /** The resources and templates: registered together, as resources/read may match either. */
 function registerResources(server: McpServer): void {
+  server.registerResource('entries-index', 'kb://entries/index', { ...resourceInfo['entries-index'] }, () => ({
+    contents: [resourceContents.entriesIndex],
+  }));
   server.registerResource(
     'docs',
     new ResourceTemplate(uriTemplate('docs://library/{name}'), {
@@ -81,6 +105,24 @@ function registerResources(server: McpServer): void {
     { ...templateInfo['docs'] },
     (uri, variables, ctx) =>
       readTemplate(docsTemplate, uri, guardPaths('docs', uri, variables), ctx, schemas.docsParams, templateInfo['docs']?.mimeType, server),
+  );
+  server.registerResource(
+    'entry',
+    new ResourceTemplate(uriTemplate('kb://entries/{id}'), {
+      list: undefined,
+    }),
+    { ...templateInfo['entry'] },
+    (uri, variables, ctx) =>
+      readTemplate(entryTemplate, uri, guardPaths('entry', uri, variables), ctx, schemas.entryParams, templateInfo['entry']?.mimeType, server),
+  );
+  server.registerResource(
+    'entry-any',
+    new ResourceTemplate(uriTemplate('kb://entries/{+rest}'), {
+      list: undefined,
+    }),
+    { ...templateInfo['entry-any'] },
+    (uri, variables, ctx) =>
+      readTemplate(entryAnyTemplate, uri, guardPaths('entry-any', uri, variables), ctx, schemas.entryAnyParams, templateInfo['entry-any']?.mimeType, server),
   );
   server.registerResource(
     'files',

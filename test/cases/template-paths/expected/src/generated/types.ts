@@ -6,6 +6,16 @@ export interface DocsParams {
   name: string;
 }
 
+/** Variables of resource template `entry` (kb://entries/{id}). */
+export interface EntryParams {
+  id: string;
+}
+
+/** Variables of resource template `entry-any` (kb://entries/{+rest}). */
+export interface EntryAnyParams {
+  rest: string;
+}
+
 /** Variables of resource template `files` (file:///{+path}). */
 export interface FilesParams {
   path: string;

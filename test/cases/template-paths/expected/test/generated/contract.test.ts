@@ -34,12 +34,31 @@ const expected: Expected = {
   serverInfo: { name: 'template-paths', version: '1.0.0' },
   instructions: null,
   tools: [],
-  resources: [],
+  resources: [
+    {
+      name: 'entries-index',
+      uri: 'kb://entries/index',
+      description: 'The index of the entries, a URI both templates match',
+      mimeType: 'text/plain',
+    },
+  ],
   resourceTemplates: [
     {
       name: 'docs',
       uriTemplate: 'docs://library/{name}',
       description: 'A document by name; a name never holds `/`',
+      mimeType: 'text/plain',
+    },
+    {
+      name: 'entry',
+      uriTemplate: 'kb://entries/{id}',
+      description: 'An entry of the knowledge base by its id',
+      mimeType: 'text/plain',
+    },
+    {
+      name: 'entry-any',
+      uriTemplate: 'kb://entries/{+rest}',
+      description: 'Anything under the entries; `entry` sorts first, so it reads a single id',
       mimeType: 'text/plain',
     },
     {
@@ -72,7 +91,12 @@ const expected: Expected = {
 };
 
 /** Static resources and their contents. */
-const resources: StaticResource[] = [];
+const resources: StaticResource[] = [
+  {
+    uri: 'kb://entries/index',
+    contents: [{ uri: 'kb://entries/index', mimeType: 'text/plain', text: 'index' }],
+  },
+];
 
 /** Declarative prompts, with every argument set to `<name>-value`, and what they render to. */
 const prompts: DeclarativePrompt[] = [];
@@ -86,6 +110,8 @@ const completions: Completion[] = [];
  */
 const reachable: Reachable[] = [
   { kind: 'resource', uri: 'docs://library/example' },
+  { kind: 'resource', uri: 'kb://entries/example' },
+  { kind: 'resource', uri: 'kb://entries/example' },
   { kind: 'resource', uri: 'file:///example' },
   { kind: 'resource', uri: 'notes://book/example/example' },
   { kind: 'resource', uri: 'raw:///example' },
