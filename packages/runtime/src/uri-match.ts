@@ -54,6 +54,24 @@ function parse(template: string): Array<string | Expression> | undefined {
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * The pattern of a template's literal text. The URI matched is the URL parser's (`new URL(…)`),
+ * which percent-encodes characters beyond ASCII: `docs://café/{id}` is matched as
+ * `docs://caf%C3%A9/{id}`, its hex digits in either case, as a client may send them.
+ */
+function literalPattern(text: string): string {
+  return text.replace(/[^\0-\x7f]+|[\0-\x7f]+/gu, (run) => {
+    if (run.charCodeAt(0) <= 0x7f) return literal(run);
+    let encoded: string;
+    try {
+      encoded = encodeURIComponent(run);
+    } catch {
+      return literal(run); // a lone surrogate has no UTF-8 form: no URI holds it
+    }
+    return encoded.replace(/[A-F]/g, (hex) => `[${hex}${hex.toLowerCase()}]`);
+  });
+}
+
 /** What separates the variables of an expression, as a pattern: `,` unless named here. */
 const SEPARATOR: Record<string, string> = { '.': '\\.', '/': '/' };
 
@@ -138,7 +156,7 @@ class MatchingUriTemplate extends UriTemplate {
     const path = queryAt >= 0 ? parts.slice(0, queryAt) : parts;
     // The query ends where a fragment starts: a URI with one matches no template without `{#…}`.
     this.#regex ??= new RegExp(
-      `^${path.map((p) => (typeof p === 'string' ? literal(p) : expressionPattern(p, tail.length > 0))).join('')}${tail.length ? '([?&][^#]*)?' : ''}$`,
+      `^${path.map((p) => (typeof p === 'string' ? literalPattern(p) : expressionPattern(p, tail.length > 0))).join('')}${tail.length ? '([?&][^#]*)?' : ''}$`,
     );
     const m = this.#regex.exec(uri);
     if (!m) return null;

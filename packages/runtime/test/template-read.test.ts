@@ -31,9 +31,10 @@ const templates = {
   dotted: { uri: 'v://release{.major,minor}', major: { type: 'string' }, minor: { type: 'string' } },
   reserved: { uri: 'p://{+dir,file}', dir: { type: 'string' }, file: { type: 'string' } },
   fragments: { uri: 'f://doc{#part,line}', part: { type: 'string' }, line: { type: 'string' } },
+  accented: { uri: 'i://café/{id}{?q}', id: { type: 'string' }, q: { type: 'string' } },
 };
 /** Query variables may be left out (RFC 6570 leaves out an undefined one). */
-const optional = new Set(['fields', 'limit', 'tag', 'tags']);
+const optional = new Set(['fields', 'limit', 'tag', 'tags', 'q']);
 
 function createServer(): McpServer {
   const server = new McpServer({ name: 'lists', version: '1.0.0' });
@@ -79,6 +80,8 @@ describe('a list variable read through a template', () => {
     ['v://release.2.7', { major: '2', minor: '7' }],
     ['p://src/lib,main.ts', { dir: 'src/lib', file: 'main.ts' }],
     ['f://doc#intro,12', { part: 'intro', line: '12' }],
+    ['i://caf%C3%A9/notes?q=1', { id: 'notes', q: '1' }],
+    ['i://caf%c3%a9/notes', { id: 'notes' }],
   ])('%s', async (uri, params) => {
     if (!client.transport) {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -96,6 +99,11 @@ describe('a list variable read through a template', () => {
       await expect(client.readResource({ uri })).rejects.toThrow(/not found/i);
     },
   );
+
+  it('a template beyond ASCII reads the URI as written too, which the URL parser percent-encodes', async () => {
+    const read = await client.readResource({ uri: 'i://café/notes' });
+    expect(read.contents).toEqual([{ uri: 'i://caf%C3%A9/notes', mimeType: 'text/plain', text: '{"id":"notes"}' }]);
+  });
 
   it('a long URI that three reserved expansions could split every way is refused at once, not after minutes', async () => {
     const started = performance.now();
