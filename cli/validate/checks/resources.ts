@@ -5,10 +5,31 @@ import { Codes } from '../../manifest/codes.js';
 import { isRecord, type JsonPath } from '../../manifest/json-path.js';
 import { diagAt } from '../diagnostic.js';
 import { recordEntries } from '../json-schema-walk.js';
-import { uriProblem } from '../uri.js';
+import { type UriProblem, uriProblem } from '../uri.js';
 
 /**
- * Resources: a valid absolute URI, unique among resources (clients read by URI, so a duplicate
+ * A resources/read is looked up by its URI as the URL parser writes it (`new URL(uri).href`): a
+ * resource registered under any other spelling of it (`café`, `HTTPS://Host`, `a/../b`,
+ * `https://host` without `/`) is listed but never read.
+ */
+function unreadable(uri: string): UriProblem | undefined {
+  let href: string;
+  try {
+    href = new URL(uri).href;
+  } catch {
+    return undefined; // what the URL parser refuses, clients cannot send either
+  }
+  if (href === uri) return undefined;
+  return {
+    message: `${uri} is read as ${href} (clients' URIs are looked up as the URL parser writes them), so no read would find it`,
+    start: 0,
+    end: uri.length,
+    hint: `write \`${href}\``,
+  };
+}
+
+/**
+ * Resources: a valid absolute URI in the form reads look it up by, unique among resources (clients read by URI, so a duplicate
  * would hide one of them); `text` and `file` exclusive; `encoding` only with `file`.
  * URI templates are checked for duplicates here too; their syntax in templates.ts.
  */
@@ -20,7 +41,7 @@ export function checkResources(m: LoadedManifest): Diagnostic[] {
     if (!isRecord(r)) continue;
     const base: JsonPath = ['resources', name];
     if (typeof r.uri === 'string') {
-      const problem = uriProblem(r.uri);
+      const problem = uriProblem(r.uri) ?? unreadable(r.uri);
       if (problem) {
         const range =
           problem.end > problem.start ? locateInString(m, [...base, 'uri'], problem.start, problem.end) : undefined;
