@@ -49,6 +49,8 @@ function parse(template: string): Array<string | Expression> | undefined {
     parts.push({ operator, variables });
   }
   if (at < template.length) parts.push(template.slice(at));
+  // The URL parser writes a scheme in lowercase (`Notes://1` is read as `notes://1`).
+  if (typeof parts[0] === 'string') parts[0] = parts[0].replace(/^[A-Za-z][A-Za-z0-9+.-]*:/, (s) => s.toLowerCase());
   return parts;
 }
 

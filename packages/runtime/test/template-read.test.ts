@@ -32,6 +32,7 @@ const templates = {
   reserved: { uri: 'p://{+dir,file}', dir: { type: 'string' }, file: { type: 'string' } },
   fragments: { uri: 'f://doc{#part,line}', part: { type: 'string' }, line: { type: 'string' } },
   accented: { uri: 'i://café/{id}{?q}', id: { type: 'string' }, q: { type: 'string' } },
+  capital: { uri: 'Notes://{id}', id: { type: 'string' } },
 };
 /** Query variables may be left out (RFC 6570 leaves out an undefined one). */
 const optional = new Set(['fields', 'limit', 'tag', 'tags', 'q']);
@@ -82,6 +83,7 @@ describe('a list variable read through a template', () => {
     ['f://doc#intro,12', { part: 'intro', line: '12' }],
     ['i://caf%C3%A9/notes?q=1', { id: 'notes', q: '1' }],
     ['i://caf%c3%a9/notes', { id: 'notes' }],
+    ['notes://7', { id: '7' }],
   ])('%s', async (uri, params) => {
     if (!client.transport) {
       const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
