@@ -141,6 +141,18 @@ describe('inputs: what clients send', () => {
       ['property-removed', 'breaking', '/inputSchema/properties/b'],
     ],
     [
+      'a property removed where undeclared ones must match a schema it does not',
+      tool(obj({ a: str, b: str }, [], { additionalProperties: { type: 'integer' } })),
+      tool(obj({ a: str }, [], { additionalProperties: { type: 'integer' } })),
+      ['property-removed', 'breaking', '/inputSchema/properties/b'],
+    ],
+    [
+      'patternProperties removed where additionalProperties: false refuses their keys now',
+      tool(obj({ a: str }, [], { additionalProperties: false, patternProperties: { '^x_': str } })),
+      tool(obj({ a: str }, [], { additionalProperties: false })),
+      ['schema-changed', 'breaking', '/inputSchema/patternProperties'],
+    ],
+    [
       'a tool removed',
       manifest({ tools: { t: { description: 'T' }, u: { description: 'U' } } }),
       manifest({ tools: { t: { description: 'T' } } }),
@@ -180,6 +192,12 @@ describe('inputs: what clients send', () => {
       tool(obj({ a: { type: 'string', maxLength: 10 } })),
       tool(obj({ a: { type: 'string', maxLength: 20 } })),
       ['constraint-loosened', 'compatible', '/inputSchema/properties/a/maxLength'],
+    ],
+    [
+      'a property removed whose values undeclared keys still accept',
+      tool(obj({ a: str, b: str }, [], { additionalProperties: { type: 'string' } })),
+      tool(obj({ a: str }, [], { additionalProperties: { type: 'string' } })),
+      ['property-removed', 'compatible', '/inputSchema/properties/b'],
     ],
     [
       'additionalProperties false → true',

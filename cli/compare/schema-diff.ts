@@ -258,9 +258,8 @@ class Walker {
         this.diff(pa[name], pb[name], p, depth + 1);
         continue;
       }
-      // Clients that send it are refused only where nothing undeclared is accepted.
-      const closed = b.additionalProperties === false || b.unevaluatedProperties === false;
-      this.add(p, `${noun}-removed`, closed ? 'narrow' : 'none', `${noun} ${name} removed`, { removedField: true });
+      const effect = this.removedPropertyEffect(pa[name], b, p, depth);
+      this.add(p, `${noun}-removed`, effect, `${noun} ${name} removed`, { removedField: true });
     }
     for (const name of Object.keys(pb)) {
       if (Object.hasOwn(pa, name)) continue;
@@ -295,6 +294,26 @@ class Walker {
       );
     }
     this.additional(a, b, at, depth, 'additionalProperties');
+  }
+
+  /**
+   * A property removed is undeclared from then on: clients still sending it are refused when what
+   * undeclared keys must now match (`additionalProperties`, `unevaluatedProperties`) accepts less
+   * than the property did: `false`, or a schema narrower than the property's.
+   */
+  private removedPropertyEffect(property: unknown, b: JsonSchema, at: string, depth: number): Effect {
+    let effect: Effect = 'none';
+    for (const k of ['additionalProperties', 'unevaluatedProperties']) {
+      const rest = b[k];
+      if (rest === undefined || rest === true) continue;
+      if (rest === false) return 'narrow';
+      const before = this.out.length;
+      this.diff(property, rest, at, depth + 1);
+      const found = this.out.splice(before);
+      if (found.some((f) => f.effect === 'narrow' || f.effect === 'both')) return 'narrow';
+      if (found.some((f) => f.effect === 'unclassified')) effect = 'unclassified';
+    }
+    return effect;
   }
 
   private additional(a: JsonSchema, b: JsonSchema, at: string, depth: number, k: string): void {
@@ -385,11 +404,31 @@ class Walker {
       if (deepEqual(a[k], b[k])) continue;
       const p = `${at}/${pointerToken(k)}`;
       if (k === 'unevaluatedProperties') this.additional(a, b, at, 0, k);
+      else if (decidesFallback(k, a) || decidesFallback(k, b))
+        this.add(p, 'schema-changed', 'unclassified', `${k} changed beside a restricting ${FALLBACK[k]}`);
       else if (a[k] === undefined) this.add(p, 'constraint-tightened', 'narrow', `${k} added`);
       else if (b[k] === undefined) this.add(p, 'constraint-loosened', 'widen', `${k} removed`);
       else this.add(p, 'schema-changed', 'unclassified', `${k} changed`);
     }
   }
+}
+
+/**
+ * Keywords that take keys or items away from another one (`additionalProperties: false` refuses
+ * only keys no pattern matches): with that one restricting, adding them can accept more and
+ * removing them accept less, so neither is a plain narrowing or widening.
+ */
+const FALLBACK: Record<string, string> = {
+  patternProperties: 'additionalProperties',
+  prefixItems: 'items',
+};
+const FALLBACK_KEYS: Record<string, string[]> = {
+  patternProperties: ['additionalProperties', 'unevaluatedProperties'],
+  prefixItems: ['items', 'unevaluatedItems'],
+};
+
+function decidesFallback(k: string, s: JsonSchema): boolean {
+  return (FALLBACK_KEYS[k] ?? []).some((f) => s[f] !== undefined && s[f] !== true);
 }
 
 /** The schema a `$ref` points to in its root (its siblings over it), or the schema itself; undefined when it does not resolve. */
