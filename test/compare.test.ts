@@ -225,6 +225,16 @@ describe('inputs: what clients send', () => {
     expect(r.err).toContain('✔ no changes clients can see against base.yaml');
   });
 
+  it('anyOf or allOf branches in another order are no change, input or output', async () => {
+    const branches = [{ type: 'string', minLength: 1 }, { type: 'null' }];
+    const r = await compare(
+      tool(obj({ a: { anyOf: branches } }), obj({ b: { allOf: [{ minLength: 1 }, { maxLength: 3 }] } })),
+      tool(obj({ a: { anyOf: branches.toReversed() } }), obj({ b: { allOf: [{ maxLength: 3 }, { minLength: 1 }] } })),
+    );
+    expect(r.changes).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
   it('a shared schema ($ref) changed is found where it is used, resolved', async () => {
     const shared = (maxLength: number) =>
       manifest({

@@ -370,6 +370,8 @@ class Walker {
     }
     const gone = va.filter((x) => !vb.some((y) => deepEqual(x, y)));
     const added = vb.filter((y) => !va.some((x) => deepEqual(x, y)));
+    // The same branches in another order (or repeated) accept the same values.
+    if (gone.length === 0 && added.length === 0) return;
     if (gone.length === 0 || added.length === 0) {
       // Another branch in allOf is another constraint; in anyOf, another way to be valid.
       const more = added.length > 0;
