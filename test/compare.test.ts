@@ -235,6 +235,26 @@ describe('inputs: what clients send', () => {
     expect(r.code).toBe(0);
   });
 
+  it('made nullable as anyOf [it, null] is a branch added: compatible for inputs, breaking for outputs', async () => {
+    const nullable = { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'A' };
+    const plain = { type: 'string', description: 'A' };
+    expect(await one(tool(obj({ a: plain })), tool(obj({ a: nullable })))).toEqual([
+      'constraint-loosened',
+      'compatible',
+      '/inputSchema/properties/a/anyOf',
+    ]);
+    expect(await one(tool(undefined, obj({ a: nullable })), tool(undefined, obj({ a: plain })))).toEqual([
+      'constraint-tightened',
+      'compatible',
+      '/outputSchema/properties/a/anyOf',
+    ]);
+    expect(await one(tool(undefined, obj({ a: plain })), tool(undefined, obj({ a: nullable })))).toEqual([
+      'constraint-loosened',
+      'breaking',
+      '/outputSchema/properties/a/anyOf',
+    ]);
+  });
+
   it('a shared schema ($ref) changed is found where it is used, resolved', async () => {
     const shared = (maxLength: number) =>
       manifest({

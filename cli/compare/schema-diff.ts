@@ -137,6 +137,11 @@ class Walker {
       if (!deepEqual(a, b)) this.add(at, 'schema-changed', 'unclassified', 'schema changed');
       return;
     }
+    this.keywords(...asAnyOfPair(a, b), at, depth);
+  }
+
+  /** Two schema objects compared keyword by keyword. */
+  private keywords(a: JsonSchema, b: JsonSchema, at: string, depth: number): void {
     this.types(a, b, at);
     this.enums(a, b, at);
     for (const k of LOWER) this.bound(a, b, at, k, 'lower');
@@ -413,6 +418,34 @@ class Walker {
       else this.add(p, 'schema-changed', 'unclassified', `${k} changed`);
     }
   }
+}
+
+/**
+ * A schema made nullable as `anyOf: [<it>, {type: 'null'}]` (or the reverse) is that schema with
+ * a branch added, not a new constraint: a schema that is only an `anyOf` is compared with the
+ * other side as the one branch `anyOf: [<other>]`, so the branches tell what was added or removed.
+ */
+function asAnyOfPair(a: JsonSchema, b: JsonSchema): [JsonSchema, JsonSchema] {
+  if (onlyAnyOf(b) && a.anyOf === undefined) return [asOneBranch(a) ?? a, b];
+  if (onlyAnyOf(a) && b.anyOf === undefined) return [a, asOneBranch(b) ?? b];
+  return [a, b];
+}
+
+/** Keywords that say nothing of which values are valid, wherever they sit. */
+function isAnnotation(k: string): boolean {
+  return ANNOTATIONS.has(k) || k === 'default' || k.startsWith('x-');
+}
+
+function onlyAnyOf(s: JsonSchema): boolean {
+  return Array.isArray(s.anyOf) && Object.keys(s).every((k) => k === 'anyOf' || isAnnotation(k));
+}
+
+/** `s` as `anyOf: [s]` (its annotations kept outside); undefined when it constrains nothing. */
+function asOneBranch(s: JsonSchema): JsonSchema | undefined {
+  const outside = Object.entries(s).filter(([k]) => isAnnotation(k));
+  const branch = Object.fromEntries(Object.entries(s).filter(([k]) => !isAnnotation(k)));
+  if (Object.keys(branch).length === 0) return undefined;
+  return { ...Object.fromEntries(outside), anyOf: [branch] };
 }
 
 /**
