@@ -235,6 +235,16 @@ describe('inputs: what clients send', () => {
     expect(r.code).toBe(0);
   });
 
+  it('an anyOf branch changed is compared with the branch it was, wherever the list moved it', async () => {
+    const r = await compare(
+      tool(obj({ a: { anyOf: [{ type: 'string' }, { type: 'integer' }] } })),
+      tool(obj({ a: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string' }] } })),
+    );
+    expect(r.changes.map((c) => [c.change, c.severity, c.pointer])).toEqual([
+      ['constraint-tightened', 'breaking', '/inputSchema/properties/a/anyOf/0/minimum'],
+    ]);
+  });
+
   it('made nullable as anyOf [it, null] is a branch added: compatible for inputs, breaking for outputs', async () => {
     const nullable = { anyOf: [{ type: 'string' }, { type: 'null' }], description: 'A' };
     const plain = { type: 'string', description: 'A' };

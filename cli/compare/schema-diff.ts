@@ -389,12 +389,14 @@ class Walker {
       );
       return;
     }
-    if (va.length !== vb.length) {
+    if (gone.length !== added.length) {
       this.add(p, 'schema-changed', 'unclassified', `${k} branches changed`);
       return;
     }
+    // Branches kept as they were change nothing: each changed one is compared with the changed one
+    // at its rank among them, wherever the list moved it.
     const before = this.out.length;
-    va.forEach((x, i) => this.diff(x, vb[i], `${p}/${i}`, depth + 1));
+    gone.forEach((x, i) => this.diff(x, added[i], `${p}/${vb.indexOf(added[i])}`, depth + 1));
     // A change a branch holds that is not one of the above (a property added to an anyOf branch
     // may pick another branch for a value) is still named, conservatively.
     for (let i = before; i < this.out.length; i++) {
