@@ -225,6 +225,15 @@ describe('inputs: what clients send', () => {
     expect(r.err).toContain('✔ no changes clients can see against base.yaml');
   });
 
+  it('input removed is breaking: a tool without input refuses every argument', async () => {
+    const r = await compare(tool(obj({ a: str })), tool(undefined));
+    expect(r.changes.map((c) => [c.change, c.severity, c.pointer])).toEqual([
+      ['property-removed', 'breaking', '/inputSchema/properties/a'],
+      ['additional-properties-restricted', 'breaking', '/inputSchema/additionalProperties'],
+    ]);
+    expect(r.code).toBe(1);
+  });
+
   it('anyOf or allOf branches in another order are no change, input or output', async () => {
     const branches = [{ type: 'string', minLength: 1 }, { type: 'null' }];
     const r = await compare(

@@ -166,8 +166,11 @@ function sameArgs(a: PromptIR, b: PromptIR): boolean {
   return a.args.length > 0 && JSON.stringify(a.args.map((x) => x.name)) === JSON.stringify(b.args.map((x) => x.name));
 }
 
-/** A tool without `input` advertises (and accepts) an empty object. */
-const NO_INPUT: JsonSchema = { type: 'object' };
+/**
+ * What a tool without `input` advertises and validates with (the runtime's schema for it): an
+ * empty object, any argument refused.
+ */
+const NO_INPUT: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 
 function compareTools(out: ApiChange[], a: ToolIR, b: ToolIR): void {
   schemas(
