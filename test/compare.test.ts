@@ -244,6 +244,14 @@ describe('inputs: what clients send', () => {
     expect(r.code).toBe(0);
   });
 
+  it("type: [string, 'null'] and anyOf [string, null] are one schema written two ways: no change", async () => {
+    const list = { type: ['string', 'null'], format: 'date' };
+    const any = { anyOf: [{ type: 'string', format: 'date' }, { type: 'null' }] };
+    const r = await compare(tool(obj({ a: list }), obj({ b: any })), tool(obj({ a: any }), obj({ b: list })));
+    expect(r.changes).toEqual([]);
+    expect(r.code).toBe(0);
+  });
+
   it('an anyOf branch changed is compared with the branch it was, wherever the list moved it', async () => {
     const r = await compare(
       tool(obj({ a: { anyOf: [{ type: 'string' }, { type: 'integer' }] } })),

@@ -447,7 +447,20 @@ function asOneBranch(s: JsonSchema): JsonSchema | undefined {
   const outside = Object.entries(s).filter(([k]) => isAnnotation(k));
   const branch = Object.fromEntries(Object.entries(s).filter(([k]) => !isAnnotation(k)));
   if (Object.keys(branch).length === 0) return undefined;
-  return { ...Object.fromEntries(outside), anyOf: [branch] };
+  return { ...Object.fromEntries(outside), anyOf: branchesByType(branch) };
+}
+
+/** Keywords that hold for a value whatever its type: a schema with one is not split by type. */
+const ANY_TYPE = ['enum', 'const', 'allOf', 'anyOf', 'oneOf', 'not', 'if', '$ref'];
+
+/**
+ * `type: [string, 'null']` is `anyOf: [{type: string}, {type: 'null'}]`, the two ways of writing a
+ * nullable value: a list of types is one branch a type, `null` taking none of the other keywords
+ * (they constrain strings, numbers, arrays or objects only).
+ */
+function branchesByType(s: JsonSchema): JsonSchema[] {
+  if (!Array.isArray(s.type) || s.type.length < 2 || ANY_TYPE.some((k) => k in s)) return [s];
+  return (s.type as unknown[]).map((t) => (t === 'null' ? { type: 'null' } : { ...s, type: t }));
 }
 
 /**
