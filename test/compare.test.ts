@@ -147,6 +147,12 @@ describe('inputs: what clients send', () => {
       ['property-removed', 'breaking', '/inputSchema/properties/b'],
     ],
     [
+      'a new optional property narrower than the schema undeclared ones matched before',
+      tool(obj({ a: str }, [], { additionalProperties: { type: 'string' } })),
+      tool(obj({ a: str, b: { type: 'integer' } }, [], { additionalProperties: { type: 'string' } })),
+      ['property-added', 'breaking', '/inputSchema/properties/b'],
+    ],
+    [
       'patternProperties removed where additionalProperties: false refuses their keys now',
       tool(obj({ a: str }, [], { additionalProperties: false, patternProperties: { '^x_': str } })),
       tool(obj({ a: str }, [], { additionalProperties: false })),

@@ -76,6 +76,9 @@ const HANDLED = new Set([
 
 const MAX_DEPTH = 64;
 
+/** What keys no `properties` entry declares must match. */
+const UNDECLARED = ['additionalProperties', 'unevaluatedProperties'];
+
 /** Every change between `before` and `after` (each with its root, where their `$ref`s resolve). */
 export function diffSchemas(before: unknown, after: unknown, ctx: DiffContext): SchemaFinding[] {
   const out: SchemaFinding[] = [];
@@ -272,8 +275,8 @@ class Walker {
       if (rb.has(name) && !ra.has(name))
         this.add(p, `required-${noun}-added`, 'narrow', `new required ${noun} ${name}`);
       else {
-        // Clients sending calls valid before, or reading what they read before, do not meet it.
-        this.add(p, `${noun}-added`, 'none', `new optional ${noun} ${name}`);
+        const effect = this.addedPropertyEffect(a, pb[name], p, depth);
+        this.add(p, `${noun}-added`, effect, `new optional ${noun} ${name}`);
       }
     }
     for (const name of rb) {
@@ -308,17 +311,42 @@ class Walker {
    */
   private removedPropertyEffect(property: unknown, b: JsonSchema, at: string, depth: number): Effect {
     let effect: Effect = 'none';
-    for (const k of ['additionalProperties', 'unevaluatedProperties']) {
+    for (const k of UNDECLARED) {
       const rest = b[k];
       if (rest === undefined || rest === true) continue;
       if (rest === false) return 'narrow';
-      const before = this.out.length;
-      this.diff(property, rest, at, depth + 1);
-      const found = this.out.splice(before);
-      if (found.some((f) => f.effect === 'narrow' || f.effect === 'both')) return 'narrow';
-      if (found.some((f) => f.effect === 'unclassified')) effect = 'unclassified';
+      const moved = this.effectOf(property, rest, at, depth);
+      if (moved === 'narrow' || moved === 'both') return 'narrow';
+      if (moved === 'unclassified') effect = moved;
     }
     return effect;
+  }
+
+  /**
+   * A new optional property is no change to clients that never sent it, nor to clients that read
+   * values, except where undeclared keys had to match a schema before: a value valid for that
+   * schema and not for the property's is refused now.
+   */
+  private addedPropertyEffect(a: JsonSchema, property: unknown, at: string, depth: number): Effect {
+    let effect: Effect = 'none';
+    for (const k of UNDECLARED) {
+      const rest = a[k];
+      if (!isObject(rest)) continue;
+      const moved = this.effectOf(rest, property, at, depth);
+      if (moved === 'narrow' || moved === 'both') return 'narrow';
+      if (moved === 'unclassified') effect = moved;
+    }
+    return effect;
+  }
+
+  /** How the set of valid values moves from `a` to `b`, on the whole, their findings not kept. */
+  private effectOf(a: unknown, b: unknown, at: string, depth: number): Effect {
+    const before = this.out.length;
+    this.diff(a, b, at, depth + 1);
+    const found = this.out.splice(before);
+    if (found.some((f) => f.effect === 'narrow' || f.effect === 'both')) return 'narrow';
+    if (found.some((f) => f.effect === 'unclassified')) return 'unclassified';
+    return found.some((f) => f.effect === 'widen') ? 'widen' : 'none';
   }
 
   private additional(a: JsonSchema, b: JsonSchema, at: string, depth: number, k: string): void {
