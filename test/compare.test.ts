@@ -317,6 +317,35 @@ describe('inputs: what clients send', () => {
     ]);
   });
 
+  it('a recursive shared schema changed is found where it is used under items, anyOf or additionalProperties', async () => {
+    const tree = (type: string) =>
+      manifest({
+        schemas: {
+          Node: {
+            type: 'object',
+            properties: { v: { type }, kids: { type: 'array', items: { $ref: '#/schemas/Node' } } },
+          },
+        },
+        tools: {
+          t: {
+            description: 'T',
+            input: obj({
+              list: { type: 'array', items: { $ref: '#/schemas/Node' } },
+              maybe: { anyOf: [{ $ref: '#/schemas/Node' }, { type: 'null' }] },
+              byKey: { type: 'object', additionalProperties: { $ref: '#/schemas/Node' } },
+            }),
+          },
+        },
+      });
+    const r = await compare(tree('string'), tree('integer'));
+    expect(r.changes.map((c) => [c.pointer, c.severity])).toEqual([
+      ['/inputSchema/properties/list/items/properties/v/type', 'breaking'],
+      ['/inputSchema/properties/maybe/anyOf/0/properties/v/type', 'breaking'],
+      ['/inputSchema/properties/byKey/additionalProperties/properties/v/type', 'breaking'],
+    ]);
+    expect((await compare(tree('string'), tree('string'))).changes).toEqual([]);
+  });
+
   it('a change inside oneOf is breaking (unclassified); an anyOf branch added is compatible', async () => {
     const one_ = (branches: Obj[]) => tool(obj({ a: { oneOf: branches } }));
     const r = await compare(

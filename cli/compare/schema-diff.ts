@@ -98,13 +98,31 @@ class Walker {
     private readonly out: SchemaFinding[],
   ) {}
 
+  /**
+   * `x` and `y` written alike, and so are the definitions their `$ref`s lead to in each root: the
+   * same `$ref` text names a definition the change may have edited.
+   */
+  private same(x: unknown, y: unknown): boolean {
+    if (!deepEqual(x, y)) return false;
+    const seen = new Set<string>();
+    const todo = refsIn(x);
+    for (let ref = todo.pop(); ref !== undefined; ref = todo.pop()) {
+      if (seen.has(ref)) continue;
+      seen.add(ref);
+      const target = pointerGet(this.rootA, ref);
+      if (!deepEqual(target, pointerGet(this.rootB, ref))) return false;
+      todo.push(...refsIn(target));
+    }
+    return true;
+  }
+
   private add(pointer: string, change: string, effect: Effect, message: string, extra: Partial<SchemaFinding> = {}) {
     this.out.push({ pointer, change, effect, message, ...extra });
   }
 
   diff(a0: unknown, b0: unknown, at: string, depth: number): void {
     if (depth > MAX_DEPTH) {
-      if (!deepEqual(a0, b0)) this.add(at, 'schema-changed', 'unclassified', 'schema changed below the depth compared');
+      if (!this.same(a0, b0)) this.add(at, 'schema-changed', 'unclassified', 'schema changed below the depth compared');
       return;
     }
     const refs = `${refOf(a0) ?? ''}\u0000${refOf(b0) ?? ''}`;
@@ -352,7 +370,7 @@ class Walker {
   private additional(a: JsonSchema, b: JsonSchema, at: string, depth: number, k: string): void {
     const va = a[k] ?? true;
     const vb = b[k] ?? true;
-    if (deepEqual(va, vb)) return;
+    if (this.same(va, vb)) return;
     if (isObject(va) && isObject(vb)) {
       this.diff(va, vb, `${at}/${k}`, depth + 1);
       return;
@@ -371,7 +389,7 @@ class Walker {
   private items(a: JsonSchema, b: JsonSchema, at: string, depth: number): void {
     const ia = a.items;
     const ib = b.items;
-    if (deepEqual(ia, ib)) return;
+    if (this.same(ia, ib)) return;
     if (ia === undefined) this.add(`${at}/items`, 'constraint-tightened', 'narrow', 'items schema added');
     else if (ib === undefined) this.add(`${at}/items`, 'constraint-loosened', 'widen', 'items schema removed');
     else if (Array.isArray(ia) || Array.isArray(ib))
@@ -387,7 +405,7 @@ class Walker {
   private combinator(a: JsonSchema, b: JsonSchema, at: string, depth: number, k: 'allOf' | 'anyOf' | 'oneOf'): void {
     const va = a[k];
     const vb = b[k];
-    if (deepEqual(va, vb)) return;
+    if (this.same(va, vb)) return;
     const p = `${at}/${k}`;
     if (va === undefined) {
       this.add(p, 'constraint-tightened', 'narrow', `${k} added`);
@@ -401,8 +419,8 @@ class Walker {
       this.add(p, 'schema-changed', 'unclassified', `${k} changed`);
       return;
     }
-    const gone = va.filter((x) => !vb.some((y) => deepEqual(x, y)));
-    const added = vb.filter((y) => !va.some((x) => deepEqual(x, y)));
+    const gone = va.filter((x) => !vb.some((y) => this.same(x, y)));
+    const added = vb.filter((y) => !va.some((x) => this.same(x, y)));
     // The same branches in another order (or repeated) accept the same values.
     if (gone.length === 0 && added.length === 0) return;
     if (gone.length === 0 || added.length === 0) {
@@ -438,7 +456,7 @@ class Walker {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) {
       if (HANDLED.has(k) || ANNOTATIONS.has(k) || k.startsWith('x-')) continue;
-      if (deepEqual(a[k], b[k])) continue;
+      if (this.same(a[k], b[k])) continue;
       const p = `${at}/${pointerToken(k)}`;
       if (k === 'unevaluatedProperties') this.additional(a, b, at, 0, k);
       else if (decidesFallback(k, a) || decidesFallback(k, b))
@@ -521,6 +539,16 @@ function resolve(root: unknown, s: unknown): unknown {
     node = Object.keys(siblings).length && isObject(target) ? { ...target, ...siblings } : target;
   }
   return undefined;
+}
+
+/** Every `$ref` written anywhere in `v`. */
+function refsIn(v: unknown, out: string[] = []): string[] {
+  if (Array.isArray(v)) for (const x of v) refsIn(x, out);
+  else if (isObject(v)) {
+    if (typeof v.$ref === 'string') out.push(v.$ref);
+    for (const x of Object.values(v)) refsIn(x, out);
+  }
+  return out;
 }
 
 function refOf(s: unknown): string | undefined {
