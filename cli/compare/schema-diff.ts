@@ -1,7 +1,8 @@
 /**
  * What changed between two JSON Schemas, as a set of valid values: each change either narrows it
  * (fewer values valid), widens it, does both, or changes nothing a validator checks. Whether that
- * breaks clients depends on who writes the values (./classify.ts): clients write inputs and read outputs.
+ * breaks clients depends on who writes the values (classify in ./compare.ts): clients write inputs
+ * and read outputs.
  *
  * Both schemas are the advertised ones (shared `$ref`s inlined by normalize); the `$ref`s left
  * (local pointers, recursive shared schemas under `$defs`) are followed here, each pair once.
@@ -184,7 +185,7 @@ class Walker {
     this.combinator(a, b, at, depth, 'allOf');
     this.combinator(a, b, at, depth, 'anyOf');
     this.combinator(a, b, at, depth, 'oneOf');
-    this.others(a, b, at);
+    this.others(a, b, at, depth);
   }
 
   private types(a: JsonSchema, b: JsonSchema, at: string): void {
@@ -225,13 +226,11 @@ class Walker {
     const va = a[k];
     const vb = b[k];
     if (deepEqual(va, vb)) return;
-    const tighter: Effect = 'narrow';
-    const looser: Effect = 'widen';
     let effect: Effect;
-    if (va === undefined) effect = tighter;
-    else if (vb === undefined) effect = looser;
+    if (va === undefined) effect = 'narrow';
+    else if (vb === undefined) effect = 'widen';
     else if (typeof va === 'number' && typeof vb === 'number')
-      effect = (side === 'lower' ? vb > va : vb < va) ? tighter : looser;
+      effect = (side === 'lower' ? vb > va : vb < va) ? 'narrow' : 'widen';
     else effect = 'unclassified';
     const what =
       va === undefined
@@ -452,13 +451,13 @@ class Walker {
   }
 
   /** Any other keyword (not, if/then/else, patternProperties, prefixItems…): added narrows, removed widens, changed is unclassified. */
-  private others(a: JsonSchema, b: JsonSchema, at: string): void {
+  private others(a: JsonSchema, b: JsonSchema, at: string, depth: number): void {
     const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
     for (const k of keys) {
       if (HANDLED.has(k) || ANNOTATIONS.has(k) || k.startsWith('x-')) continue;
       if (this.same(a[k], b[k])) continue;
       const p = `${at}/${pointerToken(k)}`;
-      if (k === 'unevaluatedProperties') this.additional(a, b, at, 0, k);
+      if (k === 'unevaluatedProperties') this.additional(a, b, at, depth, k);
       else if (decidesFallback(k, a) || decidesFallback(k, b))
         this.add(p, 'schema-changed', 'unclassified', `${k} changed beside a restricting ${FALLBACK[k]}`);
       else if (a[k] === undefined) this.add(p, 'constraint-tightened', 'narrow', `${k} added`);
