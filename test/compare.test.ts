@@ -647,6 +647,19 @@ describe('--base <rev> in a git repository', () => {
     expect([r.code, r.out, r.err]).toEqual([0, '', '✔ no changes clients can see against HEAD:mcpgen.yaml\n']);
   });
 
+  it('a base file copied to another folder: its file: contents are set aside, not looked for beside it', async () => {
+    const dir = folder();
+    writeFileSync(path.join(dir, 'readme.md'), '# Notes\n');
+    const text = manifest({
+      resources: { readme: { uri: 'notes://readme', mimeType: 'text/markdown', file: 'readme.md' } },
+    });
+    writeFileSync(path.join(dir, 'mcpgen.yaml'), text);
+    mkdirSync(path.join(dir, 'old'));
+    writeFileSync(path.join(dir, 'old/mcpgen.yaml'), text);
+    const r = await cli(dir, 'compare', '--base', 'old/mcpgen.yaml');
+    expect([r.code, r.out, r.err]).toEqual([0, '', '✔ no changes clients can see against old/mcpgen.yaml\n']);
+  });
+
   it('a manifest the change adds (absent at the revision): nothing can break, exit 0', async () => {
     const dir = repo();
     writeFileSync(path.join(dir, 'mcpgen.yaml'), tool(undefined));

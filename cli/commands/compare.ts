@@ -62,7 +62,7 @@ export async function compareCommand(opts: CompareOptions, io: CliIO): Promise<n
       ? loadManifest(base.absPath, base.display)
       : loadManifestText(base.absPath, base.display, base.source),
     base.source,
-    base.rev !== null,
+    true,
   );
   if (!baseSide.ir) {
     report(io, baseSide.diagnostics, baseSide.source);
@@ -127,18 +127,19 @@ interface Side {
 
 /**
  * Load → validate → normalize, as generate does (lint's style rules aside: they change no
- * interface). `atRevision`: its referenced files are the working tree's, not the revision's (../compare/contents.ts).
+ * interface). `contentsAside` for the base: the files it references are no part of the interface,
+ * and are not where it says (the working tree's at a revision, none beside a copy) (../compare/contents.ts).
  */
-function irOf(loaded: ReturnType<typeof loadManifest>, source?: string, atRevision = false): Side {
+function irOf(loaded: ReturnType<typeof loadManifest>, source?: string, contentsAside = false): Side {
   const text = loaded.source ?? source;
   const unreadable = !loaded.manifest && loaded.source === undefined;
   if (!loaded.manifest || hasErrors(loaded.diagnostics))
     return { diagnostics: loaded.diagnostics, ...(text !== undefined ? { source: text } : {}), unreadable };
   const manifest = loaded.manifest;
   const validated = validateManifest(manifest);
-  const diagnostics = [...loaded.diagnostics, ...(atRevision ? validated.filter((d) => !aboutFiles(d)) : validated)];
+  const diagnostics = [...loaded.diagnostics, ...(contentsAside ? validated.filter((d) => !aboutFiles(d)) : validated)];
   if (hasErrors(diagnostics)) return { diagnostics, source: manifest.source };
-  const norm = normalize(atRevision ? withoutFileContents(manifest) : manifest, {
+  const norm = normalize(contentsAside ? withoutFileContents(manifest) : manifest, {
     manifestPath: path.basename(manifest.absPath),
     generatorVersion: null,
   });
