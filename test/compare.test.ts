@@ -443,6 +443,12 @@ describe('inputs: what clients send', () => {
       '/auth/bearer',
     ]);
   });
+
+  it('the legacy HTTP+SSE endpoints turned off or moved is breaking', async () => {
+    const http = (sse: unknown) => manifest({ transports: { http: { path: '/mcp', sse } } });
+    expect(await one(http({}), http(false))).toEqual(['sse-removed', 'breaking', '/sse']);
+    expect(await one(http({}), http({ path: '/events' }))).toEqual(['path-changed', 'breaking', '/sse/path']);
+  });
 });
 
 describe('outputs: what clients read', () => {

@@ -5,7 +5,7 @@
  * arguments): a schema that accepts less breaks them. They read outputs (outputSchema): a schema
  * that allows more, or a field gone or made optional, breaks them.
  */
-import type { IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
+import type { HttpIR, IR, JsonSchema, PromptIR, ResourceIR, TemplateIR, ToolIR } from '../normalize/ir.js';
 import { canonical, diffSchemas, type Effect, pointerToken } from './schema-diff.js';
 
 export type EntryKind = 'tool' | 'resource' | 'template' | 'prompt' | 'transport';
@@ -369,6 +369,7 @@ function transports(out: ApiChange[], base: IR, head: IR): void {
         `HTTP path ${a.http.path} → ${b.http.path}: clients posting to the old URL get 404`,
       ),
     );
+  legacySse(out, a.http.sse, b.http.sse);
   const authA = authOf(a.http);
   const authB = authOf(b.http);
   for (const kind of ['bearer', 'oauth'] as const) {
@@ -431,6 +432,37 @@ function transports(out: ApiChange[], base: IR, head: IR): void {
           'scopes-removed',
           'compatible',
           `scopes ${removed.join(', ')} no longer required of every request`,
+        ),
+      );
+  }
+}
+
+/** The 2024-11-05 HTTP+SSE endpoints: clients that speak only that transport connect through them. */
+function legacySse(out: ApiChange[], a: HttpIR['sse'], b: HttpIR['sse']): void {
+  if (a && !b)
+    out.push(
+      change(
+        'transport',
+        'http',
+        '/sse',
+        'sse-removed',
+        'breaking',
+        'the legacy HTTP+SSE endpoints are no longer served: clients that speak only that transport cannot connect',
+      ),
+    );
+  else if (!a && b)
+    out.push(change('transport', 'http', '/sse', 'sse-added', 'compatible', 'the legacy HTTP+SSE endpoints served'));
+  if (!a || !b) return;
+  for (const k of ['path', 'messagesPath'] as const) {
+    if (a[k] !== b[k])
+      out.push(
+        change(
+          'transport',
+          'http',
+          `/sse/${k}`,
+          'path-changed',
+          'breaking',
+          `HTTP+SSE ${k} ${a[k]} → ${b[k]}: clients using the old URL get 404`,
         ),
       );
   }
