@@ -297,11 +297,13 @@ class Walker {
       }
     }
     for (const name of rb) {
-      if (ra.has(name) || !Object.hasOwn(pa, name) || !Object.hasOwn(pb, name)) {
-        if (!ra.has(name) && !Object.hasOwn(pb, name))
-          this.add(`${at}/required`, `required-${noun}-added`, 'narrow', `${name} required (not declared)`);
+      if (ra.has(name)) continue;
+      if (!Object.hasOwn(pb, name)) {
+        this.add(`${at}/required`, `required-${noun}-added`, 'narrow', `${name} required (not declared)`);
         continue;
       }
+      // A property new and required at once is named above.
+      if (!Object.hasOwn(pa, name)) continue;
       this.add(
         `${at}/properties/${pointerToken(name)}`,
         `${noun}-became-required`,
