@@ -147,6 +147,12 @@ describe('inputs: what clients send', () => {
       ['property-removed', 'breaking', '/inputSchema/properties/b'],
     ],
     [
+      'a property removed whose name a patternProperties schema it does not match takes',
+      tool(obj({ a: str, x_b: str }, [], { patternProperties: { '^x_': { type: 'integer' } } })),
+      tool(obj({ a: str }, [], { patternProperties: { '^x_': { type: 'integer' } } })),
+      ['property-removed', 'breaking', '/inputSchema/properties/x_b'],
+    ],
+    [
       'a new optional property narrower than the schema undeclared ones matched before',
       tool(obj({ a: str }, [], { additionalProperties: { type: 'string' } })),
       tool(obj({ a: str, b: { type: 'integer' } }, [], { additionalProperties: { type: 'string' } })),
@@ -198,6 +204,12 @@ describe('inputs: what clients send', () => {
       tool(obj({ a: { type: 'string', maxLength: 10 } })),
       tool(obj({ a: { type: 'string', maxLength: 20 } })),
       ['constraint-loosened', 'compatible', '/inputSchema/properties/a/maxLength'],
+    ],
+    [
+      'a property removed whose name a patternProperties schema accepting it takes (additionalProperties: false aside)',
+      tool(obj({ a: str, x_b: str }, [], { additionalProperties: false, patternProperties: { '^x_': str } })),
+      tool(obj({ a: str }, [], { additionalProperties: false, patternProperties: { '^x_': str } })),
+      ['property-removed', 'compatible', '/inputSchema/properties/x_b'],
     ],
     [
       'a property removed whose values undeclared keys still accept',

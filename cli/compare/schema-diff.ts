@@ -77,9 +77,6 @@ const HANDLED = new Set([
 
 const MAX_DEPTH = 64;
 
-/** What keys no `properties` entry declares must match. */
-const UNDECLARED = ['additionalProperties', 'unevaluatedProperties'];
-
 /** Every change between `before` and `after` (each with its root, where their `$ref`s resolve). */
 export function diffSchemas(before: unknown, after: unknown, ctx: DiffContext): SchemaFinding[] {
   const out: SchemaFinding[] = [];
@@ -283,7 +280,7 @@ class Walker {
         this.diff(pa[name], pb[name], p, depth + 1);
         continue;
       }
-      const effect = this.removedPropertyEffect(pa[name], b, p, depth);
+      const effect = this.removedPropertyEffect(name, pa[name], b, p, depth);
       this.add(p, `${noun}-removed`, effect, `${noun} ${name} removed`, { removedField: true });
     }
     for (const name of Object.keys(pb)) {
@@ -292,7 +289,7 @@ class Walker {
       if (rb.has(name) && !ra.has(name))
         this.add(p, `required-${noun}-added`, 'narrow', `new required ${noun} ${name}`);
       else {
-        const effect = this.addedPropertyEffect(a, pb[name], p, depth);
+        const effect = this.addedPropertyEffect(name, a, pb[name], p, depth);
         this.add(p, `${noun}-added`, effect, `new optional ${noun} ${name}`);
       }
     }
@@ -325,15 +322,13 @@ class Walker {
 
   /**
    * A property removed is undeclared from then on: clients still sending it are refused when what
-   * undeclared keys must now match (`additionalProperties`, `unevaluatedProperties`) accepts less
-   * than the property did: `false`, or a schema narrower than the property's.
+   * an undeclared key of its name must now match accepts less than the property did (`false`, or a
+   * schema narrower than the property's).
    */
-  private removedPropertyEffect(property: unknown, b: JsonSchema, at: string, depth: number): Effect {
+  private removedPropertyEffect(name: string, property: unknown, b: JsonSchema, at: string, depth: number): Effect {
     let effect: Effect = 'none';
-    for (const k of UNDECLARED) {
-      const rest = b[k];
-      if (rest === undefined || rest === true) continue;
-      if (rest === false) return 'narrow';
+    for (const rest of undeclaredSchemas(b, name)) {
+      if (rest === true) continue;
       const moved = this.effectOf(property, rest, at, depth);
       if (moved === 'narrow' || moved === 'both') return 'narrow';
       if (moved === 'unclassified') effect = moved;
@@ -343,13 +338,12 @@ class Walker {
 
   /**
    * A new optional property is no change to clients that never sent it, nor to clients that read
-   * values, except where undeclared keys had to match a schema before: a value valid for that
-   * schema and not for the property's is refused now.
+   * values, except where an undeclared key of its name had to match a schema before: a value valid
+   * for that schema and not for the property's is refused now.
    */
-  private addedPropertyEffect(a: JsonSchema, property: unknown, at: string, depth: number): Effect {
+  private addedPropertyEffect(name: string, a: JsonSchema, property: unknown, at: string, depth: number): Effect {
     let effect: Effect = 'none';
-    for (const k of UNDECLARED) {
-      const rest = a[k];
+    for (const rest of undeclaredSchemas(a, name)) {
       if (!isObject(rest)) continue;
       const moved = this.effectOf(rest, property, at, depth);
       if (moved === 'narrow' || moved === 'both') return 'narrow';
@@ -540,6 +534,29 @@ function resolve(root: unknown, s: unknown): unknown {
     node = Object.keys(siblings).length && isObject(target) ? { ...target, ...siblings } : target;
   }
   return undefined;
+}
+
+/**
+ * The schemas a key `name` that `properties` does not declare must match: the `patternProperties`
+ * matching it, else `additionalProperties`, else `unevaluatedProperties` (each applies only to keys
+ * the ones before leave).
+ */
+function undeclaredSchemas(s: JsonSchema, name: string): unknown[] {
+  const patterns = isObject(s.patternProperties) ? Object.entries(s.patternProperties) : [];
+  const matching = patterns.filter(([re]) => matchesPattern(re, name)).map(([, schema]) => schema);
+  if (matching.length) return matching;
+  if (s.additionalProperties !== undefined) return [s.additionalProperties];
+  if (s.unevaluatedProperties !== undefined) return [s.unevaluatedProperties];
+  return [];
+}
+
+/** A pattern validators cannot compile is taken to match: its schema may apply. */
+function matchesPattern(re: string, name: string): boolean {
+  try {
+    return new RegExp(re, 'u').test(name);
+  } catch {
+    return true;
+  }
 }
 
 /** Every `$ref` written anywhere in `v`. */
