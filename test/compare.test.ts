@@ -361,8 +361,14 @@ describe('inputs: what clients send', () => {
   it('a change inside oneOf is breaking (unclassified); an anyOf branch added is compatible', async () => {
     const one_ = (branches: Obj[]) => tool(obj({ a: { oneOf: branches } }));
     const r = await compare(
-      one_([{ type: 'string' }, { type: 'integer' }]),
-      one_([{ type: 'string' }, { type: 'boolean' }]),
+      one_([
+        { type: 'string', maxLength: 3 },
+        { type: 'string', pattern: '^a' },
+      ]),
+      one_([
+        { type: 'string', maxLength: 3 },
+        { type: 'string', pattern: '^b' },
+      ]),
     );
     expect(r.changes.map((c) => [c.pointer, c.severity, c.unclassified])).toEqual([
       ['/inputSchema/properties/a/oneOf', 'breaking', true],
@@ -374,6 +380,16 @@ describe('inputs: what clients send', () => {
       'compatible',
       '/inputSchema/properties/a/anyOf',
     ]);
+  });
+
+  it("oneOf branches of types apart (a value matches one at most) compare as anyOf's: a null branch added is compatible", async () => {
+    const one_ = (branches: Obj[]) => tool(obj({ a: { oneOf: branches } }));
+    expect(
+      await one(
+        one_([{ type: 'string' }, { type: 'integer' }]),
+        one_([{ type: 'string' }, { type: 'integer' }, { type: 'null' }]),
+      ),
+    ).toEqual(['constraint-loosened', 'compatible', '/inputSchema/properties/a/oneOf']);
   });
 
   it('a rename reads as removed + added, and says so', async () => {

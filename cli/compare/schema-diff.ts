@@ -395,7 +395,9 @@ class Walker {
   /**
    * allOf and anyOf are monotone in each branch (a branch narrowed narrows the whole or leaves it
    * as it was), so same-length lists are compared branch by branch, and a branch only added or only
-   * removed is classified; oneOf (exactly one) is not, so any change to it is unclassified.
+   * removed is classified; oneOf (exactly one) is not, so a change to it is unclassified, unless
+   * its branches take values of types apart (`oneOf: [{type: string}, {type: 'null'}]`): no value
+   * matches two, so it is an anyOf.
    */
   private combinator(a: JsonSchema, b: JsonSchema, at: string, depth: number, k: 'allOf' | 'anyOf' | 'oneOf'): void {
     const va = a[k];
@@ -410,7 +412,8 @@ class Walker {
       this.add(p, 'constraint-loosened', 'widen', `${k} removed`);
       return;
     }
-    if (!Array.isArray(va) || !Array.isArray(vb) || k === 'oneOf') {
+    const asAnyOf = k === 'oneOf' && this.typesApart(va, this.rootA) && this.typesApart(vb, this.rootB);
+    if (!Array.isArray(va) || !Array.isArray(vb) || (k === 'oneOf' && !asAnyOf)) {
       this.add(p, 'schema-changed', 'unclassified', `${k} changed`);
       return;
     }
@@ -444,6 +447,23 @@ class Walker {
       const f = this.out[i]!;
       if (f.effect === 'none' && !f.change.startsWith('default')) f.effect = 'unclassified';
     }
+  }
+
+  /** Branches that each say their types, no type in two (integer counted within number). */
+  private typesApart(branches: unknown, root: unknown): boolean {
+    if (!Array.isArray(branches)) return false;
+    const seen = new Set<string>();
+    for (const branch of branches) {
+      const s = resolve(root, branch);
+      const types = isObject(s) ? typeSet(s.type) : null;
+      if (types === null) return false;
+      for (const t of types) {
+        const overlapping = t === 'integer' || t === 'number' ? ['integer', 'number'] : [t];
+        if (overlapping.some((o) => seen.has(o))) return false;
+      }
+      for (const t of types) seen.add(t);
+    }
+    return true;
   }
 
   /** Any other keyword (not, if/then/else, patternProperties, prefixItems…): added narrows, removed widens, changed is unclassified. */
