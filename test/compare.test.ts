@@ -489,6 +489,12 @@ describe('outputs: what clients read', () => {
       ['property-removed', 'breaking', '/outputSchema/properties/b'],
     ],
     [
+      'a key required without being declared, no longer required',
+      tool(undefined, { type: 'object', required: ['id'] }),
+      tool(undefined, { type: 'object' }),
+      ['property-became-optional', 'breaking', '/outputSchema/required'],
+    ],
+    [
       'a property made optional',
       out({ a: { type: 'string' } }, ['a']),
       out({ a: { type: 'string' } }),

@@ -309,7 +309,14 @@ class Walker {
       );
     }
     for (const name of ra) {
-      if (rb.has(name) || !Object.hasOwn(pb, name)) continue;
+      if (rb.has(name)) continue;
+      if (!Object.hasOwn(pa, name) && !Object.hasOwn(pb, name)) {
+        // Required without being declared: values had the key, and may not have it now.
+        this.add(`${at}/required`, `${noun}-became-optional`, 'widen', `${name} no longer required (not declared)`);
+        continue;
+      }
+      // A property gone is named above.
+      if (!Object.hasOwn(pb, name)) continue;
       this.add(
         `${at}/properties/${pointerToken(name)}`,
         `${noun}-became-optional`,
