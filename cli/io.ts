@@ -5,7 +5,7 @@ export interface CliIO {
   cwd: string;
   stdout(text: string): void;
   stderr(text: string): void;
-  /** True when stdout is a terminal (colours, progress). */
+  /** True when stderr is a terminal: colours and progress, which both go there. */
   isTTY: boolean;
   env: Record<string, string | undefined>;
   /**
@@ -21,7 +21,7 @@ export function processIO(): CliIO {
     cwd: process.cwd(),
     stdout: (t) => void (closed.stdout || process.stdout.write(t)),
     stderr: (t) => void (closed.stderr || process.stderr.write(t)),
-    isTTY: Boolean(process.stdout.isTTY),
+    isTTY: Boolean(process.stderr.isTTY),
     env: process.env,
   };
 }

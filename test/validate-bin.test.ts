@@ -93,3 +93,28 @@ describe('a reader that stops early', () => {
     expect(await closed(['-f', 'errors.yaml'])).toBe(1);
   });
 });
+
+describe('colours', () => {
+  // `script` runs the command in a terminal and copies what the terminal shows to its stdout.
+  test('follow stderr, where the report goes: none in a file stderr is sent to, with stdout on the terminal', async () => {
+    const dir = path.join(root, '.tmp/validate-bin-colour');
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, 'mcpgen.yaml'),
+      'version: 1\nserver: { name: c, version: 0.1.0 }\ntools:\n  t: { description: x }\n',
+    );
+    const env = { ...process.env };
+    delete env.NO_COLOR;
+    const inTerminal = (command: string) =>
+      new Promise<string>((resolve) => {
+        execFile('script', ['-qec', command, '/dev/null'], { cwd: dir, env }, (_err, stdout) => resolve(stdout));
+      });
+    const validate = `${JSON.stringify(process.execPath)} ${JSON.stringify(bin)} validate`;
+    expect(await inTerminal(validate)).toContain('\x1b[33mwarning');
+    await inTerminal(`${validate} 2>report.txt`);
+    const report = fs.readFileSync(path.join(dir, 'report.txt'), 'utf8');
+    expect(report).toContain('warning MCPG302');
+    expect(report).not.toContain('\x1b[');
+  });
+});
