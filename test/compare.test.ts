@@ -300,6 +300,21 @@ describe('inputs: what clients send', () => {
     ]);
   });
 
+  it('made nullable as oneOf [it, null] is a branch added too: its branches take types apart', async () => {
+    const nullable = { oneOf: [{ type: 'string' }, { type: 'null' }], description: 'A' };
+    const plain = { type: 'string', description: 'A' };
+    expect(await one(tool(obj({ a: plain })), tool(obj({ a: nullable })))).toEqual([
+      'constraint-loosened',
+      'compatible',
+      '/inputSchema/properties/a/oneOf',
+    ]);
+    expect(await one(tool(undefined, obj({ a: plain })), tool(undefined, obj({ a: nullable })))).toEqual([
+      'constraint-loosened',
+      'breaking',
+      '/outputSchema/properties/a/oneOf',
+    ]);
+  });
+
   it('a shared schema ($ref) changed is found where it is used, resolved', async () => {
     const shared = (maxLength: number) =>
       manifest({

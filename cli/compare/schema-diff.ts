@@ -156,7 +156,19 @@ class Walker {
       if (!deepEqual(a, b)) this.add(at, 'schema-changed', 'unclassified', 'schema changed');
       return;
     }
-    this.keywords(...asAnyOfPair(a, b), at, depth);
+    this.keywords(...(this.oneOfPair(a, b) ?? asAnyOfPair(a, b)), at, depth);
+  }
+
+  /**
+   * A schema made nullable as `oneOf: [<it>, {type: 'null'}]` (or the reverse): with branches whose
+   * types are apart no value matches two, so it reads as anyOf does (asAnyOfPair), a branch added.
+   */
+  private oneOfPair(a: JsonSchema, b: JsonSchema): [JsonSchema, JsonSchema] | undefined {
+    if (only(b, 'oneOf') && a.oneOf === undefined && this.typesApart(b.oneOf, this.rootB))
+      return [asOneBranch(a, 'oneOf') ?? a, b];
+    if (only(a, 'oneOf') && b.oneOf === undefined && this.typesApart(a.oneOf, this.rootA))
+      return [a, asOneBranch(b, 'oneOf') ?? b];
+    return undefined;
   }
 
   /** Two schema objects compared keyword by keyword. */
@@ -496,8 +508,8 @@ class Walker {
  * other side as the one branch `anyOf: [<other>]`, so the branches tell what was added or removed.
  */
 function asAnyOfPair(a: JsonSchema, b: JsonSchema): [JsonSchema, JsonSchema] {
-  if (onlyAnyOf(b) && a.anyOf === undefined) return [asOneBranch(a) ?? a, b];
-  if (onlyAnyOf(a) && b.anyOf === undefined) return [a, asOneBranch(b) ?? b];
+  if (only(b, 'anyOf') && a.anyOf === undefined) return [asOneBranch(a, 'anyOf') ?? a, b];
+  if (only(a, 'anyOf') && b.anyOf === undefined) return [a, asOneBranch(b, 'anyOf') ?? b];
   return [a, b];
 }
 
@@ -506,16 +518,17 @@ function isAnnotation(k: string): boolean {
   return ANNOTATIONS.has(k) || k === 'default' || k.startsWith('x-');
 }
 
-function onlyAnyOf(s: JsonSchema): boolean {
-  return Array.isArray(s.anyOf) && Object.keys(s).every((k) => k === 'anyOf' || isAnnotation(k));
+/** `s` holds `k` (anyOf or oneOf) and annotations only. */
+function only(s: JsonSchema, k: 'anyOf' | 'oneOf'): boolean {
+  return Array.isArray(s[k]) && Object.keys(s).every((key) => key === k || isAnnotation(key));
 }
 
-/** `s` as `anyOf: [s]` (its annotations kept outside); undefined when it constrains nothing. */
-function asOneBranch(s: JsonSchema): JsonSchema | undefined {
-  const outside = Object.entries(s).filter(([k]) => isAnnotation(k));
-  const branch = Object.fromEntries(Object.entries(s).filter(([k]) => !isAnnotation(k)));
+/** `s` as `anyOf: [s]` or `oneOf: [s]` (its annotations kept outside); undefined when it constrains nothing. */
+function asOneBranch(s: JsonSchema, k: 'anyOf' | 'oneOf'): JsonSchema | undefined {
+  const outside = Object.entries(s).filter(([key]) => isAnnotation(key));
+  const branch = Object.fromEntries(Object.entries(s).filter(([key]) => !isAnnotation(key)));
   if (Object.keys(branch).length === 0) return undefined;
-  return { ...Object.fromEntries(outside), anyOf: branchesByType(branch) };
+  return { ...Object.fromEntries(outside), [k]: branchesByType(branch) };
 }
 
 /** Keywords that hold for a value whatever its type: a schema with one is not split by type. */
